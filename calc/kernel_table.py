@@ -1,0 +1,456 @@
+"""The kernel table: one row per kernel (name, FLOPs, bytes, seconds, count).
+
+This is the table the roofline page edits and the format of its CSV import/export.
+Pure Python (stdlib only); the UI and :mod:`calc.importers` share it.
+
+Table format (the CSV header is :data:`COLUMNS`, case-insensitive on input)::
+
+    name,flops,bytes,seconds,count
+    attention fwd,1.1e12,4.2e9,0.0031,1
+
+* ``flops``: FLOPs of all ``count`` calls together (like ``bytes`` and ``seconds``). Blank = unknown (e.g. an Nsight Compute file without FLOP
+  counters); must be > 0 when given (a log-scale chart cannot place 0).
+* ``bytes``: bytes moved to and from memory (DRAM/HBM) by ``count`` calls; required, > 0.
+* ``seconds``: TOTAL measured time of ``count`` calls; blank = not measured; > 0 when given.
+* ``count``: number of calls aggregated in the row (optional, default 1, integer >= 1).
+* Optional extra columns: ``source`` (where the row came from) and ``dram_bytes``,
+  ``l2_bytes``, ``l1_bytes`` (per-memory-level bytes from Nsight Compute).
+
+All quantities are totals over ``count`` calls, so intensity (flops/bytes) and achieved
+FLOP/s (flops/seconds) are the same whether a row holds one call or many.
+
+Cells accept plain numbers ("1.5e9"), units ("14 GB", "1.2 ms") and arithmetic
+("2*8192**3") through :func:`calc.units.parse_quantity`; ``float()`` is tried first
+(fast path), so 10,000 plain-number rows parse in a few milliseconds.
+
+CSV-injection safety: :func:`to_csv` prefixes a name starting with ``= + - @ TAB CR`` or
+``'`` with an apostrophe so spreadsheet programs do not run it as a formula (OWASP
+"CSV injection"); :func:`parse_rows` with ``csv_escaped=True`` (the CSV importer) removes
+exactly that apostrophe again, so ``to_csv`` -> import is an exact round trip.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+__all__ = [
+    "COLUMNS",
+    "LEVEL_COLUMNS",
+    "MAX_ROWS",
+    "MAX_NAME_CHARS",
+    "KernelRecord",
+    "CellError",
+    "TableParse",
+    "TableError",
+    "parse_rows",
+    "rows_from_kernels",
+    "to_csv",
+    "canonical_column",
+]
+
+#: The CSV header written by :func:`to_csv` (optional extra columns follow these).
+COLUMNS = ("name", "flops", "bytes", "seconds", "count")
+#: Optional per-memory-level byte columns, in this order (level name = prefix).
+LEVEL_COLUMNS = ("dram_bytes", "l2_bytes", "l1_bytes")
+#: Most rows :func:`parse_rows` accepts (a clear :class:`TableError` beyond).
+MAX_ROWS = 200_000
+#: Longer names are cut to this many characters (ending in "…").
+MAX_NAME_CHARS = 200
+#: Largest ``count`` accepted.
+MAX_COUNT = 10**15
+
+_NUMERIC_COLUMNS = ("flops", "bytes", "seconds", "count") + LEVEL_COLUMNS
+_LEVEL_SET = frozenset(LEVEL_COLUMNS)
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
+
+# Header aliases -> canonical column. Keys are normalised (lower case, spaces/dashes -> _).
+_ALIASES = {
+    "name": "name", "kernel": "name", "kernel_name": "name", "op": "name", "op_name": "name",
+    "operator": "name", "label": "name",
+    "flops": "flops", "flop": "flops", "total_flops": "flops", "flops_total": "flops",
+    "bytes": "bytes", "bytes_moved": "bytes", "byte": "bytes", "bytes_accessed": "bytes",
+    "total_bytes": "bytes", "memory_bytes": "bytes", "bytes_total": "bytes",
+    "seconds": "seconds", "second": "seconds", "time": "seconds", "time_s": "seconds",
+    "duration": "seconds", "duration_s": "seconds", "total_time": "seconds",
+    "total_seconds": "seconds", "runtime": "seconds", "time_(s)": "seconds", "secs": "seconds",
+    "count": "count", "calls": "count", "invocations": "count", "n_calls": "count",
+    "occurrences": "count", "num_calls": "count",
+    "source": "source",
+    "dram_bytes": "dram_bytes", "bytes_dram": "dram_bytes", "hbm_bytes": "dram_bytes",
+    "l2_bytes": "l2_bytes", "bytes_l2": "l2_bytes",
+    "l1_bytes": "l1_bytes", "bytes_l1": "l1_bytes",
+}
+
+_NUMBER_HINT = {
+    "flops": "examples: 1.1e12, 2*4096**3, 3 TFLOP",
+    "bytes": "examples: 14 GB, 1.5e9",
+    "seconds": "examples: 1.2 ms, 0.004",
+    "count": "a whole number such as 1 or 100",
+    "dram_bytes": "examples: 14 GB, 1.5e9",
+    "l2_bytes": "examples: 14 GB, 1.5e9",
+    "l1_bytes": "examples: 14 GB, 1.5e9",
+}
+
+
+def canonical_column(header: object) -> str | None:
+    """Map a header cell to its canonical column name, or None if it is not a table column.
+
+    Case-insensitive; spaces and dashes count as underscores; a unit suffix in brackets
+    such as "time (s)" or "bytes [B]" is ignored. Aliases: kernel/op -> name; bytes_moved,
+    bytes_accessed -> bytes; time, time_s, duration -> seconds; calls, invocations -> count.
+    """
+    if header is None:
+        return None
+    h = str(header).strip().lstrip("\ufeff").strip().lower()
+    h = h.replace("-", "_").replace(" ", "_")
+    if h in _ALIASES:
+        return _ALIASES[h]
+    for bracket in ("(", "["):
+        if bracket in h:
+            base = h.split(bracket, 1)[0].rstrip("_")
+            if base in _ALIASES:
+                return _ALIASES[base]
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class KernelRecord:
+    """One kernel (or a group of ``count`` identical calls) for the roofline.
+
+    ``flops`` and ``bytes_moved`` are totals over ``count`` calls (FLOP, bytes), ``seconds``
+    the total measured time (s) of those calls; ``flops``/``seconds`` may be None (unknown /
+    not measured). ``source`` says where it came from ("table", "csv:f.csv row 3",
+    "torch:aten::mm", "ncu:f.csv ID 0"). ``level_bytes`` holds per-memory-level bytes from
+    Nsight Compute as a tuple of (level, bytes) pairs, e.g. (("dram", 5.6e7), ("l2", 1e8)),
+    hashable like the rest of the record.
+    """
+
+    name: str
+    flops: float | None
+    bytes_moved: float
+    seconds: float | None = None
+    count: int = 1
+    source: str = ""
+    level_bytes: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def intensity(self) -> float | None:
+        """Arithmetic intensity flops / bytes_moved (FLOP/byte); None when flops is unknown."""
+        if self.flops is None or not self.bytes_moved:
+            return None
+        return self.flops / self.bytes_moved
+
+    def level_bytes_dict(self) -> dict[str, float]:
+        """``level_bytes`` as a dict {level: bytes}."""
+        return dict(self.level_bytes)
+
+
+@dataclass(frozen=True, slots=True)
+class CellError:
+    """A cell that could not be read: ``row`` is 1-based (as people count data rows),
+    ``column`` the canonical column name, ``value`` the cell text, ``message`` full English
+    text naming row and column."""
+
+    row: int
+    column: str
+    value: str
+    message: str
+
+
+@dataclass
+class TableParse:
+    """Result of :func:`parse_rows`: valid ``kernels``, cell ``errors`` and ``row_index``
+    (``row_index[i]`` is the 0-based position in the input ``rows`` of ``kernels[i]``)."""
+
+    kernels: list[KernelRecord] = field(default_factory=list)
+    errors: list[CellError] = field(default_factory=list)
+    row_index: list[int] = field(default_factory=list)
+    skipped_blank: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when no cell error was found."""
+        return not self.errors
+
+
+class TableError(ValueError):
+    """The table as a whole cannot be used (too many rows, wrong type)."""
+
+
+class _CellProblem(Exception):
+    pass
+
+
+def _is_blank(v: object) -> bool:
+    if v is None:
+        return True
+    if isinstance(v, float):
+        return v != v  # NaN: a pandas blank
+    if isinstance(v, str):
+        return not v.strip()
+    return False
+
+
+def _short(v: object) -> str:
+    s = str(v)
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+def _number(v: object, column: str) -> float:
+    """Read a cell as a finite float (fast path float(), then parse_quantity)."""
+    if isinstance(v, bool):
+        raise _CellProblem(f'could not read "{v}" as a number ({_NUMBER_HINT[column]})')
+    if isinstance(v, (int, float)):
+        try:
+            x = float(v)
+        except OverflowError:
+            raise _CellProblem(f"{_short(v)} is too large") from None
+    else:
+        s = str(v).strip()
+        try:
+            x = float(s)
+        except (ValueError, OverflowError):
+            from calc.units import parse_quantity  # lazy: keeps the fast path import-free
+
+            try:
+                x = float(parse_quantity(s))
+            except (ValueError, TypeError, OverflowError, ArithmeticError, RecursionError) as exc:
+                detail = str(exc).strip()
+                msg = f'could not read "{_short(s)}" as a number ({_NUMBER_HINT[column]})'
+                if detail and len(detail) < 160:
+                    msg += f": {detail}"
+                raise _CellProblem(msg) from None
+    if not math.isfinite(x):
+        raise _CellProblem(f'"{_short(v)}" is not a finite number')
+    return x
+
+
+def _positive(v: object, column: str, blank_hint: str = "") -> float:
+    x = _number(v, column)
+    if x <= 0:
+        raise _CellProblem(f"must be greater than 0, got {_short(v)}{blank_hint}")
+    return x
+
+
+def _unescape_name(name: str) -> str:
+    if len(name) >= 2 and name[0] == "'" and name[1] in _FORMULA_START:
+        return name[1:]
+    return name
+
+
+def _clean_name(v: object, n: int, csv_escaped: bool) -> str:
+    if _is_blank(v):
+        return f"kernel {n}"
+    name = str(v).strip()
+    if csv_escaped:
+        name = _unescape_name(name)
+    if len(name) > MAX_NAME_CHARS:
+        name = name[: MAX_NAME_CHARS - 1] + "\u2026"
+    return name
+
+
+def parse_rows(
+    rows: Sequence[Mapping[str, object]],
+    *,
+    source: str = "table",
+    max_rows: int = MAX_ROWS,
+    csv_escaped: bool = False,
+) -> TableParse:
+    """Read table rows (mappings header -> cell) into :class:`KernelRecord` objects.
+
+    Header keys are matched case-insensitively with aliases (:func:`canonical_column`);
+    unknown columns are ignored. Cells may be str, int, float, None or NaN (a pandas blank).
+    Rules: ``bytes`` required and > 0; ``flops`` blank (unknown) or > 0; ``seconds`` blank
+    (not measured) or > 0 (total over ``count``); ``count`` blank (1) or a whole number
+    >= 1; a blank name becomes "kernel N"; names are cut to :data:`MAX_NAME_CHARS`.
+    Rows whose cells are all blank are skipped silently (the editor's empty new row).
+    A bad cell gives a :class:`CellError` ('Row 3, "bytes": could not read "abc" as a
+    number (examples: 14 GB, 1.5e9)') and its row is left out; other rows still parse.
+
+    ``source``: the record's source; "{row}" in it is replaced by the 1-based row number
+    (the CSV importer passes "csv:file.csv row {row}"); a ``source`` column overrides it.
+    ``csv_escaped``: remove the anti-formula apostrophe :func:`to_csv` adds.
+    Raises :class:`TableError` for more than ``max_rows`` rows (checked before parsing).
+    """
+    if isinstance(rows, (str, bytes)) or not hasattr(rows, "__len__"):
+        raise TableError("The kernel table must be a list of rows.")
+    if len(rows) > max_rows:
+        raise TableError(
+            f"The table has {len(rows):,} rows; at most {max_rows:,} are supported. "
+            "Aggregate identical kernels (count column) or filter the file first."
+        )
+    result = TableParse()
+    prev_keys: object = None
+    keymap: list[tuple[str, object]] = []
+    level_cols: list[str] = []
+    num_cols: tuple[str, ...] = _NUMERIC_COLUMNS[:4]
+    has_row_tpl = "{row}" in source
+    kernels = result.kernels
+    errors = result.errors
+    row_index = result.row_index
+    for i, row in enumerate(rows):
+        n = i + 1
+        if type(row) is not dict and not isinstance(row, Mapping):
+            errors.append(CellError(n, "", _short(row), f"Row {n}: not a table row"))
+            continue
+        keys = row.keys()
+        if keys != prev_keys:
+            prev_keys = keys
+            keymap = []
+            seen_cols = set()
+            for k in keys:
+                c = canonical_column(k)
+                if c is not None and c not in seen_cols:
+                    seen_cols.add(c)
+                    keymap.append((c, k))
+            level_cols = [c for c in LEVEL_COLUMNS if c in seen_cols]
+            num_cols = _NUMERIC_COLUMNS[:4] + tuple(level_cols)
+        cells = {c: row[k] for c, k in keymap}
+        blank = True
+        for v in cells.values():
+            if v is None or v == "":
+                continue
+            if not _is_blank(v):
+                blank = False
+                break
+        if blank:
+            result.skipped_blank += 1
+            continue
+        bad = False
+        vals: dict[str, object] = {"flops": None, "bytes": None, "seconds": None, "count": None}
+        for col in num_cols:
+            v = cells.get(col)
+            # fast path: a plain positive finite number as text or float
+            tv = type(v)
+            if tv is str or tv is float or tv is int:
+                try:
+                    x = float(v)
+                except (ValueError, OverflowError):
+                    x = None
+                if x is not None and 0 < x < math.inf:
+                    if col != "count":
+                        vals[col] = x
+                        continue
+                    if x == int(x) and x <= MAX_COUNT:
+                        vals[col] = int(x)
+                        continue
+            try:
+                if _is_blank(v):
+                    if col == "bytes":
+                        raise _CellProblem("is required (bytes moved to and from memory, > 0)")
+                    vals[col] = None
+                elif col == "count":
+                    x = _number(v, col)
+                    if x < 1 or x != int(x) or x > MAX_COUNT:
+                        raise _CellProblem(f"must be a whole number of calls >= 1, got {_short(v)}")
+                    vals[col] = int(x)
+                elif col == "flops":
+                    vals[col] = _positive(v, col, " (leave it blank if unknown)")
+                elif col == "seconds":
+                    vals[col] = _positive(v, col, " (leave it blank if not measured)")
+                else:
+                    vals[col] = _positive(v, col)
+            except _CellProblem as exc:
+                bad = True
+                text = "" if v is None else _short(v)
+                errors.append(CellError(n, col, text, f'Row {n}, "{col}": {exc}'))
+        if bad:
+            continue
+        src_cell = cells.get("source")
+        if not _is_blank(src_cell):
+            src = str(src_cell).strip()[:MAX_NAME_CHARS]
+            if csv_escaped:
+                src = _unescape_name(src)
+        elif has_row_tpl:
+            src = source.replace("{row}", str(n))
+        else:
+            src = source
+        levels = (
+            tuple((col[:-6], vals[col]) for col in level_cols if vals.get(col) is not None)
+            if level_cols
+            else ()
+        )
+        kernels.append(
+            KernelRecord(
+                _clean_name(cells.get("name"), n, csv_escaped),
+                vals["flops"],
+                vals["bytes"],
+                vals["seconds"],
+                vals["count"] or 1,
+                src,
+                levels,
+            )
+        )
+        row_index.append(i)
+    return result
+
+
+def _num_text(x: float | None) -> str:
+    if x is None:
+        return ""
+    return repr(float(x))
+
+
+def rows_from_kernels(
+    kernels: Iterable[KernelRecord], *, with_source: bool = True, with_levels: bool | None = None
+) -> list[dict[str, str]]:
+    """Kernels as table rows of text cells (keys :data:`COLUMNS` [+ source, level columns]).
+
+    Numbers are written with ``repr(float)`` (shortest text that reads back to the same
+    float), so ``parse_rows(rows_from_kernels(k))`` returns exactly ``k``; unknown FLOPs or
+    time are "". Level columns are included when any kernel has them (or if forced).
+    Names are not escaped (that is :func:`to_csv`'s job).
+    """
+    kernels = list(kernels)
+    if with_levels is None:
+        with_levels = any(k.level_bytes for k in kernels)
+    out = []
+    for k in kernels:
+        row = {
+            "name": k.name,
+            "flops": _num_text(k.flops),
+            "bytes": _num_text(k.bytes_moved),
+            "seconds": _num_text(k.seconds),
+            "count": str(int(k.count)),
+        }
+        if with_source:
+            row["source"] = k.source
+        if with_levels:
+            lv = dict(k.level_bytes)
+            for col in LEVEL_COLUMNS:
+                row[col] = _num_text(lv.get(col[:-6]))
+        out.append(row)
+    return out
+
+
+def _escape_name(name: str) -> str:
+    if name and name[0] in _FORMULA_START:
+        return "'" + name
+    return name
+
+
+def to_csv(kernels: Iterable[KernelRecord], *, with_source: bool = True) -> str:
+    """The kernels as CSV text: header ``name,flops,bytes,seconds,count[,source][,level cols]``.
+
+    Exact round trip through :func:`calc.importers.import_file` (repr floats). Names that
+    start with = + - @ TAB CR or an apostrophe get a leading apostrophe (CSV-injection
+    safety for spreadsheet programs); the CSV importer removes it again.
+    """
+    rows = rows_from_kernels(kernels, with_source=with_source)
+    header = list(COLUMNS)
+    if with_source:
+        header.append("source")
+    if rows and "dram_bytes" in rows[0]:
+        header.extend(LEVEL_COLUMNS)
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=header, lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        r["name"] = _escape_name(r["name"])
+        if with_source:
+            r["source"] = _escape_name(r["source"])
+        w.writerow(r)
+    return buf.getvalue()
