@@ -1,0 +1,50 @@
+"""Roofline Lab computation core: pure functions, SI base units, numpy + stdlib only.
+
+Units everywhere: FLOP, bytes, seconds, FLOP/s, bytes/s, plain parameter and token
+counts; fractions (MFU, efficiency) are 0..1, never percent.
+
+Submodules are imported lazily (PEP 562) so that ``import calc`` stays well under
+50 ms and does not import numpy: ``import calc; calc.roofline.ridge_point(...)``
+works, and so does ``from calc import roofline`` or ``from calc.roofline import ...``.
+
+=================  ===========================================================
+``roofline``       ridge point, attainable FLOP/s, placing kernels on the roof
+``mfu``            model FLOPs utilisation, bands, 6N + 12·L·h·s FLOP/token
+``training``       training FLOP, time, GPUs for a deadline, GPU-hours, cost
+``decode``         bandwidth-bound decoding, KV cache, batching knee
+``kernels``        FLOP and byte counts of common kernels (GEMM, attention...)
+``units``          ``parse_quantity`` / ``format_si`` (no numpy)
+``hardware``       ``load_hardware`` reading ``hardware.toml`` (no numpy)
+=================  ===========================================================
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__all__ = [
+    "roofline",
+    "mfu",
+    "training",
+    "decode",
+    "kernels",
+    "units",
+    "hardware",
+    "importers",
+    "scenario",
+    "kernel_table",
+]
+
+_SUBMODULES = frozenset(__all__)
+
+
+def __getattr__(name: str):
+    if name in _SUBMODULES:
+        module = importlib.import_module(f"{__name__}.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | _SUBMODULES)
