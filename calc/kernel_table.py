@@ -84,6 +84,11 @@ _ALIASES = {
     "l1_bytes": "l1_bytes", "bytes_l1": "l1_bytes",
 }
 
+_KIND = {
+    "flops": "flops", "bytes": "bytes", "seconds": "time", "count": "count",
+    "dram_bytes": "bytes", "l2_bytes": "bytes", "l1_bytes": "bytes",
+}
+
 _NUMBER_HINT = {
     "flops": "examples: 1.1e12, 2*4096**3, 3 TFLOP",
     "bytes": "examples: 14 GB, 1.5e9",
@@ -216,12 +221,14 @@ def _number(v: object, column: str) -> float:
             from calc.units import parse_quantity  # lazy: keeps the fast path import-free
 
             try:
-                x = float(parse_quantity(s))
+                x = float(parse_quantity(s, _KIND.get(column)))
             except (ValueError, TypeError, OverflowError, ArithmeticError, RecursionError) as exc:
-                detail = str(exc).strip()
+                detail = str(exc).split(" Examples:")[0].strip()
                 msg = f'could not read "{_short(s)}" as a number ({_NUMBER_HINT[column]})'
-                if detail and len(detail) < 160:
-                    msg += f": {detail}"
+                if detail and not detail.startswith("Could not read") and len(detail) < 200:
+                    msg = f"{detail.rstrip('.')} ({_NUMBER_HINT[column]})"
+                elif ": " in detail and len(detail) < 200:
+                    msg += ": " + detail.split(": ", 1)[1].rstrip(".")
                 raise _CellProblem(msg) from None
     if not math.isfinite(x):
         raise _CellProblem(f'"{_short(v)}" is not a finite number')
