@@ -1,0 +1,247 @@
+"""Autoregressive decoding is bandwidth-bound: every step reads all the weights.
+
+    fastest decode (batch 1) = mem_bw / model_bytes          [tokens/s]
+
+Seed ("04 · Roofline 与 MFU", 四 ②): 7B in bf16 = 14 GB; A100 at 2 TB/s ⇒
+2000 / 14 ≈ 143 tokens/s for one request.  This explains why quantisation speeds
+decoding up directly (half the bytes ⇒ twice the speed) and why batching is
+"free" (one read of the weights serves every sequence in the batch).
+
+The step model used here (one decoding step for a batch of ``batch`` sequences):
+
+    bytes read   = weights + KV cache = n_params·bytes_per_param + kv_bytes
+    FLOP         = 2·n_params·batch                    (forward only, 2 per weight)
+    step time    = max(bytes read / mem_bw, FLOP / peak_flops)       [s]
+    tokens/s     = batch / step time
+
+It ignores attention FLOP (small at decode), activations, kernel-launch and
+communication overheads: a ceiling, not a prediction.  Sources: seed chapter 04;
+Pope et al., "Efficiently Scaling Transformer Inference" (2022), §2;
+Kwon et al., vLLM (2023) for the KV-cache size.  Units: bytes, bytes/s, FLOP/s, s.
+"""
+
+from __future__ import annotations
+
+import math
+from types import MappingProxyType
+from typing import Any, Optional
+
+import numpy as np
+
+from . import _validate as v
+
+__all__ = [
+    "BYTES_PER_PARAM",
+    "bytes_per_param",
+    "model_bytes",
+    "max_decode_tokens_per_sec",
+    "kv_cache_bytes",
+    "decode_step_seconds",
+    "decode_tokens_per_sec",
+    "critical_batch",
+    "decode_intensity",
+    "achieved_bandwidth",
+    "fits_in_memory",
+]
+
+BYTES_PER_PARAM = MappingProxyType({
+    "fp32": 4.0,
+    "bf16": 2.0,
+    "fp16": 2.0,
+    "fp8": 1.0,
+    "int8": 1.0,
+    "int4": 0.5,
+})
+"""Bytes per weight for common storage precisions (quantisation scales ignored)."""
+
+
+def bytes_per_param(precision: str) -> float:
+    """Bytes per parameter for a precision name (see BYTES_PER_PARAM): "bf16" -> 2.0."""
+    if not isinstance(precision, str) or precision.lower() not in BYTES_PER_PARAM:
+        raise ValueError(
+            f"precision must be one of {', '.join(BYTES_PER_PARAM)}, got {precision!r}"
+        )
+    return BYTES_PER_PARAM[precision.lower()]
+
+
+def _mul(*xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = np.multiply(out, x) if not v.is_scalar(out, x) else out * x
+    return out
+
+
+def model_bytes(n_params: Any, bytes_per_param: Any):
+    """Weight bytes = n_params × bytes_per_param   [bytes].
+
+    Seed: 7e9 parameters × 2 bytes (bf16) = 14e9 bytes (14 GB).  Accepts arrays.
+    """
+    N = v.number("n_params", n_params, "positive", "parameters")
+    b = v.number("bytes_per_param", bytes_per_param, "positive", "bytes")
+    return v.finish(_mul(N, b), N, b)
+
+
+def max_decode_tokens_per_sec(model_bytes: Any, mem_bw: Any):
+    """Batch-1 decoding ceiling = mem_bw / model_bytes   [tokens/s].
+
+    One full read of the weights per generated token.  Seed: 2e12 B/s / 14e9 B
+    ≈ 142.9 ≈ 143 tokens/s (7B bf16 on an A100).  Accepts arrays.
+    Source: seed chapter 04 ("理论最快解码速度 = 显存带宽 / 模型大小").
+    """
+    mb = v.number("model_bytes", model_bytes, "positive", "bytes")
+    bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
+    return v.finish(np.divide(bw, mb) if not v.is_scalar(mb, bw) else bw / mb, mb, bw)
+
+
+def kv_cache_bytes(n_layers: Any, n_kv_heads: Any, head_dim: Any, context_len: Any, batch: Any,
+                   bytes_per_elem: Any):
+    """KV-cache size = 2 × n_layers × n_kv_heads × head_dim × context_len × batch × bytes_per_elem.
+
+    The 2 is for K and V.  n_kv_heads is the number of key/value heads (fewer than
+    query heads with GQA/MQA).  Result in bytes; it is also what one decode step
+    reads on top of the weights.  Accepts arrays.  Source: Pope et al. 2022; vLLM 2023.
+    """
+    L = v.number("n_layers", n_layers, "positive", "layers")
+    H = v.number("n_kv_heads", n_kv_heads, "positive", "heads")
+    d = v.number("head_dim", head_dim, "positive", "elements")
+    c = v.number("context_len", context_len, "positive", "tokens")
+    b = v.number("batch", batch, "positive", "sequences")
+    e = v.number("bytes_per_elem", bytes_per_elem, "positive", "bytes")
+    return v.finish(_mul(2.0, L, H, d, c, b, e), L, H, d, c, b, e)
+
+
+def _step(batch, n_params, bytes_per_param, peak_flops, mem_bw, kv_bytes, kv_bytes_per_seq):
+    B = v.number("batch", batch, "positive", "sequences")
+    N = v.number("n_params", n_params, "positive", "parameters")
+    bpp = v.number("bytes_per_param", bytes_per_param, "positive", "bytes")
+    p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
+    bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
+    kv = v.number("kv_bytes", kv_bytes, "non_negative", "bytes")
+    kvs = v.number("kv_bytes_per_seq", kv_bytes_per_seq, "non_negative", "bytes")
+    ins = (B, N, bpp, p, bw, kv, kvs)
+    if v.is_scalar(*ins):
+        t = max((N * bpp + kv + B * kvs) / bw, 2.0 * N * B / p)
+    else:
+        read = N * bpp + np.add(kv, np.multiply(B, kvs))
+        t = np.maximum(np.divide(read, bw), np.divide(np.multiply(2.0 * N, B), p))
+    return B, t, ins
+
+
+def decode_step_seconds(batch: Any, n_params: Any, bytes_per_param: Any, peak_flops: Any, mem_bw: Any,
+                        kv_bytes: Any = 0, *, kv_bytes_per_seq: Any = 0):
+    """Time of one decoding step for ``batch`` sequences   [s].
+
+        step = max((n_params·bytes_per_param + kv_bytes + batch·kv_bytes_per_seq) / mem_bw,
+                   2·n_params·batch / peak_flops)
+
+    kv_bytes: total KV-cache bytes read per step for the whole batch (scalar or an
+    array broadcast with batch); kv_bytes_per_seq: the same per sequence (scaled by
+    batch).  Pass one or the other.  Below the knee (:func:`critical_batch`) the
+    memory term dominates and the step time barely grows with batch: batching is
+    "free".  Accepts arrays.  Sources: seed chapter 04; Pope et al. 2022.
+    """
+    _, t, ins = _step(batch, n_params, bytes_per_param, peak_flops, mem_bw, kv_bytes, kv_bytes_per_seq)
+    return v.finish(t, *ins)
+
+
+def decode_tokens_per_sec(batch: Any, n_params: Any, bytes_per_param: Any, peak_flops: Any, mem_bw: Any,
+                          kv_bytes: Any = 0, *, kv_bytes_per_seq: Any = 0):
+    """Generated tokens/s of the whole batch = batch / decode_step_seconds(...).
+
+    Per-sequence speed is 1 / step time.  Batch 1 without KV reduces to
+    mem_bw / model_bytes (seed: ≈ 143 tokens/s for 7B bf16 at 2 TB/s).
+    Accepts arrays of batch sizes.  Sources: seed chapter 04; Pope et al. 2022.
+    """
+    B, t, ins = _step(batch, n_params, bytes_per_param, peak_flops, mem_bw, kv_bytes, kv_bytes_per_seq)
+    return v.finish(np.divide(B, t) if not v.is_scalar(*ins) else B / t, *ins)
+
+
+def critical_batch(n_params: Any, bytes_per_param: Any, peak_flops: Any, mem_bw: Any,
+                   kv_bytes_per_seq: Any = 0):
+    """Batch size at which decoding turns compute-bound (the knee)   [sequences].
+
+    Setting the two terms of the step model equal,
+        (W + b·k) / mem_bw = 2·N·b / peak_flops,   W = N·bytes_per_param, k = kv_bytes_per_seq
+    gives
+        b* = W·peak_flops / (2·N·mem_bw − k·peak_flops).
+    Without KV (k = 0): b* = bytes_per_param·peak_flops / (2·mem_bw)
+    = ridge_point × bytes_per_param / 2, e.g. A100 bf16: 156 × 2 / 2 = 156.
+    If every sequence's KV read already costs more time than its FLOP
+    (k·peak >= 2·N·mem_bw), decoding never turns compute-bound: returns ``inf``.
+    The result is fractional; accepts arrays.  Sources: Pope et al. 2022; seed chapter 04.
+    """
+    N = v.number("n_params", n_params, "positive", "parameters")
+    bpp = v.number("bytes_per_param", bytes_per_param, "positive", "bytes")
+    p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
+    bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
+    k = v.number("kv_bytes_per_seq", kv_bytes_per_seq, "non_negative", "bytes")
+    ins = (N, bpp, p, bw, k)
+    if v.is_scalar(*ins):
+        den = 2.0 * N * bw - k * p
+        return N * bpp * p / den if den > 0 else math.inf
+    num = np.multiply(np.multiply(N, bpp), p)
+    den = np.multiply(2.0 * np.asarray(N), bw) - np.multiply(k, p)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.inf)
+    return v.finish(out, *ins)
+
+
+def decode_intensity(batch: Any, bytes_per_param: Any, kv_bytes_per_seq: Any = 0,
+                     n_params: Optional[Any] = None):
+    """Arithmetic intensity of a decode step   [FLOP/byte].
+
+        intensity = 2·N·batch / (N·bytes_per_param + batch·kv_bytes_per_seq)
+                  ≈ 2·batch / bytes_per_param     (no KV; N cancels)
+
+    Batch 1 in bf16: 2 / 2 = 1 FLOP/byte, far left of any ridge (A100: 156), hence
+    decode MFU of only a few percent.  n_params is needed only when
+    kv_bytes_per_seq > 0.  Accepts arrays.  Sources: seed chapter 04; Pope et al. 2022.
+    """
+    B = v.number("batch", batch, "positive", "sequences")
+    bpp = v.number("bytes_per_param", bytes_per_param, "positive", "bytes")
+    k = v.number("kv_bytes_per_seq", kv_bytes_per_seq, "non_negative", "bytes")
+    if n_params is None:
+        if np.any(np.asarray(k) > 0):
+            raise ValueError("n_params must be given (a finite number > 0) when kv_bytes_per_seq > 0")
+        return v.finish(np.multiply(2.0, B) / bpp if not v.is_scalar(B, bpp) else 2.0 * B / bpp, B, bpp, k)
+    N = v.number("n_params", n_params, "positive", "parameters")
+    ins = (B, bpp, k, N)
+    if v.is_scalar(*ins):
+        return 2.0 * N * B / (N * bpp + B * k)
+    return v.finish(np.multiply(2.0 * np.asarray(N), B) / (np.multiply(N, bpp) + np.multiply(B, k)), *ins)
+
+
+def achieved_bandwidth(tokens_per_sec: Any, model_bytes: Any, batch: Any = 1, kv_bytes: Any = 0):
+    """Memory bandwidth a decoder actually uses   [bytes/s].
+
+        steps/s = tokens_per_sec / batch;  bandwidth = steps/s × (model_bytes + kv_bytes)
+
+    tokens_per_sec is the whole batch's generation rate, kv_bytes the KV bytes
+    read per step for the whole batch.  Divide by the device's mem_bw for the
+    bandwidth utilisation (MBU).  Accepts arrays.  Source: seed chapter 04.
+    """
+    t = v.number("tokens_per_sec", tokens_per_sec, "non_negative", "tokens/s")
+    mb = v.number("model_bytes", model_bytes, "positive", "bytes")
+    B = v.number("batch", batch, "positive", "sequences")
+    kv = v.number("kv_bytes", kv_bytes, "non_negative", "bytes")
+    ins = (t, mb, B, kv)
+    if v.is_scalar(*ins):
+        return t / B * (mb + kv)
+    return v.finish(np.divide(t, B) * np.add(mb, kv), *ins)
+
+
+def fits_in_memory(model_bytes: Any, memory_bytes: Any, kv_bytes: Any = 0, reserve_fraction: float = 0.0):
+    """Whether weights + KV cache fit:  model_bytes + kv_bytes <= memory_bytes × (1 − reserve_fraction).
+
+    reserve_fraction (0 <= r < 1) keeps room for activations, the CUDA context and
+    fragmentation (e.g. 0.1).  Returns bool, or a bool array for array inputs.
+    """
+    mb = v.number("model_bytes", model_bytes, "non_negative", "bytes")
+    mem = v.number("memory_bytes", memory_bytes, "positive", "bytes")
+    kv = v.number("kv_bytes", kv_bytes, "non_negative", "bytes")
+    r = v.number("reserve_fraction", reserve_fraction, "non_negative")
+    if not isinstance(r, float) or r >= 1:
+        raise ValueError(f"reserve_fraction must be a single number in [0, 1), got {reserve_fraction!r}")
+    if v.is_scalar(mb, mem, kv):
+        return bool(mb + kv <= mem * (1.0 - r))
+    return np.asarray(np.add(mb, kv) <= np.multiply(mem, 1.0 - r))

@@ -1,0 +1,134 @@
+"""How long, how many GPUs, and how much a training run costs.
+
+    training FLOP  C = 6·N·D                       (N parameters, D tokens)
+    time           T = C / (n_gpus × peak_flops × MFU)
+
+Sources: seed chapter "04 · Roofline 与 MFU" (section 四 ①: 7B, 1T tokens, 64 × A100,
+MFU 45 % ⇒ ≈ 54 days; 25 % ⇒ ≈ 97 days); Kaplan et al. 2020 (C ≈ 6ND);
+Hoffmann et al., "Training Compute-Optimal Large Language Models" (Chinchilla,
+2022: ≈ 20 tokens per parameter).  Units: counts, FLOP, FLOP/s, seconds; MFU 0..1.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from . import _validate as v
+
+__all__ = [
+    "SECONDS_PER_DAY",
+    "SECONDS_PER_HOUR",
+    "CHINCHILLA_TOKENS_PER_PARAM",
+    "training_flops",
+    "training_seconds",
+    "gpus_for_deadline",
+    "gpu_hours",
+    "training_cost",
+    "tokens_for_params",
+    "days",
+]
+
+SECONDS_PER_DAY = 86400.0
+SECONDS_PER_HOUR = 3600.0
+CHINCHILLA_TOKENS_PER_PARAM = 20.0
+"""Compute-optimal tokens per parameter, Hoffmann et al. 2022 (Chinchilla)."""
+
+
+def _mul(*xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = np.multiply(out, x) if not v.is_scalar(out, x) else out * x
+    return out
+
+
+def _flops(n_params, n_tokens, flops_per_token):
+    N = v.number("n_params", n_params, "positive", "parameters")
+    D = v.number("n_tokens", n_tokens, "positive", "tokens")
+    if flops_per_token is None:
+        return (N, D), _mul(6.0, N, D)
+    fpt = v.number("flops_per_token", flops_per_token, "positive", "FLOP/token")
+    return (N, D, fpt), _mul(fpt, D)
+
+
+def training_flops(n_params: Any, n_tokens: Any, flops_per_token: Optional[Any] = None):
+    """Total training FLOP  C = 6·N·D  (or flops_per_token·D when given)   [FLOP].
+
+    6 = forward 2N + backward 4N per token (see calc.mfu.training_flops_per_token).
+    Seed: 6 × 7e9 × 1e12 = 4.2e22 FLOP.  Accepts arrays.  Sources: seed chapter 04;
+    Kaplan et al. 2020 §2.1.
+    """
+    ins, c = _flops(n_params, n_tokens, flops_per_token)
+    return v.finish(c, *ins)
+
+
+def training_seconds(n_params: Any, n_tokens: Any, n_gpus: Any, peak_flops: Any, mfu: Any,
+                     flops_per_token: Optional[Any] = None):
+    """Wall-clock training time  T = 6·N·D / (n_gpus × peak_flops × mfu)   [s].
+
+    peak_flops: dense per-GPU FLOP/s; mfu: fraction in (0, 1].  Accepts arrays
+    (e.g. a curve over MFU).  Seed: 6·7e9·1e12 / (64·312e12·0.45)
+    = 4.2e22 / 8.9856e15 ≈ 4.67e6 s ≈ 54 days; at MFU 0.25 ≈ 97 days.
+    Source: seed chapter 04 (四 ①).
+    """
+    ins, c = _flops(n_params, n_tokens, flops_per_token)
+    g = v.number("n_gpus", n_gpus, "positive", "GPUs")
+    p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
+    m = v.number("mfu", mfu, "fraction")
+    return v.finish(np.divide(c, _mul(g, p, m)), *ins, g, p, m)
+
+
+def gpus_for_deadline(n_params: Any, n_tokens: Any, seconds: Any, peak_flops: Any, mfu: Any,
+                      flops_per_token: Optional[Any] = None):
+    """GPUs needed to finish within ``seconds``:  n = 6·N·D / (seconds × peak_flops × mfu).
+
+    The inverse of :func:`training_seconds`.  Returns a fractional count; round it
+    up (math.ceil / np.ceil) for a real cluster.  Accepts arrays.  Source: seed chapter 04.
+    """
+    ins, c = _flops(n_params, n_tokens, flops_per_token)
+    s = v.number("seconds", seconds, "positive", "s")
+    p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
+    m = v.number("mfu", mfu, "fraction")
+    return v.finish(np.divide(c, _mul(s, p, m)), *ins, s, p, m)
+
+
+def gpu_hours(n_params: Any, n_tokens: Any, peak_flops: Any, mfu: Any,
+              flops_per_token: Optional[Any] = None):
+    """GPU-hours of a run = 6·N·D / (peak_flops × mfu) / 3600   [GPU·h].
+
+    Equal to n_gpus × training_seconds / 3600 for any n_gpus: the machine time does
+    not depend on how many GPUs share it (at constant MFU).  Accepts arrays.
+    Source: seed chapter 04 ("在开始训练之前就能估算成本").
+    """
+    ins, c = _flops(n_params, n_tokens, flops_per_token)
+    p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
+    m = v.number("mfu", mfu, "fraction")
+    return v.finish(np.divide(c, _mul(p, m, SECONDS_PER_HOUR)), *ins, p, m)
+
+
+def training_cost(gpu_hours: Any, price_per_gpu_hour: Any):
+    """Cost = gpu_hours × price_per_gpu_hour  (in the price's currency; >= 0 each).
+
+    Accepts arrays.  Source: seed chapter 04 (MFU 25 % → 45 % saves the difference).
+    """
+    h = v.number("gpu_hours", gpu_hours, "non_negative", "GPU-hours")
+    pr = v.number("price_per_gpu_hour", price_per_gpu_hour, "non_negative", "currency per GPU-hour")
+    return v.finish(_mul(h, pr), h, pr)
+
+
+def tokens_for_params(n_params: Any, tokens_per_param: Any = CHINCHILLA_TOKENS_PER_PARAM):
+    """Compute-optimal training tokens D ≈ tokens_per_param × N (Chinchilla: 20).
+
+    Accepts arrays.  Source: Hoffmann et al. 2022, "Training Compute-Optimal Large
+    Language Models" (≈ 20 tokens per parameter).
+    """
+    N = v.number("n_params", n_params, "positive", "parameters")
+    k = v.number("tokens_per_param", tokens_per_param, "positive", "tokens per parameter")
+    return v.finish(_mul(N, k), N, k)
+
+
+def days(seconds: Any):
+    """Seconds → days (seconds / 86 400).  Accepts arrays; seconds >= 0."""
+    s = v.number("seconds", seconds, "non_negative", "s")
+    return v.finish(np.divide(s, SECONDS_PER_DAY) if not isinstance(s, float) else s / SECONDS_PER_DAY, s)
