@@ -1,0 +1,287 @@
+"""Accelerator data: ``load_hardware()`` reads ``hardware.toml`` (no numpy here).
+
+The file uses datasheet units (TFLOP/s, GB/s, GB or GiB, MB, W); this module
+converts them to SI base units (FLOP/s, bytes/s, bytes, W) and validates every
+entry.  The file's header documents the format and how to add a device.
+Every peak is DENSE (not the 2:4-sparse headline).  Sources: per device, in the
+file's ``source`` field (vendor datasheets, cloud docs, whitepapers).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+__all__ = [
+    "PRECISIONS",
+    "FLOAT_PRECISIONS",
+    "DEFAULT_HARDWARE_PATH",
+    "Accelerator",
+    "HardwareFileError",
+    "UnknownPrecisionError",
+    "load_hardware",
+    "custom_accelerator",
+]
+
+PRECISIONS = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")
+"""Precision names, in the order peaks are kept (int8 is integer ops/s)."""
+
+FLOAT_PRECISIONS = tuple(p for p in PRECISIONS if p != "int8")
+
+DEFAULT_HARDWARE_PATH = Path(__file__).resolve().parent.parent / "hardware.toml"
+"""The repository's hardware.toml, found relative to this package (not the working directory)."""
+
+_GIB = 2.0**30
+_MIB = 2.0**20
+_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+_REQUIRED = ("name", "vendor", "year", "mem_bw_gbs", "sparse_headline", "source", "peak_tflops")
+_OPTIONAL = ("notes", "l2_mb", "interconnect_gbs", "tdp_w", "memory_gb", "memory_gib")
+
+
+class HardwareFileError(ValueError):
+    """hardware.toml is malformed; the message names the file, the device id and the field."""
+
+
+class UnknownPrecisionError(KeyError, ValueError):
+    """A device has no peak for the requested precision (a KeyError and a ValueError)."""
+
+    def __str__(self) -> str:  # KeyError would show the message in quotes
+        return str(self.args[0]) if self.args else ""
+
+
+@dataclass(frozen=True)
+class Accelerator:
+    """One accelerator, in SI base units.
+
+    memory_bytes (bytes), mem_bw (bytes/s), peaks: precision -> dense peak (FLOP/s,
+    int8 in ops/s), ordered as PRECISIONS (treat as read-only), sparse_headline: the
+    vendor's headline tensor figure is the 2:4-sparse one (twice ``peaks``),
+    l2_bytes (bytes), interconnect_bytes_per_s (bytes/s, both directions), tdp_w (W).
+    memory_bytes is None only for :func:`custom_accelerator` devices without one.
+    """
+
+    id: str
+    name: str
+    vendor: str
+    year: int
+    memory_bytes: Optional[float]
+    mem_bw: float
+    peaks: Mapping[str, float] = field(hash=False)
+    sparse_headline: bool
+    source: str
+    l2_bytes: Optional[float] = None
+    interconnect_bytes_per_s: Optional[float] = None
+    tdp_w: Optional[float] = None
+    notes: str = ""
+
+    @property
+    def precisions(self) -> tuple[str, ...]:
+        """Precisions this device has a peak for, in PRECISIONS order."""
+        return tuple(self.peaks)
+
+    @property
+    def default_precision(self) -> str:
+        """"bf16" when present, else "fp16", else the fastest float precision, else the first."""
+        for p in ("bf16", "fp16"):
+            if p in self.peaks:
+                return p
+        floats = [p for p in self.peaks if p in FLOAT_PRECISIONS]
+        if floats:
+            return max(floats, key=lambda p: self.peaks[p])
+        return next(iter(self.peaks))
+
+    def peak_flops(self, precision: Optional[str] = None) -> float:
+        """Dense peak (FLOP/s; ops/s for int8) at ``precision`` (default: default_precision).
+
+        Raises UnknownPrecisionError (KeyError and ValueError) listing the device's precisions.
+        """
+        if precision is None:
+            precision = self.default_precision
+        if not isinstance(precision, str) or precision not in self.peaks:
+            raise UnknownPrecisionError(
+                f"{self.name} ({self.id}) has no {precision!r} peak; available: {', '.join(self.peaks)}"
+            )
+        return self.peaks[precision]
+
+    def ridge_point(self, precision: Optional[str] = None) -> float:
+        """peak_flops(precision) / mem_bw   [FLOP/byte]."""
+        return self.peak_flops(precision) / self.mem_bw
+
+
+def _err(path: Path, device: Optional[str], fieldname: Optional[str], problem: str) -> HardwareFileError:
+    where = str(path)
+    if device is not None:
+        where += f": device '{device}'"
+    if fieldname is not None:
+        where += f": field '{fieldname}'"
+    return HardwareFileError(f"{where}: {problem}")
+
+
+def _num(path, dev, name, value, *, positive=True) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _err(path, dev, name, f"must be a number, got {type(value).__name__} {value!r}")
+    x = float(value)
+    if not math.isfinite(x) or (positive and x <= 0):
+        raise _err(path, dev, name, f"must be a finite number > 0, got {value!r}")
+    return x
+
+
+def _dec(x: float, exp10: int) -> float:
+    """x * 10**exp10 rounded once (66.9 TFLOP/s -> exactly 66.9e12, not 66.90000000000001e12)."""
+    return float(f"{x!r}e{exp10}")
+
+
+def _str(path, dev, name, value, *, allow_empty=False) -> str:
+    if not isinstance(value, str):
+        raise _err(path, dev, name, f"must be a string, got {type(value).__name__} {value!r}")
+    if not allow_empty and not value.strip():
+        raise _err(path, dev, name, "must not be empty")
+    return value
+
+
+def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
+    if not _ID.match(dev_id):
+        raise _err(path, dev_id, "id", "must be kebab-case: lowercase letters, digits and single dashes (e.g. h100-sxm)")
+    if not isinstance(d, dict):
+        raise _err(path, dev_id, None, f"must be a table [devices.{dev_id}], got {type(d).__name__}")
+    for f in _REQUIRED:
+        if f not in d:
+            raise _err(path, dev_id, f, "is missing")
+    unknown = [k for k in d if k not in _REQUIRED and k not in _OPTIONAL]
+    if unknown:
+        raise _err(path, dev_id, unknown[0],
+                   f"is not a known field (known: {', '.join(_REQUIRED + _OPTIONAL)})")
+    if ("memory_gb" in d) == ("memory_gib" in d):
+        raise _err(path, dev_id, "memory_gb", "give exactly one of memory_gb (GB) or memory_gib (GiB)")
+    if "memory_gb" in d:
+        memory = _dec(_num(path, dev_id, "memory_gb", d["memory_gb"]), 9)
+    else:
+        memory = _num(path, dev_id, "memory_gib", d["memory_gib"]) * _GIB
+    year = d["year"]
+    if isinstance(year, bool) or not isinstance(year, int) or not 1950 <= year <= 2100:
+        raise _err(path, dev_id, "year", f"must be an integer year, got {year!r}")
+    sparse = d["sparse_headline"]
+    if not isinstance(sparse, bool):
+        raise _err(path, dev_id, "sparse_headline", f"must be true or false, got {sparse!r}")
+    table = d["peak_tflops"]
+    if not isinstance(table, dict):
+        raise _err(path, dev_id, "peak_tflops", f"must be a table of precision = TFLOP/s, got {type(table).__name__}")
+    if not table:
+        raise _err(path, dev_id, "peak_tflops", "needs at least one precision")
+    for p in table:
+        if p not in PRECISIONS:
+            raise _err(path, dev_id, f"peak_tflops.{p}", f"unknown precision (allowed: {', '.join(PRECISIONS)})")
+    peaks = {p: _dec(_num(path, dev_id, f"peak_tflops.{p}", table[p]), 12) for p in PRECISIONS if p in table}
+    opt = {}
+    opt["l2_mb"] = _num(path, dev_id, "l2_mb", d["l2_mb"]) * _MIB if "l2_mb" in d else None
+    opt["interconnect_gbs"] = (_dec(_num(path, dev_id, "interconnect_gbs", d["interconnect_gbs"]), 9)
+                               if "interconnect_gbs" in d else None)
+    opt["tdp_w"] = _num(path, dev_id, "tdp_w", d["tdp_w"]) if "tdp_w" in d else None
+    return Accelerator(
+        id=dev_id,
+        name=_str(path, dev_id, "name", d["name"]),
+        vendor=_str(path, dev_id, "vendor", d["vendor"]),
+        year=year,
+        memory_bytes=memory,
+        mem_bw=_dec(_num(path, dev_id, "mem_bw_gbs", d["mem_bw_gbs"]), 9),
+        peaks=peaks,
+        sparse_headline=sparse,
+        source=_str(path, dev_id, "source", d["source"]),
+        l2_bytes=opt["l2_mb"],
+        interconnect_bytes_per_s=opt["interconnect_gbs"],
+        tdp_w=opt["tdp_w"],
+        notes=_str(path, dev_id, "notes", d.get("notes", ""), allow_empty=True),
+    )
+
+
+_DUP = re.compile(r"Cannot declare \(([^)]*)\) twice")
+_AT = re.compile(r"at line (\d+)")
+_HEADER = re.compile(r"^\s*\[+\s*devices\.([A-Za-z0-9_\-\"']+)")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_\-\.\"']+)\s*=")
+
+
+def _toml_error(path: Path, text: str, msg: str) -> HardwareFileError:
+    """Turn a tomllib error into one naming the file, the device and the field where possible."""
+    m = _DUP.search(msg)
+    if m:
+        parts = [x.strip().strip("'\"") for x in m.group(1).split(",") if x.strip()]
+        if len(parts) == 2 and parts[0] == "devices":
+            return _err(path, parts[1], "id", f"duplicate device id: [devices.{parts[1]}] appears twice ({msg})")
+    device = fieldname = None
+    at = _AT.search(msg)
+    if at:
+        lines = text.splitlines()
+        n = int(at.group(1))
+        for line in reversed(lines[:n]):
+            h = _HEADER.match(line)
+            if h:
+                device = h.group(1).strip("'\"")
+                break
+        if 0 < n <= len(lines):
+            k = _KEY.match(lines[n - 1])
+            if k:
+                fieldname = k.group(1).strip("'\"")
+    problem = "duplicate field" if "overwrite" in msg else "is not valid TOML"
+    return _err(path, device, fieldname, f"{problem}: {msg}")
+
+
+def load_hardware(path: Optional[str | Path] = None) -> dict[str, Accelerator]:
+    """Read and validate a hardware file: {device id: Accelerator}, in file order.
+
+    path defaults to DEFAULT_HARDWARE_PATH (the repository's hardware.toml, located
+    relative to this package).  Units converted on load: TFLOP/s x 1e12 -> FLOP/s,
+    GB/s x 1e9 -> bytes/s, GB x 1e9 or GiB x 2**30 -> bytes, MB x 2**20 -> bytes.
+    Raises HardwareFileError (a ValueError) naming the file, device id and field for:
+    unreadable or non-TOML files, duplicate ids, missing or unknown fields, wrong
+    types, non-positive numbers, unknown precision keys.  Pure: safe to cache.
+    """
+    p = DEFAULT_HARDWARE_PATH if path is None else Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as e:
+        raise _err(p, None, None, f"cannot be read ({e.strerror or e})") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise _err(p, None, None, f"is not UTF-8 text ({e})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise _toml_error(p, raw.decode("utf-8"), str(e)) from None
+    devices = data.get("devices")
+    if devices is None:
+        raise _err(p, None, "devices", "is missing: expected [devices.<id>] tables")
+    if not isinstance(devices, dict):
+        raise _err(p, None, "devices", f"must be a table of devices, got {type(devices).__name__}")
+    if not devices:
+        raise _err(p, None, "devices", "is empty")
+    extra = [k for k in data if k != "devices"]
+    if extra:
+        raise _err(p, None, extra[0], "is not a known top-level key (only [devices.<id>] tables)")
+    return {dev_id: _device(p, dev_id, d) for dev_id, d in devices.items()}
+
+
+def custom_accelerator(peak_flops: float, mem_bw: float, precision: str = "bf16", *,
+                       memory_bytes: Optional[float] = None, name: str = "Custom") -> Accelerator:
+    """An Accelerator for the UI's "Custom…" device: one peak (FLOP/s) and a bandwidth (bytes/s).
+
+    id "custom", vendor "", year 0, source "user input"; memory_bytes optional (bytes).
+    """
+    from . import _validate as v
+
+    pk = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
+    bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
+    if not isinstance(pk, float) or not isinstance(bw, float):
+        raise ValueError("peak_flops and mem_bw must be single numbers")
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+    mem = None if memory_bytes is None else v.number("memory_bytes", memory_bytes, "positive", "bytes")
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"name must be a non-empty string, got {name!r}")
+    return Accelerator(
+        id="custom", name=name, vendor="", year=0, memory_bytes=mem, mem_bw=bw,
+        peaks={precision: pk}, sparse_headline=False, source="user input",
+    )
