@@ -9,6 +9,7 @@ Skip reason keys (:data:`SKIP_REASONS`):
 ``no_shapes``       op whose input shapes were not recorded (``record_shapes=False``)
 ``bad_shapes``      shapes present but not usable by the formula (wrong rank, mismatch)
 ``zero_work``       the formula gives 0 FLOPs or 0 bytes (empty tensors)
+``zero_flops``      data movement only (copy_, fill_, cat, ...): intensity 0, not drawable
 ``memory_copy``     GPU memcpy / memset activity (no FLOPs; listed with its time)
 ``orphan_kernel``   GPU kernel not linked to any op
 ``cell_error``      CSV row with an unreadable cell (the cell error is in ``message``)
@@ -41,6 +42,7 @@ SKIP_REASONS = {
     "no_shapes": "input shapes were not recorded (profile with record_shapes=True)",
     "bad_shapes": "the recorded shapes do not fit the formula",
     "zero_work": "the formula gives zero FLOPs or bytes (empty tensors)",
+    "zero_flops": "moves data but does no arithmetic (intensity 0 cannot be drawn on a log roofline)",
     "memory_copy": "memory copy or memset (no FLOPs)",
     "orphan_kernel": "GPU kernel not linked to any operator",
     "cell_error": "a cell could not be read",
