@@ -42,6 +42,11 @@ __all__ = [
     "decode_intensity",
     "achieved_bandwidth",
     "fits_in_memory",
+    "aggregate",
+    "per_sequence_tokens_per_sec",
+    "decode_step_work",
+    "decode_mfu",
+    "bandwidth_utilisation",
 ]
 
 BYTES_PER_PARAM = MappingProxyType({
@@ -245,3 +250,72 @@ def fits_in_memory(model_bytes: Any, memory_bytes: Any, kv_bytes: Any = 0, reser
     if v.is_scalar(mb, mem, kv):
         return bool(mb + kv <= mem * (1.0 - r))
     return np.asarray(np.add(mb, kv) <= np.multiply(mem, 1.0 - r))
+
+
+def aggregate(per_gpu: Any, n_gpus: Any):
+    """Tensor-parallel aggregate of a per-GPU figure (bandwidth, peak FLOP/s, memory)
+    = per_gpu × n_gpus.
+
+    Ideal scaling: with tensor parallelism every GPU holds 1/n of each weight matrix
+    and reads only its share per step, so the group behaves like one device with n
+    times the bandwidth, compute and memory.  Ignores the all-reduce per layer
+    (a ceiling, not a prediction).  Accepts arrays.
+    """
+    x = v.number("per_gpu", per_gpu, "positive")
+    g = v.number("n_gpus", n_gpus, "positive", "GPUs")
+    return v.finish(_mul(x, g), x, g)
+
+
+def per_sequence_tokens_per_sec(batch: Any, n_params: Any, bytes_per_param: Any, peak_flops: Any,
+                                mem_bw: Any, kv_bytes: Any = 0, *, kv_bytes_per_seq: Any = 0):
+    """Speed one request sees in a batch = 1 / decode_step_seconds(...)   [tokens/s].
+
+    Flat below the knee (:func:`critical_batch`), falling as 1/batch above it.
+    Accepts arrays.  Source: Pope et al. 2022.
+    """
+    t = decode_step_seconds(batch, n_params, bytes_per_param, peak_flops, mem_bw, kv_bytes,
+                            kv_bytes_per_seq=kv_bytes_per_seq)
+    return np.divide(1.0, t) if not v.is_scalar(t) else 1.0 / t
+
+
+def decode_step_work(batch: Any, n_params: Any, bytes_per_param: Any, kv_bytes_per_seq: Any = 0):
+    """(FLOP, bytes) of one decode step:  FLOP = 2·N·batch,
+    bytes = N·bytes_per_param + batch·kv_bytes_per_seq.
+
+    The point to put on a roofline (intensity = FLOP / bytes, see
+    :func:`decode_intensity`).  Accepts arrays.
+    """
+    B = v.number("batch", batch, "positive", "sequences")
+    N = v.number("n_params", n_params, "positive", "parameters")
+    bpp = v.number("bytes_per_param", bytes_per_param, "positive", "bytes")
+    k = v.number("kv_bytes_per_seq", kv_bytes_per_seq, "non_negative", "bytes")
+    ins = (B, N, bpp, k)
+    flops = _mul(2.0, N, B)
+    read = _mul(N, bpp) + _mul(B, k)
+    return v.finish(flops, *ins), v.finish(read, *ins)
+
+
+def decode_mfu(batch: Any, n_params: Any, bytes_per_param: Any, peak_flops: Any, mem_bw: Any,
+               kv_bytes_per_seq: Any = 0):
+    """Best-case MFU of decoding = step FLOP / (step time × peak_flops)   [0..1].
+
+    Batch 1, 7B bf16 on an A100 (312 TFLOP/s, 2.039 TB/s): 1.4e10 FLOP in
+    14e9 / 2.039e12 s ⇒ 2.04 TFLOP/s ⇒ 0.65 %: decode MFU is low by physics.
+    Accepts arrays.  Source: seed chapter 04.
+    """
+    flops, _ = decode_step_work(batch, n_params, bytes_per_param, kv_bytes_per_seq)
+    t = decode_step_seconds(batch, n_params, bytes_per_param, peak_flops, mem_bw,
+                            kv_bytes_per_seq=kv_bytes_per_seq)
+    p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
+    return np.divide(flops, _mul(t, p)) if not v.is_scalar(flops, t, p) else flops / (t * p)
+
+
+def bandwidth_utilisation(achieved_bw: Any, mem_bw: Any):
+    """Memory-bandwidth utilisation (MBU) = achieved_bw / mem_bw   [0..1, > 1 means a wrong input].
+
+    With :func:`achieved_bandwidth`: the share of the bandwidth bound a measured decoder
+    reaches.  Accepts arrays.
+    """
+    a = v.number("achieved_bw", achieved_bw, "non_negative", "bytes/s")
+    bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
+    return v.finish(np.divide(a, bw) if not v.is_scalar(a, bw) else a / bw, a, bw)
