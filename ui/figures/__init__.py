@@ -1,0 +1,1 @@
+"""Plotly figure builders: pure functions returning go.Figure, testable without Streamlit."""

@@ -1,0 +1,219 @@
+"""The page frame: page config, the shared sidebar (language, navigation, device,
+precision, device facts) and the context every page works from.
+
+Every page starts with `ctx = page_frame("mfu")` and then uses `ctx.t` for text and
+`ctx.peak_flops` / `ctx.mem_bw` for the selected device and precision.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+import streamlit as st
+
+from calc.hardware import Accelerator, HardwareFileError, load_hardware
+from calc.roofline import ridge_point
+from calc.units import format_si
+from ui.i18n import LANG_NAMES, LANGS, Translator, translator
+from ui.state import bound, nav_query_params
+from ui.widgets import Bounds, quantity_input
+
+CUSTOM = "custom"
+
+# (page id, file, icon). The order is the navigation order.
+PAGES: tuple[tuple[str, str, str], ...] = (
+    ("home", "app.py", "🏠"),
+    ("roofline", "pages/1_Roofline.py", "📈"),
+    ("mfu", "pages/2_MFU.py", "🎯"),
+    ("training", "pages/3_Training_time.py", "⏱️"),
+    ("decode", "pages/4_Decode_speed.py", "⚡"),
+)
+
+# Set ROOFLINE_LAB_HARDWARE to read another hardware file (tests, private devices).
+HARDWARE_ENV = "ROOFLINE_LAB_HARDWARE"
+
+IMAGE_FORMATS = ("png", "svg")
+
+
+@dataclass(frozen=True)
+class PageContext:
+    """What a page needs from the frame."""
+    lang: str
+    t: Translator
+    devices: Mapping[str, Accelerator]
+    device_id: str
+    device: Accelerator | None       # None only when a custom device's fields are invalid
+    precision: str
+    peak_flops: float | None         # FLOP/s, dense, of `precision` on `device`
+    mem_bw: float | None             # bytes/s
+    hardware_error: str | None = None
+    notes: tuple[str, ...] = field(default_factory=tuple)
+    img_format: str = "png"           # chart download format (plotly modebar camera)
+
+    @property
+    def ready(self) -> bool:
+        """True when a peak and a bandwidth are known (the custom fields may be invalid)."""
+        return self.peak_flops is not None and self.mem_bw is not None
+
+    def device_label(self) -> str:
+        if self.device_id == CUSTOM or self.device is None:
+            return self.t("common.custom_device")
+        return self.device.name
+
+    def chart_config(self, stem: str) -> dict:
+        """Plotly config whose download button names the chart and the device."""
+        return plotly_config(f"{stem}_{self.device_id}_{self.precision}", self.img_format)
+
+
+@st.cache_resource(show_spinner=False)
+def _load_hardware_cached(path: str | None, mtime: float) -> dict[str, Accelerator]:
+    return load_hardware(path)
+
+
+def hardware() -> tuple[dict[str, Accelerator], str | None]:
+    """Devices from hardware.toml, or ({}, message) when the file is malformed."""
+    path = os.environ.get(HARDWARE_ENV) or None
+    try:
+        target = Path(path) if path else Path(__file__).resolve().parent.parent / "hardware.toml"
+        mtime = target.stat().st_mtime if target.exists() else 0.0
+        return _load_hardware_cached(path, mtime), None
+    except (HardwareFileError, ValueError, OSError) as exc:
+        return {}, str(exc)
+
+
+def _current_lang() -> str:
+    """The language before the sidebar is drawn (for the page title)."""
+    value = st.session_state.get("lang") or st.query_params.get("lang") \
+        or st.session_state.get("_keep.lang")
+    return value if value in LANGS else "en"
+
+
+def page_frame(page_id: str) -> PageContext:
+    """Set up the page and draw the shared sidebar. Call first on every page."""
+    t0 = translator(_current_lang())
+    st.set_page_config(page_title=f"{t0('nav.' + page_id)} · Roofline Lab",
+                       page_icon="📈", layout="wide")
+    sb = st.sidebar
+    lang = bound(sb.selectbox, "Language / 语言", list(LANGS), key="lang", index=0,
+                 format_func=lambda code: LANG_NAMES[code],
+                 is_valid=lambda v: v in LANGS)
+    t = translator(lang)
+
+    devices, hw_error = hardware()
+    device_ids = list(devices) + [CUSTOM]
+    default_device = "a100-80gb-sxm" if "a100-80gb-sxm" in devices else device_ids[0]
+    if st.session_state.get("device") not in device_ids:
+        st.session_state.pop("device", None)
+
+    def device_label(dev_id: str) -> str:
+        if dev_id == CUSTOM:
+            return t("common.custom_option")
+        dev = devices[dev_id]
+        return f"{dev.vendor} · {dev.name}"
+
+    sb.markdown(f"### {t('common.device_heading')}")
+    device_id = bound(sb.selectbox, t("common.device"), device_ids, key="device",
+                      index=device_ids.index(default_device), format_func=device_label,
+                      help=t("common.device_help"), is_valid=lambda v: v in device_ids)
+    if hw_error:
+        sb.error(t("common.hardware_error", message=hw_error), icon="🛑")
+
+    notes: list[str] = []
+    device: Accelerator | None
+    if device_id == CUSTOM:
+        peak = quantity_input(t, t("common.custom_peak"), "peak", "312T", unit="FLOP/s",
+                              help=t("common.custom_peak_help"), container=sb,
+                              bounds=Bounds(hi=1e21))
+        bw = quantity_input(t, t("common.custom_bw"), "bw", "2 TB/s", unit="B/s",
+                            help=t("common.custom_bw_help"), container=sb,
+                            bounds=Bounds(hi=1e18))
+        precision = "bf16"
+        device = _custom_device(peak, bw)
+        peak_flops, mem_bw = peak, bw
+    else:
+        device = devices[device_id]
+        precisions = list(device.precisions)
+        default_precision = device.default_precision
+        if st.session_state.get("precision") not in precisions:
+            st.session_state.pop("precision", None)
+        precision = bound(sb.selectbox, t("common.precision"), precisions, key="precision",
+                          index=precisions.index(default_precision),
+                          format_func=lambda p: t(f"common.prec.{p}"),
+                          help=t("common.precision_help"),
+                          is_valid=lambda v: v in precisions)
+        peak_flops = device.peak_flops(precision)
+        mem_bw = device.mem_bw
+        if device.notes:
+            notes.append(device.notes)
+
+    _device_facts(sb, t, device, precision, peak_flops, mem_bw)
+    _navigation(sb, t, page_id)
+    img_format = bound(sb.radio, t("common.img_format"), list(IMAGE_FORMATS), key="img",
+                       index=0, horizontal=True, help=t("common.img_format_help"),
+                       format_func=lambda f: f.upper(),
+                       is_valid=lambda v: v in IMAGE_FORMATS)
+    return PageContext(lang=lang, t=t, devices=devices, device_id=device_id, device=device,
+                       precision=precision, peak_flops=peak_flops, mem_bw=mem_bw,
+                       hardware_error=hw_error, notes=tuple(notes), img_format=img_format)
+
+
+def _custom_device(peak: float | None, bw: float | None) -> Accelerator | None:
+    if peak is None or bw is None:
+        return None
+    from calc.hardware import custom_accelerator
+    return custom_accelerator(peak, bw)
+
+
+def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
+                  peak_flops: float | None, mem_bw: float | None) -> None:
+    if peak_flops is None or mem_bw is None:
+        sb.warning(t("common.custom_incomplete"))
+        return
+    rows = [
+        (t("common.fact.peak", precision=t(f"common.prec.{precision}")),
+         format_si(peak_flops, "FLOP/s")),
+        (t("common.fact.bw"), format_si(mem_bw, "B/s")),
+        (t("common.fact.ridge"), format_si(ridge_point(peak_flops, mem_bw), "FLOP/B")),
+    ]
+    if device is not None and device.memory_bytes:
+        rows.append((t("common.fact.memory"), format_si(device.memory_bytes, "B")))
+    sb.markdown("\n".join(f"- {name}: **{value}**" for name, value in rows))
+    if device is not None and device.sparse_headline:
+        sb.caption(t("common.sparse_caption",
+                     sparse=format_si(2 * peak_flops, "FLOP/s"),
+                     dense=format_si(peak_flops, "FLOP/s")))
+    if device is not None and device.notes:
+        with sb.expander(t("common.device_notes")):
+            st.text(device.notes)
+    if device is not None and device.source:
+        sb.caption(t("common.source", source=device.source))
+
+
+def _navigation(sb, t: Translator, page_id: str) -> None:
+    sb.divider()
+    sb.markdown(f"### {t('common.nav_heading')}")
+    params = nav_query_params()
+    for pid, path, icon in PAGES:
+        sb.page_link(path, label=t(f"nav.{pid}"), icon=icon, query_params=params,
+                     disabled=(pid == page_id))
+
+
+def how_computed(t: Translator, items: list[tuple[str, str]]) -> None:
+    """The 'How this is computed' expander: (LaTeX formula, explanation) pairs."""
+    with st.expander(t("common.how_computed")):
+        for latex, text in items:
+            if text:
+                st.markdown(text)
+            st.latex(latex)
+
+
+def plotly_config(filename: str, img_format: str = "png") -> dict:
+    """Plotly modebar config: the camera button downloads `filename`.png or .svg."""
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in filename)
+    return {
+        "displaylogo": False,
+        "toImageButtonOptions": {"format": img_format if img_format in IMAGE_FORMATS
+                                 else "png", "filename": safe, "scale": 2},
+    }

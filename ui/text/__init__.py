@@ -1,0 +1,1 @@
+"""Translation catalogs, one module per page (plus `common`). See ui/i18n.py."""

@@ -1,0 +1,47 @@
+"""Strings on charts: axis titles, legends, hover labels (shared by all figure builders)."""
+
+EN = {
+    "fig.x_title": "Arithmetic intensity (FLOP/byte)",
+    "fig.y_title": "Performance (FLOP/s)",
+    "fig.memory_bound": "memory-bound ← (moving data limits)",
+    "fig.compute_bound": "→ compute-bound (math limits)",
+    "fig.ridge": "Ridge point",
+    "fig.ridge_label": "ridge {ridge}",
+    "fig.ridge_hover": "Ridge point: {ridge}<br>Roof: {peak}",
+    "fig.roof_hover": "<b>{label}</b><br>Roof: {peak}<br>Slope: {bw}<br>Ridge: {ridge}",
+    "fig.gap": "Gap to roof",
+    "fig.top_n": "Top kernels by time",
+    "fig.bound.memory": "memory-bound",
+    "fig.bound.compute": "compute-bound",
+    "fig.verdict.near_roof": "Near the roof",
+    "fig.verdict.below_roof": "Below the roof",
+    "fig.verdict.above_roof": "Above the roof (check the numbers)",
+    "fig.verdict.unmeasured": "No time given (at its attainable FLOP/s)",
+    "fig.kernel_hover": "<b>{name}</b><br>FLOPs: {flops}<br>Bytes: {bytes}"
+                        "<br>Intensity: {intensity}<br>Bound: {bound}"
+                        "<br>Attainable: {attainable}<br>Achieved: {achieved}"
+                        "<br>Of roof: {fraction}<br>Verdict: {verdict}",
+}
+
+ZH = {
+    "fig.x_title": "算术强度（FLOP/字节）",
+    "fig.y_title": "性能（FLOP/s）",
+    "fig.memory_bound": "带宽受限 ←（搬不过来）",
+    "fig.compute_bound": "→ 算力受限（算不过来）",
+    "fig.ridge": "拐点",
+    "fig.ridge_label": "拐点 {ridge}",
+    "fig.ridge_hover": "拐点：{ridge}<br>屋顶：{peak}",
+    "fig.roof_hover": "<b>{label}</b><br>屋顶：{peak}<br>斜坡：{bw}<br>拐点：{ridge}",
+    "fig.gap": "距屋顶的差距",
+    "fig.top_n": "耗时最多的 kernel",
+    "fig.bound.memory": "带宽受限",
+    "fig.bound.compute": "算力受限",
+    "fig.verdict.near_roof": "接近屋顶",
+    "fig.verdict.below_roof": "远低于屋顶",
+    "fig.verdict.above_roof": "超过屋顶（数字有误）",
+    "fig.verdict.unmeasured": "未给时间（画在可达性能处）",
+    "fig.kernel_hover": "<b>{name}</b><br>FLOP：{flops}<br>字节：{bytes}"
+                        "<br>算术强度：{intensity}<br>瓶颈：{bound}"
+                        "<br>可达性能：{attainable}<br>实测性能：{achieved}"
+                        "<br>占屋顶：{fraction}<br>结论：{verdict}",
+}

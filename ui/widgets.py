@@ -1,0 +1,162 @@
+"""Input widgets shared by the pages: typed quantities ("7B", "312T", "2 TB/s") with an
+optional log-spaced slider, all bound to the URL (see ui/state.py).
+
+A quantity field returns a float in SI base units, or None when the text cannot be used;
+in that case it has already shown a message under the field naming what is allowed, and
+the page shows what it can without that value.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import streamlit as st
+
+from calc.units import QuantityError, format_si, parse_quantity
+from ui.i18n import Translator
+from ui.state import bound, restore, set_value
+
+_LOG_STEPS = (1.0, 2.0, 5.0)
+
+
+def log_options(lo: float, hi: float) -> list[float]:
+    """1-2-5 steps per decade from `lo` to `hi` (inclusive), for log-spaced sliders."""
+    out: list[float] = []
+    for exp in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
+        for step in _LOG_STEPS:
+            value = float(f"{step * 10.0 ** exp:.6g}")
+            if lo * (1 - 1e-9) <= value <= hi * (1 + 1e-9):
+                out.append(value)
+    return out
+
+
+def nearest_option(value: float, options: list[float]) -> float:
+    """The option closest to `value` on a log scale."""
+    if not value > 0:
+        return options[0]
+    return min(options, key=lambda opt: abs(math.log(opt) - math.log(value)))
+
+
+_COUNT_SUFFIXES = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k"))
+
+
+def format_quantity(value: float, unit: str = "", digits: int = 3) -> str:
+    """Text a quantity field shows and reads back: SI with a unit, or a plain count
+    with k/M/B/T suffixes ("7B", "1T", "12k") that parse_quantity(kind="count") reads."""
+    if unit:
+        return format_si(value, unit, digits=digits)
+    for scale, suffix in _COUNT_SUFFIXES:
+        if abs(value) >= scale:
+            return f"{value / scale:.{digits}g}{suffix}"
+    return f"{value:.{digits}g}"
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Allowed range for a quantity; `lo_open` excludes the lower bound itself."""
+    lo: float = 0.0
+    hi: float = math.inf
+    lo_open: bool = True
+    integer: bool = False
+
+
+POSITIVE = Bounds()
+COUNT = Bounds(lo=1.0, lo_open=False, integer=True)
+FRACTION = Bounds(lo=0.0, hi=1.0)
+
+
+def check_bounds(value: float, bounds: Bounds, unit: str, t: Translator) -> str | None:
+    """An error message when `value` is outside `bounds`, else None."""
+    if not math.isfinite(value):
+        return t("common.err.not_finite")
+    if bounds.integer and value != math.floor(value):
+        return t("common.err.integer")
+    too_low = value <= bounds.lo if bounds.lo_open else value < bounds.lo
+    if too_low:
+        key = "common.err.gt" if bounds.lo_open else "common.err.ge"
+        return t(key, limit=format_si(bounds.lo, unit) if bounds.lo else "0")
+    if value > bounds.hi:
+        return t("common.err.le", limit=format_si(bounds.hi, unit))
+    return None
+
+
+def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: str = "",
+                   help: str | None = None, bounds: Bounds = POSITIVE,
+                   kind: str | None = None, slider: tuple[float, float] | None = None,
+                   container: Any = None, placeholder: str | None = None) -> float | None:
+    """A text field that reads a quantity ("7B", "2 TB/s", "2*8192**3"), bound to the URL.
+
+    With `slider=(lo, hi)` a log-spaced select-slider sits under the field for quick
+    exploration; moving it writes the field, typing in the field moves it.
+    Returns the value in SI base units, or None after showing why it cannot be used.
+    """
+    box = container if container is not None else st
+    slider_key = f"{key}__slider"
+    options = log_options(*slider) if slider else []
+
+    def field_changed() -> None:
+        if not options:
+            return
+        try:
+            value = parse_quantity(st.session_state[key])
+        except (QuantityError, ValueError, TypeError):
+            return
+        st.session_state[slider_key] = nearest_option(value, options)
+
+    def slider_changed() -> None:
+        set_value(key, format_quantity(st.session_state[slider_key], unit))
+
+    text = bound(box.text_input, label, default, key=key, help=help,
+                 on_change=field_changed, placeholder=placeholder,
+                 max_chars=200)
+    value: float | None
+    try:
+        value = parse_quantity(text, kind=kind)
+    except (QuantityError, ValueError, TypeError):
+        shown = text if len(text) <= 40 else text[:40] + "…"
+        box.error(t("common.err.field", label=label,
+                    message=t("common.err.parse", text=shown)), icon="⚠️")
+        value = None
+    if value is not None:
+        problem = check_bounds(value, bounds, unit, t)
+        if problem is not None:
+            box.error(t("common.err.field", label=label, message=problem), icon="⚠️")
+            value = None
+    if options:
+        if slider_key not in st.session_state:
+            st.session_state[slider_key] = nearest_option(value or options[0], options)
+        box.select_slider(t("common.slider_for", label=label), options=options,
+                          key=slider_key, on_change=slider_changed,
+                          format_func=lambda v: format_quantity(v, unit),
+                          label_visibility="collapsed")
+    return value
+
+
+def bound_slider(label: str, key: str, *, container: Any = None,
+                 on_change: Callable[[], None] | None = None, **kwargs: Any) -> Any:
+    """st.slider bound to the URL name `key` and kept across pages."""
+    box = container if container is not None else st
+    return bound(box.slider, label, key=key, on_change=on_change, **kwargs)
+
+
+def bound_checkbox(label: str, key: str, *, container: Any = None, **kwargs: Any) -> bool:
+    box = container if container is not None else st
+    return bool(bound(box.checkbox, label, key=key, **kwargs))
+
+
+def bound_select(label: str, options: list[Any], key: str, *, container: Any = None,
+                 index: int = 0, **kwargs: Any) -> Any:
+    """st.selectbox bound to the URL; a kept value no longer in `options` is dropped."""
+    box = container if container is not None else st
+    if key in st.session_state and st.session_state[key] not in options:
+        del st.session_state[key]
+    return bound(box.selectbox, label, options, key=key, index=index,
+                 is_valid=lambda v: v in options, **kwargs)
+
+
+__all__ = [
+    "Bounds", "COUNT", "FRACTION", "POSITIVE", "bound_checkbox", "bound_select",
+    "bound_slider", "check_bounds", "log_options", "nearest_option", "quantity_input",
+    "restore",
+]
