@@ -132,7 +132,7 @@ _add(["B", "byte", "bytes"], "bytes", 1.0, _BIG_BIN)
 _add(["B/s", "Bps", "byte/s", "bytes/s"], "bandwidth", 1.0, _BIG_BIN)
 _add(["FLOP", "FLOPs", "flop"], "flops", 1.0, _BIG)
 _add(["FLOP/s", "FLOPS", "flop/s", "flops", "OP/s", "OPS", "op/s", "ops"], "flop_rate", 1.0, _BIG)
-_add(["FLOP/B", "FLOP/byte", "flop/byte", "flop/B", "FLOPs/B", "FLOPs/byte"], "intensity", 1.0)
+_add(["FLOP/B", "FLOP/byte", "flop/byte", "flop/B", "FLOPs/B", "FLOPs/byte"], "intensity", 1.0, _BIG)
 _add(["tok/s", "tokens/s", "token/s"], "token_rate", 1.0, _BIG)
 _add(["tok", "tokens", "token"], "count", 1.0, _BIG)
 _add(["%"], "fraction", 0.01)
@@ -350,6 +350,7 @@ def parse_quantity(text: Any, kind: str | None = None) -> float:
 _UP = [("", 1.0), ("k", 1e3), ("M", 1e6), ("G", 1e9), ("T", 1e12), ("P", 1e15), ("E", 1e18), ("Z", 1e21), ("Y", 1e24)]
 _DOWN_SECONDS = [("p", 1e-12), ("n", 1e-9), ("µ", 1e-6), ("m", 1e-3), ("", 1.0)]
 _TIME_UNITS = {"s"}
+_PLAIN_UNITS = {"FLOP/B", "FLOP/byte"}  # intensities are read as plain numbers: "2730 FLOP/B"
 
 
 def _sig(x: float, digits: int) -> str:
@@ -388,7 +389,8 @@ def format_si(value: Any, unit: str, digits: int = 3) -> str:
     == "2.04 TB/s"``, ``format_si(156, "FLOP/B") == "156 FLOP/B"``.  Seconds use
     sub-unit prefixes (``"1.5 ms"``, ``"350 µs"``, ``"10 ns"``); large seconds and
     values beyond the prefix ladder fall back to exponent notation ("4.67e+06 s").
-    Other units get no sub-unit prefixes ("0.5 FLOP/B").  ``unit=""`` formats a plain
+    Other units get no sub-unit prefixes ("0.5 B/s"); intensities ("FLOP/B") get no
+    prefix at all ("2730 FLOP/B").  ``unit=""`` formats a plain
     count with k, M, G, T.  0 -> "0 <unit>", negatives keep their sign, NaN -> "—",
     inf -> "∞ <unit>".  The output round-trips through :func:`parse_quantity`.
     Source: SI brochure, 9th edition (prefixes).
@@ -416,6 +418,10 @@ def format_si(value: Any, unit: str, digits: int = 3) -> str:
         if a >= 1e3 or a < 1e-12:
             return f"{sign}{_exp(a, digits)} {unit}"
         ladder = _DOWN_SECONDS
+    elif unit in _PLAIN_UNITS:
+        if 1e-3 <= a < 1e6:
+            return sign + _sig(a, digits) + sep + unit
+        return f"{sign}{_exp(a, digits)}{sep}{unit}"
     else:
         if a < 1:
             if a < 1e-3:

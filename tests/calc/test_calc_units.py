@@ -1,0 +1,114 @@
+import math
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from calc.units import QuantityError, format_si, parse_quantity
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("1.1e12", 1.1e12), ("1e12", 1e12), ("42", 42.0), ("-5", -5.0), ("\u22125", -5.0),
+    ("1,000,000", 1e6), ("1.1T", 1.1e12), ("500M", 500e6), ("7B", 7e9), ("70b", 70e9), ("12k", 12e3),
+    ("312 TFLOP/s", 312e12), ("312 TFLOPS", 312e12), ("989.4 tflops", 989.4e12), ("624 TOPS", 624e12),
+    ("14 GB", 14e9), ("16 GiB", 16 * 2**30), ("512 B", 512.0), ("80gb", 80e9),
+    ("2 TB/s", 2e12), ("2039 GB/s", 2.039e12),
+    ("1.2 ms", 1.2e-3), ("350 us", 350e-6), ("350 µs", 350e-6), ("350 μs", 350e-6), ("10 ns", 10e-9),
+    ("1.5 s", 1.5), ("2 min", 120.0), ("54 days", 54 * 86400.0),
+    ("4.2e22 FLOP", 4.2e22), ("1.2 GFLOPs", 1.2e9), ("156 FLOP/B", 156.0), ("143 tok/s", 143.0),
+    ("12k tokens/s", 12e3), ("45%", 0.45),
+    ("2*8192**3", 2 * 8192**3), ("3*8192^2*2", 3 * 8192**2 * 2), ("(1+2)*3e3", 9e3), ("3×10^12", 3e12),
+    ("\uff13\uff11\uff12T", 312e12),  # full-width digits are normalised
+    ("  7B  ", 7e9), (312, 312.0), (1.5, 1.5),
+])
+def test_parse_quantity_accepts(text, expected):
+    got = parse_quantity(text)
+    assert isinstance(got, float)
+    assert got == pytest.approx(expected, rel=1e-12)
+
+
+def test_b_is_billion_glued_bytes_spaced():
+    assert parse_quantity("7B") == 7e9
+    assert parse_quantity("7 B") == 7.0
+    assert parse_quantity("7 B", kind="count") == 7e9
+    assert parse_quantity("7B", kind="bytes") == 7.0
+
+
+@pytest.mark.parametrize("text, kind", [("14 GB", "time"), ("1.2 ms", "bytes"), ("2 TB/s", "flop_rate"),
+                                        ("312 TFLOP/s", "bandwidth")])
+def test_kind_mismatch_rejected(text, kind):
+    with pytest.raises(QuantityError, match="Expected"):
+        parse_quantity(text, kind=kind)
+
+
+def test_kind_accepts_bare_numbers_and_multipliers():
+    assert parse_quantity("312T", kind="flop_rate") == 312e12
+    assert parse_quantity("1.2 ms", kind="time") == 1.2e-3
+    with pytest.raises(ValueError):
+        parse_quantity("1", kind="furlongs")
+
+
+@pytest.mark.parametrize("text", ["", "   ", "abc", "nan", "NaN", "inf", "-inf", "1,5", "1 m", "2 Ms",
+                                  "__import__('os')", "[1]", "1 if 1 else 2", "x" * 201, "1/0",
+                                  "(-8)**0.5", "10**400", "2**2000", "1e999", "3 furlongs", None, True,
+                                  float("nan"), float("inf")])
+def test_parse_quantity_rejects(text):
+    with pytest.raises(QuantityError) as e:
+        parse_quantity(text)
+    assert isinstance(e.value, ValueError)
+    assert len(str(e.value)) > 10
+
+
+def test_rejection_messages_are_human():
+    with pytest.raises(QuantityError, match=r'Could not read "abc" as a number.*Examples'):
+        parse_quantity("abc")
+    with pytest.raises(QuantityError, match="too long"):
+        parse_quantity("1+" * 150 + "1")
+    with pytest.raises(QuantityError, match="exponent"):
+        parse_quantity("9**9**9")
+
+
+def test_power_tower_rejected_quickly():
+    t = time.perf_counter()
+    for text in ("9**9**9", "9^9^9^9", "(10**300)**(10**300)", "2**1e308"):
+        with pytest.raises(QuantityError):
+            parse_quantity(text)
+    assert time.perf_counter() - t < 0.5  # generous; each is microseconds
+
+
+@pytest.mark.parametrize("value, unit, expected", [
+    (312e12, "FLOP/s", "312 TFLOP/s"), (2.039e12, "B/s", "2.04 TB/s"), (156, "FLOP/B", "156 FLOP/B"),
+    (1.5e-3, "s", "1.5 ms"), (350e-6, "s", "350 µs"), (10e-9, "s", "10 ns"), (14e9, "B", "14 GB"),
+    (0, "FLOP/s", "0 FLOP/s"), (-3e9, "B", "-3 GB"), (4.2e22, "FLOP", "42 ZFLOP"), (999.7, "FLOP", "1 kFLOP"),
+    (0.5, "FLOP/B", "0.5 FLOP/B"), (143, "tok/s", "143 tok/s"), (7e9, "", "7G"), (989.4e12, "FLOP/s", "989 TFLOP/s"),
+])
+def test_format_si(value, unit, expected):
+    assert format_si(value, unit) == expected
+
+
+def test_format_si_digits_and_specials():
+    assert format_si(989.4e12, "FLOP/s", digits=4) == "989.4 TFLOP/s"
+    assert format_si(float("nan"), "s") == "—"
+    assert format_si(float("inf"), "B") == "∞ B"
+    for bad in ("x", None, True):
+        with pytest.raises(ValueError):
+            format_si(bad, "B")
+    with pytest.raises(ValueError):
+        format_si(1.0, "B", digits=0)
+
+
+UNITS = ["FLOP/s", "B/s", "B", "FLOP", "FLOP/B", "s", "tok/s", ""]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(min_value=1e-11, max_value=1e27, allow_nan=False), st.sampled_from(UNITS),
+       st.integers(min_value=1, max_value=6), st.booleans())
+def test_parse_format_round_trip(x, unit, digits, negative):
+    if negative:
+        x = -x
+    text = format_si(x, unit, digits)
+    kind = "bytes" if unit == "B" else None
+    back = parse_quantity(text, kind=kind)
+    # within half a unit in the last printed digit (relative 0.5 * 10**(1-digits)) + float slack
+    assert back == pytest.approx(x, rel=0.5 * 10 ** (1 - digits) * 1.0001 + 1e-12), text
