@@ -147,17 +147,8 @@ def detect_format(text: str, filename: str = "") -> str:
     return "csv"
 
 
-def import_file(data: bytes, filename: str, **options) -> ImportResult:
-    """Import a profiler export or kernel table; the format is detected from the content.
-
-    ``data``: the file's bytes; ``filename``: its name (for messages and tie-breaks).
-    Options: ``default_dtype`` ("bf16"; dtype for traces without ``Input type``),
-    ``tensor_flops_per_inst`` (512; ncu FLOPs per tensor-pipe instruction),
-    ``progress`` (callable taking 0..1), ``max_rows`` (table rows / ncu kernels limit),
-    ``max_bytes`` (decompressed size limit).
-    Returns an :class:`ImportResult`; raises :class:`ImportFormatError` for empty,
-    truncated, binary, non-JSON, wrong-JSON, missing-column, unknown or too large input.
-    """
+def _load_text(data: bytes, filename: str, options: dict) -> str:
+    """Bytes -> text: size checks, gunzip, BOM/UTF-16 decoding, binary detection."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -177,9 +168,6 @@ def import_file(data: bytes, filename: str, **options) -> ImportResult:
         data = _gunzip(data, filename, limit)
         if not data.strip():
             raise ImportFormatError(f"{filename}: the gzip file contains nothing.")
-    elif filename.lower().endswith(".gz"):
-        # named .gz but not gzip: accept plain content, but say so if it's garbage
-        pass
     if data[:4] == b"PK\x03\x04":
         raise ImportFormatError(f"{filename}: this is a zip archive; unzip it and import the file inside.")
     if len(data) > limit:
@@ -194,6 +182,22 @@ def import_file(data: bytes, filename: str, **options) -> ImportResult:
     text = _decode_text(data, filename)
     if not text.strip():
         raise ImportFormatError(f"{filename}: the file is empty.")
+    return text
+
+
+def import_file(data: bytes, filename: str, **options) -> ImportResult:
+    """Import a profiler export or kernel table; the format is detected from the content.
+
+    ``data``: the file's bytes; ``filename``: its name (for messages and tie-breaks).
+    Options: ``default_dtype`` ("bf16"; dtype for traces without ``Input type``),
+    ``tensor_flops_per_inst`` (512; ncu FLOPs per tensor-pipe instruction),
+    ``progress`` (callable taking 0..1), ``max_rows`` (table rows / ncu kernels limit),
+    ``max_bytes`` (decompressed size limit).
+    Returns an :class:`ImportResult`; raises :class:`ImportFormatError` for empty,
+    truncated, binary, non-JSON, wrong-JSON, missing-column, unknown or too large input.
+    """
+    filename = str(filename or "upload")
+    text = _load_text(data, filename, options)
     kind = detect_format(text, filename)
     if kind == "json":
         from .torch_trace import import_json_text
@@ -216,37 +220,47 @@ def import_file(data: bytes, filename: str, **options) -> ImportResult:
 
 
 def import_files(files: Iterable[tuple[bytes, str]], **options) -> ImportResult:
-    """Import several files and merge them.
+    """Import several files and merge them into one result.
 
-    Nsight Compute files are merged by kernel name (e.g. a metrics-only file and a
-    timing-only file from two ``ncu`` runs): missing seconds, bytes, FLOPs or memory levels
-    of one record are filled from another with the same name. Other formats are
-    concatenated. Reports are combined (skips and warnings of all files).
+    Nsight Compute files are merged by kernel name before the records are built (e.g. a
+    metrics-only ``metrics.csv`` and a timing-only ``timing.csv`` from two ``ncu`` runs):
+    each kernel gets every metric found in any file, count = the largest Invocations.
+    Other formats are imported one by one and concatenated. Skips and warnings of all
+    files are combined in one report.
     """
     from .common import ReportBuilder
-    from .ncu import merge_ncu_kernels
+    from .ncu import import_ncu_texts
 
-    results = [import_file(d, n, **{k: v for k, v in options.items() if k != "progress"})
-               for d, n in files]
-    if not results:
+    opts = {k: v for k, v in options.items() if k != "progress"}
+    files = list(files)
+    if not files:
         raise ImportFormatError("No file to import.")
+    results = []
+    ncu_texts = []
+    for data, name in files:
+        name = str(name or "upload")
+        text = _load_text(data, name, opts)
+        if detect_format(text, name) == "ncu":
+            ncu_texts.append((text, name))
+        else:
+            results.append(import_file(data, name, **opts))
+    if ncu_texts:
+        results.append(import_ncu_texts(ncu_texts, **opts))
     if len(results) == 1:
         return results[0]
-    ncu = [r for r in results if r.format.startswith("ncu")]
-    other = [r for r in results if not r.format.startswith("ncu")]
     kernels = []
-    for r in other:
+    for r in results:
         kernels.extend(r.kernels)
-    if ncu:
-        kernels.extend(merge_ncu_kernels([r.kernels for r in ncu]))
     fmt = results[0].format if len({r.format for r in results}) == 1 else "mixed"
     rb = ReportBuilder(fmt, options.get("progress"))
     rb.n_read = sum(r.report.n_read for r in results)
     for r in results:
-        for s in r.report.skipped:
-            rb.skip(s.name, s.reason, s.seconds, s.message, s.count, **dict(s.detail))
+        for sk in r.report.skipped:
+            rb.skip(sk.name, sk.reason, sk.seconds, sk.message, sk.count, **dict(sk.detail))
         for w in r.report.warnings:
             if w.key != "flops_missing":
                 rb.warn(w.key, w.message, **dict(w.detail))
     basis = {r.report.time_basis for r in results}
-    return rb.build(kernels, time_basis=basis.pop() if len(basis) == 1 else "mixed")
+    total = sum(r.report.total_seconds for r in results)
+    return rb.build(kernels, time_basis=basis.pop() if len(basis) == 1 else "mixed",
+                    total_seconds=total)

@@ -17,7 +17,7 @@ Skip reason keys (:data:`SKIP_REASONS`):
 
 Warning keys: ``flops_missing``, ``dtype_assumed``, ``conv_geometry_assumed``,
 ``no_gpu_time``, ``names_truncated``, ``time_missing``, ``unit_unknown``,
-``scenario_kernels``.
+``scenario_kernels``, ``time_only``.
 """
 from __future__ import annotations
 
@@ -58,6 +58,7 @@ WARNING_KEYS = (
     "time_missing",
     "unit_unknown",
     "scenario_kernels",
+    "time_only",
 )
 
 

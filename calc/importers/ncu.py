@@ -1,0 +1,494 @@
+"""Import Nsight Compute CSV exports (``ncu --csv``).
+
+Layouts (detected from the header row, found after any preamble: ``==PROF==`` lines and
+the application's own stdout; a UTF-8 BOM may lead):
+
+* long / details page (``ncu --csv``): header ``"ID","Process ID",...,"Kernel Name",...,
+  "Metric Name","Metric Unit","Metric Value"``, one row per (launch, metric);
+* wide / raw page (``ncu --csv --page raw``): header ``"ID",...,"Kernel Name",...`` then one
+  column per metric, and a second row with the units;
+* summary (``ncu --csv --print-summary per-kernel``): header ``"Process ID",...,
+  "Invocations",...,"Metric Name","Metric Unit","Minimum","Maximum","Average"``: per-launch
+  statistics over ``Invocations`` launches; totals = Average x Invocations, count =
+  Invocations.
+
+Values: thousands separators removed ("10,195,552"), ``n/a`` = missing, units scaled to SI
+(ns/nsecond/usecond/msecond/second, byte/Kbyte/Mbyte/Gbyte (decimal, as ncu prints them),
+sector = 32 bytes, rates such as cycle/nsecond).
+
+Metrics used (the method of NERSC's roofline papers and Nsight Compute's own roofline):
+
+* time: ``gpu__time_duration.sum`` (or ``.avg``, ``gpu__time_active.sum``/``.avg``, or
+  ``sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second``);
+* FLOPs: sum over p in d, f, h of ``sm__sass_thread_inst_executed_op_{p}add_pred_on.sum``
+  + ``..._{p}mul_...`` + 2 x ``..._{p}fma_...``; plus tensor-core FLOPs: the
+  ``sm__ops_path_tensor_*`` op counters when present (taken as FLOPs), else
+  ``tensor_flops_per_inst`` x ``sm__inst_executed_pipe_tensor.sum`` where
+  ``tensor_flops_per_inst`` is the FLOPs of one warp-level MMA instruction: 512 for V100
+  HMMA.884 (default; a m8n8k4 MMA per quad-pair), it depends on the instruction shape
+  (e.g. an m16n8k16 HMMA is 2*16*8*16 = 4096) — an explicit option, check your GPU;
+* bytes per level: DRAM ``dram__bytes.sum`` (or read + write, ``dram__bytes_op_read/
+  write.sum`` on RTX 50xx, or ``dram__sectors*`` x 32); L2 ``lts__t_bytes.sum`` (or
+  ``lts__t_sectors.sum`` or the sum of ``lts__t_sectors_op_{read,write,atom,red}.sum``, x 32);
+  L1 ``l1tex__t_bytes.sum`` (or ``l1tex__t_sectors.sum`` or the global load/store/atomic
+  sectors ``l1tex__t_sectors_pipe_lsu_mem_global_op_*.sum``, x 32). The record's
+  ``bytes_moved`` is DRAM when present, else L2, else L1; all levels are kept in
+  ``level_bytes`` for the hierarchical view.
+
+Launches of the same kernel (name, grid, block) are aggregated with a count. A file without
+FLOP counters (common) gives records with ``flops=None`` and a ``flops_missing`` warning: the
+user enters FLOPs. Kernels without any memory metric are skipped (``no_bytes``) with their
+time. :func:`merge_ncu_kernels` merges a metrics-only and a timing-only file by kernel name.
+"""
+from __future__ import annotations
+
+import csv
+import math
+import re
+
+from calc.kernel_table import MAX_NAME_CHARS, MAX_ROWS, KernelRecord
+
+from .common import ImportFormatError, ImportResult, ReportBuilder
+
+__all__ = [
+    "NCU_METRICS",
+    "NCU_COMMAND",
+    "DEFAULT_TENSOR_FLOPS_PER_INST",
+    "import_ncu_text",
+    "parse_ncu_text",
+    "merge_ncu_kernels",
+    "NcuKernel",
+]
+
+csv.field_size_limit(10_000_000)
+
+DEFAULT_TENSOR_FLOPS_PER_INST = 512
+
+_SASS = "sm__sass_thread_inst_executed_op_{p}{op}_pred_on.sum"
+#: Every metric the importer reads (the ones :data:`NCU_COMMAND` collects).
+NCU_METRICS = (
+    "gpu__time_duration.sum",
+    "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
+    "lts__t_bytes.sum",
+    "l1tex__t_bytes.sum",
+    *(_SASS.format(p=p, op=op) for p in "dfh" for op in ("add", "mul", "fma")),
+    "sm__inst_executed_pipe_tensor.sum",
+)
+#: The command line that collects every metric used here, long CSV on stdout.
+NCU_COMMAND = (
+    "ncu --csv --page details --print-units base --target-processes all "
+    "--metrics " + ",".join(NCU_METRICS) + " python train.py > profile.csv"
+)
+
+_TIME_UNITS = {"ns": 1e-9, "nsecond": 1e-9, "nanosecond": 1e-9, "us": 1e-6, "usecond": 1e-6,
+               "microsecond": 1e-6, "ms": 1e-3, "msecond": 1e-3, "millisecond": 1e-3,
+               "s": 1.0, "second": 1.0, "sec": 1.0}
+_BYTE_UNITS = {"byte": 1.0, "b": 1.0, "kbyte": 1e3, "mbyte": 1e6, "gbyte": 1e9, "tbyte": 1e12,
+               "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kibyte": 1024.0,
+               "mibyte": 2.0**20, "gibyte": 2.0**30}
+_PREFIX = {"k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12}
+_COUNT_UNITS = {"inst", "sector", "cycle", "warp", "request", "thread", "wavefront", "block",
+                "transaction", "instruction", "op", "flop"}
+_NUM_RE = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+
+
+def _unit_factor(unit: str) -> float | None:
+    """SI factor of an ncu unit ("" = 1); None when unknown."""
+    u = unit.strip().lower()
+    if u in ("", "%", "inst", "cycle", "warp", "request", "thread", "wavefront", "block",
+             "transaction", "instruction", "op", "flop", "ratio", "none", "ops"):
+        return 1.0
+    if u == "sector" or u == "sectors":
+        return 32.0
+    if u in _TIME_UNITS:
+        return _TIME_UNITS[u]
+    if u in _BYTE_UNITS:
+        return _BYTE_UNITS[u]
+    if "/" in u:
+        num, den = u.split("/", 1)
+        fn = _unit_factor(num)
+        fd = _TIME_UNITS.get(den.strip())
+        if fd is None:
+            fd = _unit_factor(den)
+        if fn is None or not fd:
+            return None
+        return fn / fd
+    if u[:1] in _PREFIX and u[1:] in _COUNT_UNITS:
+        return _PREFIX[u[:1]] * (32.0 if u[1:] == "sector" else 1.0)
+    return None
+
+
+def _value(text: str) -> float | None:
+    s = text.strip().replace(",", "")
+    if not s or s.lower() in ("n/a", "na", "nan", "-", "(!)"):
+        return None
+    if not _NUM_RE.match(s):
+        return None
+    x = float(s)
+    return x if math.isfinite(x) else None
+
+
+class NcuKernel:
+    """Per-launch-average metrics of one kernel (or of Invocations launches) — internal."""
+
+    __slots__ = ("name", "key", "count", "metrics", "source", "ids")
+
+    def __init__(self, name: str, key: tuple, source: str):
+        self.name = name
+        self.key = key
+        self.count = 1
+        self.metrics: dict[str, float] = {}  # per launch, SI units
+        self.source = source
+        self.ids: list[str] = []
+
+
+def _find_header(lines: list[str]) -> int:
+    for i, line in enumerate(lines):
+        t = line.strip().lstrip("\ufeff")
+        if t.startswith('"ID",') or t.startswith('"Process ID",') or t.startswith("ID,") \
+                or t.startswith("Process ID,"):
+            return i
+    return -1
+
+
+def parse_ncu_text(text: str, filename: str = "ncu.csv", *, max_rows: int | None = None,
+                   progress=None, rb: ReportBuilder | None = None) -> tuple[str, list[NcuKernel]]:
+    """Parse ncu CSV text into (layout, kernels with per-launch metrics in SI units).
+
+    ``layout`` is "ncu_long", "ncu_wide" or "ncu_summary". Raises ImportFormatError when no
+    header row is found or the table lacks the kernel name / metric columns.
+    """
+    lines = text.splitlines()
+    h = _find_header(lines)
+    if h < 0:
+        if any(line.startswith("==PROF==") or line.startswith("==ERROR==") for line in lines[:50]):
+            raise ImportFormatError(
+                f"{filename}: Nsight Compute output without a CSV table: run ncu with --csv "
+                "(and check the ==PROF==/==ERROR== lines: was any kernel profiled?)."
+            )
+        raise ImportFormatError(f"{filename}: no Nsight Compute header row (\"ID\", or \"Process ID\",) found.")
+    reader = csv.reader(lines[h:])
+    try:
+        header = [c.strip().lstrip("\ufeff") for c in next(reader)]
+    except (csv.Error, StopIteration) as exc:
+        raise ImportFormatError(f"{filename}: could not read the Nsight Compute header ({exc}).") from None
+    col = {c: i for i, c in enumerate(header)}
+    if "Kernel Name" not in col:
+        raise ImportFormatError(f"{filename}: the Nsight Compute table has no \"Kernel Name\" column.")
+    limit = max_rows or MAX_ROWS * 10
+    kname = col["Kernel Name"]
+    grid = col.get("Grid Size")
+    block = col.get("Block Size")
+    dev = col.get("Device")
+    kernels: dict[tuple, NcuKernel] = {}
+    unknown_units: set[str] = set()
+    n_rows = 0
+
+    def get(rec, i):
+        return rec[i].strip() if i is not None and i < len(rec) else ""
+
+    def kernel_for(rec, launch_key) -> NcuKernel:
+        key = (get(rec, kname), get(rec, grid), get(rec, block), get(rec, dev)) + launch_key
+        k = kernels.get(key)
+        if k is None:
+            name = get(rec, kname) or "kernel"
+            src = f"ncu:{filename}"
+            k = kernels[key] = NcuKernel(name, key, src)
+        return k
+
+    try:
+        if "Metric Name" in col and ("Metric Value" in col or "Average" in col):
+            summary = "Metric Value" not in col
+            layout = "ncu_summary" if summary else "ncu_long"
+            mname, munit = col["Metric Name"], col.get("Metric Unit")
+            mval = col["Average"] if summary else col["Metric Value"]
+            idc = col.get("ID")
+            inv = col.get("Invocations")
+            for rec in reader:
+                if not rec or not any(c.strip() for c in rec):
+                    continue
+                n_rows += 1
+                if n_rows > limit:
+                    raise ImportFormatError(f"{filename}: more than {limit:,} rows; split the file.")
+                if len(rec) <= mval:
+                    continue
+                launch = () if summary else (get(rec, idc),)
+                k = kernel_for(rec, launch)
+                if not summary and get(rec, idc) and (not k.ids or k.ids[-1] != get(rec, idc)):
+                    k.ids.append(get(rec, idc))
+                if summary and inv is not None:
+                    c = _value(get(rec, inv))
+                    if c and c >= 1:
+                        k.count = int(c)
+                v = _value(rec[mval])
+                if v is None:
+                    continue
+                unit = get(rec, munit)
+                f = _unit_factor(unit)
+                if f is None:
+                    unknown_units.add(unit)
+                    continue
+                m = get(rec, mname)
+                if "sector" in m and unit == "":
+                    f = 32.0
+                k.metrics[m] = v * f
+                if n_rows % 20000 == 0 and rb is not None:
+                    rb.tick(0.1 + 0.5 * n_rows / max(1, len(lines)))
+        else:
+            layout = "ncu_wide"
+            metric_cols = [(i, c) for i, c in enumerate(header) if "__" in c]
+            if not metric_cols:
+                raise ImportFormatError(
+                    f"{filename}: the Nsight Compute table has neither \"Metric Name\"/\"Metric "
+                    "Value\" columns (details page) nor metric columns (raw page)."
+                )
+            idc = col.get("ID")
+            units: dict[int, float] = {i: 1.0 for i, _ in metric_cols}
+            first = True
+            for rec in reader:
+                if not rec or not any(c.strip() for c in rec):
+                    continue
+                if first:
+                    first = False
+                    idv = get(rec, idc) if idc is not None else ""
+                    if not idv or _value(idv) is None:  # the units row
+                        for i, c in metric_cols:
+                            u = get(rec, i)
+                            f = _unit_factor(u)
+                            if f is None:
+                                unknown_units.add(u)
+                                units[i] = float("nan")
+                            else:
+                                units[i] = 32.0 if ("sector" in c and u == "") else f
+                        continue
+                n_rows += 1
+                if n_rows > limit:
+                    raise ImportFormatError(f"{filename}: more than {limit:,} rows; split the file.")
+                launch = (get(rec, idc),)
+                k = kernel_for(rec, launch)
+                k.ids.append(get(rec, idc))
+                for i, c in metric_cols:
+                    if i < len(rec):
+                        v = _value(rec[i])
+                        f = units[i]
+                        if v is not None and f == f:
+                            k.metrics[c] = v * f
+    except csv.Error as exc:
+        raise ImportFormatError(f"{filename}: the CSV is malformed after row {n_rows} ({exc}).") from None
+    if rb is not None:
+        rb.n_read += n_rows
+        if unknown_units:
+            rb.warn("unit_unknown", "Some metric units were not understood and those values were "
+                    "ignored: " + ", ".join(sorted(repr(u) for u in unknown_units)[:8]),
+                    units=tuple(sorted(unknown_units))[:8])
+    if not kernels:
+        raise ImportFormatError(f"{filename}: the Nsight Compute table has no kernel rows.")
+    return layout, list(kernels.values())
+
+
+def _m(ms: dict, *names: str) -> float | None:
+    for n in names:
+        if n in ms:
+            return ms[n]
+    return None
+
+
+def _sum_present(ms: dict, names) -> float | None:
+    vals = [ms[n] for n in names if n in ms]
+    return sum(vals) if vals else None
+
+
+def _seconds(ms: dict) -> float | None:
+    t = _m(ms, "gpu__time_duration.sum", "gpu__time_duration.avg", "gpu__time_active.sum",
+           "gpu__time_active.avg", "gpu__time_duration.max", "gpu__time_active.max")
+    if t is None:
+        cyc = ms.get("sm__cycles_elapsed.avg", ms.get("sm__cycles_elapsed.max"))
+        rate = ms.get("sm__cycles_elapsed.avg.per_second")
+        if cyc and rate:
+            t = cyc / rate
+    return t if t and t > 0 else None
+
+
+def _flops(ms: dict, k_tensor: float) -> float | None:
+    total = 0.0
+    found = False
+    for p in "dfh":
+        a = ms.get(_SASS.format(p=p, op="add"))
+        m = ms.get(_SASS.format(p=p, op="mul"))
+        f = ms.get(_SASS.format(p=p, op="fma"))
+        if a is not None or m is not None or f is not None:
+            found = True
+            total += (a or 0.0) + (m or 0.0) + 2.0 * (f or 0.0)
+    ops = [v for n, v in ms.items() if n.startswith("sm__ops_path_tensor_") and n.endswith(".sum")]
+    if ops:
+        found = True
+        total += sum(ops)
+    else:
+        t = _m(ms, "sm__inst_executed_pipe_tensor.sum", "sm__inst_executed_pipe_tensor_op_hmma.sum",
+               "smsp__inst_executed_pipe_tensor.sum")
+        if t is not None:
+            found = True
+            total += k_tensor * t
+    if not found or total <= 0:
+        return None
+    return total
+
+
+def _levels(ms: dict) -> list[tuple[str, float]]:
+    out = []
+    dram = _m(ms, "dram__bytes.sum")
+    if dram is None:
+        dram = _sum_present(ms, ("dram__bytes_read.sum", "dram__bytes_write.sum"))
+    if dram is None:
+        dram = _sum_present(ms, ("dram__bytes_op_read.sum", "dram__bytes_op_write.sum"))
+    if dram is None:
+        dram = _m(ms, "dram__sectors.sum")
+    if dram is None:
+        dram = _sum_present(ms, ("dram__sectors_read.sum", "dram__sectors_write.sum"))
+    if dram is not None and dram > 0:
+        out.append(("dram", dram))
+    l2 = _m(ms, "lts__t_bytes.sum", "lts__t_sectors.sum")
+    if l2 is None:
+        l2 = _sum_present(ms, ("lts__t_sectors_op_read.sum", "lts__t_sectors_op_write.sum",
+                               "lts__t_sectors_op_atom.sum", "lts__t_sectors_op_red.sum"))
+    if l2 is not None and l2 > 0:
+        out.append(("l2", l2))
+    l1 = _m(ms, "l1tex__t_bytes.sum", "l1tex__t_sectors.sum")
+    if l1 is None:
+        l1 = _sum_present(ms, tuple(
+            f"l1tex__t_sectors_pipe_lsu_mem_global_op_{o}.sum" for o in ("ld", "st", "atom", "red")))
+    if l1 is not None and l1 > 0:
+        out.append(("l1", l1))
+    return out
+
+
+def _records(kernels: list[NcuKernel], rb: ReportBuilder, k_tensor: float) -> list[KernelRecord]:
+    groups: dict[tuple, list] = {}
+    order: list[tuple] = []
+    for k in kernels:
+        key = k.key[:4]  # merge launches: name, grid, block, device
+        g = groups.get(key)
+        if g is None:
+            groups[key] = [k]
+            order.append(key)
+        else:
+            g.append(k)
+    out = []
+    for key in order:
+        ks = groups[key]
+        name = ks[0].name
+        count = sum(k.count for k in ks)
+        secs = [_seconds(k.metrics) for k in ks]
+        total_s = sum(s * k.count for s, k in zip(secs, ks) if s) or None
+        if total_s is not None and any(s is None for s in secs):
+            rb.warn("time_missing", "Some launches had no time metric; their time is not counted.")
+        fl = [_flops(k.metrics, k_tensor) for k in ks]
+        flops = sum(f * k.count for f, k in zip(fl, ks) if f) if all(f for f in fl) else None
+        lv: dict[str, float] = {}
+        lv_ok: dict[str, bool] = {}
+        for k in ks:
+            got = dict(_levels(k.metrics))
+            for level in ("dram", "l2", "l1"):
+                if level in got:
+                    lv[level] = lv.get(level, 0.0) + got[level] * k.count
+                    lv_ok.setdefault(level, True)
+                else:
+                    lv_ok[level] = False
+        levels = tuple((lvl, lv[lvl]) for lvl in ("dram", "l2", "l1") if lv_ok.get(lvl))
+        label = name if len(name) <= MAX_NAME_CHARS else name[: MAX_NAME_CHARS - 1] + "\u2026"
+        if len(name) > MAX_NAME_CHARS:
+            rb.warn("names_truncated", f"Kernel names longer than {MAX_NAME_CHARS} characters were shortened.")
+        if not levels:
+            rb.skip(label, "no_bytes", total_s, count=count)
+            continue
+        ids = [i for k in ks for i in k.ids]
+        src = ks[0].source
+        if ids:
+            src += f" ID {ids[0]}" + (f" (+{len(ids) - 1} more)" if len(ids) > 1 else "")
+        out.append(KernelRecord(label, flops, levels[0][1], total_s, count, src[:MAX_NAME_CHARS], levels))
+    return out
+
+
+def import_ncu_text(text: str, filename: str = "ncu.csv", *, tensor_flops_per_inst: float = DEFAULT_TENSOR_FLOPS_PER_INST,
+                    progress=None, max_rows: int | None = None, **_ignored) -> ImportResult:
+    """Import one Nsight Compute CSV (any of the three layouts) into an ImportResult."""
+    k_tensor = _check_k(tensor_flops_per_inst)
+    rb = ReportBuilder("ncu", progress)
+    layout, kernels = parse_ncu_text(text, filename, max_rows=max_rows, rb=rb)
+    rb.format = layout
+    recs = _records(kernels, rb, k_tensor)
+    if not recs:
+        rb.warn("time_only", f"{filename} has no memory-traffic metrics (only times?): import it "
+                "together with the file that has them (e.g. metrics.csv + timing.csv); kernels "
+                "are merged by name.")
+    rb.tick(0.95)
+    return rb.build(recs, time_basis="measured")
+
+
+def _check_k(k: object) -> float:
+    if isinstance(k, bool) or not isinstance(k, (int, float)) or not math.isfinite(k) or k <= 0:
+        raise ValueError(f"tensor_flops_per_inst must be a number > 0 (FLOPs per tensor-core instruction), got {k!r}")
+    return float(k)
+
+
+def merge_ncu_parsed(parsed: list[list[NcuKernel]]) -> list[NcuKernel]:
+    """Merge per-file kernels by kernel name: metrics missing in one file are filled from
+    another (e.g. ``metrics.csv`` with bytes + ``timing.csv`` with time); count = the largest
+    Invocations seen."""
+    merged: dict[str, NcuKernel] = {}
+    order = []
+    for kernels in parsed:
+        for k in kernels:
+            m = merged.get(k.name)
+            if m is None:
+                m = NcuKernel(k.name, (k.name, "", "", ""), k.source)
+                merged[k.name] = m
+                order.append(k.name)
+                m.count = k.count
+            else:
+                m.count = max(m.count, k.count)
+                if k.source not in m.source:
+                    m.source = (m.source + "+" + k.source.split(":", 1)[-1])[:MAX_NAME_CHARS]
+            for name, v in k.metrics.items():
+                m.metrics.setdefault(name, v)
+            m.ids.extend(k.ids)
+    return [merged[n] for n in order]
+
+
+def merge_ncu_kernels(record_lists) -> list[KernelRecord]:
+    """Merge already-built ncu KernelRecords by name (fills missing seconds/FLOPs/levels)."""
+    out: dict[str, KernelRecord] = {}
+    order = []
+    for recs in record_lists:
+        for r in recs:
+            cur = out.get(r.name)
+            if cur is None:
+                out[r.name] = r
+                order.append(r.name)
+            else:
+                lv = dict(cur.level_bytes)
+                for k, v in r.level_bytes:
+                    lv.setdefault(k, v)
+                out[r.name] = KernelRecord(
+                    cur.name, cur.flops if cur.flops is not None else r.flops,
+                    cur.bytes_moved, cur.seconds if cur.seconds is not None else r.seconds,
+                    max(cur.count, r.count), cur.source,
+                    tuple((k, lv[k]) for k in ("dram", "l2", "l1") if k in lv))
+    return [out[n] for n in order]
+
+
+def import_ncu_texts(texts: list[tuple[str, str]], *, tensor_flops_per_inst: float = DEFAULT_TENSOR_FLOPS_PER_INST,
+                     progress=None, max_rows: int | None = None, **_ignored) -> ImportResult:
+    """Import several ncu CSVs (text, filename) merged by kernel name into one result."""
+    k_tensor = _check_k(tensor_flops_per_inst)
+    rb = ReportBuilder("ncu", progress)
+    parsed = []
+    layouts = set()
+    for text, fn in texts:
+        layout, ks = parse_ncu_text(text, fn, max_rows=max_rows, rb=rb)
+        layouts.add(layout)
+        parsed.append(ks)
+    rb.format = layouts.pop() if len(layouts) == 1 else "ncu"
+    recs = _records(merge_ncu_parsed(parsed), rb, k_tensor)
+    return rb.build(recs, time_basis="measured")
