@@ -1,0 +1,142 @@
+"""Every public calc function rejects bad input with a ValueError naming the argument."""
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+from calc import decode, hardware, kernels, mfu, roofline, training
+
+P, NN, F = "positive", "non_negative", "fraction"
+
+# (function, valid keyword arguments, {argument: rule})
+CASES = [
+    (roofline.ridge_point, dict(peak_flops=312e12, mem_bw=2e12), dict(peak_flops=P, mem_bw=P)),
+    (roofline.arithmetic_intensity, dict(flops=1e9, bytes_moved=1e9), dict(flops=NN, bytes_moved=P)),
+    (roofline.attainable_flops, dict(intensity=2, peak_flops=312e12, mem_bw=2e12),
+     dict(intensity=NN, peak_flops=P, mem_bw=P)),
+    (roofline.place_kernel, dict(flops=1e9, bytes_moved=1e9, peak_flops=312e12, mem_bw=2e12, seconds=1e-3),
+     dict(flops=P, bytes_moved=P, peak_flops=P, mem_bw=P, seconds=P)),
+    (roofline.place_kernels, dict(flops=[1e9], bytes_moved=[1e9], peak_flops=312e12, mem_bw=2e12, seconds=[1e-3]),
+     dict(flops=P, bytes_moved=P, peak_flops=P, mem_bw=P)),
+    (roofline.verdict_for, dict(fraction_of_roof=0.5), dict(fraction_of_roof=NN)),
+    (mfu.training_flops_per_token, dict(n_params=7e9, n_layers=32, d_model=4096, seq_len=8192),
+     dict(n_params=P, n_layers=NN, d_model=NN, seq_len=NN)),
+    (mfu.attention_flops_share, dict(n_params=7e9, n_layers=32, d_model=4096, seq_len=8192),
+     dict(n_params=P, n_layers=NN, d_model=NN, seq_len=NN)),
+    (mfu.mfu, dict(n_params=7e9, tokens_per_sec=12000, n_gpus=8, peak_flops=312e12, flops_per_token=4.2e10),
+     dict(n_params=P, tokens_per_sec=NN, n_gpus=P, peak_flops=P, flops_per_token=P)),
+    (mfu.mfu_band, dict(value=0.3), dict(value=NN)),
+    (mfu.required_tokens_per_sec, dict(n_params=7e9, target_mfu=0.4, n_gpus=8, peak_flops=312e12,
+                                       flops_per_token=4.2e10),
+     dict(n_params=P, target_mfu=F, n_gpus=P, peak_flops=P, flops_per_token=P)),
+    (mfu.achieved_flops_per_gpu, dict(n_params=7e9, tokens_per_sec=12000, n_gpus=8, flops_per_token=4.2e10),
+     dict(n_params=P, tokens_per_sec=NN, n_gpus=P, flops_per_token=P)),
+    (training.training_flops, dict(n_params=7e9, n_tokens=1e12, flops_per_token=4.2e10),
+     dict(n_params=P, n_tokens=P, flops_per_token=P)),
+    (training.training_seconds, dict(n_params=7e9, n_tokens=1e12, n_gpus=64, peak_flops=312e12, mfu=0.45),
+     dict(n_params=P, n_tokens=P, n_gpus=P, peak_flops=P, mfu=F)),
+    (training.gpus_for_deadline, dict(n_params=7e9, n_tokens=1e12, seconds=1e6, peak_flops=312e12, mfu=0.45),
+     dict(n_params=P, n_tokens=P, seconds=P, peak_flops=P, mfu=F)),
+    (training.gpu_hours, dict(n_params=7e9, n_tokens=1e12, peak_flops=312e12, mfu=0.45),
+     dict(n_params=P, n_tokens=P, peak_flops=P, mfu=F)),
+    (training.training_cost, dict(gpu_hours=1000, price_per_gpu_hour=2.0), dict(gpu_hours=NN, price_per_gpu_hour=NN)),
+    (training.tokens_for_params, dict(n_params=7e9, tokens_per_param=20), dict(n_params=P, tokens_per_param=P)),
+    (training.days, dict(seconds=86400), dict(seconds=NN)),
+    (decode.model_bytes, dict(n_params=7e9, bytes_per_param=2), dict(n_params=P, bytes_per_param=P)),
+    (decode.max_decode_tokens_per_sec, dict(model_bytes=14e9, mem_bw=2e12), dict(model_bytes=P, mem_bw=P)),
+    (decode.kv_cache_bytes, dict(n_layers=32, n_kv_heads=8, head_dim=128, context_len=4096, batch=1, bytes_per_elem=2),
+     dict(n_layers=P, n_kv_heads=P, head_dim=P, context_len=P, batch=P, bytes_per_elem=P)),
+    (decode.decode_step_seconds, dict(batch=1, n_params=7e9, bytes_per_param=2, peak_flops=312e12, mem_bw=2e12,
+                                      kv_bytes=1e9, kv_bytes_per_seq=1e8),
+     dict(batch=P, n_params=P, bytes_per_param=P, peak_flops=P, mem_bw=P, kv_bytes=NN, kv_bytes_per_seq=NN)),
+    (decode.decode_tokens_per_sec, dict(batch=1, n_params=7e9, bytes_per_param=2, peak_flops=312e12, mem_bw=2e12,
+                                        kv_bytes=1e9, kv_bytes_per_seq=1e8),
+     dict(batch=P, n_params=P, bytes_per_param=P, peak_flops=P, mem_bw=P, kv_bytes=NN, kv_bytes_per_seq=NN)),
+    (decode.critical_batch, dict(n_params=7e9, bytes_per_param=2, peak_flops=312e12, mem_bw=2e12, kv_bytes_per_seq=1e6),
+     dict(n_params=P, bytes_per_param=P, peak_flops=P, mem_bw=P, kv_bytes_per_seq=NN)),
+    (decode.decode_intensity, dict(batch=4, bytes_per_param=2, kv_bytes_per_seq=1e6, n_params=7e9),
+     dict(batch=P, bytes_per_param=P, kv_bytes_per_seq=NN, n_params=P)),
+    (decode.achieved_bandwidth, dict(tokens_per_sec=100, model_bytes=14e9, batch=1, kv_bytes=0),
+     dict(tokens_per_sec=NN, model_bytes=P, batch=P, kv_bytes=NN)),
+    (decode.fits_in_memory, dict(model_bytes=14e9, memory_bytes=80e9, kv_bytes=0, reserve_fraction=0.1),
+     dict(model_bytes=NN, memory_bytes=P, kv_bytes=NN, reserve_fraction=NN)),
+    (kernels.gemm, dict(m=8, n=8, k=8, bytes_per_elem=2), dict(m=P, n=P, k=P, bytes_per_elem=P)),
+    (kernels.gemv, dict(m=8, n=8, bytes_per_elem=2), dict(m=P, n=P, bytes_per_elem=P)),
+    (kernels.elementwise, dict(n=8, bytes_per_elem=2, flops_per_elem=1, n_inputs=1, n_outputs=1),
+     dict(n=P, bytes_per_elem=P, flops_per_elem=NN, n_inputs=NN, n_outputs=NN)),
+    (kernels.softmax, dict(rows=8, cols=8, bytes_per_elem=2), dict(rows=P, cols=P, bytes_per_elem=P)),
+    (kernels.layernorm, dict(rows=8, cols=8, bytes_per_elem=2), dict(rows=P, cols=P, bytes_per_elem=P)),
+    (kernels.attention, dict(batch=1, heads=2, seq_len=8, head_dim=4, bytes_per_elem=2),
+     dict(batch=P, heads=P, seq_len=P, head_dim=P, bytes_per_elem=P)),
+    (hardware.custom_accelerator, dict(peak_flops=1e12, mem_bw=1e9, memory_bytes=1e9),
+     dict(peak_flops=P, mem_bw=P, memory_bytes=P)),
+]
+
+BAD_ALWAYS = [("negative", -1), ("nan", math.nan), ("inf", math.inf), ("-inf", -math.inf), ("str", "1"),
+              ("None", None), ("bool", True), ("complex", 1j)]
+BAD_BY_RULE = {P: [("zero", 0)], NN: [], F: [("zero", 0), ("above one", 1.5)]}
+
+
+def _params():
+    for fn, valid, rules in CASES:
+        for arg, rule in rules.items():
+            for label, bad in BAD_ALWAYS + BAD_BY_RULE[rule]:
+                if bad is None and arg in ("seconds", "flops_per_token", "memory_bytes", "n_params") and \
+                        fn in (roofline.place_kernel, mfu.mfu, mfu.required_tokens_per_sec,
+                               mfu.achieved_flops_per_gpu, training.training_flops,
+                               hardware.custom_accelerator, decode.decode_intensity):
+                    if not (fn is decode.decode_intensity and arg == "n_params"):
+                        continue  # None means "not given" for these optional arguments
+                yield pytest.param(fn, valid, arg, bad, id=f"{fn.__module__.split('.')[-1]}.{fn.__name__}-{arg}-{label}")
+
+
+@pytest.mark.parametrize("fn, valid, arg, bad", list(_params()))
+def test_bad_input_names_the_argument(fn, valid, arg, bad):
+    fn(**valid)  # the valid call works
+    kwargs = dict(valid)
+    kwargs[arg] = bad
+    with pytest.raises(ValueError, match=rf"^{re.escape(arg)} "):
+        fn(**kwargs)
+
+
+def test_message_says_what_is_allowed():
+    with pytest.raises(ValueError, match=r"mem_bw must be a finite number > 0 \(bytes/s\), got -1"):
+        roofline.ridge_point(312e12, -1)
+    with pytest.raises(ValueError, match=r"mfu must be a finite number in \(0, 1\]"):
+        training.training_seconds(7e9, 1e12, 64, 312e12, 45)
+
+
+@pytest.mark.parametrize("fn, args", [
+    (roofline.attainable_flops, (np.array([1.0, -2.0, 3.0]), 312e12, 2e12)),
+    (mfu.mfu, (7e9, np.array([1.0, 2.0, np.nan]), 8, 312e12)),
+    (training.training_seconds, (7e9, 1e12, 64, 312e12, np.array([0.3, 0.0]))),
+    (decode.decode_tokens_per_sec, (np.array([1, 2, 0]), 7e9, 2, 312e12, 2e12)),
+])
+def test_arrays_report_first_bad_index(fn, args):
+    with pytest.raises(ValueError, match=r"element \[\d\]"):
+        fn(*args)
+
+
+@pytest.mark.parametrize("bad", [["1", "2"], [None, 1.0], [True, False], [[1, 2], [3]]])
+def test_non_numeric_arrays_rejected(bad):
+    with pytest.raises(ValueError, match="intensity"):
+        roofline.attainable_flops(bad, 312e12, 2e12)
+
+
+def test_numpy_scalars_accepted_and_return_float():
+    out = roofline.ridge_point(np.float32(312e12), np.int64(2_000_000_000_000))
+    assert isinstance(out, float) and out == pytest.approx(156)
+
+
+def test_kernels_reject_arrays():
+    with pytest.raises(ValueError, match="single number"):
+        kernels.gemm([1, 2], 3, 4)
+
+
+def test_boolean_flags_checked():
+    with pytest.raises(ValueError, match="causal"):
+        mfu.training_flops_per_token(7e9, causal="yes")
+    with pytest.raises(ValueError, match="flash"):
+        kernels.attention(1, 1, 1, 1, 2, flash=1)
