@@ -161,11 +161,12 @@ def mfu_gain(n_params: Any, n_tokens: Any, n_gpus: Any, peak_flops: Any, mfu_fro
         cost saved      = GPU-hours saved × price_per_gpu_hour
 
     Scalars only.  Seed: 7B, 1T tokens, 64 × 312 TFLOP/s, 25 % → 45 %:
-    ≈ 96.6 − 53.7 ≈ 43 days (the seed's "差了 43 天").  Source: seed chapter 04.
+    97.38 − 54.10 ≈ 43.3 days (the seed's "差了 43 天").  Source: seed chapter 04.
     """
     d_from = days(training_seconds(n_params, n_tokens, n_gpus, peak_flops, mfu_from))
     d_to = days(training_seconds(n_params, n_tokens, n_gpus, peak_flops, mfu_to))
     h_from = gpu_hours(n_params, n_tokens, peak_flops, mfu_from)
     h_to = gpu_hours(n_params, n_tokens, peak_flops, mfu_to)
     saved_h = h_from - h_to
-    return MfuGain(d_from - d_to, saved_h, saved_h * float(price_per_gpu_hour))
+    price = v.number("price_per_gpu_hour", price_per_gpu_hour, "non_negative", "currency per GPU-hour")
+    return MfuGain(d_from - d_to, saved_h, saved_h * price)
