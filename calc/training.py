@@ -28,6 +28,7 @@ __all__ = [
     "training_cost",
     "tokens_for_params",
     "days",
+    "seconds_from_days",
     "MfuGain",
     "mfu_gain",
 ]
@@ -134,6 +135,12 @@ def days(seconds: Any):
     """Seconds → days (seconds / 86 400).  Accepts arrays; seconds >= 0."""
     s = v.number("seconds", seconds, "non_negative", "s")
     return v.finish(np.divide(s, SECONDS_PER_DAY) if not isinstance(s, float) else s / SECONDS_PER_DAY, s)
+
+
+def seconds_from_days(n_days: Any):
+    """Days → seconds (n_days × 86 400), the inverse of :func:`days`.  Accepts arrays; > 0."""
+    d = v.number("n_days", n_days, "positive", "days")
+    return v.finish(_mul(d, SECONDS_PER_DAY), d)
 
 
 class MfuGain(tuple):

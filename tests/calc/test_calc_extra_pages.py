@@ -40,3 +40,10 @@ def test_step_work_mfu_mbu():
     assert d.decode_mfu(1, 7e9, 2.0, 312e12, 2.039e12) == pytest.approx(0.006535, rel=1e-3)
     assert d.bandwidth_utilisation(1e12, 2e12) == 0.5
     assert math.isclose(d.bandwidth_utilisation(0, 2e12), 0.0)
+
+
+def test_seconds_from_days():
+    assert tr.seconds_from_days(30) == 2_592_000.0
+    assert tr.days(tr.seconds_from_days(54.1)) == pytest.approx(54.1)
+    with pytest.raises(ValueError):
+        tr.seconds_from_days(0)
