@@ -34,6 +34,7 @@ __all__ = [
     "KernelPlacements",
     "place_kernel",
     "place_kernels",
+    "min_seconds",
 ]
 
 ABOVE_ROOF_FRACTION = 1.05
@@ -259,3 +260,22 @@ def place_kernels(flops: Any, bytes_moved: Any, peak_flops: Any, mem_bw: Any,
     verdict[has & (fraction <= ABOVE_ROOF_FRACTION) & (fraction >= NEAR_ROOF_FRACTION)] = "near_roof"
     verdict[has & (fraction < NEAR_ROOF_FRACTION)] = "below_roof"
     return KernelPlacements(intensity, attainable, bound, memory, achieved, fraction, verdict)
+
+
+def min_seconds(flops: Any, bytes_moved: Any, peak_flops: Any, mem_bw: Any):
+    """The roofline's time floor (s): no kernel can finish faster than this on the device.
+
+        min_seconds = max(flops / peak_flops, bytes_moved / mem_bw)
+
+    = flops / attainable_flops. A memory-bound kernel's floor is its bytes over the
+    bandwidth (e.g. 1 GB at 2.039 TB/s ⇒ 0.49 ms), a compute-bound one's its FLOPs over the
+    peak. flops (FLOP, >= 0), bytes_moved (bytes, > 0), peak_flops (FLOP/s), mem_bw (B/s);
+    arrays broadcast (no Python loop).  Source: Williams et al. 2009; seed chapter 04.
+    """
+    f = v.number("flops", flops, "non_negative", "FLOP")
+    b = v.number("bytes_moved", bytes_moved, "positive", "bytes")
+    p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
+    bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
+    if v.is_scalar(f, b, p, bw):
+        return max(f / p, b / bw)
+    return v.finish(np.maximum(np.divide(f, p), np.divide(b, bw)), f, b, p, bw)
