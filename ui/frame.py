@@ -24,11 +24,11 @@ CUSTOM = "custom"
 
 # (page id, file, icon). The order is the navigation order.
 PAGES: tuple[tuple[str, str, str], ...] = (
-    ("home", "app.py", "🏠"),
-    ("roofline", "pages/1_Roofline.py", "📈"),
-    ("mfu", "pages/2_MFU.py", "🎯"),
-    ("training", "pages/3_Training_time.py", "⏱️"),
-    ("decode", "pages/4_Decode_speed.py", "⚡"),
+    ("home", "app.py", ":material/home:"),
+    ("roofline", "pages/1_Roofline.py", ":material/show_chart:"),
+    ("mfu", "pages/2_MFU.py", ":material/speed:"),
+    ("training", "pages/3_Training_time.py", ":material/schedule:"),
+    ("decode", "pages/4_Decode_speed.py", ":material/bolt:"),
 )
 
 # Set ROOFLINE_LAB_HARDWARE to read another hardware file (tests, private devices).
@@ -94,7 +94,7 @@ def page_frame(page_id: str) -> PageContext:
     """Set up the page and draw the shared sidebar. Call first on every page."""
     t0 = translator(_current_lang())
     st.set_page_config(page_title=f"{t0('nav.' + page_id)} · Roofline Lab",
-                       page_icon="📈", layout="wide")
+                       page_icon=":material/show_chart:", layout="wide")
     sb = st.sidebar
     lang = bound(sb.selectbox, "Language / 语言", list(LANGS), key="lang", index=0,
                  format_func=lambda code: LANG_NAMES[code],
@@ -111,7 +111,7 @@ def page_frame(page_id: str) -> PageContext:
         if dev_id == CUSTOM:
             return t("common.custom_option")
         dev = devices[dev_id]
-        return f"{dev.vendor} · {dev.name}"
+        return dev.name if dev.name.startswith(dev.vendor) else f"{dev.vendor} · {dev.name}"
 
     sb.markdown(f"### {t('common.device_heading')}")
     device_id = bound(sb.selectbox, t("common.device"), device_ids, key="device",

@@ -152,11 +152,14 @@ def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints 
                        font={"size": 12 if compact else 13, "color": main.color},
                        bgcolor="rgba(255,255,255,0.85)")
     if show_regions:
-        fig.add_annotation(x=(_log(x_lo) + _log(main.ridge)) / 2, y=_log(y_hi), yanchor="top",
-                           text=t("fig.memory_bound"), showarrow=False,
+        # Region names sit at the bottom of each region, under the roofline.
+        fig.add_annotation(x=(_log(x_lo) + _log(main.ridge)) / 2, y=_log(y_lo),
+                           yanchor="bottom", yshift=6, text=t("fig.memory_bound"),
+                           showarrow=False,
                            font={"size": 12 if compact else 14, "color": "#1565c0"})
-        fig.add_annotation(x=(_log(main.ridge) + _log(x_hi)) / 2, y=_log(y_hi), yanchor="top",
-                           text=t("fig.compute_bound"), showarrow=False,
+        fig.add_annotation(x=(_log(main.ridge) + _log(x_hi)) / 2, y=_log(y_lo),
+                           yanchor="bottom", yshift=6, text=t("fig.compute_bound"),
+                           showarrow=False,
                            font={"size": 12 if compact else 14, "color": "#2e7d32"})
 
     if kernels is not None and len(kernels.intensity):

@@ -3,8 +3,8 @@
 EN = {
     "fig.x_title": "Arithmetic intensity (FLOP/byte)",
     "fig.y_title": "Performance (FLOP/s)",
-    "fig.memory_bound": "memory-bound ← (moving data limits)",
-    "fig.compute_bound": "→ compute-bound (math limits)",
+    "fig.memory_bound": "memory-bound: moving data limits",
+    "fig.compute_bound": "compute-bound: math limits",
     "fig.ridge": "Ridge point",
     "fig.ridge_label": "ridge {ridge}",
     "fig.ridge_hover": "Ridge point: {ridge}<br>Roof: {peak}",
@@ -26,8 +26,8 @@ EN = {
 ZH = {
     "fig.x_title": "算术强度（FLOP/字节）",
     "fig.y_title": "性能（FLOP/s）",
-    "fig.memory_bound": "带宽受限 ←（搬不过来）",
-    "fig.compute_bound": "→ 算力受限（算不过来）",
+    "fig.memory_bound": "带宽受限：搬不过来",
+    "fig.compute_bound": "算力受限：算不过来",
     "fig.ridge": "拐点",
     "fig.ridge_label": "拐点 {ridge}",
     "fig.ridge_hover": "拐点：{ridge}<br>屋顶：{peak}",
