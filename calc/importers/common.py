@@ -12,6 +12,7 @@ Skip reason keys (:data:`SKIP_REASONS`):
 ``zero_flops``      data movement only (copy_, fill_, cat, ...): intensity 0, not drawable
 ``memory_copy``     GPU memcpy / memset activity (no FLOPs; listed with its time)
 ``orphan_kernel``   GPU kernel not linked to any op
+``op_overhead``     CPU traces: an op's time outside its children (when its children are placed)
 ``cell_error``      CSV row with an unreadable cell (the cell error is in ``message``)
 ``no_bytes``        Nsight Compute kernel without any memory metric
 
@@ -46,6 +47,7 @@ SKIP_REASONS = {
     "memory_copy": "memory copy or memset (no FLOPs)",
     "orphan_kernel": "GPU kernel not linked to any operator",
     "cell_error": "a cell could not be read",
+    "op_overhead": "time an operator spends outside its child operators (dispatch overhead)",
     "no_bytes": "no memory traffic metric for this kernel",
 }
 

@@ -32,12 +32,16 @@ Attribution rule (no double counting)
   ``aten::linear`` around ``aten::addmm``, which owns the GEMM kernel) add nothing, so
   nested ops never double count. Kernels whose attribution op has no formula are listed
   (``no_formula``) with their time; unlinked kernels as ``orphan_kernel``.
-* Without GPU kernels (a CPU trace), time is the op's own wall duration and the tree is
-  walked top-down: the OUTERMOST op with a formula is placed (its duration includes its
-  children; ``aten::linear`` is placed, the ``aten::addmm`` inside it is not counted again);
-  an op without a formula is descended into when something below it has a formula, else
-  listed as ``no_formula`` with its duration. Only ``aten::`` ops (and inductor
-  ``triton_*`` launches) are candidates; annotations are transparent.
+* Without GPU kernels (a CPU trace), time is the op's own wall duration and the op tree
+  (nesting in time per thread) is walked top-down. Ops have a class: GEMM/conv/attention >
+  elementwise/reduction/norm > data movement. An op with a formula is placed (its duration
+  includes its children, which are not counted again) unless something below it has a
+  formula of the same or a heavier class: then it is descended into, like the GPU rule's
+  innermost owner (``aten::linear`` -> ``aten::addmm`` is placed, the ``aten::copy_`` of the
+  bias inside addmm is absorbed; ``aten::relu`` -> ``aten::clamp_min``). The time an op
+  spends outside its children when descended into is listed as ``op_overhead``; ``aten::``
+  ops with nothing placeable below are listed as ``no_formula`` with their duration. Other
+  events (annotations, autograd nodes, ProfilerStep) are transparent.
 * Identical (name, shapes, dtypes) are aggregated: count = instances, seconds, FLOPs and
   bytes = totals.
 
@@ -566,6 +570,24 @@ def _triton_cost(op: _Op, ts) -> tuple[float, float]:
     return float(per * n), float(sum(_nbytes(t) for t in tens))
 
 
+def _op_class(name: str) -> int:
+    """-1 no formula, 0 data movement, 1 elementwise/reduction/norm, 2 GEMM/conv/attention."""
+    if name.startswith("triton_"):
+        return 1 if _TRITON_RE.match(name) else -1
+    b = _base(name)
+    if b is None:
+        return -1
+    if (b in _GEMM or b in _CONV or b in _CONV_BWD_INPUT or b in _CONV_BWD_WEIGHT
+            or b in _CONV_BWD_FULL or b in _ATTN_BHLE or b in _ATTN_BLHE or b in _ATTN_BWD_BHLE
+            or b in _ATTN_BWD_BLHE):
+        return 2
+    if b in ELEMENTWISE_FLOPS:
+        return 1
+    if b in ZERO_FLOP_OPS:
+        return 0
+    return -1
+
+
 def has_formula(name: str) -> bool:
     """True when :func:`op_cost` knows a formula (or a zero-FLOP rule) for this op name."""
     if name.startswith("triton_"):
@@ -900,13 +922,12 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
         time_basis = "cpu_ops"
         rb.warn("no_gpu_time", "The trace has no GPU kernels; times are the operators' own "
                 "durations on the CPU (wall time, including launch overhead).")
-        # which ops have a formula somewhere below them
-        below: dict[int, bool] = {}
 
-        def candidate(op: _Op) -> bool:
-            return op.name.startswith("aten::") or op.name.startswith("triton_")
+        def rank(op: _Op) -> int:
+            if not (op.name.startswith("aten::") or op.name.startswith("triton_")):
+                return -1
+            return _op_class(op.name)
 
-        # post-order: does the subtree contain a formula op?
         order = []
         roots = [op for op in ops if op.parent is None]
         stack = list(roots)
@@ -915,33 +936,32 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
             order.append(o)
             if o.children:
                 stack.extend(o.children)
-        for o in reversed(order):
-            hf = candidate(o) and has_formula(o.name)
+        best_below: dict[int, int] = {}
+        for o in reversed(order):  # children before parents
+            m = -1
             if o.children:
                 for ch in o.children:
-                    if below.get(ch.idx):
-                        hf = True
-                        break
-            below[o.idx] = hf
+                    m = max(m, rank(ch), best_below[ch.idx])
+            best_below[o.idx] = m
         stack = list(roots)
         while stack:
             o = stack.pop()
-            if candidate(o) and has_formula(o.name):
+            rk = rank(o)
+            below = best_below[o.idx]
+            if rk >= 0:
                 r = cost_of(o)
-                if r[0] == "ok" or not (o.children and any(below.get(c.idx) for c in o.children)):
+                if below < 0 or (r[0] == "ok" and below < rk):
                     total_s += o.dur * 1e-6
                     place(o, o.dur * 1e-6)
                     continue
-            if o.children and below.get(o.idx):
-                if candidate(o):
-                    child = sum(c.dur for c in o.children)
-                    own = max(0.0, o.dur - child)
+            if below >= 0:
+                if rk != -1 or o.name.startswith("aten::"):
+                    own = max(0.0, o.dur - sum(c.dur for c in o.children))
                     if own > 0:
                         total_s += own * 1e-6
-                        rb.skip(o.name[:MAX_NAME_CHARS], "no_formula", own * 1e-6,
-                                f"{o.name}: time outside its children (no formula)")
+                        rb.skip(o.name[:MAX_NAME_CHARS], "op_overhead", own * 1e-6)
                 stack.extend(o.children)
-            elif candidate(o):
+            elif o.name.startswith("aten::"):
                 total_s += o.dur * 1e-6
                 rb.skip(o.name[:MAX_NAME_CHARS], "no_formula", o.dur * 1e-6)
     if ctx.dtype_assumed:
