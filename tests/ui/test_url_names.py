@@ -1,0 +1,30 @@
+"""URL names are a public contract: shared links must keep working. Renaming one breaks
+every link anybody pasted in a chat. Add names freely; never remove or rename."""
+from ui.state import SHARED_NAMES, URL_NAMES
+
+# Pinned by hand from README.md ("Share links"). Extend when a page gains a name.
+PINNED = {
+    "common": {"lang", "device", "precision", "peak", "bw", "img"},
+    "roofline": {"roofs", "k", "compare", "l2_bw", "l1_bw", "hier", "top", "filter", "size_by"},
+    "mfu": {"params", "tokens_per_s", "gpus", "peak_override", "attn", "layers", "hidden",
+            "seq", "causal", "target_mfu"},
+    "training": {"params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days"},
+    "decode": {"params", "weights", "gpus", "batch", "kv", "layers", "kv_heads", "head_dim",
+               "context", "kv_dtype", "measured"},
+}
+
+
+def test_pinned_url_names_still_exist():
+    for page, names in PINNED.items():
+        missing = names - set(URL_NAMES[page])
+        assert not missing, f"{page}: URL names removed or renamed: {sorted(missing)}"
+
+
+def test_shared_names_are_the_sidebar_ones():
+    assert set(SHARED_NAMES) == PINNED["common"]
+
+
+def test_names_are_short_and_url_safe():
+    for names in URL_NAMES.values():
+        for name in names:
+            assert name.replace("_", "").isalnum() and name.islower() and len(name) <= 14, name
