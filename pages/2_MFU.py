@@ -1,7 +1,173 @@
-"""Placeholder: the mfu page is being built."""
+"""MFU page: how far a training run is from the ceiling, and what to check when it is low.
+
+Every number comes from calc.mfu; this page only reads inputs and lays out results.
+"""
 import streamlit as st
 
-from ui.frame import page_frame
+from calc.mfu import (ATTENTION_WARNING_SEQ_LEN, achieved_flops_per_gpu, attention_flops_share,
+                      mfu, mfu_band, required_tokens_per_sec, training_flops_per_token)
+from calc.units import QuantityError, format_si, parse_quantity
+from ui.figures.mfu import mfu_band_figure
+from ui.frame import how_computed, page_frame
+from ui.state import bound
+from ui.widgets import COUNT, POSITIVE, Bounds, bound_checkbox, check_bounds, quantity_input
 
 ctx = page_frame("mfu")
-st.title(ctx.t("nav.mfu"))
+t = ctx.t
+
+
+def tx(text: str) -> str:
+    """A formatted quantity inside LaTeX."""
+    return r"\text{" + text.replace("%", r"\%") + "}"
+
+
+def pct(x: float) -> str:
+    return f"{x:.1%}"
+
+
+# Percent labels as options: the URL reads "target_mfu=45%", calc.units turns it into 0.45.
+TARGET_OPTIONS = [f"{k}%" for k in range(5, 81)]
+
+st.title(t("mfu.title"))
+st.markdown(t("mfu.intro"))
+
+inputs, results = st.columns([1, 1.45], gap="large")
+
+with inputs:
+    st.subheader(t("mfu.inputs_heading"))
+    n_params = quantity_input(t, t("mfu.params"), "params", "7B", kind="count",
+                              help=t("mfu.params_help"), slider=(1e8, 2e12))
+    tokens_per_s = quantity_input(t, t("mfu.tokens_per_s"), "tokens_per_s", "12k",
+                                  kind="token_rate", help=t("mfu.tokens_per_s_help"),
+                                  slider=(100, 1e8))
+    n_gpus = quantity_input(t, t("mfu.gpus"), "gpus", "8", kind="count", bounds=COUNT,
+                            help=t("mfu.gpus_help"))
+
+    # Peak: the sidebar's device and precision, unless typed here.
+    override_text = bound(st.text_input, t("mfu.peak_override"), "", key="peak_override",
+                          help=t("mfu.peak_override_help"),
+                          placeholder=format_si(ctx.peak_flops, "FLOP/s") if ctx.ready else "",
+                          max_chars=200)
+    peak = ctx.peak_flops
+    peak_source = t("mfu.peak_from_sidebar", device=ctx.device_label(),
+                    precision=t(f"common.prec.{ctx.precision}"))
+    if override_text.strip():
+        try:
+            value = parse_quantity(override_text, kind="flop_rate")
+            problem = check_bounds(value, Bounds(hi=1e21), "FLOP/s", t)
+        except (QuantityError, ValueError, TypeError):
+            value, problem = None, t("common.err.parse", text=override_text[:40])
+        if problem is None:
+            peak, peak_source = value, t("mfu.peak_from_override")
+        else:
+            st.error(t("common.err.field", label=t("mfu.peak_override"), message=problem),
+                     icon="⚠️")
+            peak = None
+    if peak is not None:
+        st.caption(t("mfu.peak_used", peak=format_si(peak, "FLOP/s"), source=peak_source))
+
+    with st.expander(t("mfu.attn_heading"), expanded=False):
+        st.caption(t("mfu.attn_intro"))
+        use_attn = bound_checkbox(t("mfu.attn"), "attn", value=False, help=t("mfu.attn_help"))
+        n_layers = quantity_input(t, t("mfu.layers"), "layers", "32", kind="count",
+                                  bounds=COUNT, help=t("mfu.layers_help"))
+        hidden = quantity_input(t, t("mfu.hidden"), "hidden", "4096", kind="count",
+                                bounds=COUNT, help=t("mfu.hidden_help"))
+        seq = quantity_input(t, t("mfu.seq"), "seq", "4096", kind="count", bounds=COUNT,
+                             help=t("mfu.seq_help"), slider=(128, 1e6))
+        causal = bound_checkbox(t("mfu.causal"), "causal", value=False, help=t("mfu.causal_help"))
+
+    st.subheader(t("mfu.inverse_heading"))
+    target_text = bound(st.select_slider, t("mfu.target_mfu"), key="target_mfu",
+                        options=TARGET_OPTIONS, value="45%", help=t("mfu.target_mfu_help"),
+                        is_valid=lambda v: v in TARGET_OPTIONS)
+    target = parse_quantity(target_text, kind="fraction")
+
+attn_ok = n_layers is not None and hidden is not None and seq is not None
+core_ok = n_params is not None and tokens_per_s is not None and n_gpus is not None \
+    and peak is not None
+
+with results:
+    st.subheader(t("mfu.results_heading"))
+    if not core_ok:
+        st.warning(t("common.missing_inputs"))
+    elif use_attn and not attn_ok:
+        st.warning(t("mfu.attn_missing"))
+    else:
+        if use_attn:
+            fpt = training_flops_per_token(n_params, n_layers, hidden, seq, causal=causal)
+            share = attention_flops_share(n_params, n_layers, hidden, seq, causal=causal)
+        else:
+            fpt = training_flops_per_token(n_params)
+            share = None
+        value = mfu(n_params, tokens_per_s, n_gpus, peak, flops_per_token=fpt)
+        achieved = achieved_flops_per_gpu(n_params, tokens_per_s, n_gpus, flops_per_token=fpt)
+        band = mfu_band(value)
+
+        c1, c2, c3 = st.columns(3)
+        c1.metric(t("mfu.metric.mfu"), pct(value), help=t("mfu.metric.mfu_help"))
+        c2.metric(t("mfu.metric.achieved"), format_si(achieved, "FLOP/s"),
+                  help=t("mfu.metric.achieved_help", peak=format_si(peak, "FLOP/s")))
+        c3.metric(t("mfu.metric.fpt"), format_si(fpt, "FLOP"),
+                  help=t("mfu.metric.fpt_help"))
+        if share is not None:
+            st.caption(t("mfu.attn_share", share=pct(share)))
+
+        st.plotly_chart(mfu_band_figure(t, value, band), config=ctx.chart_config("mfu_bands"),
+                        key="mfu_bands")
+        advice = t("mfu.band_verdict", mfu=pct(value), name=t(f"mfu.band.{band.key}.name"),
+                   advice=t(f"mfu.band.{band.key}.advice"))
+        if value > 1.0:
+            st.error(t("mfu.over_100"), icon="🛑")
+        elif band.key == "suspicious":
+            st.warning(advice + "\n\n" + t("mfu.over_60"), icon="🤔")
+        elif band.key == "problem":
+            st.error(advice, icon="💀")
+        elif band.key == "low":
+            st.warning(advice, icon="⚠️")
+        elif band.key == "fair":
+            st.info(advice, icon="🟡")
+        else:
+            st.success(advice, icon="✅")
+        st.caption(t("mfu.ceiling_note"))
+
+        if not use_attn and attn_ok and seq >= ATTENTION_WARNING_SEQ_LEN:
+            would = attention_flops_share(n_params, n_layers, hidden, seq, causal=causal)
+            st.warning(t("mfu.seq_warning", seq=f"{seq:,.0f}", share=pct(would)), icon="⚠️")
+
+        needed = required_tokens_per_sec(n_params, target, n_gpus, peak, flops_per_token=fpt)
+        st.info(t("mfu.inverse_result", target=f"{target:.0%}",
+                  needed=format_si(needed, "tok/s"), gpus=f"{n_gpus:,.0f}",
+                  now=format_si(tokens_per_s, "tok/s")), icon="🎯")
+
+        fpt_latex = (r"C_{\text{tok}} = 6N + 12\,L\,h\,s" + (r"\cdot\tfrac12" if causal else "")
+                     + " = " + tx(format_si(fpt, "FLOP"))) if use_attn else \
+            (r"C_{\text{tok}} = 6N = 6 \times " + tx(format_si(n_params, "")) + " = "
+             + tx(format_si(fpt, "FLOP")))
+        how_computed(t, [
+            (fpt_latex, t("mfu.how.fpt")),
+            (r"\text{MFU} = \frac{C_{\text{tok}} \times \text{tok/s}}{n_{\text{GPU}} \times P_{\text{peak}}}"
+             r" = \frac{" + tx(format_si(fpt, "FLOP")) + r" \times " + tx(format_si(tokens_per_s, "tok/s"))
+             + r"}{" + f"{n_gpus:,.0f}".replace(",", r"{,}") + r" \times " + tx(format_si(peak, "FLOP/s"))
+             + r"} = \frac{" + tx(format_si(achieved, "FLOP/s")) + r"}{" + tx(format_si(peak, "FLOP/s"))
+             + r"} = " + tx(pct(value)), t("mfu.how.mfu")),
+            (r"\text{tok/s}_{\text{target}} = \frac{\text{MFU}_{\text{target}} \times n_{\text{GPU}}"
+             r" \times P_{\text{peak}}}{C_{\text{tok}}} = \frac{" + tx(f"{target:.0%}") + r" \times "
+             + f"{n_gpus:,.0f}".replace(",", r"{,}") + r" \times " + tx(format_si(peak, "FLOP/s"))
+             + r"}{" + tx(format_si(fpt, "FLOP")) + r"} = " + tx(format_si(needed, "tok/s")),
+             t("mfu.how.inverse")),
+        ])
+
+st.divider()
+st.subheader(t("mfu.diag_heading"))
+st.markdown(t("mfu.diag_intro"))
+for step in range(1, 7):
+    st.markdown(t(f"mfu.diag.{step}"))
+    if step == 2:
+        st.code(t("mfu.snippet.random"), language="python")
+        st.caption(t("mfu.diag.2_after"))
+    if step == 4:
+        st.code(t("mfu.snippet.profiler"), language="python")
+
+st.subheader(t("mfu.trace_heading"))
+st.markdown(t("mfu.trace_table"))

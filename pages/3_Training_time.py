@@ -1,7 +1,173 @@
-"""Placeholder: the training page is being built."""
+"""Training-time page: days, GPU-hours and money for 6·N·D FLOP at a given MFU.
+
+Every number comes from calc.training; this page only reads inputs and lays out results.
+"""
+import math
+
+import numpy as np
 import streamlit as st
 
-from ui.frame import page_frame
+from calc.training import (CHINCHILLA_TOKENS_PER_PARAM, days, gpu_hours, gpus_for_deadline,
+                           mfu_gain, seconds_from_days, tokens_for_params, training_cost,
+                           training_flops, training_seconds)
+from calc.units import QuantityError, format_si, parse_quantity
+from ui.figures.training import days_vs_mfu_figure
+from ui.frame import how_computed, page_frame
+from ui.state import bound, set_value
+from ui.widgets import COUNT, POSITIVE, bound_checkbox, check_bounds, format_quantity, quantity_input
 
 ctx = page_frame("training")
-st.title(ctx.t("nav.training"))
+t = ctx.t
+
+# Percent labels as options: the URL reads "mfu=45%", calc.units turns it into 0.45.
+MFU_OPTIONS = [f"{k}%" for k in range(5, 81)]
+MFU_GRID = np.array([parse_quantity(o, kind="fraction") for o in MFU_OPTIONS])
+
+
+def tx(text: str) -> str:
+    return r"\text{" + text.replace("%", r"\%") + "}"
+
+
+def fmt_days(d: float) -> str:
+    return f"{d:,.1f}" if d < 100 else f"{d:,.0f}"
+
+
+def fmt_money(x: float) -> str:
+    return f"{x:,.0f}"
+
+
+def use_chinchilla() -> None:
+    """Button callback: D = 20 × N (when N is readable)."""
+    try:
+        n = parse_quantity(st.session_state.get("params", "7B"), kind="count")
+        set_value("tokens", format_quantity(tokens_for_params(n)))
+    except (QuantityError, ValueError, TypeError):
+        st.session_state["_training_chinchilla_failed"] = True
+
+
+st.title(t("training.title"))
+st.markdown(t("training.intro"))
+
+inputs, results = st.columns([1, 1.45], gap="large")
+with inputs:
+    st.subheader(t("training.inputs_heading"))
+    n_params = quantity_input(t, t("training.params"), "params", "7B", kind="count",
+                              help=t("training.params_help"), slider=(1e8, 2e12))
+    n_tokens = quantity_input(t, t("training.tokens"), "tokens", "1T", kind="count",
+                              help=t("training.tokens_help"), slider=(1e9, 1e14))
+    st.button(t("training.chinchilla", k=f"{CHINCHILLA_TOKENS_PER_PARAM:g}"),
+              on_click=use_chinchilla, help=t("training.chinchilla_help"))
+    if st.session_state.pop("_training_chinchilla_failed", False):
+        st.error(t("training.chinchilla_failed"))
+    n_gpus = quantity_input(t, t("training.gpus"), "gpus", "64", kind="count", bounds=COUNT,
+                            help=t("training.gpus_help"))
+    mfu_text = bound(st.select_slider, t("training.mfu"), key="mfu", options=MFU_OPTIONS,
+                     value="45%", help=t("training.mfu_help"),
+                     is_valid=lambda v: v in MFU_OPTIONS)
+    compare_text = bound(st.select_slider, t("training.compare_mfu"), key="compare_mfu",
+                         options=MFU_OPTIONS, value="25%", help=t("training.compare_mfu_help"),
+                         is_valid=lambda v: v in MFU_OPTIONS)
+    chosen_mfu = parse_quantity(mfu_text, kind="fraction")
+    compare_mfu = parse_quantity(compare_text, kind="fraction")
+    price_text = bound(st.text_input, t("training.price"), "", key="price",
+                       help=t("training.price_help"), placeholder="2.5", max_chars=50)
+    price = None
+    if price_text.strip():
+        try:
+            price = parse_quantity(price_text, kind="count")
+            problem = check_bounds(price, POSITIVE, "", t)
+        except (QuantityError, ValueError, TypeError):
+            problem = t("common.err.parse", text=price_text[:40])
+        if problem is not None:
+            st.error(t("common.err.field", label=t("training.price"), message=problem), icon="⚠️")
+            price = None
+    peak = ctx.peak_flops
+    if ctx.ready:
+        st.caption(t("training.peak_used", peak=format_si(peak, "FLOP/s"),
+                     device=ctx.device_label(), precision=t(f"common.prec.{ctx.precision}")))
+
+ok = ctx.ready and n_params is not None and n_tokens is not None and n_gpus is not None
+
+with results:
+    st.subheader(t("training.results_heading"))
+    if not ok:
+        st.warning(t("common.missing_inputs"))
+    else:
+        flops = training_flops(n_params, n_tokens)
+        secs = training_seconds(n_params, n_tokens, n_gpus, peak, chosen_mfu)
+        n_days = days(secs)
+        hours = gpu_hours(n_params, n_tokens, peak, chosen_mfu)
+        c1, c2, c3, c4 = st.columns(4)
+        c1.metric(t("training.metric.flops"), format_si(flops, "FLOP"),
+                  help=t("training.metric.flops_help"))
+        c2.metric(t("training.metric.days"), t("training.days_value", days=fmt_days(n_days)),
+                  help=t("training.metric.days_help"))
+        c3.metric(t("training.metric.gpu_hours"), f"{hours:,.0f}",
+                  help=t("training.metric.gpu_hours_help"))
+        if price is not None:
+            cost = training_cost(hours, price)
+            c4.metric(t("training.metric.cost"), fmt_money(cost),
+                      help=t("training.metric.cost_help", price=f"{price:g}"))
+        else:
+            c4.metric(t("training.metric.cost"), "—", help=t("training.metric.cost_none"))
+
+        log_y = bound_checkbox(t("training.log_y"), "logy", value=False,
+                               help=t("training.log_y_help"))
+        grid_days = days(training_seconds(n_params, n_tokens, n_gpus, peak, MFU_GRID))
+        cmp_days = days(training_seconds(n_params, n_tokens, n_gpus, peak, compare_mfu))
+        fig = days_vs_mfu_figure(t, MFU_GRID, grid_days, (chosen_mfu, n_days),
+                                 (compare_mfu, cmp_days), log_y=log_y)
+        st.plotly_chart(fig, config=ctx.chart_config("training_days_vs_mfu"),
+                        key="training_days_vs_mfu")
+
+        gain = mfu_gain(n_params, n_tokens, n_gpus, peak, compare_mfu, chosen_mfu,
+                        price_per_gpu_hour=price or 0.0)
+        if compare_mfu == chosen_mfu:
+            st.info(t("training.compare_same"))
+        else:
+            key = "training.compare_slower" if gain.days > 0 else "training.compare_faster"
+            text = t(key, cmp=compare_text, chosen=mfu_text, cmp_days=fmt_days(cmp_days),
+                     days=fmt_days(n_days), diff=fmt_days(abs(gain.days)),
+                     hours=f"{abs(gain.gpu_hours):,.0f}")
+            if price is not None:
+                text += " " + t("training.compare_money", money=fmt_money(abs(gain.cost)))
+            st.info(text, icon="💰")
+
+        st.subheader(t("training.deadline_heading"))
+        deadline = quantity_input(t, t("training.deadline_days"), "deadline_days", "30",
+                                  kind="count", help=t("training.deadline_days_help"))
+        if deadline is not None:
+            need = gpus_for_deadline(n_params, n_tokens, seconds_from_days(deadline), peak,
+                                     chosen_mfu)
+            st.success(t("training.deadline_result", days=f"{deadline:g}", mfu=mfu_text,
+                         gpus=f"{math.ceil(need):,}", exact=f"{need:,.1f}"), icon="🧮")
+        else:
+            need = None
+
+        items = [
+            (r"C = 6\,N\,D = 6 \times " + tx(format_quantity(n_params)) + r" \times "
+             + tx(format_quantity(n_tokens)) + " = " + tx(format_si(flops, "FLOP")),
+             t("training.how.flops")),
+            (r"T = \frac{C}{n_{\text{GPU}} \times P_{\text{peak}} \times \text{MFU}} = \frac{"
+             + tx(format_si(flops, "FLOP")) + r"}{" + f"{n_gpus:,.0f}".replace(",", "{,}")
+             + r" \times " + tx(format_si(peak, "FLOP/s")) + r" \times " + tx(mfu_text)
+             + r"} = " + tx(format_si(secs, "s")) + " = "
+             + tx(t("training.days_value", days=fmt_days(n_days))),
+             t("training.how.time")),
+            (r"\text{GPU·h} = \frac{C}{P_{\text{peak}} \times \text{MFU} \times 3600} = "
+             + tx(f"{hours:,.0f}"), t("training.how.gpu_hours")),
+        ]
+        if price is not None:
+            items.append((r"\text{cost} = " + tx(f"{hours:,.0f}") + r" \times " + tx(f"{price:g}")
+                          + " = " + tx(fmt_money(training_cost(hours, price))),
+                          t("training.how.cost")))
+        if need is not None:
+            items.append((r"n_{\text{GPU}} = \frac{C}{T_{\text{deadline}} \times P_{\text{peak}}"
+                          r" \times \text{MFU}} = \frac{" + tx(format_si(flops, "FLOP")) + "}{"
+                          + tx(format_si(seconds_from_days(deadline), "s")) + r" \times "
+                          + tx(format_si(peak, "FLOP/s")) + r" \times " + tx(mfu_text)
+                          + "} = " + tx(f"{need:,.1f}"), t("training.how.deadline")))
+        how_computed(t, items)
+
+st.divider()
+st.markdown(t("training.takeaway"))

@@ -1,7 +1,211 @@
-"""Placeholder: the decode page is being built."""
+"""Decode-speed page: why generating tokens is bandwidth-bound, and what batching buys.
+
+Every number comes from calc.decode (and calc.roofline for the small roofline); this page
+only reads inputs and lays out results.
+"""
+import numpy as np
 import streamlit as st
 
-from ui.frame import page_frame
+from calc.decode import (BYTES_PER_PARAM, achieved_bandwidth, aggregate, bandwidth_utilisation,
+                         bytes_per_param, critical_batch, decode_intensity, decode_mfu,
+                         decode_step_work, decode_tokens_per_sec, fits_in_memory, kv_cache_bytes,
+                         max_decode_tokens_per_sec, model_bytes, per_sequence_tokens_per_sec)
+from calc.units import QuantityError, format_si, parse_quantity
+from ui.figures.decode import batch_figure, decode_roofline_figure
+from ui.figures.roofline import Roof
+from ui.frame import how_computed, page_frame
+from ui.state import bound, set_value
+from ui.widgets import COUNT, POSITIVE, bound_checkbox, bound_select, check_bounds, quantity_input
 
 ctx = page_frame("decode")
-st.title(ctx.t("nav.decode"))
+t = ctx.t
+
+WEIGHT_OPTIONS = ["bf16", "fp16", "fp8", "int8", "int4"]
+KV_OPTIONS = ["bf16", "fp16", "fp8", "int8"]
+BATCH_OPTIONS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
+CURVE_BATCHES = np.geomspace(1, 4096, 241)
+
+
+def tx(text: str) -> str:
+    return r"\text{" + text.replace("%", r"\%") + "}"
+
+
+def tps(x: float) -> str:
+    return format_si(x, "tok/s")
+
+
+def seed_example() -> None:
+    """Button callback: the seed's example, 7B in bf16 on a 2 TB/s device, batch 1."""
+    for key, value in (("params", "7B"), ("weights", "bf16"), ("device", "custom"),
+                       ("peak", "312T"), ("bw", "2 TB/s"), ("gpus", "1"), ("batch", 1),
+                       ("kv", False)):
+        set_value(key, value)
+    for key in ("params__slider", "peak__slider", "bw__slider"):
+        st.session_state.pop(key, None)
+
+
+st.title(t("decode.title"))
+st.markdown(t("decode.intro"))
+st.button(t("decode.seed_button"), on_click=seed_example, help=t("decode.seed_button_help"),
+          icon="🌱")
+
+inputs, results = st.columns([1, 1.45], gap="large")
+with inputs:
+    st.subheader(t("decode.inputs_heading"))
+    n_params = quantity_input(t, t("decode.params"), "params", "7B", kind="count",
+                              help=t("decode.params_help"), slider=(1e8, 2e12))
+    weights = bound_select(t("decode.weights"), WEIGHT_OPTIONS, "weights", index=0,
+                           format_func=lambda p: t("decode.dtype_label", name=p.upper(),
+                                                   bytes=f"{BYTES_PER_PARAM[p]:g}"),
+                           help=t("decode.weights_help"))
+    n_gpus = quantity_input(t, t("decode.gpus"), "gpus", "1", kind="count", bounds=COUNT,
+                            help=t("decode.gpus_help"))
+    batch = bound(st.select_slider, t("decode.batch"), key="batch", options=BATCH_OPTIONS,
+                  value=1, help=t("decode.batch_help"),
+                  is_valid=lambda v: v in BATCH_OPTIONS)
+    with st.expander(t("decode.kv_heading"), expanded=False):
+        use_kv = bound_checkbox(t("decode.kv"), "kv", value=False, help=t("decode.kv_help"))
+        n_layers = quantity_input(t, t("decode.layers"), "layers", "32", kind="count",
+                                  bounds=COUNT, help=t("decode.layers_help"))
+        kv_heads = quantity_input(t, t("decode.kv_heads"), "kv_heads", "32", kind="count",
+                                  bounds=COUNT, help=t("decode.kv_heads_help"))
+        head_dim = quantity_input(t, t("decode.head_dim"), "head_dim", "128", kind="count",
+                                  bounds=COUNT, help=t("decode.head_dim_help"))
+        context = quantity_input(t, t("decode.context"), "context", "4096", kind="count",
+                                 bounds=COUNT, help=t("decode.context_help"),
+                                 slider=(128, 2e6))
+        kv_dtype = bound_select(t("decode.kv_dtype"), KV_OPTIONS, "kv_dtype", index=0,
+                                format_func=lambda p: t("decode.dtype_label", name=p.upper(),
+                                                        bytes=f"{BYTES_PER_PARAM[p]:g}"),
+                                help=t("decode.kv_dtype_help"))
+    measured_text = bound(st.text_input, t("decode.measured"), "", key="measured",
+                          help=t("decode.measured_help"), placeholder="120 tok/s",
+                          max_chars=100)
+    measured = None
+    if measured_text.strip():
+        try:
+            measured = parse_quantity(measured_text, kind="token_rate")
+            problem = check_bounds(measured, POSITIVE, "tok/s", t)
+        except (QuantityError, ValueError, TypeError):
+            problem = t("common.err.parse", text=measured_text[:40])
+        if problem is not None:
+            st.error(t("common.err.field", label=t("decode.measured"), message=problem),
+                     icon="⚠️")
+            measured = None
+
+kv_ok = n_layers is not None and kv_heads is not None and head_dim is not None \
+    and context is not None
+ok = ctx.ready and n_params is not None and n_gpus is not None
+
+with results:
+    st.subheader(t("decode.results_heading"))
+    if not ok:
+        st.warning(t("common.missing_inputs"))
+    elif use_kv and not kv_ok:
+        st.warning(t("decode.kv_missing"))
+    else:
+        bpp = bytes_per_param(weights)
+        w_bytes = model_bytes(n_params, bpp)
+        bw = aggregate(ctx.mem_bw, n_gpus)
+        peak = aggregate(ctx.peak_flops, n_gpus)
+        if use_kv:
+            kv_elem = bytes_per_param(kv_dtype)
+            kv_seq = kv_cache_bytes(n_layers, kv_heads, head_dim, context, 1, kv_elem)
+            kv_total = kv_cache_bytes(n_layers, kv_heads, head_dim, context, batch, kv_elem)
+        else:
+            kv_seq = kv_total = 0.0
+        bound_b1 = max_decode_tokens_per_sec(w_bytes, bw)
+        thr = decode_tokens_per_sec(batch, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+        per = per_sequence_tokens_per_sec(batch, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+        knee = critical_batch(n_params, bpp, peak, bw, kv_seq)
+
+        c1, c2, c3 = st.columns(3)
+        c1.metric(t("decode.metric.bound"), tps(bound_b1), help=t("decode.metric.bound_help"))
+        c2.metric(t("decode.metric.throughput", batch=batch), tps(thr),
+                  help=t("decode.metric.throughput_help"))
+        c3.metric(t("decode.metric.per_request", batch=batch), tps(per),
+                  help=t("decode.metric.per_request_help"))
+        st.info(t("decode.headline", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
+                  bound=tps(bound_b1), weights=weights.upper()), icon="⚡")
+        if use_kv:
+            per_b1_kv = per_sequence_tokens_per_sec(1, n_params, bpp, peak, bw,
+                                                    kv_bytes_per_seq=kv_seq)
+            st.caption(t("decode.kv_effect", kv=format_si(kv_seq, "B"), speed=tps(per_b1_kv)))
+
+        curve_thr = decode_tokens_per_sec(CURVE_BATCHES, n_params, bpp, peak, bw,
+                                          kv_bytes_per_seq=kv_seq)
+        curve_per = per_sequence_tokens_per_sec(CURVE_BATCHES, n_params, bpp, peak, bw,
+                                                kv_bytes_per_seq=kv_seq)
+        fig = batch_figure(t, CURVE_BATCHES, curve_thr, curve_per, knee=knee,
+                           current=(batch, thr, per))
+        st.plotly_chart(fig, config=ctx.chart_config("decode_batch"), key="decode_batch")
+        if np.isfinite(knee):
+            knee_thr = decode_tokens_per_sec(knee, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+            st.markdown(t("decode.knee_text", knee=f"{knee:,.0f}", thr=tps(knee_thr),
+                          per=tps(bound_b1) if not use_kv else tps(
+                              per_sequence_tokens_per_sec(1, n_params, bpp, peak, bw,
+                                                          kv_bytes_per_seq=kv_seq))))
+        else:
+            st.markdown(t("decode.knee_never"))
+
+        # Memory: weights + KV cache against the GPUs' memory.
+        device_mem = ctx.device.memory_bytes if ctx.device is not None else None
+        if device_mem:
+            mem = aggregate(device_mem, n_gpus)
+            args = dict(model=format_si(w_bytes, "B"), kv=format_si(kv_total, "B"),
+                        mem=format_si(mem, "B"), gpus=f"{n_gpus:,.0f}")
+            if fits_in_memory(w_bytes, mem, kv_total, reserve_fraction=0.1):
+                st.success(t("decode.fits", **args), icon="✅")
+            elif fits_in_memory(w_bytes, mem, kv_total):
+                st.warning(t("decode.fits_tight", **args), icon="⚠️")
+            else:
+                st.error(t("decode.no_fit", **args), icon="🛑")
+        else:
+            st.caption(t("decode.memory_unknown"))
+
+        if measured is not None:
+            ach = achieved_bandwidth(measured, w_bytes, batch, kv_total)
+            mbu = bandwidth_utilisation(ach, bw)
+            msg = t("decode.measured_result", measured=tps(measured), ach=format_si(ach, "B/s"),
+                    bw=format_si(bw, "B/s"), mbu=f"{mbu:.0%}")
+            if mbu > 1.0:
+                st.error(msg + " " + t("decode.measured_over"), icon="🛑")
+            else:
+                st.info(msg + " " + t("decode.measured_advice"), icon="📏")
+
+        st.subheader(t("decode.roofline_heading"))
+        roof = Roof(label=f"{ctx.device_label()} · {t('common.prec.' + ctx.precision)}",
+                    peak_flops=ctx.peak_flops, mem_bw=ctx.mem_bw)
+        steps = [1] if batch == 1 else [1, batch]
+        work = [decode_step_work(b, n_params, bpp, kv_seq) for b in steps]
+        names = [t("decode.step_name", batch=b) for b in steps]
+        rfig = decode_roofline_figure(t, roof, names, [w[0] for w in work], [w[1] for w in work])
+        st.plotly_chart(rfig, config=ctx.chart_config("decode_roofline"), key="decode_roofline")
+        intensity_b1 = decode_intensity(1, bpp, kv_seq, n_params)
+        mfu_b1 = decode_mfu(1, n_params, bpp, peak, bw, kv_seq)
+        mfu_b = decode_mfu(batch, n_params, bpp, peak, bw, kv_seq)
+        st.markdown(t("decode.roofline_text", intensity=f"{intensity_b1:.2g}",
+                      ridge=format_si(roof.ridge, "FLOP/B"), mfu1=f"{mfu_b1:.1%}",
+                      batch=batch, mfub=f"{mfu_b:.1%}"))
+
+        step_flops, step_bytes = decode_step_work(batch, n_params, bpp, kv_seq)
+        how_computed(t, [
+            (r"W = N \times b_w = " + tx(format_si(n_params, "")) + r" \times "
+             + tx(format_si(bpp, "B")) + " = " + tx(format_si(w_bytes, "B")), t("decode.how.weights")),
+            (r"\text{tok/s}_{\max} = \frac{B_{\text{mem}} \times n_{\text{GPU}}}{W} = \frac{"
+             + tx(format_si(bw, "B/s")) + "}{" + tx(format_si(w_bytes, "B")) + "} = "
+             + tx(tps(bound_b1)), t("decode.how.bound")),
+            (r"t_{\text{step}} = \max\left(\frac{W + b \cdot KV_{\text{seq}}}{B_{\text{mem}}},\;"
+             r"\frac{2 N b}{P_{\text{peak}}}\right) = \max\left(\frac{"
+             + tx(format_si(step_bytes, "B")) + "}{" + tx(format_si(bw, "B/s")) + r"},\;\frac{"
+             + tx(format_si(step_flops, "FLOP")) + "}{" + tx(format_si(peak, "FLOP/s"))
+             + r"}\right),\quad \text{tok/s} = \frac{b}{t_{\text{step}}} = " + tx(tps(thr)),
+             t("decode.how.step", batch=batch)),
+            (r"b^{*} = \frac{W \cdot P_{\text{peak}}}{2 N B_{\text{mem}} - KV_{\text{seq}} P_{\text{peak}}} = "
+             + (tx(f"{knee:,.0f}") if np.isfinite(knee) else r"\infty"), t("decode.how.knee")),
+            (r"KV = 2 \times L \times H_{kv} \times d_{\text{head}} \times \text{ctx} \times b"
+             r" \times b_{kv} = " + tx(format_si(kv_total, "B")), t("decode.how.kv")),
+        ])
+
+st.divider()
+st.markdown(t("decode.takeaway"))

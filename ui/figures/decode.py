@@ -1,0 +1,108 @@
+"""Decode-speed page figures: throughput and per-request speed against batch size, and
+the decode step on a small roofline.
+
+Pure functions of their inputs (no Streamlit). The curves, the knee and the step's
+FLOP and bytes are computed by the page with `calc.decode`; this module only draws.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from calc.roofline import place_kernels
+from calc.units import format_si
+from ui.figures.roofline import Roof, decade_ticks, kernel_points, roofline_figure
+from ui.i18n import Translator
+
+THROUGHPUT = "#1565c0"
+PER_REQUEST = "#ef6c00"
+KNEE = "#6a1b9a"
+
+
+def _log(v: float) -> float:
+    return math.log10(v)
+
+
+def batch_figure(t: Translator, batches: Sequence[float], throughput: Sequence[float],
+                 per_request: Sequence[float], *, knee: float | None = None,
+                 current: tuple[float, float, float] | None = None,
+                 height: int = 460) -> go.Figure:
+    """Aggregate tokens/s (left axis) and per-request tokens/s (right axis) vs batch.
+
+    Both axes log. `knee` is the critical batch (None or inf: never compute-bound within
+    reach); `current` is (batch, throughput, per-request) of the selected batch.
+    """
+    b = np.asarray(batches, dtype=float)
+    thr = np.asarray(throughput, dtype=float)
+    per = np.asarray(per_request, dtype=float)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=b, y=thr, mode="lines", name=t("decode.fig.throughput"),
+        line={"color": THROUGHPUT, "width": 3},
+        hovertemplate=t("decode.fig.throughput_hover") + "<extra></extra>"))
+    fig.add_trace(go.Scatter(
+        x=b, y=per, mode="lines", name=t("decode.fig.per_request"), yaxis="y2",
+        line={"color": PER_REQUEST, "width": 3, "dash": "dash"},
+        hovertemplate=t("decode.fig.per_request_hover") + "<extra></extra>"))
+    if current is not None:
+        cb, ct, cp = current
+        fig.add_trace(go.Scatter(
+            x=[cb], y=[ct], mode="markers", name=t("decode.fig.current"),
+            marker={"size": 13, "color": THROUGHPUT, "line": {"color": "white", "width": 2}},
+            hovertemplate=t("decode.fig.current_hover", batch=f"{cb:g}",
+                            tps=format_si(ct, "tok/s")) + "<extra></extra>",
+            showlegend=False))
+        fig.add_trace(go.Scatter(
+            x=[cb], y=[cp], mode="markers", yaxis="y2", name=t("decode.fig.current"),
+            marker={"size": 13, "color": PER_REQUEST, "line": {"color": "white", "width": 2}},
+            hovertemplate=t("decode.fig.current_hover", batch=f"{cb:g}",
+                            tps=format_si(cp, "tok/s")) + "<extra></extra>",
+            showlegend=False))
+    x_lo, x_hi = float(b.min()), float(b.max())
+    if knee is not None and math.isfinite(knee) and x_lo <= knee <= x_hi:
+        fig.add_vline(x=knee, line={"color": KNEE, "width": 2, "dash": "dot"})
+        fig.add_annotation(x=_log(knee), y=0.02, yref="paper", yanchor="bottom",
+                           xanchor="right" if knee > math.sqrt(x_lo * x_hi) else "left",
+                           text=t("decode.fig.knee", batch=f"{knee:,.0f}"),
+                           showarrow=False, font={"size": 13, "color": KNEE},
+                           bgcolor="rgba(255,255,255,0.85)")
+        fig.add_vrect(x0=x_lo, x1=knee, fillcolor="rgba(21,101,192,0.06)", line_width=0,
+                      layer="below")
+        fig.add_annotation(x=(_log(x_lo) + _log(knee)) / 2, y=1.0, yref="paper",
+                           yanchor="top", text=t("decode.fig.free_zone"), showarrow=False,
+                           font={"size": 12, "color": "#1565c0"})
+    x_ticks = [v for v in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
+               if x_lo <= v <= x_hi]
+    y1_ticks, y1_text = decade_ticks(max(float(np.nanmin(thr)), 1e-3), float(np.nanmax(thr)), "")
+    y2_ticks, y2_text = decade_ticks(max(float(np.nanmin(per)), 1e-3), float(np.nanmax(per)), "")
+    fig.update_layout(
+        template="plotly_white", height=height, font={"size": 13},
+        margin={"l": 10, "r": 10, "t": 40, "b": 10}, hoverlabel={"align": "left"},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+        xaxis={"type": "log", "title": t("decode.fig.x_title"), "tickvals": x_ticks,
+               "ticktext": [str(v) for v in x_ticks], "gridcolor": "#e0e0e0"},
+        yaxis={"type": "log", "title": {"text": t("decode.fig.y_title"),
+                                        "font": {"color": THROUGHPUT}},
+               "tickvals": y1_ticks, "ticktext": y1_text, "gridcolor": "#e0e0e0",
+               "range": [_log(y1_ticks[0]), _log(y1_ticks[-1])]},
+        yaxis2={"type": "log", "title": {"text": t("decode.fig.y2_title"),
+                                         "font": {"color": PER_REQUEST}},
+                "overlaying": "y", "side": "right", "tickvals": y2_ticks,
+                "ticktext": y2_text, "showgrid": False,
+                "range": [_log(y2_ticks[0]), _log(y2_ticks[-1])]},
+    )
+    return fig
+
+
+def decode_roofline_figure(t: Translator, roof: Roof, names: Sequence[str],
+                           flops: Sequence[float], bytes_moved: Sequence[float],
+                           *, height: int = 380) -> go.Figure:
+    """The decode step(s) as points on a small roofline (drawn at their attainable FLOP/s)."""
+    f = np.asarray(flops, dtype=float)
+    by = np.asarray(bytes_moved, dtype=float)
+    placement = place_kernels(f, by, roof.peak_flops, roof.mem_bw)
+    points = kernel_points(t, list(names), f, by, placement)
+    return roofline_figure(t, [roof], kernels=points, height=height, compact=True)

@@ -1,0 +1,72 @@
+"""MFU page figure: the six MFU bands as a horizontal strip with the current MFU marked.
+
+Pure function of its inputs (no Streamlit). Band bounds come from `calc.mfu.MFU_BANDS`;
+the marked value is the MFU the page computed with `calc.mfu.mfu`.
+"""
+from __future__ import annotations
+
+import math
+
+import plotly.graph_objects as go
+
+from calc.mfu import MFU_BANDS, MfuBand
+from ui.i18n import Translator
+
+BAND_COLORS = {
+    "problem": "#e57373",
+    "low": "#ffb74d",
+    "fair": "#fff176",
+    "good": "#aed581",
+    "excellent": "#66bb6a",
+    "suspicious": "#b39ddb",
+}
+STRIP_END = 0.80   # where the open-ended "suspicious" band is drawn to, unless MFU is above
+
+
+def strip_end(value: float | None) -> float:
+    """Right end of the strip (fraction): 80 %, or a bit beyond a larger MFU."""
+    if value is None or not math.isfinite(value) or value <= STRIP_END * 0.92:
+        return STRIP_END
+    return value * 1.12
+
+
+def mfu_band_figure(t: Translator, value: float | None, band: MfuBand | None = None,
+                    *, height: int = 190) -> go.Figure:
+    """The band strip. `value` is an MFU fraction (None: no marker), `band` its band."""
+    end = strip_end(value)
+    fig = go.Figure()
+    for b in MFU_BANDS:
+        upper = min(b.upper, end)
+        active = band is not None and band.key == b.key
+        fig.add_trace(go.Bar(
+            y=[""], x=[upper - b.lower], base=[b.lower], orientation="h",
+            marker={"color": BAND_COLORS[b.key],
+                    "line": {"color": "#212121" if active else "white",
+                             "width": 3 if active else 1}},
+            name=t(f"mfu.band.{b.key}.name"),
+            text=[t(f"mfu.band.{b.key}.name")], textposition="inside",
+            insidetextanchor="middle", textfont={"size": 13, "color": "#212121"},
+            hovertemplate=t("mfu.fig.band_hover", name=t(f"mfu.band.{b.key}.name"),
+                            lo=f"{b.lower:.0%}",
+                            hi=f"{b.upper:.0%}" if math.isfinite(b.upper) else "∞")
+            + "<extra></extra>",
+            showlegend=False))
+    if value is not None and math.isfinite(value):
+        fig.add_trace(go.Scatter(
+            x=[value], y=[""], mode="markers", name=t("mfu.fig.marker"),
+            marker={"symbol": "triangle-down", "size": 20, "color": "#212121"},
+            hovertemplate=t("mfu.fig.marker_hover", mfu=f"{value:.1%}") + "<extra></extra>",
+            showlegend=False, cliponaxis=False))
+        fig.add_annotation(x=value, y=1.0, yref="paper", yanchor="bottom",
+                           text=f"<b>{t('mfu.fig.marker_label', mfu=f'{value:.1%}')}</b>",
+                           showarrow=False, font={"size": 15, "color": "#212121"})
+    ticks = sorted({b.lower for b in MFU_BANDS} | {b.upper for b in MFU_BANDS
+                                                    if math.isfinite(b.upper)})
+    fig.update_xaxes(range=[0, end], tickvals=ticks, ticktext=[f"{x:.0%}" for x in ticks],
+                     title=t("mfu.fig.x_title"), showgrid=False, zeroline=False,
+                     tickfont={"size": 13})
+    fig.update_yaxes(showticklabels=False, showgrid=False)
+    fig.update_layout(barmode="overlay", template="plotly_white", height=height,
+                      margin={"l": 10, "r": 10, "t": 36, "b": 10}, bargap=0.15,
+                      hoverlabel={"align": "left"}, font={"size": 13})
+    return fig

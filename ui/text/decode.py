@@ -1,0 +1,212 @@
+"""Strings of the decode-speed page (keys "decode.*")."""
+
+EN = {
+    "decode.title": "Decode speed: bandwidth ÷ model size",
+    "decode.intro": "Generating one token reads **every weight once**. So the fastest a single "
+                    "request can decode is the memory bandwidth divided by the model's size in "
+                    "bytes — the most useful mental arithmetic in inference. It explains why "
+                    "quantisation speeds decoding up directly (half the bytes, twice the speed) "
+                    "and why batching is nearly free (one read of the weights serves every "
+                    "request in the batch).",
+    "decode.seed_button": "Seed example: 7B BF16 on 2 TB/s",
+    "decode.seed_button_help": "Sets 7B parameters, BF16 weights, batch 1, and a custom device "
+                               "with 2 TB/s and 312 TFLOP/s: 2 TB/s ÷ 14 GB ≈ 143 tokens/s. "
+                               "(The A100 80GB preset's 2.039 TB/s gives ≈ 146.)",
+    "decode.inputs_heading": "The model and the serving setup",
+    "decode.params": "Model parameters N",
+    "decode.params_help": "Parameter count, e.g. 7B, 70B (for MoE: the parameters read per "
+                          "token, i.e. the active ones at batch 1).",
+    "decode.weights": "Weight precision",
+    "decode.weights_help": "How the weights are stored: BF16/FP16 = 2 bytes per parameter, "
+                           "FP8/INT8 = 1, INT4 = 0.5 (quantisation scales ignored).",
+    "decode.dtype_label": "{name} ({bytes} bytes)",
+    "decode.gpus": "GPUs (tensor parallel)",
+    "decode.gpus_help": "GPUs one model copy is split across with tensor parallelism. Each "
+                        "reads only its share of the weights, so bandwidth, compute and "
+                        "memory add up (ideal scaling; the all-reduce per layer is ignored).",
+    "decode.batch": "Batch size (concurrent requests)",
+    "decode.batch_help": "Sequences decoded together in one step. Every step reads the weights "
+                         "once for the whole batch.",
+    "decode.kv_heading": "KV cache (optional)",
+    "decode.kv": "Include the KV cache",
+    "decode.kv_help": "Each step also reads the keys and values of every earlier token, per "
+                      "request. Long contexts and large batches make this read as big as the "
+                      "weights.",
+    "decode.layers": "Layers L",
+    "decode.layers_help": "Transformer blocks, e.g. 32 for a 7B Llama, 80 for 70B.",
+    "decode.kv_heads": "KV heads",
+    "decode.kv_heads_help": "Key/value heads: equal to the attention heads without GQA "
+                            "(32 for a 7B Llama), fewer with GQA/MQA (8 for Llama-2/3 70B).",
+    "decode.head_dim": "Head dimension",
+    "decode.head_dim_help": "Size of one head, usually 128.",
+    "decode.context": "Context length (tokens)",
+    "decode.context_help": "Tokens already in each request's cache (prompt + generated), "
+                           "e.g. 4096, 32k.",
+    "decode.kv_dtype": "KV cache precision",
+    "decode.kv_dtype_help": "Bytes per cached element: BF16/FP16 = 2, FP8/INT8 = 1.",
+    "decode.kv_missing": "Fix the KV-cache inputs or turn the KV cache off.",
+    "decode.measured": "Measured decode speed (optional, tokens/s)",
+    "decode.measured_help": "Tokens/s you measured for the whole batch at the batch size "
+                            "above, e.g. 120 or 3.5k tok/s. The page turns it into the "
+                            "bandwidth you actually use.",
+    "decode.results_heading": "Result",
+    "decode.metric.bound": "Single-request upper bound",
+    "decode.metric.bound_help": "Memory bandwidth ÷ weight bytes: one full read of the "
+                                "weights per generated token (batch 1, KV cache ignored).",
+    "decode.metric.throughput": "Throughput at batch {batch}",
+    "decode.metric.throughput_help": "Tokens/s of the whole batch: batch ÷ step time. A "
+                                     "ceiling, not a prediction.",
+    "decode.metric.per_request": "Per request at batch {batch}",
+    "decode.metric.per_request_help": "The speed one user sees: one token per step.",
+    "decode.headline": "**{bw} ÷ {model} ({weights} weights) = {bound}** for one request. No "
+                       "kernel tuning gets a single request past this: it is a hardware limit.",
+    "decode.kv_effect": "With the KV cache ({kv} per request read every step) one request "
+                        "gets at most {speed}.",
+    "decode.knee_text": "**The knee at batch ≈ {knee}.** Below it each step is limited by "
+                        "reading the weights, and the step takes about as long for 1 request "
+                        "as for {knee}: batching is nearly free — throughput grows with the "
+                        "batch while each request still gets about {per}. Above the knee "
+                        "the math itself becomes the limit: throughput flattens at about "
+                        "{thr} and each request slows down.",
+    "decode.knee_never": "**No knee:** with this KV cache every extra request reads more bytes "
+                         "than its math costs, so decoding stays bandwidth-bound at any batch "
+                         "size. Shorter contexts, fewer KV heads (GQA) or an FP8 cache help.",
+    "decode.fits": "Fits: weights {model} + KV cache {kv} in {mem} ({gpus} GPU(s)), with at "
+                   "least 10 % left for activations and the runtime.",
+    "decode.fits_tight": "Tight: weights {model} + KV cache {kv} fit in {mem} ({gpus} GPU(s)) "
+                         "but leave under 10 % for activations and the runtime.",
+    "decode.no_fit": "Does not fit: weights {model} + KV cache {kv} exceed {mem} ({gpus} "
+                     "GPU(s)). Use more GPUs, a smaller weight or KV precision, or a smaller "
+                     "batch or context.",
+    "decode.memory_unknown": "The custom device has no memory size, so the fit check is "
+                             "skipped.",
+    "decode.measured_result": "Measured {measured} means the weights and cache stream at "
+                              "**{ach}**, **{mbu}** of the {bw} bound.",
+    "decode.measured_advice": "Above about 70–80 % the kernels are near the hardware limit; "
+                              "much lower means overheads (launches, small batches, "
+                              "synchronisation) are worth chasing.",
+    "decode.measured_over": "More than the hardware can stream: check the measurement, the "
+                            "batch size and the weight precision.",
+    "decode.roofline_heading": "Why decode MFU is 1–5 % by physics",
+    "decode.step_name": "decode step, batch {batch}",
+    "decode.roofline_text": "At batch 1 a decode step does about **{intensity} FLOP per byte** "
+                            "it reads — far left of the ridge ({ridge}). The step sits on the "
+                            "memory slope, so the best possible MFU is **{mfu1}**, however "
+                            "good the kernels are (batch {batch}: {mfub}). Inference is sped "
+                            "up by raising the intensity (batching, quantisation, speculative "
+                            "decoding), not by buying more FLOP/s.",
+    "decode.how.weights": "Weight bytes (N parameters × bytes per parameter):",
+    "decode.how.bound": "Single-request upper bound (one read of all weights per token):",
+    "decode.how.step": "One decode step for batch b = {batch}: the slower of reading the bytes "
+                       "and doing the math:",
+    "decode.how.knee": "The knee (critical batch) where the two terms are equal:",
+    "decode.how.kv": "KV cache (K and V, per layer, head, position and request):",
+    "decode.fig.throughput": "Throughput, whole batch",
+    "decode.fig.per_request": "Speed per request",
+    "decode.fig.throughput_hover": "batch %{x:.0f}<br>%{y:,.0f} tok/s in total",
+    "decode.fig.per_request_hover": "batch %{x:.0f}<br>%{y:,.1f} tok/s per request",
+    "decode.fig.current": "Your batch",
+    "decode.fig.current_hover": "batch {batch}: {tps}",
+    "decode.fig.knee": "knee ≈ {batch}",
+    "decode.fig.free_zone": "batching is nearly free here",
+    "decode.fig.x_title": "Batch size (requests)",
+    "decode.fig.y_title": "Throughput (tokens/s)",
+    "decode.fig.y2_title": "Per request (tokens/s)",
+    "decode.takeaway": "🔑 **Bandwidth ÷ model size** is the number behind the three main "
+                       "inference optimisations: quantisation (fewer bytes per token), batching "
+                       "(more tokens per byte read) and speculative decoding (several tokens "
+                       "checked per read of the weights).",
+}
+
+ZH = {
+    "decode.title": "解码速度：带宽 ÷ 模型大小",
+    "decode.intro": "每生成一个 token，都要把**全部权重读一遍**。所以单个请求的理论最快解码速度 = "
+                    "显存带宽 ÷ 模型字节数——这是推理领域最有用的心算公式。它解释了为什么量化能直接提速"
+                    "（模型小一半，速度快一倍），也解释了为什么批处理几乎是免费的（读一遍权重，服务整批请求）。",
+    "decode.seed_button": "种子例子：7B BF16，带宽 2 TB/s",
+    "decode.seed_button_help": "设为 7B 参数、BF16 权重、batch 1，设备改成自定义（2 TB/s、312 TFLOP/s）："
+                               "2 TB/s ÷ 14 GB ≈ 143 tokens/秒。（用 A100 80GB 预设的 2.039 TB/s 则约 146。）",
+    "decode.inputs_heading": "模型与部署方式",
+    "decode.params": "模型参数量 N",
+    "decode.params_help": "参数量，例如 7B、70B（MoE 填每个 token 要读的参数量，即 batch 1 时激活的参数）。",
+    "decode.weights": "权重精度",
+    "decode.weights_help": "权重的存储格式：BF16/FP16 每参数 2 字节，FP8/INT8 1 字节，INT4 0.5 字节"
+                           "（忽略量化缩放因子）。",
+    "decode.dtype_label": "{name}（{bytes} 字节）",
+    "decode.gpus": "GPU 数（张量并行）",
+    "decode.gpus_help": "一份模型用张量并行切到几张卡上。每张卡只读自己那份权重，所以带宽、算力、显存都叠加"
+                        "（理想线性扩展，忽略每层的 all-reduce）。",
+    "decode.batch": "批大小（并发请求数）",
+    "decode.batch_help": "一步里一起解码的序列数。每一步整批只读一遍权重。",
+    "decode.kv_heading": "KV cache（可选）",
+    "decode.kv": "计入 KV cache",
+    "decode.kv_help": "每一步还要读出每个请求之前所有 token 的 K 和 V。上下文一长、batch 一大，"
+                      "这部分读取量能和权重一样大。",
+    "decode.layers": "层数 L",
+    "decode.layers_help": "Transformer 块数，例如 7B Llama 是 32，70B 是 80。",
+    "decode.kv_heads": "KV 头数",
+    "decode.kv_heads_help": "Key/Value 的头数：不用 GQA 时等于注意力头数（7B Llama 为 32），"
+                            "用 GQA/MQA 时更少（Llama-2/3 70B 为 8）。",
+    "decode.head_dim": "每头维度",
+    "decode.head_dim_help": "单个注意力头的维度，通常是 128。",
+    "decode.context": "上下文长度（tokens）",
+    "decode.context_help": "每个请求缓存里已有的 token 数（提示词 + 已生成），例如 4096、32k。",
+    "decode.kv_dtype": "KV cache 精度",
+    "decode.kv_dtype_help": "每个缓存元素的字节数：BF16/FP16 为 2，FP8/INT8 为 1。",
+    "decode.kv_missing": "请修正 KV cache 的输入，或者关掉 KV cache。",
+    "decode.measured": "实测解码速度（可选，tokens/秒）",
+    "decode.measured_help": "在上面的批大小下实测的整批 tokens/秒，例如 120 或 3.5k tok/s。"
+                            "页面会换算成你实际用到的显存带宽。",
+    "decode.results_heading": "结果",
+    "decode.metric.bound": "单请求理论上限",
+    "decode.metric.bound_help": "显存带宽 ÷ 权重字节数：每生成一个 token 完整读一遍权重（batch 1，不计 KV cache）。",
+    "decode.metric.throughput": "batch {batch} 的总吞吐",
+    "decode.metric.throughput_help": "整批每秒生成的 token 数：batch ÷ 单步时间。这是上限，不是预测。",
+    "decode.metric.per_request": "batch {batch} 时每个请求",
+    "decode.metric.per_request_help": "单个用户感受到的速度：每一步一个 token。",
+    "decode.headline": "**{bw} ÷ {model}（{weights} 权重）= {bound}**，这是单个请求的上限。"
+                       "kernel 调得再好也超不过它：这是硬件决定的。",
+    "decode.kv_effect": "算上 KV cache（每个请求每步要读 {kv}），单个请求最多 {speed}。",
+    "decode.knee_text": "**拐点在 batch ≈ {knee}。** 拐点以下，每一步的瓶颈是读权重，1 个请求和 {knee} 个请求"
+                        "一步花的时间差不多：批处理几乎免费——吞吐随 batch 增长，每个请求仍然能拿到约 {per}。"
+                        "拐点以上，计算本身成了瓶颈：吞吐停在约 {thr}，每个请求开始变慢。",
+    "decode.knee_never": "**没有拐点：**在这样的 KV cache 下，每多一个请求多读的字节比它的计算更费时，"
+                         "所以无论 batch 多大，解码都一直受带宽限制。缩短上下文、减少 KV 头数（GQA）"
+                         "或者用 FP8 缓存会有帮助。",
+    "decode.fits": "放得下：权重 {model} + KV cache {kv}，总显存 {mem}（{gpus} 张卡），"
+                   "至少还留出 10% 给激活和运行时。",
+    "decode.fits_tight": "很紧：权重 {model} + KV cache {kv} 能放进 {mem}（{gpus} 张卡），"
+                         "但留给激活和运行时的不到 10%。",
+    "decode.no_fit": "放不下：权重 {model} + KV cache {kv} 超过了 {mem}（{gpus} 张卡）。"
+                     "加卡、降低权重或 KV 精度，或者减小 batch / 上下文。",
+    "decode.memory_unknown": "自定义设备没有填显存大小，跳过显存检查。",
+    "decode.measured_result": "实测 {measured}，意味着权重和缓存以 **{ach}** 的速度流过，"
+                              "是 {bw} 上限的 **{mbu}**。",
+    "decode.measured_advice": "到 70–80% 以上说明 kernel 已经接近硬件极限；低得多则说明开销"
+                              "（kernel 启动、batch 太小、同步）值得去查。",
+    "decode.measured_over": "超过了硬件能提供的带宽：请检查测量方法、批大小和权重精度。",
+    "decode.roofline_heading": "为什么解码的 MFU 只有 1–5%——这是物理决定的",
+    "decode.step_name": "解码一步，batch {batch}",
+    "decode.roofline_text": "batch 1 时，解码一步每读 1 字节只做约 **{intensity} 次 FLOP**——"
+                            "远在拐点（{ridge}）左边。它落在带宽斜坡上，kernel 写得再好，MFU 最多也只有 "
+                            "**{mfu1}**（batch {batch} 时为 {mfub}）。所以推理优化的方向是提高算术强度"
+                            "（批处理、量化、投机解码），而不是买更强的算力。",
+    "decode.how.weights": "权重字节数（参数量 × 每参数字节数）：",
+    "decode.how.bound": "单请求上限（每个 token 读一遍全部权重）：",
+    "decode.how.step": "batch b = {batch} 时的一步解码：读数据和做计算，取较慢的那个：",
+    "decode.how.knee": "拐点（临界 batch）：两项相等的地方：",
+    "decode.how.kv": "KV cache（K 和 V，按层、头、位置、请求计）：",
+    "decode.fig.throughput": "整批吞吐",
+    "decode.fig.per_request": "每个请求的速度",
+    "decode.fig.throughput_hover": "batch %{x:.0f}<br>共 %{y:,.0f} tok/s",
+    "decode.fig.per_request_hover": "batch %{x:.0f}<br>每请求 %{y:,.1f} tok/s",
+    "decode.fig.current": "当前 batch",
+    "decode.fig.current_hover": "batch {batch}：{tps}",
+    "decode.fig.knee": "拐点 ≈ {batch}",
+    "decode.fig.free_zone": "这一段批处理几乎免费",
+    "decode.fig.x_title": "批大小（请求数）",
+    "decode.fig.y_title": "吞吐（tokens/秒）",
+    "decode.fig.y2_title": "每个请求（tokens/秒）",
+    "decode.takeaway": "🔑 **带宽 ÷ 模型大小** 是推理三大优化的共同依据：量化（每个 token 读的字节更少）、"
+                       "批处理（每读一字节产出更多 token）、投机解码（读一遍权重验证多个 token）。",
+}

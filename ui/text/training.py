@@ -1,0 +1,143 @@
+"""Strings of the training-time page (keys "training.*")."""
+
+EN = {
+    "training.title": "Training time: days, GPU-hours and money before you start",
+    "training.intro": "Training a dense transformer costs about **6·N·D** FLOP (N parameters, "
+                      "D training tokens). Divide by what the cluster really delivers — GPUs × "
+                      "peak × MFU — and you have the wall-clock time, the GPU-hours and the bill, "
+                      "before the first step runs.",
+    "training.inputs_heading": "The run",
+    "training.params": "Model parameters N",
+    "training.params_help": "Parameter count, e.g. 7B, 70B, 1.3e9 (for MoE: active parameters "
+                            "per token).",
+    "training.tokens": "Training tokens D",
+    "training.tokens_help": "Total tokens the model sees in training, e.g. 1T, 300B, 2e12 "
+                            "(epochs included).",
+    "training.chinchilla": "Set D = {k} tokens per parameter",
+    "training.chinchilla_help": "Chinchilla's compute-optimal rule of thumb (Hoffmann et al. "
+                                "2022): about 20 training tokens per parameter. Many models "
+                                "today train far longer than that on purpose.",
+    "training.chinchilla_failed": "Fix the parameter count first; the helper needs it.",
+    "training.gpus": "Number of GPUs",
+    "training.gpus_help": "GPUs the job runs on, a whole number.",
+    "training.mfu": "MFU of the run",
+    "training.mfu_help": "The MFU you expect (45–55 % is a well-tuned job, 20–35 % is common "
+                         "before tuning). Measure it on the MFU page.",
+    "training.compare_mfu": "Compare with MFU",
+    "training.compare_mfu_help": "A second MFU to compare against, e.g. where you are today "
+                                 "before optimising.",
+    "training.price": "Price per GPU-hour (optional)",
+    "training.price_help": "What one GPU-hour costs you, in any currency (e.g. 2.5). Leave "
+                           "blank to skip the cost.",
+    "training.peak_used": "Peak per GPU: **{peak}** ({device}, {precision}, from the sidebar).",
+    "training.results_heading": "Result",
+    "training.metric.flops": "Total training FLOP",
+    "training.metric.flops_help": "C = 6·N·D: forward 2N + backward 4N FLOP per token, times "
+                                  "D tokens.",
+    "training.metric.days": "Wall-clock time",
+    "training.metric.days_help": "C ÷ (GPUs × peak × MFU), in days of 24 h.",
+    "training.days_value": "{days} days",
+    "training.metric.gpu_hours": "GPU-hours",
+    "training.metric.gpu_hours_help": "GPUs × hours. It does not depend on the number of GPUs "
+                                      "at a fixed MFU: more GPUs finish sooner, not cheaper.",
+    "training.metric.cost": "Cost",
+    "training.metric.cost_help": "GPU-hours × {price} per GPU-hour.",
+    "training.metric.cost_none": "Enter a price per GPU-hour to see the cost.",
+    "training.log_y": "Logarithmic days axis",
+    "training.log_y_help": "Show the days on a log scale (useful for very long or very "
+                           "short runs).",
+    "training.compare_same": "The two MFUs are the same: pick a different comparison MFU "
+                             "to see what the difference is worth.",
+    "training.compare_slower": "At **{cmp}** MFU the run takes **{cmp_days} days** instead "
+                               "of {days} at {chosen}: **{diff} days** and **{hours} GPU-hours** "
+                               "more machine time.",
+    "training.compare_faster": "At **{cmp}** MFU the run takes **{cmp_days} days** instead "
+                               "of {days} at {chosen}: **{diff} days** and **{hours} GPU-hours** "
+                               "less machine time.",
+    "training.compare_money": "That is **{money}** in money at your price.",
+    "training.deadline_heading": "Solve the other way: GPUs for a deadline",
+    "training.deadline_days": "Finish within (days)",
+    "training.deadline_days_help": "The wall-clock budget in days, e.g. 30 or 14.5.",
+    "training.deadline_result": "To finish in {days} days at {mfu} MFU you need **{gpus} GPUs** "
+                                "({exact} exactly, rounded up).",
+    "training.how.flops": "Total training FLOP:",
+    "training.how.time": "Wall-clock time:",
+    "training.how.gpu_hours": "GPU-hours (the GPU count cancels out):",
+    "training.how.cost": "Cost:",
+    "training.how.deadline": "GPUs for a deadline (the time formula solved for the GPU count):",
+    "training.fig.curve": "Days to train",
+    "training.fig.curve_hover": "MFU %{x:.0%}<br>%{y:,.1f} days",
+    "training.fig.chosen": "{mfu}: {days} days",
+    "training.fig.compare": "{mfu}: {days} days",
+    "training.fig.x_title": "MFU",
+    "training.fig.y_title": "Wall-clock time (days)",
+    "training.takeaway": "💡 **Why this matters:** the formula prices a run before it starts. "
+                         "In the seed example (7B, 1T tokens, 64 × A100) raising MFU from 25 % "
+                         "to 45 % takes the run from about 97 to about 54 days: 43 days of a "
+                         "64-GPU cluster saved, easily worth a few hundred thousand in GPU "
+                         "rental.",
+}
+
+ZH = {
+    "training.title": "训练时长：开训之前就算清天数、机时和花费",
+    "training.intro": "训练一个稠密 Transformer 大约需要 **6·N·D** FLOP（N 为参数量，D 为训练 token 数）。"
+                      "再除以集群真正能交付的算力——卡数 × 峰值 × MFU——就得到训练天数、GPU 机时和账单，"
+                      "第一步还没跑就心里有数。",
+    "training.inputs_heading": "训练配置",
+    "training.params": "模型参数量 N",
+    "training.params_help": "参数量，例如 7B、70B、1.3e9（MoE 填每 token 激活的参数量）。",
+    "training.tokens": "训练 token 数 D",
+    "training.tokens_help": "整个训练过程模型看到的 token 总数，例如 1T、300B、2e12（多个 epoch 要算进去）。",
+    "training.chinchilla": "按每参数 {k} 个 token 设置 D",
+    "training.chinchilla_help": "Chinchilla 的算力最优经验值（Hoffmann 等，2022）：每个参数约 20 个训练 token。"
+                                "如今很多模型会有意训练得比这长得多。",
+    "training.chinchilla_failed": "请先把参数量填对，这个按钮要用到它。",
+    "training.gpus": "GPU 数量",
+    "training.gpus_help": "任务使用的 GPU 数，整数。",
+    "training.mfu": "本次训练的 MFU",
+    "training.mfu_help": "你预期能达到的 MFU（调好的任务一般 45–55%，没调过的常见 20–35%）。"
+                         "可以在 MFU 页面实测。",
+    "training.compare_mfu": "对比的 MFU",
+    "training.compare_mfu_help": "拿来对比的另一个 MFU，比如优化前的现状。",
+    "training.price": "每 GPU 小时价格（可选）",
+    "training.price_help": "一张卡一小时的费用，币种随意（例如 2.5 或 15）。留空则不算花费。",
+    "training.peak_used": "单卡峰值：**{peak}**（{device}，{precision}，来自侧边栏）。",
+    "training.results_heading": "结果",
+    "training.metric.flops": "训练总 FLOP",
+    "training.metric.flops_help": "C = 6·N·D：每个 token 前向 2N + 反向 4N FLOP，再乘以 D 个 token。",
+    "training.metric.days": "训练天数",
+    "training.metric.days_help": "C ÷（卡数 × 峰值 × MFU），按每天 24 小时计。",
+    "training.days_value": "{days} 天",
+    "training.metric.gpu_hours": "GPU 机时（卡·小时）",
+    "training.metric.gpu_hours_help": "卡数 × 小时。MFU 不变时它与卡数无关：加卡只会更快，不会更省。",
+    "training.metric.cost": "花费",
+    "training.metric.cost_help": "GPU 机时 × 每卡时 {price}。",
+    "training.metric.cost_none": "填入每 GPU 小时价格即可看到花费。",
+    "training.log_y": "天数用对数坐标",
+    "training.log_y_help": "纵轴天数改用对数刻度（训练特别长或特别短时更好看）。",
+    "training.compare_same": "两个 MFU 一样。换一个对比 MFU，就能看到差距值多少。",
+    "training.compare_slower": "MFU 为 **{cmp}** 时要训练 **{cmp_days} 天**，而 {chosen} 时只要 {days} 天："
+                               "多花 **{diff} 天**、**{hours} 卡·小时**的机时。",
+    "training.compare_faster": "MFU 为 **{cmp}** 时只要训练 **{cmp_days} 天**，而 {chosen} 时要 {days} 天："
+                               "省下 **{diff} 天**、**{hours} 卡·小时**的机时。",
+    "training.compare_money": "按你的单价，折合 **{money}**。",
+    "training.deadline_heading": "反过来算：要按期完成需要多少卡",
+    "training.deadline_days": "期限（天）",
+    "training.deadline_days_help": "允许的训练天数，例如 30 或 14.5。",
+    "training.deadline_result": "要在 {days} 天内、以 {mfu} 的 MFU 训完，需要 **{gpus} 张卡**"
+                                "（精确值 {exact}，向上取整）。",
+    "training.how.flops": "训练总 FLOP：",
+    "training.how.time": "训练时长：",
+    "training.how.gpu_hours": "GPU 机时（卡数被约掉了）：",
+    "training.how.cost": "花费：",
+    "training.how.deadline": "按期限反推卡数（把时长公式对卡数求解）：",
+    "training.fig.curve": "训练天数",
+    "training.fig.curve_hover": "MFU %{x:.0%}<br>%{y:,.1f} 天",
+    "training.fig.chosen": "{mfu}：{days} 天",
+    "training.fig.compare": "{mfu}：{days} 天",
+    "training.fig.x_title": "MFU",
+    "training.fig.y_title": "训练时长（天）",
+    "training.takeaway": "💡 **这个公式的用处：**在开训之前就能估算成本。以种子例子为例（7B、1T tokens、64 张 A100），"
+                         "MFU 从 25% 提到 45%，训练从约 97 天缩短到约 54 天——64 卡集群省下 43 天，"
+                         "按租卡价格算值几十万元。",
+}
