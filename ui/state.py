@@ -31,7 +31,8 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
     "roofline": ("roofs", "k", "compare", "l2_bw", "l1_bw", "hier", "top", "filter", "size_by"),
     "mfu": ("params", "tokens_per_s", "gpus", "peak_override", "attn", "layers",
             "hidden", "seq", "causal", "target_mfu"),
-    "training": ("params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days"),
+    "training": ("params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days",
+                 "logy"),
     "decode": ("params", "weights", "gpus", "batch", "kv", "layers", "kv_heads",
                "head_dim", "context", "kv_dtype", "measured"),
 }
