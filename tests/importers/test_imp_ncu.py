@@ -1,0 +1,167 @@
+"""Nsight Compute CSV importer: the three layouts, units, merging, the command line."""
+from pathlib import Path
+
+import pytest
+
+from calc.importers import NCU_COMMAND, ImportFormatError, import_file, import_files
+from calc.importers.ncu import NCU_METRICS
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "ncu"
+
+
+def load(name):
+    return (DATA / name).read_bytes()
+
+
+def test_gemm_tiled_long_layout_with_bom_and_preamble():
+    raw = load("gemm_tiled.csv")
+    assert raw.startswith(b"\xef\xbb\xbf==PROF==")  # BOM + 8 preamble lines in the real file
+    r = import_file(raw, "gemm_tiled.csv")
+    assert r.format == "ncu_long"
+    (k,) = r.kernels
+    assert k.name == "void unnamed>::gemm_tiled_kernel<32>(const float *, const float *, float *, int, int, int)"
+    # dram__bytes_op_read.sum 53,261,312 + dram__bytes_op_write.sum 3,377,920 = 56,639,232 bytes
+    assert k.bytes_moved == 53_261_312 + 3_377_920 == 56_639_232
+    # gpu__time_duration.sum 10,195,552 ns
+    assert k.seconds == pytest.approx(10_195_552e-9)
+    # L1: global ld + st sectors (67,108,864 + 524,288) x 32 bytes = 2,164,260,864
+    assert dict(k.level_bytes) == {"dram": 56_639_232, "l1": (67_108_864 + 524_288) * 32}
+    assert k.flops is None and k.count == 1 and k.source == "ncu:gemm_tiled.csv ID 0"
+    assert r.report.n_read == 12  # metric rows
+    assert "flops_missing" in [w.key for w in r.warnings]
+    assert r.report.n_placed == 0 and r.report.n_imported == 1
+
+
+def test_metrics_summary_layout():
+    r = import_file(load("metrics.csv"), "metrics.csv")
+    assert r.format == "ncu_summary"
+    ks = {k.name: k for k in r.kernels}
+    b = ks["kernel_B"]
+    assert b.count == 100  # Invocations
+    # DRAM: (dram__sectors_read 402,339.36 + write 0.00) sectors x 32 B x 100 invocations
+    assert b.bytes_moved == pytest.approx(402_339.36 * 32 * 100)  # = 1,287,485,952
+    lv = dict(b.level_bytes)
+    # L2: lts__t_sectors_op_read 563,533.63 + write 127.02 + atom 0 + red 2,706,852 sectors
+    assert lv["l2"] == pytest.approx((563_533.63 + 127.02 + 0 + 2_706_852.00) * 32 * 100)
+    # L1: global ld 375,000 + st 0 sectors
+    assert lv["l1"] == pytest.approx(375_000 * 32 * 100)
+    a = ks["kernel_A"]
+    assert a.bytes_moved == pytest.approx((806_261.76 + 15_106.60) * 32 * 100)
+    assert b.seconds is None and b.flops is None
+
+
+def test_timing_alone_lists_times_and_says_what_to_do():
+    r = import_file(load("timing.csv"), "timing.csv")
+    assert r.kernels == ()
+    sk = {s.name: s for s in r.report.skipped}
+    # gpu__time_active.avg Average 93,188.16 ns x 100 invocations
+    assert sk["kernel_B"].reason == "no_bytes"
+    assert sk["kernel_B"].seconds == pytest.approx(93_188.16e-9 * 100)
+    assert "time_only" in [w.key for w in r.warnings]
+
+
+def test_metrics_plus_timing_merged_by_kernel_name():
+    r = import_files([(load("metrics.csv"), "metrics.csv"), (load("timing.csv"), "timing.csv")])
+    ks = {k.name: k for k in r.kernels}
+    assert set(ks) == {"kernel_A", "kernel_B"}
+    assert ks["kernel_B"].seconds == pytest.approx(93_188.16e-9 * 100)
+    assert ks["kernel_A"].seconds == pytest.approx(76_952.96e-9 * 100)
+    assert ks["kernel_B"].bytes_moved == pytest.approx(402_339.36 * 32 * 100)
+    assert ks["kernel_B"].count == 100
+    assert r.report.skipped == ()
+
+
+HEADER = ('"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size",'
+          '"Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"\n')
+
+
+def long_rows(kid, name, metrics):
+    return "".join(
+        f'"{kid}","1","p","h","{name}","1","7","(128, 1, 1)","(64, 1, 1)","0","8.0","S","{m}","{u}","{v}"\n'
+        for m, u, v in metrics)
+
+
+def test_flops_from_sass_and_tensor_counters_and_units():
+    text = "==PROF== Connected\nsome app output\n" + HEADER + long_rows(0, "k, with comma", [
+        ("gpu__time_duration.sum", "usecond", "1.5"),
+        ("dram__bytes_read.sum", "Mbyte", "2"),
+        ("dram__bytes_write.sum", "Kbyte", "500"),
+        ("lts__t_bytes.sum", "Gbyte", "0.01"),
+        ("sm__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", "1,000"),
+        ("sm__sass_thread_inst_executed_op_fadd_pred_on.sum", "inst", "10"),
+        ("sm__sass_thread_inst_executed_op_fmul_pred_on.sum", "inst", "n/a"),
+        ("sm__sass_thread_inst_executed_op_hfma_pred_on.sum", "inst", "100"),
+        ("sm__inst_executed_pipe_tensor.sum", "inst", "3"),
+        ("l1tex__t_bytes.sum", "byte", "n/a"),
+    ]) + long_rows(1, "k, with comma", [
+        ("gpu__time_duration.sum", "nsecond", "500"),
+        ("dram__bytes_read.sum", "byte", "1000"),
+        ("dram__bytes_write.sum", "byte", "0"),
+        ("lts__t_bytes.sum", "byte", "10"),
+        ("sm__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", "1"),
+        ("sm__inst_executed_pipe_tensor.sum", "inst", "0"),
+    ])
+    r = import_file(text.encode(), "p.csv", tensor_flops_per_inst=4096)
+    (k,) = r.kernels  # two launches of the same kernel aggregated
+    assert k.name == "k, with comma" and k.count == 2
+    # launch 0: 2*1000 + 10 + 2*100 + 4096*3 = 14,498 ; launch 1: 2*1 = 2
+    assert k.flops == 14_498 + 2
+    assert k.seconds == pytest.approx(1.5e-6 + 500e-9)
+    assert k.bytes_moved == pytest.approx(2e6 + 500e3 + 1000)
+    assert dict(k.level_bytes)["l2"] == pytest.approx(0.01e9 + 10)
+    assert k.source == "ncu:p.csv ID 0 (+1 more)"
+
+
+def test_wide_raw_page_with_units_row():
+    text = ('"ID","Kernel Name","Grid Size","Block Size","dram__bytes.sum","gpu__time_duration.sum",'
+            '"lts__t_sectors.sum","sm__ops_path_tensor_src_fp16_dst_fp32.sum"\n'
+            '"","","","","Kbyte","msecond","sector",""\n'
+            '"0","kern","(1, 1, 1)","(32, 1, 1)","4","0.25","1,000","8,000"\n'
+            '"1","other","(1, 1, 1)","(32, 1, 1)","n/a","0.5","",""\n')
+    r = import_file(text.encode(), "raw.csv")
+    assert r.format == "ncu_wide"
+    (k,) = r.kernels
+    assert (k.bytes_moved, k.flops) == (4000, 8000)
+    assert k.seconds == pytest.approx(0.25e-3)
+    assert dict(k.level_bytes)["l2"] == 32_000
+    (s,) = r.report.skipped
+    assert (s.name, s.reason) == ("other", "no_bytes")
+
+
+def test_time_from_cycles():
+    text = HEADER + long_rows(0, "k", [
+        ("sm__cycles_elapsed.avg", "cycle", "2,000"),
+        ("sm__cycles_elapsed.avg.per_second", "cycle/nsecond", "1.0"),
+        ("dram__sectors_read.sum", "sector", "10"),
+    ])
+    (k,) = import_file(text.encode(), "c.csv").kernels
+    assert k.seconds == pytest.approx(2e-6) and k.bytes_moved == 320
+
+
+def test_ncu_command_collects_every_metric_used():
+    assert NCU_COMMAND.startswith("ncu --csv ")
+    for m in NCU_METRICS:
+        assert m in NCU_COMMAND
+    assert "gpu__time_duration.sum" in NCU_COMMAND and "dram__bytes_read.sum" in NCU_COMMAND
+    assert "--print-units base" in NCU_COMMAND and NCU_COMMAND.endswith("> profile.csv")
+
+
+@pytest.mark.parametrize("text,match", [
+    ("==PROF== Connected to process 1\n==PROF== Disconnected\n", "without a CSV table"),
+    ('"ID","Process ID","Foo"\n"0","1","x"\n', "Kernel Name"),
+    ('"ID","Kernel Name","Grid Size"\n"0","k","(1,1,1)"\n', "neither"),
+    (HEADER, "no kernel rows"),
+])
+def test_malformed_ncu(text, match):
+    with pytest.raises(ImportFormatError, match=match):
+        import_file(text.encode(), "bad.csv")
+
+
+def test_bad_tensor_factor():
+    with pytest.raises(ValueError, match="tensor_flops_per_inst"):
+        import_file(load("gemm_tiled.csv"), "g.csv", tensor_flops_per_inst=-1)
+
+
+def test_utf16_export_is_read():
+    r = import_file(load("metrics.csv").decode("utf-8").encode("utf-16"), "metrics.csv")
+    assert len(r.kernels) == 2
