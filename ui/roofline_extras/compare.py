@@ -1,0 +1,261 @@
+"""Compare devices: up to three other devices' rooflines on the chart, and per kernel the
+attainable FLOP/s on each and the most it can speed up by moving there.
+
+URL name ``compare`` (a stable, documented format): comma-separated ``device:precision``
+pairs with hardware.toml ids, e.g. ``compare=h100-sxm:bf16,mi300x:fp8``. At most three;
+unknown devices or precisions a device lacks are dropped; absent when nothing is compared.
+It is synced by hand (a multiselect's display labels would otherwise land in the URL).
+
+The page calls :func:`render_compare_section` (picker, table, sentences) and passes
+:func:`compare_roofs` to the chart. Ratios come from :func:`calc.views.speedup_bound`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+import streamlit as st
+
+from calc.hardware import Accelerator
+from calc.kernel_table import KernelRecord
+from calc.roofline import attainable_flops
+from calc.units import format_si
+from calc.views import speedup_bound, speedup_regime, time_shares
+from ui.i18n import Translator
+from ui.state import kept, remember
+
+URL_NAME = "compare"
+WIDGET_KEY = "rlx_compare"
+WRITTEN_KEY = "_url.compare"
+MAX_COMPARE = 3
+#: Most sentences written under the table (the kernels with the most time first).
+MAX_SENTENCES = 5
+COMPARE_COLORS = ("#d81b60", "#f9a825", "#5e35b1")
+COMPARE_DASH = ("dash", "dashdot", "longdash")
+
+
+@dataclass(frozen=True)
+class CompareDevice:
+    device_id: str
+    precision: str
+    device: Accelerator
+
+    @property
+    def option(self) -> str:
+        return f"{self.device_id}:{self.precision}"
+
+    @property
+    def peak_flops(self) -> float:
+        return self.device.peak_flops(self.precision)
+
+
+def compare_options(devices: Mapping[str, Accelerator]) -> list[str]:
+    """Every ``device:precision`` option, in hardware.toml order."""
+    return [f"{dev_id}:{p}" for dev_id, dev in devices.items() for p in dev.precisions]
+
+
+def parse_compare(text: str | None, devices: Mapping[str, Accelerator]) -> list[str]:
+    """The URL value -> valid option ids (at most three, duplicates and unknowns dropped)."""
+    out: list[str] = []
+    for part in str(text or "").split(","):
+        dev_id, _, prec = part.strip().partition(":")
+        dev = devices.get(dev_id.strip())
+        prec = prec.strip()
+        if dev is None:
+            continue
+        if not prec:
+            prec = dev.default_precision
+        opt = f"{dev_id.strip()}:{prec}"
+        if prec in dev.precisions and opt not in out:
+            out.append(opt)
+        if len(out) == MAX_COMPARE:
+            break
+    return out
+
+
+def format_compare(options: Sequence[str]) -> str:
+    """Option ids -> the URL value ("" when none)."""
+    return ",".join(options)
+
+
+def _valid(options: Sequence[str], devices: Mapping[str, Accelerator]) -> list[str]:
+    return parse_compare(format_compare(list(options)), devices)
+
+
+def selected_options(devices: Mapping[str, Accelerator]) -> list[str]:
+    """The comparison as it stands in this run (reads only; no widget state is written).
+
+    A URL value this session did not write (a shared link, a fresh session) wins; then the
+    widget's value; then the value kept from an earlier page."""
+    from_url = st.query_params.get(URL_NAME)
+    if from_url is not None and from_url != st.session_state.get(WRITTEN_KEY):
+        return parse_compare(from_url, devices)
+    if WIDGET_KEY in st.session_state:
+        return _valid(st.session_state[WIDGET_KEY] or [], devices)
+    return _valid(kept(URL_NAME) or [], devices)
+
+
+def selected_devices(devices: Mapping[str, Accelerator]) -> list[CompareDevice]:
+    out = []
+    for opt in selected_options(devices):
+        dev_id, _, prec = opt.partition(":")
+        out.append(CompareDevice(dev_id, prec, devices[dev_id]))
+    return out
+
+
+def set_selection(options: Sequence[str]) -> None:
+    """Set the comparison from code (a callback, before the widget is drawn)."""
+    opts = list(options)[:MAX_COMPARE]
+    st.session_state[WIDGET_KEY] = opts
+    remember(URL_NAME, opts)
+
+
+def device_label(t: Translator, dev: Accelerator, precision: str) -> str:
+    return f"{dev.name} · {t(f'common.prec.{precision}')}"
+
+
+def main_label(ctx) -> str:
+    return f"{ctx.device_label()} · {ctx.t(f'common.prec.{ctx.precision}')}"
+
+
+def compare_roofs(ctx) -> list:
+    """The compared devices' roofs (ui.figures.roofline.Roof), dashed, in their colours."""
+    from ui.figures.roofline import Roof
+
+    roofs = []
+    for i, c in enumerate(selected_devices(ctx.devices)):
+        roofs.append(Roof(label=device_label(ctx.t, c.device, c.precision),
+                          peak_flops=c.peak_flops, mem_bw=c.device.mem_bw,
+                          color=COMPARE_COLORS[i % len(COMPARE_COLORS)],
+                          dash=COMPARE_DASH[i % len(COMPARE_DASH)]))
+    return roofs
+
+
+def _draw_picker(ctx) -> list[str]:
+    t = ctx.t
+    devices = ctx.devices
+    options = compare_options(devices)
+    from_url = st.query_params.get(URL_NAME)
+    if from_url is not None and from_url != st.session_state.get(WRITTEN_KEY):
+        st.session_state[WIDGET_KEY] = parse_compare(from_url, devices)
+    elif WIDGET_KEY not in st.session_state:
+        st.session_state[WIDGET_KEY] = _valid(kept(URL_NAME) or [], devices)
+    else:
+        st.session_state[WIDGET_KEY] = _valid(st.session_state[WIDGET_KEY] or [], devices)
+
+    def label(opt: str) -> str:
+        dev_id, _, prec = opt.partition(":")
+        dev = devices.get(dev_id)
+        return device_label(t, dev, prec) if dev is not None else opt
+
+    value = st.multiselect(t("rlx.cmp.pick"), options, key=WIDGET_KEY,
+                           max_selections=MAX_COMPARE, format_func=label,
+                           help=t("rlx.cmp.pick_help"), placeholder=t("rlx.cmp.placeholder"))
+    value = _valid(value, devices)
+    remember(URL_NAME, value)
+    text = format_compare(value)
+    if text:
+        if st.query_params.get(URL_NAME) != text:
+            st.query_params[URL_NAME] = text
+        st.session_state[WRITTEN_KEY] = text
+    else:
+        if URL_NAME in st.query_params:
+            del st.query_params[URL_NAME]
+        st.session_state[WRITTEN_KEY] = None
+    return value
+
+
+@dataclass(frozen=True)
+class CompareRow:
+    """One kernel compared: attainable FLOP/s on the main device and on each compared one,
+    the speed-up bound main -> compared and its regime ("memory", "compute", "mixed")."""
+
+    name: str
+    intensity: float
+    seconds: float | None
+    attainable_main: float
+    attainable: tuple[float, ...]
+    ratio: tuple[float, ...]
+    regime: tuple[str, ...]
+
+
+def compare_rows(kernels: Sequence[KernelRecord], main_peak: float, main_bw: float,
+                 others: Sequence[tuple[float, float]]) -> list[CompareRow]:
+    """Per placeable kernel (FLOPs known): attainable FLOP/s everywhere and the bounds.
+
+    ``others``: (peak FLOP/s, bandwidth bytes/s) per compared device."""
+    ks = [k for k in kernels if k.flops is not None and k.bytes_moved > 0]
+    if not ks:
+        return []
+    inten = np.array([k.intensity for k in ks], dtype=float)
+    att_main = np.atleast_1d(attainable_flops(inten, main_peak, main_bw))
+    atts, ratios, regimes = [], [], []
+    for peak, bw in others:
+        atts.append(np.atleast_1d(attainable_flops(inten, peak, bw)))
+        ratios.append(np.atleast_1d(speedup_bound(inten, main_peak, main_bw, peak, bw)))
+        regimes.append(np.atleast_1d(speedup_regime(inten, main_peak, main_bw, peak, bw)))
+    rows = []
+    for i, k in enumerate(ks):
+        rows.append(CompareRow(k.name, float(inten[i]), k.seconds, float(att_main[i]),
+                               tuple(float(a[i]) for a in atts),
+                               tuple(float(r[i]) for r in ratios),
+                               tuple(str(g[i]) for g in regimes)))
+    return rows
+
+
+def sentence(t: Translator, row: CompareRow, j: int, from_label: str, to_label: str) -> str:
+    """"Moving this memory-bound kernel from A100 to H100 can speed it up by at most
+    1.64×, the bandwidth ratio." (in the page's language)."""
+    ratio = row.ratio[j]
+    regime = row.regime[j]
+    key = {"memory": "rlx.cmp.sentence.memory", "compute": "rlx.cmp.sentence.compute"}.get(
+        regime, "rlx.cmp.sentence.mixed")
+    if ratio < 1:
+        key = "rlx.cmp.sentence.slower"
+    return t(key, name=row.name, src=from_label, dst=to_label, ratio=f"{ratio:.2f}",
+             slow=f"{1 / ratio:.2f}" if ratio > 0 else "∞")
+
+
+def render_compare_section(ctx, kernels: Sequence[KernelRecord] = ()) -> list[CompareDevice]:
+    """The Compare-devices section: the picker, then (with kernels and a main device) a
+    table of attainable FLOP/s and speed-up bounds, and a few sentences."""
+    t = ctx.t
+    st.subheader(t("rlx.cmp.heading"))
+    if not ctx.devices:
+        st.info(t("rlx.cmp.no_devices"))
+        return []
+    _draw_picker(ctx)
+    chosen = selected_devices(ctx.devices)
+    if not chosen:
+        st.caption(t("rlx.cmp.empty"))
+        return []
+    if not ctx.ready:
+        st.warning(t("common.custom_incomplete"))
+        return chosen
+    rows = compare_rows(kernels, ctx.peak_flops, ctx.mem_bw,
+                        [(c.peak_flops, c.device.mem_bw) for c in chosen])
+    src = main_label(ctx)
+    dst = [device_label(t, c.device, c.precision) for c in chosen]
+    if not rows:
+        st.caption(t("rlx.cmp.no_kernels"))
+        return chosen
+    table = []
+    for r in rows:
+        row = {t("rlx.cmp.col.kernel"): r.name,
+               t("rlx.cmp.col.intensity"): format_si(r.intensity, "FLOP/B"),
+               t("rlx.cmp.col.attainable", device=src): format_si(r.attainable_main, "FLOP/s")}
+        for j, label in enumerate(dst):
+            row[t("rlx.cmp.col.attainable", device=label)] = format_si(r.attainable[j], "FLOP/s")
+            row[t("rlx.cmp.col.ratio", device=label)] = f"{r.ratio[j]:.2f}×"
+            row[t("rlx.cmp.col.regime", device=label)] = t(f"rlx.cmp.regime.{r.regime[j]}")
+        table.append(row)
+    st.dataframe(table, hide_index=True, width="stretch")
+    # sentences for the kernels with the most time (table order when none has a time)
+    shares = time_shares([r.seconds for r in rows])
+    order = np.argsort(-shares, kind="stable")[:MAX_SENTENCES]
+    lines = [sentence(t, rows[int(i)], j, src, label)
+             for j, label in enumerate(dst) for i in order]
+    st.markdown("\n".join(f"- {line}" for line in lines))
+    st.caption(t("rlx.cmp.caption", n=min(MAX_SENTENCES, len(rows))))
+    return chosen
