@@ -62,6 +62,7 @@ class KernelPoints:
     hover: Sequence[str]
     size: np.ndarray | None = None   # marker sizes (px), e.g. by time share
     highlight: np.ndarray | None = None  # bool: top-N by time, drawn with a ring
+    labels: Sequence[str] | None = None  # short text drawn next to each point (few kernels)
 
 
 def _log(v: float) -> float:
@@ -205,19 +206,24 @@ def _add_kernels(fig: go.Figure, t: Translator, k: KernelPoints) -> None:
                                    line={"color": "rgba(90,90,90,0.45)", "width": 1, "dash": "dot"},
                                    showlegend=False, name=t("fig.gap")))
     verdicts = np.asarray(k.verdict, dtype=object)
-    names = np.asarray(k.names, dtype=object)
     hover = np.asarray(k.hover, dtype=object)
+    labels = np.asarray(k.labels, dtype=object) if k.labels is not None else None
     sizes = np.asarray(k.size, dtype=float) if k.size is not None else None
     for verdict, color in VERDICT_COLORS.items():
         sel = verdicts == verdict
         if not sel.any():
             continue
-        marker = {"color": color, "size": sizes[sel] if sizes is not None else 10,
+        marker = {"color": color, "size": sizes[sel] if sizes is not None else 11,
                   "line": {"color": "white", "width": 1}, "opacity": 0.9}
+        extra = {}
+        if labels is not None:
+            # Row numbers next to the points (the results table and sentences use them).
+            extra = {"mode": "markers+text", "text": labels[sel], "textposition": "middle right",
+                     "textfont": {"color": color, "size": 12}}
         fig.add_trace(go.Scattergl(
-            x=x[sel], y=y[sel], mode="markers", name=t(f"fig.verdict.{verdict}"),
-            marker=marker, text=names[sel], customdata=hover[sel],
-            hovertemplate="%{customdata}<extra></extra>"))
+            x=x[sel], y=y[sel], mode=extra.pop("mode", "markers"), name=t(f"fig.verdict.{verdict}"),
+            marker=marker, customdata=hover[sel],
+            hovertemplate="%{customdata}<extra></extra>", **extra))
     if k.highlight is not None and np.asarray(k.highlight, dtype=bool).any():
         hl = np.asarray(k.highlight, dtype=bool)
         fig.add_trace(go.Scattergl(
@@ -228,11 +234,14 @@ def _add_kernels(fig: go.Figure, t: Translator, k: KernelPoints) -> None:
 
 def kernel_points(t: Translator, names: Sequence[str], flops: np.ndarray,
                   bytes_moved: np.ndarray, placement, *, size: np.ndarray | None = None,
-                  highlight: np.ndarray | None = None) -> KernelPoints:
+                  highlight: np.ndarray | None = None, labels: Sequence[str] | None = None,
+                  light: bool = False) -> KernelPoints:
     """Turn `calc.roofline.place_kernels(...)` output into drawable, hoverable points.
 
     `placement` has arrays `intensity`, `attainable_flops`, `achieved_flops` (NaN where
-    no time was given), `fraction_of_roof` and `verdict`, and `bound`.
+    no time was given), `fraction_of_roof` and `verdict`, and `bound`. `labels`: short
+    text drawn next to each point. `light=True` (thousands of kernels) writes a shorter
+    hover (name, intensity, FLOP/s, % of roof) to keep the page responsive.
     """
     intensity = np.asarray(placement.intensity, dtype=float)
     attainable = np.asarray(placement.attainable_flops, dtype=float)
@@ -248,6 +257,11 @@ def kernel_points(t: Translator, names: Sequence[str], flops: np.ndarray,
     bound_text = {"memory": t("fig.bound.memory"), "compute": t("fig.bound.compute")}
     verdict_text = {v: t(f"fig.verdict.{v}") for v in VERDICT_COLORS}
     dash = "—"
+    if light:
+        hover = _light_hover(t, names, intensity, y, fraction, measured)
+        return KernelPoints(names=list(names), intensity=intensity, y=y, attainable=attainable,
+                            measured=measured, verdict=verdict, hover=hover, size=size,
+                            highlight=highlight, labels=labels)
     hover = []
     for i, name in enumerate(names):
         hover.append(t(
@@ -264,7 +278,31 @@ def kernel_points(t: Translator, names: Sequence[str], flops: np.ndarray,
         ))
     return KernelPoints(names=list(names), intensity=intensity, y=y, attainable=attainable,
                         measured=measured, verdict=verdict, hover=hover, size=size,
-                        highlight=highlight)
+                        highlight=highlight, labels=labels)
+
+
+def _short_si(values: np.ndarray) -> list[str]:
+    """Fast 3-digit SI text for many values (no unit), e.g. 2.5e14 -> "250T"."""
+    out = []
+    prefixes = {-6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
+    for v in values:
+        if not np.isfinite(v) or v <= 0:
+            out.append("—")
+            continue
+        e = int(math.floor(math.log10(v) / 3) * 3)
+        e = max(-6, min(18, e))
+        out.append(f"{v / 10.0 ** e:.3g} {prefixes[e]}")
+    return out
+
+
+def _light_hover(t: Translator, names: Sequence[str], intensity: np.ndarray, y: np.ndarray,
+                 fraction: np.ndarray, measured: np.ndarray) -> list[str]:
+    template = t("fig.kernel_hover_light")     # translated once, filled per kernel
+    inten = _short_si(intensity)
+    perf = _short_si(y)
+    frac = [f"{f:.0%}" if m else "—" for f, m in zip(fraction, measured)]
+    return [template.format(name=_escape(n), intensity=i, perf=p, fraction=f)
+            for n, i, p, f in zip(names, inten, perf, frac)]
 
 
 def _escape(text: str) -> str:

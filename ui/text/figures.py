@@ -21,6 +21,7 @@ EN = {
                         "<br>Intensity: {intensity}<br>Bound: {bound}"
                         "<br>Attainable: {attainable}<br>Achieved: {achieved}"
                         "<br>Of roof: {fraction}<br>Verdict: {verdict}",
+    "fig.kernel_hover_light": "<b>{name}</b><br>{intensity}FLOP/B · {perf}FLOP/s · of roof {fraction}",
 }
 
 ZH = {
@@ -44,4 +45,5 @@ ZH = {
                         "<br>算术强度：{intensity}<br>瓶颈：{bound}"
                         "<br>可达性能：{attainable}<br>实测性能：{achieved}"
                         "<br>占屋顶：{fraction}<br>结论：{verdict}",
+    "fig.kernel_hover_light": "<b>{name}</b><br>{intensity}FLOP/B · {perf}FLOP/s · 占屋顶 {fraction}",
 }

@@ -1,0 +1,150 @@
+"""The kernel builder: pick a kernel kind and its shapes, see its FLOPs and bytes (and how
+they were counted, from calc.kernels), add it to the table.
+
+Every input is bound to the URL (names `b_kind`, `b_dtype`, `b_m`, ...; see
+ui/state.URL_NAMES["roofline"]).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import streamlit as st
+
+from calc import kernels as K
+from calc.kernel_table import KernelRecord
+from calc.units import QuantityError, format_si, parse_quantity
+from ui.i18n import Translator
+from ui.roofline import state
+from ui.state import bound
+from ui.widgets import COUNT, Bounds, quantity_input
+
+KINDS: tuple[str, ...] = ("gemm", "gemv", "elementwise", "softmax", "layernorm", "attention")
+# dtype id -> bytes per element
+DTYPES: dict[str, float] = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1}
+
+#: URL names of the builder's inputs (all in URL_NAMES["roofline"]).
+URL_NAMES: tuple[str, ...] = (
+    "b_kind", "b_dtype", "b_m", "b_n", "b_k", "b_elems", "b_inputs", "b_fpe", "b_rows",
+    "b_cols", "b_batch", "b_heads", "b_seq", "b_hd", "b_flash", "b_causal", "b_time",
+)
+
+_SHAPE_HELP_KEY = "roofline.b.shape_help"
+
+
+def _shape(t: Translator, label_key: str, key: str, default: str, bounds: Bounds = COUNT) -> float | None:
+    return quantity_input(t, t(label_key), key, default, help=t(_SHAPE_HELP_KEY), bounds=bounds,
+                          kind="count")
+
+
+def _cost(t: Translator, kind: str, b: float) -> K.KernelCost | None:
+    """Draw the shape inputs of `kind` and return its cost, or None when an input is bad."""
+    cols = st.columns(3)
+    if kind == "gemm":
+        with cols[0]:
+            m = _shape(t, "roofline.b.m", "b_m", "8192")
+        with cols[1]:
+            n = _shape(t, "roofline.b.n", "b_n", "8192")
+        with cols[2]:
+            k = _shape(t, "roofline.b.k", "b_k", "8192")
+        return None if None in (m, n, k) else K.gemm(m, n, k, b)
+    if kind == "gemv":
+        with cols[0]:
+            m = _shape(t, "roofline.b.gemv_m", "b_m", "4096")
+        with cols[1]:
+            n = _shape(t, "roofline.b.gemv_n", "b_n", "4096")
+        return None if None in (m, n) else K.gemv(m, n, b)
+    if kind == "elementwise":
+        with cols[0]:
+            n = _shape(t, "roofline.b.elems", "b_elems", "8192*4096")
+        with cols[1]:
+            i = _shape(t, "roofline.b.inputs", "b_inputs", "1")
+        with cols[2]:
+            f = quantity_input(t, t("roofline.b.fpe"), "b_fpe", "1", help=t("roofline.b.fpe_help"),
+                               bounds=Bounds(lo=0.0, lo_open=False, hi=1e6))
+        return None if None in (n, i, f) else K.elementwise(n, b, f, i)
+    if kind in ("softmax", "layernorm"):
+        with cols[0]:
+            r = _shape(t, "roofline.b.rows", "b_rows", "8192")
+        with cols[1]:
+            c = _shape(t, "roofline.b.cols", "b_cols", "4096")
+        if None in (r, c):
+            return None
+        return K.softmax(r, c, b) if kind == "softmax" else K.layernorm(r, c, b)
+    # attention
+    with cols[0]:
+        bt = _shape(t, "roofline.b.batch", "b_batch", "1")
+        s = _shape(t, "roofline.b.seq", "b_seq", "4096")
+    with cols[1]:
+        h = _shape(t, "roofline.b.heads", "b_heads", "32")
+        d = _shape(t, "roofline.b.hd", "b_hd", "128")
+    with cols[2]:
+        flash = bool(bound(st.checkbox, t("roofline.b.flash"), key="b_flash", value=True,
+                           help=t("roofline.b.flash_help")))
+        causal = bool(bound(st.checkbox, t("roofline.b.causal"), key="b_causal", value=True,
+                            help=t("roofline.b.causal_help")))
+    if None in (bt, s, h, d):
+        return None
+    return K.attention(bt, h, s, d, b, flash=flash, causal=causal)
+
+
+def parse_time(text: str) -> float | None | str:
+    """The optional measured time: None when blank, seconds (> 0), or "bad"."""
+    if text is None or not str(text).strip():
+        return None
+    try:
+        x = float(parse_quantity(str(text), kind="time"))
+    except (QuantityError, ValueError, TypeError, ArithmeticError):
+        return "bad"
+    return x if x > 0 and x == x and x != float("inf") else "bad"
+
+
+def record_for(cost: K.KernelCost, seconds: float | None) -> KernelRecord:
+    """The table record of a built kernel (name = calc's language-neutral label)."""
+    return KernelRecord(cost.label, float(cost.flops), float(cost.bytes_moved), seconds, 1, "builder")
+
+
+def _add(record: KernelRecord) -> None:
+    state.add_kernels([record], source_label="builder")
+    st.session_state["roofline.b.added"] = record.name
+
+
+def render_builder(t: Translator, on_added: Callable[[], None] | None = None) -> None:
+    """The builder's widgets, the computed cost with its formula, and the Add button."""
+    st.caption(t("roofline.b.intro"))
+    c1, c2, c3 = st.columns([1.2, 1, 1.2])
+    with c1:
+        kind = bound(st.selectbox, t("roofline.b.kind"), list(KINDS), key="b_kind", index=0,
+                     format_func=lambda k: t(f"roofline.b.kind.{k}"), help=t("roofline.b.kind_help"),
+                     is_valid=lambda v: v in KINDS)
+    with c2:
+        dtypes = list(DTYPES)
+        dtype = bound(st.selectbox, t("roofline.b.dtype"), dtypes, key="b_dtype", index=1,
+                      format_func=lambda d: t("roofline.b.dtype_opt", name=d.upper(), bytes=f"{DTYPES[d]:g}"),
+                      help=t("roofline.b.dtype_help"), is_valid=lambda v: v in dtypes)
+    with c3:
+        time_text = bound(st.text_input, t("roofline.b.time"), "", key="b_time",
+                          help=t("roofline.b.time_help"), placeholder="1.2 ms", max_chars=60)
+    seconds = parse_time(time_text)
+    if seconds == "bad":
+        st.error(t("roofline.b.time_bad", text=str(time_text)[:40]), icon="⚠️")
+    try:
+        cost = _cost(t, kind, DTYPES[dtype])
+    except ValueError as exc:  # calc refused a value: say which, keep the page alive
+        st.error(t("roofline.b.calc_error", message=str(exc)), icon="⚠️")
+        cost = None
+    if cost is None:
+        return
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("roofline.b.flops"), format_si(cost.flops, "FLOP"))
+    m2.metric(t("roofline.b.bytes"), format_si(cost.bytes_moved, "B"))
+    m3.metric(t("roofline.b.intensity"), format_si(cost.intensity, "FLOP/B"))
+    st.markdown(t("roofline.b.how"))
+    st.code(cost.formula.replace("; ", "\n"), language=None, wrap_lines=True)
+    st.caption(t(f"roofline.b.model.{kind}"))
+    ok = seconds != "bad"
+    record = record_for(cost, seconds if ok else None)
+    st.button(t("roofline.b.add"), key="b_add_button", type="primary", disabled=not ok,
+              on_click=_add, args=(record,), help=t("roofline.b.add_help"))
+    added = st.session_state.pop("roofline.b.added", None)
+    if added:
+        st.success(t("roofline.b.added", name=added), icon="✅")

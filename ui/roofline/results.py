@@ -1,0 +1,334 @@
+"""The roofline page's outputs: kernels placed on the selected device (calc.roofline), the
+chart, the results table, a plain sentence per kernel, CSV downloads and "How this is
+computed". `analyze` is pure (no Streamlit) and vectorized: thousands of kernels stay fast.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from calc.kernel_table import KernelRecord, TableParse, to_csv
+from calc.roofline import (ABOVE_ROOF_FRACTION, NEAR_ROOF_FRACTION, KernelPlacements, min_seconds,
+                           place_kernels, ridge_point)
+from calc.units import format_si
+from ui.figures.roofline import ROOF_COLORS, KernelPoints, Roof, kernel_points
+from ui.i18n import Translator
+from ui.roofline.table import md_escape
+
+#: Sentences are written for at most this many kernels (the top ones by time).
+MAX_SENTENCES = 20
+#: Above this many kernels the chart's hover text is shortened (responsiveness).
+LIGHT_HOVER_ABOVE = 2000
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The placeable kernels (FLOPs known) of a parsed table on one device.
+
+    Arrays have one entry per placeable kernel; `rows` holds the 1-based table row of each
+    (as the editor and error messages count). `no_flops` lists kernels with unknown FLOPs
+    (e.g. from an Nsight Compute file without FLOP counters): they cannot be placed."""
+    kernels: tuple[KernelRecord, ...]
+    names: list[str]
+    flops: np.ndarray
+    bytes_moved: np.ndarray
+    seconds: np.ndarray           # NaN: not measured
+    rows: np.ndarray
+    placement: KernelPlacements
+    floor: np.ndarray             # min_seconds: the roofline's time floor (s)
+    no_flops: tuple[KernelRecord, ...]
+    peak_flops: float
+    mem_bw: float
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    @property
+    def measured(self) -> np.ndarray:
+        return np.isfinite(self.seconds)
+
+
+def analyze(parse: TableParse, peak_flops: float, mem_bw: float) -> Analysis:
+    """Place every kernel with known FLOPs on the roofline of (peak_flops, mem_bw)."""
+    keep = [(k, i) for k, i in zip(parse.kernels, parse.row_index) if k.flops is not None]
+    no_flops = tuple(k for k in parse.kernels if k.flops is None)
+    ks = tuple(k for k, _ in keep)
+    flops = np.fromiter((k.flops for k in ks), dtype=float, count=len(ks))
+    nbytes = np.fromiter((k.bytes_moved for k in ks), dtype=float, count=len(ks))
+    secs = np.fromiter((np.nan if k.seconds is None else k.seconds for k in ks), dtype=float,
+                       count=len(ks))
+    rows = np.fromiter((i + 1 for _, i in keep), dtype=int, count=len(ks))
+    if ks:
+        placement = place_kernels(flops, nbytes, peak_flops, mem_bw, seconds=secs)
+        floor = np.asarray(min_seconds(flops, nbytes, peak_flops, mem_bw), dtype=float)
+    else:
+        empty = np.zeros(0)
+        placement = KernelPlacements(empty, empty, np.zeros(0, dtype=object), np.zeros(0, dtype=bool),
+                                     empty, empty, np.zeros(0, dtype=object))
+        floor = empty
+    return Analysis(ks, [k.name for k in ks], flops, nbytes, secs, rows, placement, floor,
+                    no_flops, float(peak_flops), float(mem_bw))
+
+
+def order_by_time(a: Analysis) -> np.ndarray:
+    """Indices, slowest first: measured time, else the time floor for unmeasured kernels."""
+    key = np.where(a.measured, a.seconds, a.floor)
+    return np.argsort(-key, kind="stable")
+
+
+def sentence_indices(a: Analysis, limit: int = MAX_SENTENCES) -> np.ndarray:
+    """Which kernels get a sentence: all in table order when few, else the top `limit` by time."""
+    if len(a) <= limit:
+        return np.arange(len(a))
+    return order_by_time(a)[:limit]
+
+
+def sentence(t: Translator, a: Analysis, i: int) -> str:
+    """The plain-language verdict for kernel `i` (markdown; the name is escaped)."""
+    p = a.placement
+    bound = str(p.bound[i])
+    parts = [t("roofline.s.head", row=int(a.rows[i]), name=md_escape(a.names[i]),
+               bound=t(f"fig.bound.{bound}"),
+               intensity=format_si(float(p.intensity[i]), "FLOP/B"),
+               ceiling=format_si(float(p.attainable_flops[i]), "FLOP/s"),
+               floor=format_si(float(a.floor[i]), "s"))]
+    if not a.measured[i]:
+        parts.append(t("roofline.s.unmeasured"))
+    else:
+        frac = float(p.fraction_of_roof[i])
+        parts.append(t("roofline.s.measured", achieved=format_si(float(p.achieved_flops[i]), "FLOP/s"),
+                       pct=f"{frac:.0%}", time=format_si(float(a.seconds[i]), "s")))
+        verdict = str(p.verdict[i])
+        if verdict == "below_roof":
+            parts.append(t("roofline.s.below") + " " + t(f"roofline.s.fix.{bound}"))
+        else:
+            parts.append(t(f"roofline.s.{verdict}"))
+    sep = "" if getattr(t, "lang", "en") == "zh" else " "
+    return sep.join(parts)
+
+
+def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
+    """The results table shown on the page (translated headers, SI-formatted text)."""
+    p = a.placement
+    dash = "—"
+    measured = a.measured
+
+    def si(values: np.ndarray, unit: str, mask: np.ndarray | None = None) -> list[str]:
+        return [format_si(float(v), unit) if (mask is None or m) else dash
+                for v, m in zip(values, mask if mask is not None else values)]
+
+    verdict = [t(f"fig.verdict.{v}") if m else t("fig.verdict.unmeasured")
+               for v, m in zip(p.verdict, measured)]
+    return pd.DataFrame({
+        t("roofline.r.row"): a.rows,
+        t("roofline.col.name"): a.names,
+        t("roofline.col.flops"): si(a.flops, "FLOP"),
+        t("roofline.col.bytes"): si(a.bytes_moved, "B"),
+        t("roofline.r.intensity"): si(p.intensity, "FLOP/B"),
+        t("roofline.r.bound"): [t(f"fig.bound.{b}") for b in p.bound],
+        t("roofline.r.attainable"): si(p.attainable_flops, "FLOP/s"),
+        t("roofline.r.floor"): si(a.floor, "s"),
+        t("roofline.col.seconds"): si(a.seconds, "s", measured),
+        t("roofline.r.achieved"): si(p.achieved_flops, "FLOP/s", measured),
+        t("roofline.r.fraction"): np.where(measured, np.round(p.fraction_of_roof * 100, 1), np.nan),
+        t("roofline.r.verdict"): verdict,
+    })
+
+
+def _csv_name(name: str) -> str:
+    return "'" + name if name[:1] in ("=", "+", "-", "@", "\t", "\r", "'") else name
+
+
+def results_csv(a: Analysis) -> str:
+    """Results as CSV (English machine headers, SI base units, raw numbers)."""
+    p = a.placement
+    df = pd.DataFrame({
+        "row": a.rows,
+        "name": [_csv_name(n) for n in a.names],
+        "flops": a.flops,
+        "bytes": a.bytes_moved,
+        "seconds": a.seconds,
+        "count": [k.count for k in a.kernels],
+        "intensity_flop_per_byte": p.intensity,
+        "bound": p.bound,
+        "attainable_flop_per_s": p.attainable_flops,
+        "min_seconds": a.floor,
+        "achieved_flop_per_s": p.achieved_flops,
+        "fraction_of_roof": p.fraction_of_roof,
+        "verdict": [v if v else "unmeasured" for v in p.verdict],
+    })
+    return df.to_csv(index=False, float_format="%.9g")
+
+
+def table_csv(parse: TableParse) -> str:
+    """The kernel table (valid rows) as CSV in the import format (calc.kernel_table.to_csv)."""
+    return to_csv(parse.kernels)
+
+
+# ----------------------------------------------------------------------------- chart
+
+def main_roof(label: str, peak_flops: float, mem_bw: float) -> Roof:
+    return Roof(label=label, peak_flops=peak_flops, mem_bw=mem_bw, color=ROOF_COLORS[0])
+
+
+def precision_roofs(t: Translator, device, device_label: str, precisions: Sequence[str],
+                    mem_bw: float) -> list[Roof]:
+    """Extra roofs: the same device at other precisions (dashed, own colours)."""
+    out = []
+    for j, prec in enumerate(precisions):
+        try:
+            peak = device.peak_flops(prec)
+        except (KeyError, ValueError):
+            continue
+        out.append(Roof(label=f"{device_label} · {t('common.prec.' + prec)}", peak_flops=peak,
+                        mem_bw=mem_bw, color=ROOF_COLORS[1 + j % (len(ROOF_COLORS) - 1)], dash="dash"))
+    return out
+
+
+def points(t: Translator, a: Analysis, *, size: np.ndarray | None = None,
+           highlight: np.ndarray | None = None) -> KernelPoints:
+    """Drawable points for the chart (labels = table row numbers when few kernels)."""
+    labels = [str(r) for r in a.rows] if len(a) <= 30 else None
+    return kernel_points(t, a.names, a.flops, a.bytes_moved, a.placement, size=size,
+                         highlight=highlight, labels=labels, light=len(a) > LIGHT_HOVER_ABOVE)
+
+
+# ----------------------------------------------------------------------------- page parts
+
+def render_results(t: Translator, a: Analysis) -> None:
+    """Results table and the sentences."""
+    if not len(a):
+        st.info(t("roofline.r.none"))
+        return
+    st.dataframe(results_frame(t, a), hide_index=True, width="stretch",
+                 column_config={t("roofline.r.fraction"): st.column_config.NumberColumn(format="%.1f %%")})
+    n_meas = int(a.measured.sum())
+    counts = {v: int(np.sum(a.placement.verdict == v)) for v in ("near_roof", "below_roof", "above_roof")}
+    st.markdown(t("roofline.r.summary", n=len(a), measured=n_meas, near=counts["near_roof"],
+                  below=counts["below_roof"], above=counts["above_roof"],
+                  near_pct=f"{NEAR_ROOF_FRACTION:.0%}", above_pct=f"{ABOVE_ROOF_FRACTION:.0%}"))
+    idx = sentence_indices(a)
+    if len(a) > len(idx):
+        st.caption(t("roofline.r.top_note", shown=len(idx), n=len(a)))
+    st.markdown("\n".join(f"- {sentence(t, a, int(i))}" for i in idx))
+    if a.no_flops:
+        st.warning(t("roofline.r.no_flops", n=len(a.no_flops)), icon="ℹ️")
+
+
+def render_downloads(t: Translator, parse: TableParse, a: Analysis, stem: str) -> None:
+    c1, c2 = st.columns(2)
+    c1.download_button(t("roofline.dl.table"), table_csv(parse), file_name="kernels.csv",
+                       mime="text/csv", help=t("roofline.dl.table_help"), key="dl_table",
+                       disabled=not parse.kernels)
+    c2.download_button(t("roofline.dl.results"), results_csv(a) if len(a) else "",
+                       file_name=f"roofline_results_{stem}.csv", mime="text/csv",
+                       help=t("roofline.dl.results_help"), key="dl_results", disabled=not len(a))
+
+
+def _tex(text: str) -> str:
+    return r"\text{" + text.replace("µ", r"\mu ").replace("%", r"\%") + "}"
+
+
+def how_items(t: Translator, a: Analysis, peak: float, bw: float) -> list[tuple[str, str]]:
+    """(LaTeX, explanation) pairs with the selected device's numbers substituted."""
+    P, B = format_si(peak, "FLOP/s"), format_si(bw, "B/s")
+    ridge = ridge_point(peak, bw)
+    items = [
+        (r"P_{\text{attainable}} = \min\left(P_{\text{peak}},\; I \times B\right) = \min\left("
+         + _tex(P) + r",\; I \times " + _tex(B) + r"\right)", t("roofline.how.attainable")),
+        (r"I_{\text{ridge}} = \frac{P_{\text{peak}}}{B} = \frac{" + f"{peak:.4g}" + "}{" + f"{bw:.4g}"
+         + "} = " + _tex(format_si(ridge, "FLOP/B")), t("roofline.how.ridge")),
+    ]
+    if len(a):
+        i = 0
+        inten = float(a.placement.intensity[i])
+        att = float(a.placement.attainable_flops[i])
+        items.append((
+            r"I = \frac{" + f"{a.flops[i]:.4g}" + r"\ \text{FLOP}}{" + f"{a.bytes_moved[i]:.4g}"
+            + r"\ \text{B}} = " + _tex(format_si(inten, "FLOP/B")) + r",\quad \min\left(" + _tex(P)
+            + r",\; " + f"{inten:.4g}" + r" \times " + _tex(B) + r"\right) = " + _tex(format_si(att, "FLOP/s")),
+            t("roofline.how.example", row=int(a.rows[i]))))
+    items.append((r"t_{\min} = \max\left(\frac{F}{P_{\text{peak}}},\; \frac{\text{bytes}}{B}\right),\qquad"
+                  r" P_{\text{achieved}} = \frac{F}{t},\qquad \text{of roof} = \frac{P_{\text{achieved}}}"
+                  r"{P_{\text{attainable}}}", t("roofline.how.measured",
+                                                near=f"{NEAR_ROOF_FRACTION:.0%}",
+                                                above=f"{ABOVE_ROOF_FRACTION:.0%}")))
+    return items
+
+
+# ----------------------------------------------------------------------------- subsets
+
+def subset(a: Analysis, mask: np.ndarray) -> Analysis:
+    """The kernels where `mask` is True (e.g. the name filter), as a smaller Analysis."""
+    m = np.asarray(mask, dtype=bool)
+    if m.all():
+        return a
+    idx = np.flatnonzero(m)
+    p = a.placement
+    sub = KernelPlacements(
+        p.intensity[idx], p.attainable_flops[idx], p.bound[idx], p.is_memory_bound[idx],
+        None if p.achieved_flops is None else p.achieved_flops[idx],
+        None if p.fraction_of_roof is None else p.fraction_of_roof[idx],
+        None if p.verdict is None else p.verdict[idx])
+    return Analysis(tuple(a.kernels[i] for i in idx), [a.names[i] for i in idx], a.flops[idx],
+                    a.bytes_moved[idx], a.seconds[idx], a.rows[idx], sub, a.floor[idx],
+                    a.no_flops, a.peak_flops, a.mem_bw)
+
+
+# ----------------------------------------------------------------------------- extra roofs
+
+ROOFS_KEY = "roofs"          # URL name: comma-separated precision ids
+_ROOFS_WRITTEN = "_url.roofs"
+
+
+def _as_list(value) -> list[str]:
+    if value is None:
+        return []
+    items = value.split(",") if isinstance(value, str) else list(value)
+    return [str(p).strip() for p in items if str(p).strip()]
+
+
+def roofs_selector(t: Translator, precisions: Sequence[str], current: str, container=None) -> list[str]:
+    """Multiselect of the device's other precisions, synced by hand with the URL `roofs`
+    ("fp32,fp8"); kept across pages. Returns the chosen precision ids."""
+    from ui.state import kept, remember
+
+    box = container if container is not None else st
+    options = [p for p in precisions if p != current]
+    from_url = st.query_params.get(ROOFS_KEY)
+    wanted = None
+    if from_url is not None and from_url != st.session_state.get(_ROOFS_WRITTEN):
+        wanted = _as_list(from_url)                  # a new link wins
+    elif ROOFS_KEY in st.session_state:
+        wanted = _as_list(st.session_state[ROOFS_KEY])   # may be text set by a scenario
+    elif kept(ROOFS_KEY) is not None:
+        wanted = _as_list(kept(ROOFS_KEY))           # back from another page
+    if wanted is not None:
+        clean = []
+        for p in wanted:
+            if p in options and p not in clean:
+                clean.append(p)
+        st.session_state[ROOFS_KEY] = clean
+    if not options:
+        value: list[str] = []
+        st.session_state.pop(ROOFS_KEY, None)
+        box.caption(t("roofline.roofs_none"))
+    else:
+        value = list(box.multiselect(t("roofline.roofs"), options, key=ROOFS_KEY,
+                                     format_func=lambda p: t(f"common.prec.{p}"),
+                                     help=t("roofline.roofs_help")))
+    remember(ROOFS_KEY, value)
+    text = ",".join(value)
+    if text:
+        if st.query_params.get(ROOFS_KEY) != text:
+            st.query_params[ROOFS_KEY] = text
+        st.session_state[_ROOFS_WRITTEN] = text
+    else:
+        if ROOFS_KEY in st.query_params:
+            del st.query_params[ROOFS_KEY]
+        st.session_state[_ROOFS_WRITTEN] = None
+    return value

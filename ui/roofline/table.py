@@ -1,0 +1,76 @@
+"""The kernel table editor (st.data_editor over ui.roofline.state's rows) and the messages
+for cells that could not be read."""
+from __future__ import annotations
+
+from typing import Sequence
+
+import pandas as pd
+import streamlit as st
+
+from calc.kernel_table import COLUMNS, CellError
+from ui.i18n import Translator
+from ui.roofline import state
+
+#: Most cell errors listed one by one (the rest are counted).
+MAX_LISTED_ERRORS = 12
+
+
+def _frame(rows: Sequence[dict]) -> pd.DataFrame:
+    extra = [c for c in state.EXTRA_COLUMNS if any(c in r for r in rows)]
+    cols = list(COLUMNS) + extra
+    return pd.DataFrame([{c: r.get(c, "") for c in cols} for r in rows], columns=cols, dtype=object)
+
+
+def render_editor(t: Translator) -> None:
+    """Draw the editable table; store the user's edits in the state."""
+    base = state.editor_base()
+    df = _frame(base)
+    cfg = {
+        "name": st.column_config.TextColumn(t("roofline.col.name"), help=t("roofline.col.name_help"),
+                                            width="large", max_chars=200),
+        "flops": st.column_config.TextColumn(t("roofline.col.flops"), help=t("roofline.col.flops_help")),
+        "bytes": st.column_config.TextColumn(t("roofline.col.bytes"), help=t("roofline.col.bytes_help")),
+        "seconds": st.column_config.TextColumn(t("roofline.col.seconds"),
+                                               help=t("roofline.col.seconds_help")),
+        "count": st.column_config.TextColumn(t("roofline.col.count"), help=t("roofline.col.count_help"),
+                                             width="small"),
+    }
+    for c in state.EXTRA_COLUMNS:      # kept with each row, not shown
+        if c in df.columns:
+            cfg[c] = None
+    edited = st.data_editor(df, key=state.editor_key(), num_rows="dynamic", hide_index=True,
+                            column_config=cfg, width="stretch")
+    if isinstance(edited, pd.DataFrame):
+        state.rows_from_editor(edited.to_dict("records"))
+
+
+def error_lines(t: Translator, errors: Sequence[CellError]) -> list[str]:
+    """One translated line per bad cell: "Row 3, bytes: …" (detail from calc, in English)."""
+    lines = []
+    for e in errors[:MAX_LISTED_ERRORS]:
+        column = t(f"roofline.col.{e.column}") if e.column in COLUMNS else (e.column or "—")
+        detail = e.message.split(": ", 1)[1] if ": " in e.message else e.message
+        lines.append(t("roofline.err.cell", row=e.row, column=column, value=e.value, detail=detail))
+    if len(errors) > MAX_LISTED_ERRORS:
+        lines.append(t("roofline.err.more", n=len(errors) - MAX_LISTED_ERRORS))
+    return lines
+
+
+def render_errors(t: Translator, errors: Sequence[CellError]) -> None:
+    """st.error naming each bad cell; the other rows still plot."""
+    if not errors:
+        return
+    rows = len({e.row for e in errors})
+    body = "\n".join(f"- {_md_escape(line)}" for line in error_lines(t, errors))
+    st.error(t("roofline.err.heading", n=rows) + "\n\n" + body, icon="⚠️")
+
+
+_MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:")
+
+
+def _md_escape(text: str) -> str:
+    """User text (cell values, kernel names) shown as text inside st.markdown."""
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in str(text))
+
+
+md_escape = _md_escape

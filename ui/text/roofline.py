@@ -1,0 +1,303 @@
+"""Roofline page strings ("roofline.*"). Figure strings live in figures.py ("fig.*")."""
+
+EN = {
+    "roofline.title": "Roofline: where is the bottleneck, and how fast can it NOT go?",
+    "roofline.intro": (
+        "Three steps: **①** count a kernel's FLOPs and bytes → its arithmetic intensity; "
+        "**②** find it on the chart → its ceiling on this device; **③** compare with the "
+        "measured time: near the ceiling → done, optimise something else; far below → a bug "
+        "or a poor implementation, worth digging in. The roofline's biggest value is telling "
+        "you how fast a kernel can **not** go: at intensity 2 on this device nothing beats "
+        "**{capped}**."),
+    "roofline.roofs": "Extra roofs (other precisions)",
+    "roofline.roofs_help": "Draw this device's roof for other precisions too (dashed), e.g. FP32 "
+                           "vs BF16 vs FP8. The slope (memory bandwidth) is the same for all.",
+    "roofline.roofs_none": "This device has no other precision to compare.",
+    "roofline.chart_caption": "Numbers next to the points are table rows. Dotted lines join a "
+                              "measured kernel to its ceiling; a kernel without a time is drawn "
+                              "at its ceiling. Hover a point for its numbers.",
+    "roofline.view_heading": "View: highlight the slowest kernels, size by time, filter by name",
+    "roofline.tab.table": "📋 Kernel table",
+    "roofline.tab.builder": "🧮 Kernel builder",
+    "roofline.tab.import": "📥 Import a file",
+    "roofline.table_intro": (
+        "One row per kernel; all numbers are totals over **count** calls. Cells accept "
+        "numbers, units and arithmetic: `2*8192**3`, `1.1T`, `14 GB`, `1.2 ms`, `20 us`. "
+        "Leave the time blank if you have not measured it. Add rows at the bottom, delete "
+        "them by selecting their left edge."),
+    "roofline.reset": "Reset to the examples",
+    "roofline.reset_help": "Replace the table with the four preloaded examples.",
+    "roofline.clear": "Clear the table",
+    "roofline.clear_help": "Remove every row (e.g. before importing a file).",
+    "roofline.col.name": "Kernel",
+    "roofline.col.name_help": "Any name; shown as plain text.",
+    "roofline.col.flops": "FLOPs",
+    "roofline.col.flops_help": "Floating-point operations of all calls (a multiply-add is 2). "
+                               "Examples: 2*8192**3, 1.1T, 3 TFLOP, 1.5e9.",
+    "roofline.col.bytes": "Bytes",
+    "roofline.col.bytes_help": "Bytes moved to and from DRAM/HBM by all calls. Examples: 14 GB, "
+                               "402 MB, 3*8192**2*2, 1.5e9.",
+    "roofline.col.seconds": "Time",
+    "roofline.col.seconds_help": "Measured time of all calls together (optional). Examples: "
+                                 "1.2 ms, 20 us, 0.004 (seconds).",
+    "roofline.col.count": "Count",
+    "roofline.col.count_help": "How many calls the row adds up (a whole number, default 1).",
+    "roofline.err.heading": "{n} row(s) could not be read and are not plotted; the other rows are:",
+    "roofline.err.cell": "Row {row}, {column}: {detail}",
+    "roofline.err.more": "… and {n} more cells.",
+    "roofline.link.too_long": "The table is too long for a share link, so the link does not carry "
+                              "it (the other settings still travel). To send the kernels, save a "
+                              "scenario file or download the table as CSV.",
+    "roofline.link.bad": "The link's kernel table could not be read, so the examples are shown "
+                         "instead. Details: {message}",
+    # builder
+    "roofline.b.intro": "Pick a kernel and its shapes: the FLOPs and bytes are counted for you "
+                        "(ideal traffic: every tensor read or written once), with the formula.",
+    "roofline.b.kind": "Kernel",
+    "roofline.b.kind_help": "Which kernel to count. GEMM = matrix multiply; GEMV = matrix × vector "
+                            "(batch-1 decode).",
+    "roofline.b.kind.gemm": "GEMM (matrix × matrix)",
+    "roofline.b.kind.gemv": "GEMV (matrix × vector)",
+    "roofline.b.kind.elementwise": "Element-wise (activation, add, …)",
+    "roofline.b.kind.softmax": "Softmax (row-wise)",
+    "roofline.b.kind.layernorm": "LayerNorm",
+    "roofline.b.kind.attention": "Attention (softmax(QKᵀ)V)",
+    "roofline.b.dtype": "Data type",
+    "roofline.b.dtype_opt": "{name} ({bytes} B/element)",
+    "roofline.b.dtype_help": "Element size: FP32 4 bytes, BF16/FP16 2, FP8/INT8 1. Sets the bytes, "
+                             "not the FLOPs.",
+    "roofline.b.time": "Measured time (optional)",
+    "roofline.b.time_help": "Time of one call, if you measured it, e.g. 1.2 ms, 20 us. Leave blank "
+                            "to see only the ceiling.",
+    "roofline.b.time_placeholder": "e.g. 1.2 ms",
+    "roofline.b.time_bad": "Could not read the time “{text}”. Examples: 1.2 ms, 20 us, 0.004.",
+    "roofline.b.calc_error": "These shapes cannot be counted: {message}",
+    "roofline.b.shape_help": "A whole number of elements; arithmetic and k/M suffixes work "
+                             "(8192, 8k, 4096*4).",
+    "roofline.b.m": "m (rows of A and C)",
+    "roofline.b.n": "n (columns of B and C)",
+    "roofline.b.k": "k (inner dimension)",
+    "roofline.b.gemv_m": "m (rows of the matrix, outputs)",
+    "roofline.b.gemv_n": "n (columns of the matrix, inputs)",
+    "roofline.b.elems": "Elements n",
+    "roofline.b.inputs": "Input tensors",
+    "roofline.b.fpe": "FLOPs per element",
+    "roofline.b.fpe_help": "Operations per output element, e.g. 1 for add or scale, ~8 for GELU. "
+                           "0 is a plain copy.",
+    "roofline.b.rows": "Rows (tokens)",
+    "roofline.b.cols": "Columns (hidden size)",
+    "roofline.b.batch": "Batch",
+    "roofline.b.heads": "Heads",
+    "roofline.b.seq": "Sequence length",
+    "roofline.b.hd": "Head dimension",
+    "roofline.b.flash": "FlashAttention (fused)",
+    "roofline.b.flash_help": "Fused: the s×s score matrix never goes through memory. Off: the "
+                             "standard kernel writes and reads it (4·s² extra elements).",
+    "roofline.b.causal": "Causal mask",
+    "roofline.b.causal_help": "With FlashAttention, masked blocks are skipped: half the FLOPs.",
+    "roofline.b.flops": "FLOPs",
+    "roofline.b.bytes": "Bytes moved",
+    "roofline.b.intensity": "Intensity",
+    "roofline.b.how": "**How it was counted** (numbers substituted):",
+    "roofline.b.model.gemm": "A and B are read once, C written once (perfect tiling): a lower bound "
+                             "on bytes, so an upper bound on intensity.",
+    "roofline.b.model.gemv": "The matrix is read once per call: about 1 FLOP per byte in BF16, "
+                             "always memory-bound.",
+    "roofline.b.model.elementwise": "Each input read once and the output written once; nothing is "
+                                    "reused, so it is memory-bound.",
+    "roofline.b.model.softmax": "Fused one-pass softmax: input read once, output written once; "
+                                "5 FLOPs per element.",
+    "roofline.b.model.layernorm": "Input read once, output written once, plus γ and β; 8 FLOPs per "
+                                  "element.",
+    "roofline.b.model.attention": "Q·Kᵀ and P·V count 2·s²·d each; softmax FLOPs are not counted "
+                                  "(as in the FlashAttention paper).",
+    "roofline.b.add": "➕ Add to the table",
+    "roofline.b.add_help": "Append this kernel as a new row (name, FLOPs, bytes, time).",
+    "roofline.b.added": "Added “{name}” to the table.",
+    # results
+    "roofline.results_heading": "Results",
+    "roofline.r.row": "Row",
+    "roofline.r.intensity": "Intensity",
+    "roofline.r.bound": "Bound",
+    "roofline.r.attainable": "Ceiling (attainable)",
+    "roofline.r.floor": "Time floor",
+    "roofline.r.achieved": "Achieved",
+    "roofline.r.fraction": "% of ceiling",
+    "roofline.r.verdict": "Verdict",
+    "roofline.r.none": "No kernel to place yet: add rows to the table, build one, or import a file.",
+    "roofline.r.summary": "**{n}** kernels placed, **{measured}** with a measured time: "
+                          "{near} near the roof (≥ {near_pct}), {below} below it, {above} above "
+                          "it (> {above_pct}: impossible).",
+    "roofline.r.top_note": "Sentences for the {shown} slowest of {n} kernels (by measured time, "
+                           "else by time floor); the table above lists them all.",
+    "roofline.r.no_flops": "{n} kernel(s) have no FLOPs (e.g. an Nsight Compute file without FLOP "
+                           "counters) and cannot be placed: fill in their FLOPs in the table.",
+    "roofline.s.head": "**{row}. {name}** — {bound} (intensity {intensity}): it cannot run faster "
+                       "than **{ceiling}** on this device, so it needs at least **{floor}**.",
+    "roofline.s.unmeasured": "No time given, so it is drawn at its ceiling; enter the measured time "
+                             "to see how close it gets.",
+    "roofline.s.measured": "Measured {time} ⇒ {achieved}, **{pct} of its ceiling**:",
+    "roofline.s.below": "far below the roof — a bug or a poor implementation; worth digging in.",
+    "roofline.s.fix.memory": "It is memory-bound, so optimise data movement (fuse kernels, fewer "
+                             "passes, smaller data types, better reuse); faster math will not help.",
+    "roofline.s.fix.compute": "It is compute-bound, so optimise the math (Tensor Cores, the right "
+                              "precision, aligned shapes, better tiling).",
+    "roofline.s.near_roof": "close to the roof — this kernel is done; optimise something else "
+                            "(or raise its intensity to lift its ceiling).",
+    "roofline.s.above_roof": "above the roof, which is impossible — your numbers are wrong. Likely "
+                             "causes: a 2:4-sparse headline peak, FLOPs counted as MACs (×2) or "
+                             "twice, wrong units (ms vs µs, GB vs GiB), the wrong precision in the "
+                             "sidebar, or bytes served from cache counted as DRAM traffic.",
+    "roofline.dl.table": "⬇️ Kernel table (CSV)",
+    "roofline.dl.table_help": "The readable rows as CSV (name, flops, bytes, seconds, count); the "
+                              "Import panel reads it back exactly.",
+    "roofline.dl.results": "⬇️ Results (CSV)",
+    "roofline.dl.results_help": "Per kernel: intensity, bound, ceiling, time floor, achieved FLOP/s, "
+                                "fraction of the ceiling and verdict, in SI base units.",
+    "roofline.how.attainable": "A kernel's ceiling is the lower of the compute roof and its "
+                               "intensity times the memory bandwidth:",
+    "roofline.how.ridge": "The ridge point, where the slope meets the roof; left of it a kernel is "
+                          "memory-bound, right of it compute-bound:",
+    "roofline.how.example": "For table row {row}:",
+    "roofline.how.measured": "With a measured time t: the floor, the achieved FLOP/s and the fraction "
+                             "of the ceiling (≥ {near}: near the roof; > {above}: above it, the "
+                             "numbers are wrong):",
+    "roofline.extras_heading": "Compare and save",
+}
+
+ZH = {
+    "roofline.title": "Roofline：瓶颈在哪？最快【不可能】快过多少？",
+    "roofline.intro": (
+        "三步用起来：**①** 算出 kernel 的 FLOP 和字节数 → 得到算术强度；**②** 在图上找到它的位置 → "
+        "知道它在这台设备上的理论上限；**③** 和实测对比：接近上限 → 这个 kernel 已经到头了，去优化别的；"
+        "远低于上限 → 有 bug 或实现差，值得深挖。Roofline 最大的价值是告诉你【不能】快多少："
+        "算术强度为 2 的 kernel 在这台设备上无论如何都超不过 **{capped}**。"),
+    "roofline.roofs": "额外的屋顶（其他精度）",
+    "roofline.roofs_help": "把本设备其他精度的屋顶也画出来（虚线），例如 FP32 / BF16 / FP8 对比。"
+                           "斜坡（显存带宽）对所有精度都一样。",
+    "roofline.roofs_none": "这台设备没有其他精度可对比。",
+    "roofline.chart_caption": "点旁边的数字是表格行号。虚线把实测的 kernel 连到它的上限；"
+                              "没给时间的 kernel 直接画在上限处。鼠标悬停可看具体数字。",
+    "roofline.view_heading": "显示：突出最耗时的 kernel、按时间定点大小、按名称筛选",
+    "roofline.tab.table": "📋 Kernel 表",
+    "roofline.tab.builder": "🧮 Kernel 计算器",
+    "roofline.tab.import": "📥 导入文件",
+    "roofline.table_intro": (
+        "每行一个 kernel；所有数字都是 **调用次数** 次调用的总和。单元格可填数字、单位和算式："
+        "`2*8192**3`、`1.1T`、`14 GB`、`1.2 ms`、`20 us`。没测时间就留空。"
+        "在表格底部添加行；选中行的左边缘即可删除。"),
+    "roofline.reset": "恢复示例",
+    "roofline.reset_help": "用预置的四个示例替换当前表格。",
+    "roofline.clear": "清空表格",
+    "roofline.clear_help": "删除所有行（例如在导入文件之前）。",
+    "roofline.col.name": "Kernel",
+    "roofline.col.name_help": "任意名称，按纯文本显示。",
+    "roofline.col.flops": "FLOP",
+    "roofline.col.flops_help": "所有调用的浮点运算次数（一次乘加算 2）。例如 2*8192**3、1.1T、"
+                               "3 TFLOP、1.5e9。",
+    "roofline.col.bytes": "字节数",
+    "roofline.col.bytes_help": "所有调用与 DRAM/HBM 之间搬运的字节数。例如 14 GB、402 MB、"
+                               "3*8192**2*2、1.5e9。",
+    "roofline.col.seconds": "时间",
+    "roofline.col.seconds_help": "所有调用的实测总时间（可选）。例如 1.2 ms、20 us、0.004（秒）。",
+    "roofline.col.count": "调用次数",
+    "roofline.col.count_help": "这一行合计了多少次调用（整数，默认 1）。",
+    "roofline.err.heading": "有 {n} 行读不出来，没有画到图上；其他行照常显示：",
+    "roofline.err.cell": "第 {row} 行「{column}」列：{detail}",
+    "roofline.err.more": "……还有 {n} 个单元格有问题。",
+    "roofline.link.too_long": "表格太长，分享链接装不下，所以链接里不带 kernel 表（其他设置照常带上）。"
+                              "要把 kernel 发给别人，请保存场景文件或把表格下载为 CSV。",
+    "roofline.link.bad": "链接里的 kernel 表读不出来，已改为显示示例。详情：{message}",
+    # builder
+    "roofline.b.intro": "选一种 kernel 并填好形状，FLOP 和字节数会自动算出（理想访存：每个张量只读或写一次），"
+                        "并列出公式。",
+    "roofline.b.kind": "Kernel 类型",
+    "roofline.b.kind_help": "要计算哪种 kernel。GEMM = 矩阵乘；GEMV = 矩阵乘向量（batch 为 1 的解码）。",
+    "roofline.b.kind.gemm": "GEMM（矩阵 × 矩阵）",
+    "roofline.b.kind.gemv": "GEMV（矩阵 × 向量）",
+    "roofline.b.kind.elementwise": "逐元素（激活、加法等）",
+    "roofline.b.kind.softmax": "Softmax（按行）",
+    "roofline.b.kind.layernorm": "LayerNorm",
+    "roofline.b.kind.attention": "Attention（softmax(QKᵀ)V）",
+    "roofline.b.dtype": "数据类型",
+    "roofline.b.dtype_opt": "{name}（每元素 {bytes} 字节）",
+    "roofline.b.dtype_help": "每个元素的字节数：FP32 为 4，BF16/FP16 为 2，FP8/INT8 为 1。只影响字节数，不影响 FLOP。",
+    "roofline.b.time": "实测时间（可选）",
+    "roofline.b.time_help": "单次调用的实测时间，例如 1.2 ms、20 us。留空则只看理论上限。",
+    "roofline.b.time_placeholder": "例如 1.2 ms",
+    "roofline.b.time_bad": "读不出时间「{text}」。示例：1.2 ms、20 us、0.004。",
+    "roofline.b.calc_error": "这组形状无法计算：{message}",
+    "roofline.b.shape_help": "元素个数（整数）；支持算式和 k/M 后缀（8192、8k、4096*4）。",
+    "roofline.b.m": "m（A 和 C 的行数）",
+    "roofline.b.n": "n（B 和 C 的列数）",
+    "roofline.b.k": "k（内积维度）",
+    "roofline.b.gemv_m": "m（矩阵行数，即输出长度）",
+    "roofline.b.gemv_n": "n（矩阵列数，即输入长度）",
+    "roofline.b.elems": "元素个数 n",
+    "roofline.b.inputs": "输入张量个数",
+    "roofline.b.fpe": "每元素 FLOP",
+    "roofline.b.fpe_help": "每个输出元素的运算次数，例如加法或缩放为 1，GELU 约为 8；0 表示纯拷贝。",
+    "roofline.b.rows": "行数（token 数）",
+    "roofline.b.cols": "列数（hidden 维度）",
+    "roofline.b.batch": "Batch",
+    "roofline.b.heads": "头数",
+    "roofline.b.seq": "序列长度",
+    "roofline.b.hd": "每头维度",
+    "roofline.b.flash": "FlashAttention（融合）",
+    "roofline.b.flash_help": "融合实现：s×s 的分数矩阵不经过显存。关闭：标准实现要把它写出再读回（多 4·s² 个元素）。",
+    "roofline.b.causal": "因果掩码",
+    "roofline.b.causal_help": "配合 FlashAttention 时会跳过被遮住的块：FLOP 减半。",
+    "roofline.b.flops": "FLOP",
+    "roofline.b.bytes": "搬运字节数",
+    "roofline.b.intensity": "算术强度",
+    "roofline.b.how": "**怎么算的**（代入了具体数字）：",
+    "roofline.b.model.gemm": "A、B 各读一次，C 写一次（理想分块）：字节数是下限，所以算术强度是上限。",
+    "roofline.b.model.gemv": "每次调用都要把整个矩阵读一遍：BF16 下约 1 FLOP/字节，永远是带宽受限。",
+    "roofline.b.model.elementwise": "每个输入读一次、输出写一次，没有任何复用，所以是带宽受限。",
+    "roofline.b.model.softmax": "融合的单遍 softmax：输入读一次、输出写一次；每元素 5 FLOP。",
+    "roofline.b.model.layernorm": "输入读一次、输出写一次，外加 γ 和 β；每元素 8 FLOP。",
+    "roofline.b.model.attention": "Q·Kᵀ 和 P·V 各算 2·s²·d；softmax 的 FLOP 不计入（与 FlashAttention 论文一致）。",
+    "roofline.b.add": "➕ 加入表格",
+    "roofline.b.add_help": "把这个 kernel 作为新的一行追加到表格（名称、FLOP、字节数、时间）。",
+    "roofline.b.added": "已把「{name}」加入表格。",
+    # results
+    "roofline.results_heading": "结果",
+    "roofline.r.row": "行",
+    "roofline.r.intensity": "算术强度",
+    "roofline.r.bound": "瓶颈",
+    "roofline.r.attainable": "上限（可达性能）",
+    "roofline.r.floor": "最短时间",
+    "roofline.r.achieved": "实测性能",
+    "roofline.r.fraction": "占上限 %",
+    "roofline.r.verdict": "结论",
+    "roofline.r.none": "还没有可以画的 kernel：在表格里加几行、用计算器生成一个，或者导入文件。",
+    "roofline.r.summary": "共放置 **{n}** 个 kernel，其中 **{measured}** 个有实测时间："
+                          "{near} 个接近屋顶（≥ {near_pct}），{below} 个远低于屋顶，"
+                          "{above} 个超过屋顶（> {above_pct}：不可能）。",
+    "roofline.r.top_note": "下面只为 {n} 个 kernel 中最慢的 {shown} 个写了结论（按实测时间，没有则按最短时间排序）；"
+                           "上面的表格列出了全部。",
+    "roofline.r.no_flops": "有 {n} 个 kernel 没有 FLOP（例如 Nsight Compute 文件里没有 FLOP 计数器），"
+                           "无法放到图上：请在表格里补上它们的 FLOP。",
+    "roofline.s.head": "**{row}. {name}** — {bound}（算术强度 {intensity}）：在这台设备上不可能快过 "
+                       "**{ceiling}**，所以至少需要 **{floor}**。",
+    "roofline.s.unmeasured": "没给时间，所以画在上限处；填上实测时间就能看到离上限有多远。",
+    "roofline.s.measured": "实测 {time} ⇒ {achieved}，**达到上限的 {pct}**：",
+    "roofline.s.below": "远低于屋顶 —— 有 bug 或实现差，值得深挖。",
+    "roofline.s.fix.memory": "它是带宽受限，应该优化【搬运】（算子融合、减少读写遍数、更小的数据类型、提高复用）；"
+                             "算得再快也没用。",
+    "roofline.s.fix.compute": "它是算力受限，应该优化【计算】（用上 Tensor Core、选对精度、维度对齐、更好的分块）。",
+    "roofline.s.near_roof": "接近屋顶 —— 这个 kernel 已经到头了，去优化别的（或者提高它的算术强度，把上限抬高）。",
+    "roofline.s.above_roof": "超过了屋顶，这在物理上不可能 —— 你算错了。常见原因：用了 2:4 稀疏的宣传峰值、"
+                             "把 MAC 当成 FLOP（差 2 倍）或重复计数、单位弄错（ms 与 µs、GB 与 GiB）、"
+                             "侧栏选错了精度，或者把缓存命中的字节当成了显存流量。",
+    "roofline.dl.table": "⬇️ Kernel 表（CSV）",
+    "roofline.dl.table_help": "可读的行导出为 CSV（name, flops, bytes, seconds, count），导入面板可以原样读回。",
+    "roofline.dl.results": "⬇️ 结果（CSV）",
+    "roofline.dl.results_help": "每个 kernel 的算术强度、瓶颈、上限、最短时间、实测 FLOP/s、占上限比例和结论，单位为 SI 基本单位。",
+    "roofline.how.attainable": "一个 kernel 的上限 = 算力屋顶与「算术强度 × 显存带宽」中较小的那个：",
+    "roofline.how.ridge": "拐点是斜坡与屋顶的交点；在它左边是带宽受限，右边是算力受限：",
+    "roofline.how.example": "以表格第 {row} 行为例：",
+    "roofline.how.measured": "有实测时间 t 时：最短时间、实测 FLOP/s 和占上限的比例（≥ {near}：接近屋顶；"
+                             "> {above}：超过屋顶，数字有误）：",
+    "roofline.extras_heading": "对比与保存",
+}
