@@ -28,7 +28,11 @@ KEEP_PREFIX = "_keep."
 # Every URL name the app reads, by page. A test pins this table: renaming breaks links.
 URL_NAMES: dict[str, tuple[str, ...]] = {
     "common": ("lang", "device", "precision", "peak", "bw", "img"),
-    "roofline": ("roofs", "k", "compare", "l2_bw", "l1_bw", "hier", "top", "filter", "size_by"),
+    "roofline": ("roofs", "k", "compare", "l2_bw", "l1_bw", "hier", "top", "filter", "size_by",
+                 # kernel builder
+                 "b_kind", "b_dtype", "b_m", "b_n", "b_k", "b_elems", "b_inputs", "b_fpe",
+                 "b_rows", "b_cols", "b_batch", "b_heads", "b_seq", "b_hd", "b_flash",
+                 "b_causal", "b_time"),
     "mfu": ("params", "tokens_per_s", "gpus", "peak_override", "attn", "layers",
             "hidden", "seq", "causal", "target_mfu"),
     "training": ("params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days",
