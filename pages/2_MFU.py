@@ -61,7 +61,7 @@ with inputs:
             peak, peak_source = value, t("mfu.peak_from_override")
         else:
             st.error(t("common.err.field", label=t("mfu.peak_override"), message=problem),
-                     icon="⚠️")
+                     icon=":material/warning:")
             peak = None
     if peak is not None:
         st.caption(t("mfu.peak_used", peak=format_si(peak, "FLOP/s"), source=peak_source))
@@ -104,10 +104,12 @@ with results:
         achieved = achieved_flops_per_gpu(n_params, tokens_per_s, n_gpus, flops_per_token=fpt)
         band = mfu_band(value)
 
-        c1, c2, c3 = st.columns(3)
+        c1, c2 = st.columns(2)
         c1.metric(t("mfu.metric.mfu"), pct(value), help=t("mfu.metric.mfu_help"))
         c2.metric(t("mfu.metric.achieved"), format_si(achieved, "FLOP/s"),
                   help=t("mfu.metric.achieved_help", peak=format_si(peak, "FLOP/s")))
+        c3, c4 = st.columns(2)
+        c4.metric(t("mfu.metric.peak"), format_si(peak, "FLOP/s"), help=t("mfu.metric.peak_help"))
         c3.metric(t("mfu.metric.fpt"), format_si(fpt, "FLOP"),
                   help=t("mfu.metric.fpt_help"))
         if share is not None:
@@ -118,27 +120,27 @@ with results:
         advice = t("mfu.band_verdict", mfu=pct(value), name=t(f"mfu.band.{band.key}.name"),
                    advice=t(f"mfu.band.{band.key}.advice"))
         if value > 1.0:
-            st.error(t("mfu.over_100"), icon="🛑")
+            st.error(t("mfu.over_100"), icon=":material/error:")
         elif band.key == "suspicious":
-            st.warning(advice + "\n\n" + t("mfu.over_60"), icon="🤔")
+            st.warning(advice + "\n\n" + t("mfu.over_60"), icon=":material/help:")
         elif band.key == "problem":
-            st.error(advice, icon="💀")
+            st.error(advice, icon=":material/error:")
         elif band.key == "low":
-            st.warning(advice, icon="⚠️")
+            st.warning(advice, icon=":material/warning:")
         elif band.key == "fair":
-            st.info(advice, icon="🟡")
+            st.info(advice, icon=":material/info:")
         else:
-            st.success(advice, icon="✅")
+            st.success(advice, icon=":material/check_circle:")
         st.caption(t("mfu.ceiling_note"))
 
         if not use_attn and attn_ok and seq >= ATTENTION_WARNING_SEQ_LEN:
             would = attention_flops_share(n_params, n_layers, hidden, seq, causal=causal)
-            st.warning(t("mfu.seq_warning", seq=f"{seq:,.0f}", share=pct(would)), icon="⚠️")
+            st.warning(t("mfu.seq_warning", seq=f"{seq:,.0f}", share=pct(would)), icon=":material/warning:")
 
         needed = required_tokens_per_sec(n_params, target, n_gpus, peak, flops_per_token=fpt)
         st.info(t("mfu.inverse_result", target=f"{target:.0%}",
                   needed=format_si(needed, "tok/s"), gpus=f"{n_gpus:,.0f}",
-                  now=format_si(tokens_per_s, "tok/s")), icon="🎯")
+                  now=format_si(tokens_per_s, "tok/s")), icon=":material/track_changes:")
 
         fpt_latex = (r"C_{\text{tok}} = 6N + 12\,L\,h\,s" + (r"\cdot\tfrac12" if causal else "")
                      + " = " + tx(format_si(fpt, "FLOP"))) if use_attn else \

@@ -79,7 +79,7 @@ with inputs:
         except (QuantityError, ValueError, TypeError):
             problem = t("common.err.parse", text=price_text[:40])
         if problem is not None:
-            st.error(t("common.err.field", label=t("training.price"), message=problem), icon="⚠️")
+            st.error(t("common.err.field", label=t("training.price"), message=problem), icon=":material/warning:")
             price = None
     peak = ctx.peak_flops
     if ctx.ready:
@@ -97,7 +97,8 @@ with results:
         secs = training_seconds(n_params, n_tokens, n_gpus, peak, chosen_mfu)
         n_days = days(secs)
         hours = gpu_hours(n_params, n_tokens, peak, chosen_mfu)
-        c1, c2, c3, c4 = st.columns(4)
+        c1, c2 = st.columns(2)
+        c3, c4 = st.columns(2)
         c1.metric(t("training.metric.flops"), format_si(flops, "FLOP"),
                   help=t("training.metric.flops_help"))
         c2.metric(t("training.metric.days"), t("training.days_value", days=fmt_days(n_days)),
@@ -131,7 +132,7 @@ with results:
                      hours=f"{abs(gain.gpu_hours):,.0f}")
             if price is not None:
                 text += " " + t("training.compare_money", money=fmt_money(abs(gain.cost)))
-            st.info(text, icon="💰")
+            st.info(text, icon=":material/payments:")
 
         st.subheader(t("training.deadline_heading"))
         deadline = quantity_input(t, t("training.deadline_days"), "deadline_days", "30",
@@ -140,7 +141,7 @@ with results:
             need = gpus_for_deadline(n_params, n_tokens, seconds_from_days(deadline), peak,
                                      chosen_mfu)
             st.success(t("training.deadline_result", days=f"{deadline:g}", mfu=mfu_text,
-                         gpus=f"{math.ceil(need):,}", exact=f"{need:,.1f}"), icon="🧮")
+                         gpus=f"{math.ceil(need):,}", exact=f"{need:,.1f}"), icon=":material/calculate:")
         else:
             need = None
 

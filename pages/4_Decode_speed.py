@@ -47,7 +47,7 @@ def seed_example() -> None:
 st.title(t("decode.title"))
 st.markdown(t("decode.intro"))
 st.button(t("decode.seed_button"), on_click=seed_example, help=t("decode.seed_button_help"),
-          icon="🌱")
+          icon=":material/science:")
 
 inputs, results = st.columns([1, 1.45], gap="large")
 with inputs:
@@ -90,7 +90,7 @@ with inputs:
             problem = t("common.err.parse", text=measured_text[:40])
         if problem is not None:
             st.error(t("common.err.field", label=t("decode.measured"), message=problem),
-                     icon="⚠️")
+                     icon=":material/warning:")
             measured = None
 
 kv_ok = n_layers is not None and kv_heads is not None and head_dim is not None \
@@ -126,7 +126,7 @@ with results:
         c3.metric(t("decode.metric.per_request", batch=batch), tps(per),
                   help=t("decode.metric.per_request_help"))
         st.info(t("decode.headline", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
-                  bound=tps(bound_b1), weights=weights.upper()), icon="⚡")
+                  bound=tps(bound_b1), weights=weights.upper()), icon=":material/bolt:")
         if use_kv:
             per_b1_kv = per_sequence_tokens_per_sec(1, n_params, bpp, peak, bw,
                                                     kv_bytes_per_seq=kv_seq)
@@ -155,11 +155,11 @@ with results:
             args = dict(model=format_si(w_bytes, "B"), kv=format_si(kv_total, "B"),
                         mem=format_si(mem, "B"), gpus=f"{n_gpus:,.0f}")
             if fits_in_memory(w_bytes, mem, kv_total, reserve_fraction=0.1):
-                st.success(t("decode.fits", **args), icon="✅")
+                st.success(t("decode.fits", **args), icon=":material/check_circle:")
             elif fits_in_memory(w_bytes, mem, kv_total):
-                st.warning(t("decode.fits_tight", **args), icon="⚠️")
+                st.warning(t("decode.fits_tight", **args), icon=":material/warning:")
             else:
-                st.error(t("decode.no_fit", **args), icon="🛑")
+                st.error(t("decode.no_fit", **args), icon=":material/error:")
         else:
             st.caption(t("decode.memory_unknown"))
 
@@ -169,9 +169,9 @@ with results:
             msg = t("decode.measured_result", measured=tps(measured), ach=format_si(ach, "B/s"),
                     bw=format_si(bw, "B/s"), mbu=f"{mbu:.0%}")
             if mbu > 1.0:
-                st.error(msg + " " + t("decode.measured_over"), icon="🛑")
+                st.error(msg + " " + t("decode.measured_over"), icon=":material/error:")
             else:
-                st.info(msg + " " + t("decode.measured_advice"), icon="📏")
+                st.info(msg + " " + t("decode.measured_advice"), icon=":material/speed:")
 
         st.subheader(t("decode.roofline_heading"))
         roof = Roof(label=f"{ctx.device_label()} · {t('common.prec.' + ctx.precision)}",
@@ -186,7 +186,8 @@ with results:
         mfu_b = decode_mfu(batch, n_params, bpp, peak, bw, kv_seq)
         st.markdown(t("decode.roofline_text", intensity=f"{intensity_b1:.2g}",
                       ridge=format_si(roof.ridge, "FLOP/B"), mfu1=f"{mfu_b1:.1%}",
-                      batch=batch, mfub=f"{mfu_b:.1%}"))
+                      at_batch="" if batch == 1 else t("decode.at_batch", batch=batch,
+                                                       mfub=f"{mfu_b:.1%}")))
 
         step_flops, step_bytes = decode_step_work(batch, n_params, bpp, kv_seq)
         how_computed(t, [

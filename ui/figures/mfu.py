@@ -20,7 +20,7 @@ BAND_COLORS = {
     "excellent": "#66bb6a",
     "suspicious": "#b39ddb",
 }
-STRIP_END = 0.80   # where the open-ended "suspicious" band is drawn to, unless MFU is above
+STRIP_END = 0.75   # where the open-ended "suspicious" band is drawn to, unless MFU is above
 
 
 def strip_end(value: float | None) -> float:
@@ -44,8 +44,8 @@ def mfu_band_figure(t: Translator, value: float | None, band: MfuBand | None = N
                     "line": {"color": "#212121" if active else "white",
                              "width": 3 if active else 1}},
             name=t(f"mfu.band.{b.key}.name"),
-            text=[t(f"mfu.band.{b.key}.name")], textposition="inside",
-            insidetextanchor="middle", textfont={"size": 13, "color": "#212121"},
+            text=[t(f"mfu.band.{b.key}.short")], textposition="inside", textangle=0,
+            insidetextanchor="middle", textfont={"size": 12, "color": "#212121"},
             hovertemplate=t("mfu.fig.band_hover", name=t(f"mfu.band.{b.key}.name"),
                             lo=f"{b.lower:.0%}",
                             hi=f"{b.upper:.0%}" if math.isfinite(b.upper) else "∞")

@@ -50,7 +50,7 @@ EN = {
                             "above, e.g. 120 or 3.5k tok/s. The page turns it into the "
                             "bandwidth you actually use.",
     "decode.results_heading": "Result",
-    "decode.metric.bound": "Single-request upper bound",
+    "decode.metric.bound": "Ceiling, 1 request",
     "decode.metric.bound_help": "Memory bandwidth ÷ weight bytes: one full read of the "
                                 "weights per generated token (batch 1, KV cache ignored).",
     "decode.metric.throughput": "Throughput at batch {batch}",
@@ -92,9 +92,10 @@ EN = {
     "decode.roofline_text": "At batch 1 a decode step does about **{intensity} FLOP per byte** "
                             "it reads — far left of the ridge ({ridge}). The step sits on the "
                             "memory slope, so the best possible MFU is **{mfu1}**, however "
-                            "good the kernels are (batch {batch}: {mfub}). Inference is sped "
+                            "good the kernels are{at_batch}. Inference is sped "
                             "up by raising the intensity (batching, quantisation, speculative "
                             "decoding), not by buying more FLOP/s.",
+    "decode.at_batch": " (at batch {batch}: {mfub})",
     "decode.how.weights": "Weight bytes (N parameters × bytes per parameter):",
     "decode.how.bound": "Single-request upper bound (one read of all weights per token):",
     "decode.how.step": "One decode step for batch b = {batch}: the slower of reading the bytes "
@@ -112,7 +113,7 @@ EN = {
     "decode.fig.x_title": "Batch size (requests)",
     "decode.fig.y_title": "Throughput (tokens/s)",
     "decode.fig.y2_title": "Per request (tokens/s)",
-    "decode.takeaway": "🔑 **Bandwidth ÷ model size** is the number behind the three main "
+    "decode.takeaway": "**Bandwidth ÷ model size** is the number behind the three main "
                        "inference optimisations: quantisation (fewer bytes per token), batching "
                        "(more tokens per byte read) and speculative decoding (several tokens "
                        "checked per read of the weights).",
@@ -189,8 +190,9 @@ ZH = {
     "decode.step_name": "解码一步，batch {batch}",
     "decode.roofline_text": "batch 1 时，解码一步每读 1 字节只做约 **{intensity} 次 FLOP**——"
                             "远在拐点（{ridge}）左边。它落在带宽斜坡上，kernel 写得再好，MFU 最多也只有 "
-                            "**{mfu1}**（batch {batch} 时为 {mfub}）。所以推理优化的方向是提高算术强度"
+                            "**{mfu1}**{at_batch}。所以推理优化的方向是提高算术强度"
                             "（批处理、量化、投机解码），而不是买更强的算力。",
+    "decode.at_batch": "（batch {batch} 时为 {mfub}）",
     "decode.how.weights": "权重字节数（参数量 × 每参数字节数）：",
     "decode.how.bound": "单请求上限（每个 token 读一遍全部权重）：",
     "decode.how.step": "batch b = {batch} 时的一步解码：读数据和做计算，取较慢的那个：",
@@ -207,6 +209,6 @@ ZH = {
     "decode.fig.x_title": "批大小（请求数）",
     "decode.fig.y_title": "吞吐（tokens/秒）",
     "decode.fig.y2_title": "每个请求（tokens/秒）",
-    "decode.takeaway": "🔑 **带宽 ÷ 模型大小** 是推理三大优化的共同依据：量化（每个 token 读的字节更少）、"
+    "decode.takeaway": "**带宽 ÷ 模型大小** 是推理三大优化的共同依据：量化（每个 token 读的字节更少）、"
                        "批处理（每读一字节产出更多 token）、投机解码（读一遍权重验证多个 token）。",
 }

@@ -78,6 +78,14 @@ EN = {
     "mfu.metric.fpt_help": "6N: forward 2N, backward 4N (gradients w.r.t. inputs and "
                            "w.r.t. weights), plus the attention term when turned on.",
     "mfu.attn_share": "The attention term is {share} of the FLOP per token.",
+    "mfu.band.problem.short": "problem",
+    "mfu.band.low.short": "low",
+    "mfu.band.fair.short": "fair",
+    "mfu.band.good.short": "good",
+    "mfu.band.excellent.short": "great",
+    "mfu.band.suspicious.short": "suspicious",
+    "mfu.metric.peak": "Peak per GPU",
+    "mfu.metric.peak_help": "Dense peak FLOP/s of one GPU used in the denominator.",
     "mfu.band.problem.name": "< 20% problem",
     "mfu.band.low.name": "20–35% low",
     "mfu.band.fair.name": "35–45% fair",
@@ -123,7 +131,7 @@ EN = {
                       "before you spend time on the next.",
     "mfu.diag.1": "**1. Are the GPUs busy at all?** Watch `nvidia-smi`: utilisation "
                   "staying under 90 % means the GPUs are waiting, not computing.",
-    "mfu.diag.2": "**2. Can the data pipeline keep up?** ⭐ The most useful first "
+    "mfu.diag.2": "**2. Can the data pipeline keep up?** The most useful first "
                   "experiment: replace the dataloader with fixed random tensors and "
                   "change nothing else.",
     "mfu.diag.2_after": "If MFU jumps, the bottleneck is the data pipeline, not the model. "
@@ -206,6 +214,14 @@ ZH = {
     "mfu.metric.fpt_help": "6N：前向 2N，反向 4N（对输入和对权重各求一次梯度）；"
                            "打开 attention 项时再加上它。",
     "mfu.attn_share": "attention 项占每 token FLOP 的 {share}。",
+    "mfu.band.problem.short": "有明显问题",
+    "mfu.band.low.short": "偏低",
+    "mfu.band.fair.short": "一般",
+    "mfu.band.good.short": "良好",
+    "mfu.band.excellent.short": "优秀",
+    "mfu.band.suspicious.short": "可疑",
+    "mfu.metric.peak": "单卡峰值",
+    "mfu.metric.peak_help": "分母里用的单卡稠密峰值 FLOP/s。",
     "mfu.band.problem.name": "< 20% 有明显问题",
     "mfu.band.low.name": "20–35% 偏低",
     "mfu.band.fair.name": "35–45% 一般",
@@ -241,7 +257,7 @@ ZH = {
     "mfu.diag_intro": "从上往下查：每一步都能先排除一整类原因，再花时间看下一步。",
     "mfu.diag.1": "**① GPU 到底有没有在跑？** 看 `nvidia-smi`：利用率长期低于 90%，"
                   "说明 GPU 在等，而不是在算。",
-    "mfu.diag.2": "**② 数据管线跟得上吗？** ⭐ 最值得先做的一个实验："
+    "mfu.diag.2": "**② 数据管线跟得上吗？** 最值得先做的一个实验："
                   "把 dataloader 换成固定的随机张量，其他一概不动。",
     "mfu.diag.2_after": "如果 MFU 明显上升，瓶颈就在数据管线，不在模型。"
                         "五分钟的实验，就能排除掉一整类问题。",

@@ -1,0 +1,111 @@
+"""AppTest: the MFU page (pages/2_MFU.py), both languages.
+
+Expected numbers are worked out by hand in the comments (seed chapter 04).
+"""
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+PAGE = "pages/2_MFU.py"
+
+
+def open_page(lang="en", **params):
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.query_params["lang"] = lang
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page(PAGE)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def metric(at, index):
+    return at.metric[index].value
+
+
+def texts(at, kind):
+    return " ".join(e.value for e in getattr(at, kind))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_defaults_reproduce_seed(lang):
+    at = open_page(lang)
+    # 6 x 7e9 x 12 000 = 5.04e14 FLOP/s; 8 x 312e12 = 2.496e15 FLOP/s -> 0.2019 = 20.2 %
+    assert metric(at, 0) == "20.2%"
+    # per GPU: 5.04e14 / 8 = 6.3e13 = 63 TFLOP/s; FLOP per token 6 x 7e9 = 42 GFLOP
+    assert metric(at, 1) == "63 TFLOP/s"
+    assert metric(at, 2) == "42 GFLOP"
+    # 20.2 % is in the 20-35 % "low" band
+    assert "20.2%" in texts(at, "warning")
+    # inverse: 0.45 x 8 x 312e12 / 4.2e10 = 26 743 tok/s
+    assert "26.7 ktok/s" in texts(at, "info")
+    # the diagnosis checklist, snippets and trace table are there
+    assert len(at.code) == 2
+    assert "randint" in at.code[0].value and "profile" in at.code[1].value
+    assert any("nccl" in m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_doubling_tokens_doubles_mfu(lang):
+    at = open_page(lang)
+    at.text_input(key="tokens_per_s").set_value("24000").run()
+    assert not at.exception
+    assert metric(at, 0) == "40.4%"     # 2 x 20.19 % = 40.38 %
+
+
+def test_query_params_reproduce_state():
+    # 6 x 70e9 x 1200 = 5.04e14; 64 x 312e12 = 1.9968e16 -> 2.52 %
+    at = open_page("en", params="70B", tokens_per_s="1200", gpus="64")
+    assert metric(at, 0) == "2.5%"
+    assert at.text_input(key="params").value == "70B"
+
+
+def test_peak_override():
+    # 5.04e14 / (8 x 624e12) = 10.1 %
+    at = open_page("en", peak_override="624T")
+    assert metric(at, 0) == "10.1%"
+    assert metric(at, 3) == "624 TFLOP/s"
+
+
+def test_over_60_and_over_100():
+    at = open_page("en", tokens_per_s="40k")      # 20.19 % x 40/12 = 67.3 %
+    assert metric(at, 0) == "67.3%"
+    assert "sparse" in texts(at, "warning")
+    at = open_page("zh", tokens_per_s="100k")     # 168 %: impossible
+    assert metric(at, 0) == "168.3%"
+    assert "100%" in texts(at, "error")
+
+
+def test_attention_term_and_long_sequence_warning():
+    # attention term 12 x 32 x 4096 x 32768 = 5.154e10 FLOP/token vs 6N = 4.2e10
+    # share = 5.154e10 / 9.354e10 = 55.1 %
+    at = open_page("en", seq="32768")
+    assert "55.1%" in texts(at, "warning")
+    at = open_page("en", seq="32768", attn="true")
+    # FLOP/token 9.354e10 -> MFU 9.354e10 x 12 000 / 2.496e15 = 45.0 %
+    assert metric(at, 2) == "93.5 GFLOP"
+    assert metric(at, 0) == "45.0%"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_garbage_query_params(lang):
+    at = open_page(lang, params="abc", gpus="-1", tokens_per_s="nan", target_mfu="200%",
+                   attn="maybe", seq="-5")
+    assert len(at.error) >= 3           # one message per bad field
+    assert len(at.metric) == 0
+    assert at.warning                   # "fix the inputs marked above"
+    assert len(at.code) == 2            # the rest of the page still works
+
+
+def test_bad_typed_input_then_fix():
+    at = open_page("en")
+    at.text_input(key="params").set_value("seven billion").run()
+    assert not at.exception
+    assert at.error and len(at.metric) == 0
+    assert len(at.code) == 2
+    at.text_input(key="params").set_value("7B").run()
+    assert metric(at, 0) == "20.2%"
