@@ -817,10 +817,12 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
     _build_tree(ops)
     _learn_conv_geometry(ops, ctx)
     rb.tick(0.7)
-    cost_cache: dict[int, tuple] = {}
+    # cost per signature (name, shapes, dtypes, concrete inputs): computed once per distinct op
+    cost_cache: dict[tuple, tuple] = {}
 
     def cost_of(op: _Op):
-        r = cost_cache.get(op.idx)
+        sig = (op.name, repr(op.dims), repr(op.types), repr(op.concrete))
+        r = cost_cache.get(sig)
         if r is None:
             try:
                 r = ("ok",) + _cost(op, ctx)
@@ -830,7 +832,12 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
                 r = ("no_shapes" if str(exc) == "no shapes" else "bad_shapes", str(exc))
             except (TypeError, ValueError, OverflowError, ZeroDivisionError, IndexError, KeyError) as exc:
                 r = ("bad_shapes", str(exc)[:100])
-            cost_cache[op.idx] = r
+            if r[0] == "ok":
+                types = op.types if isinstance(op.types, list) else []
+                gkey = (op.name, _shape_key(op),
+                        tuple(t for t in types if isinstance(t, str) and t not in _NON_TENSOR))
+                r = r + (gkey,)
+            cost_cache[sig] = r
         return r
 
     groups: dict[tuple, list] = {}
@@ -842,15 +849,13 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
             rb.skip(op.name[:MAX_NAME_CHARS], reason, seconds,
                     f"{op.name}: {r[1]}" if len(r) > 1 else "")
             return
-        flops, byts = r[1], r[2]
+        flops, byts, key = r[1], r[2], r[3]
         if flops <= 0 or byts <= 0 or not math.isfinite(flops) or not math.isfinite(byts):
             if flops <= 0 and byts > 0:
                 rb.skip(op.name[:MAX_NAME_CHARS], "zero_flops", seconds)
             else:
                 rb.skip(op.name[:MAX_NAME_CHARS], "zero_work", seconds)
             return
-        types = op.types if isinstance(op.types, list) else []
-        key = (op.name, _shape_key(op), tuple(t for t in types if isinstance(t, str) and t not in _NON_TENSOR))
         g = groups.get(key)
         if g is None:
             groups[key] = [flops * n_inst, byts * n_inst, seconds, n_inst]
@@ -969,7 +974,7 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
                 f"{default_dtype} ({ctx.default_bytes:g} bytes per element) was assumed.",
                 dtype=default_dtype)
     if ctx.geometry_assumed:
-        rb.warn("conv_geometry_assumed", f"{ctx.geometry_assumed} convolution(s) had no stride/"
+        rb.warn("conv_geometry_assumed", f"{ctx.geometry_assumed} convolution shape(s) had no stride/"
                 "padding in the trace: stride 1 and 'same' padding were assumed (an upper "
                 "bound on FLOPs for strided convolutions).", n=ctx.geometry_assumed)
     out: list[KernelRecord] = []
