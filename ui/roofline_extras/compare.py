@@ -204,6 +204,14 @@ def compare_rows(kernels: Sequence[KernelRecord], main_peak: float, main_bw: flo
     return rows
 
 
+_MD_SPECIAL = frozenset("\\`*_{}[]()#+-.!|<>~$:")
+
+
+def md_escape(text: str) -> str:
+    """Kernel names are user text: show them literally inside st.markdown."""
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in str(text))
+
+
 def sentence(t: Translator, row: CompareRow, j: int, from_label: str, to_label: str) -> str:
     """"Moving this memory-bound kernel from A100 to H100 can speed it up by at most
     1.64×, the bandwidth ratio." (in the page's language)."""
@@ -213,7 +221,7 @@ def sentence(t: Translator, row: CompareRow, j: int, from_label: str, to_label: 
         regime, "rlx.cmp.sentence.mixed")
     if ratio < 1:
         key = "rlx.cmp.sentence.slower"
-    return t(key, name=row.name, src=from_label, dst=to_label, ratio=f"{ratio:.2f}",
+    return t(key, name=md_escape(row.name), src=from_label, dst=to_label, ratio=f"{ratio:.2f}",
              slow=f"{1 / ratio:.2f}" if ratio > 0 else "∞")
 
 

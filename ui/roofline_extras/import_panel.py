@@ -12,10 +12,11 @@ No arithmetic here: time shares, top-N and marker sizes come from :mod:`calc.vie
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, MutableMapping, Sequence
 
 import numpy as np
 import streamlit as st
@@ -95,6 +96,26 @@ def handle_upload(data: bytes, filename: str, options: dict | None = None,
                          seconds=time.perf_counter() - start)
 
 
+def process_upload(session: MutableMapping[str, Any], data: bytes, filename: str,
+                   options: dict, add: Callable[..., int],
+                   progress: Callable[[float], None] | None = None) -> ImportOutcome | None:
+    """Import an uploaded file once: None when this exact file (name, size, SHA-1) was the
+    last one processed; else import it, hand the records to ``add(records,
+    source_label=...)`` (the table's :func:`ui.roofline.state.add_kernels`) on success,
+    and remember the file and the outcome (for the report) in ``session``. A file that
+    cannot be imported adds nothing."""
+    sig = file_signature(data, filename)
+    if session.get(DONE_KEY) == sig:
+        return None
+    out = handle_upload(data, filename, options, progress)
+    session[DONE_KEY] = sig
+    if out.ok:
+        added = add(out.records, source_label=f"import:{filename}")
+        out = dataclasses.replace(out, added=int(added or 0))
+    session[RESULT_KEY] = out
+    return out
+
+
 def import_options() -> dict:
     """The import options as currently set in the panel (defaults before it is drawn)."""
     dtype = st.session_state.get(DTYPE_KEY, DTYPES[0])
@@ -104,8 +125,10 @@ def import_options() -> dict:
 
 
 def _translate_or(t: Translator, key: str, fallback: str, **fields: Any) -> str:
+    # "_" makes the translator always format, so a template needing a field the importer
+    # did not give falls back instead of showing "{n}".
     try:
-        return t(key, **fields)
+        return t(key, _="", **fields)
     except (KeyError, IndexError, ValueError):
         return fallback
 
@@ -220,25 +243,18 @@ def render_import_panel(ctx) -> ImportOutcome | None:
         st.session_state[DONE_KEY] = None     # the same file may be uploaded again later
     else:
         data = upload.getvalue()
-        sig = file_signature(data, upload.name)
-        if st.session_state.get(DONE_KEY) != sig:
+        if st.session_state.get(DONE_KEY) != file_signature(data, upload.name):
             bar = st.progress(0.0, text=t("rlx.imp.progress", file=upload.name))
 
             def progress(fraction: float) -> None:
                 bar.progress(min(1.0, max(0.0, float(fraction))),
                              text=t("rlx.imp.progress", file=upload.name))
 
-            out = handle_upload(data, upload.name, import_options(), progress)
+            done = process_upload(st.session_state, data, upload.name, import_options(),
+                                  state.add_kernels, progress)
             bar.empty()
-            st.session_state[DONE_KEY] = sig
-            if out.ok:
-                added = state.add_kernels(out.records, source_label=f"import:{upload.name}")
-                out = ImportOutcome(out.filename, out.records, out.report, out.format,
-                                    seconds=out.seconds, added=added)
-            st.session_state[RESULT_KEY] = out
-            done = out
-            if out.ok and added:
-                st.rerun()          # the table and chart above show the new kernels
+            if done is not None and done.ok and done.added:
+                st.rerun()          # the table and chart show the new kernels
     out = st.session_state.get(RESULT_KEY)
     if isinstance(out, ImportOutcome):
         if out.ok:
@@ -291,11 +307,18 @@ def render_view_controls(ctx, container: Any = None) -> ViewOptions:
 
 def view_options() -> ViewOptions:
     """The view options from session state (for chart code that runs before the controls)."""
-    top = st.session_state.get("top", st.session_state.get("_keep.top", 0))
-    size_by = st.session_state.get("size_by", st.session_state.get("_keep.size_by", "none"))
-    flt = st.session_state.get("filter", st.session_state.get("_keep.filter", ""))
+    def read(key: str, default: Any) -> Any:
+        if key in st.session_state:
+            return st.session_state[key]
+        if key in st.query_params:          # a link, before the widget is drawn
+            return st.query_params.get(key)
+        return st.session_state.get(f"_keep.{key}", default)
+
+    top = read("top", 0)
+    size_by = read("size_by", "none")
+    flt = read("filter", "")
     try:
-        top = max(0, int(top or 0))
+        top = max(0, int(float(top or 0)))
     except (TypeError, ValueError):
         top = 0
     return ViewOptions(top, size_by if size_by in SIZE_BY else "none", str(flt or ""))
