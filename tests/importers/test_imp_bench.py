@@ -1,8 +1,9 @@
 """Large inputs: a ~30 MB trace and 100,000 ncu rows. Measures and prints; no timing asserts.
 
-Run: pytest tests/importers/test_imp_bench.py -m slow -s
+Run: ROOFLINE_BENCH=1 pytest tests/importers/test_imp_bench.py -s   (skipped otherwise)
 """
 import json
+import os
 import random
 import time
 
@@ -11,7 +12,8 @@ import pytest
 from calc.importers import import_file
 from calc.kernel_table import parse_rows
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not os.environ.get("ROOFLINE_BENCH"), reason="set ROOFLINE_BENCH=1 to run")]
 
 
 def big_trace(n_ops: int) -> bytes:
