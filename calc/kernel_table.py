@@ -63,7 +63,6 @@ MAX_NAME_CHARS = 200
 MAX_COUNT = 10**15
 
 _NUMERIC_COLUMNS = ("flops", "bytes", "seconds", "count") + LEVEL_COLUMNS
-_LEVEL_SET = frozenset(LEVEL_COLUMNS)
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
 
 # Header aliases -> canonical column. Keys are normalised (lower case, spaces/dashes -> _).
@@ -372,9 +371,9 @@ def parse_rows(
             if csv_escaped:
                 src = _unescape_name(src)
         elif has_row_tpl:
-            src = source.replace("{row}", str(n))
+            src = source.replace("{row}", str(n))[-MAX_NAME_CHARS:]
         else:
-            src = source
+            src = source[:MAX_NAME_CHARS]
         levels = (
             tuple((col[:-6], vals[col]) for col in level_cols if vals.get(col) is not None)
             if level_cols

@@ -22,7 +22,7 @@ Warning keys: ``flops_missing``, ``dtype_assumed``, ``conv_geometry_assumed``,
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from calc.kernel_table import KernelRecord

@@ -181,3 +181,19 @@ def test_load_fuzz_only_scenario_errors(data):
         load_scenario(data)
     except ScenarioError:
         pass
+
+
+@pytest.mark.parametrize("path", ["ncu/metrics.csv", "ncu/gemm_tiled.csv", "torch-traces/cpu_small.json",
+                                  "torch-traces/triton_example.json.gz"])
+def test_every_import_saves_and_travels(path):
+    from pathlib import Path
+
+    from calc.importers import import_file
+
+    f = Path(__file__).resolve().parents[1] / "data" / path
+    ks = import_file(f.read_bytes(), "x" * 300 + f.name).kernels
+    sc = Scenario(kernels=ks)
+    assert load_scenario(dump_scenario(sc)) == sc
+    back = decode_kernels(encode_kernels(ks))
+    assert [(k.name, k.flops, k.bytes_moved, k.seconds, k.count, k.level_bytes) for k in back] == \
+        [(k.name, k.flops, k.bytes_moved, k.seconds, k.count, k.level_bytes) for k in ks]
