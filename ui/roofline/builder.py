@@ -24,7 +24,7 @@ DTYPES: dict[str, float] = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1
 
 #: URL names of the builder's inputs (all in URL_NAMES["roofline"]).
 URL_NAMES: tuple[str, ...] = (
-    "b_kind", "b_dtype", "b_m", "b_n", "b_k", "b_elems", "b_inputs", "b_fpe", "b_rows",
+    "b_kind", "b_dtype", "b_m", "b_n", "b_k", "b_vm", "b_vn", "b_elems", "b_inputs", "b_fpe", "b_rows",
     "b_cols", "b_batch", "b_heads", "b_seq", "b_hd", "b_flash", "b_causal", "b_time",
 )
 
@@ -49,9 +49,9 @@ def _cost(t: Translator, kind: str, b: float) -> K.KernelCost | None:
         return None if None in (m, n, k) else K.gemm(m, n, k, b)
     if kind == "gemv":
         with cols[0]:
-            m = _shape(t, "roofline.b.gemv_m", "b_m", "4096")
+            m = _shape(t, "roofline.b.gemv_m", "b_vm", "4096")
         with cols[1]:
-            n = _shape(t, "roofline.b.gemv_n", "b_n", "4096")
+            n = _shape(t, "roofline.b.gemv_n", "b_vn", "4096")
         return None if None in (m, n) else K.gemv(m, n, b)
     if kind == "elementwise":
         with cols[0]:

@@ -91,6 +91,7 @@ def sentence(t: Translator, a: Analysis, i: int) -> str:
     """The plain-language verdict for kernel `i` (markdown; the name is escaped)."""
     p = a.placement
     bound = str(p.bound[i])
+    sep = "" if getattr(t, "lang", "en") == "zh" else " "
     parts = [t("roofline.s.head", row=int(a.rows[i]), name=md_escape(a.names[i]),
                bound=t(f"fig.bound.{bound}"),
                intensity=format_si(float(p.intensity[i]), "FLOP/B"),
@@ -104,10 +105,9 @@ def sentence(t: Translator, a: Analysis, i: int) -> str:
                        pct=f"{frac:.0%}", time=format_si(float(a.seconds[i]), "s")))
         verdict = str(p.verdict[i])
         if verdict == "below_roof":
-            parts.append(t("roofline.s.below") + " " + t(f"roofline.s.fix.{bound}"))
+            parts.append(t("roofline.s.below") + sep + t(f"roofline.s.fix.{bound}"))
         else:
             parts.append(t(f"roofline.s.{verdict}"))
-    sep = "" if getattr(t, "lang", "en") == "zh" else " "
     return sep.join(parts)
 
 

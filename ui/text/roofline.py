@@ -17,9 +17,9 @@ EN = {
                               "measured kernel to its ceiling; a kernel without a time is drawn "
                               "at its ceiling. Hover a point for its numbers.",
     "roofline.view_heading": "View: highlight the slowest kernels, size by time, filter by name",
-    "roofline.tab.table": "📋 Kernel table",
-    "roofline.tab.builder": "🧮 Kernel builder",
-    "roofline.tab.import": "📥 Import a file",
+    "roofline.tab.table": "Kernel table",
+    "roofline.tab.builder": "Kernel builder",
+    "roofline.tab.import": "Import a file",
     "roofline.table_intro": (
         "One row per kernel; all numbers are totals over **count** calls. Cells accept "
         "numbers, units and arithmetic: `2*8192**3`, `1.1T`, `14 GB`, `1.2 ms`, `20 us`. "
@@ -179,11 +179,11 @@ ZH = {
     "roofline.chart_caption": "点旁边的数字是表格行号。虚线把实测的 kernel 连到它的上限；"
                               "没给时间的 kernel 直接画在上限处。鼠标悬停可看具体数字。",
     "roofline.view_heading": "显示：突出最耗时的 kernel、按时间定点大小、按名称筛选",
-    "roofline.tab.table": "📋 Kernel 表",
-    "roofline.tab.builder": "🧮 Kernel 计算器",
-    "roofline.tab.import": "📥 导入文件",
+    "roofline.tab.table": "Kernel 表",
+    "roofline.tab.builder": "Kernel 计算器",
+    "roofline.tab.import": "导入文件",
     "roofline.table_intro": (
-        "每行一个 kernel；所有数字都是 **调用次数** 次调用的总和。单元格可填数字、单位和算式："
+        "每行一个 kernel；所有数字都是这一行全部调用（见「调用次数」列）的总和。单元格可填数字、单位和算式："
         "`2*8192**3`、`1.1T`、`14 GB`、`1.2 ms`、`20 us`。没测时间就留空。"
         "在表格底部添加行；选中行的左边缘即可删除。"),
     "roofline.reset": "恢复示例",
