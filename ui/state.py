@@ -30,7 +30,8 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
     "common": ("lang", "device", "precision", "peak", "bw", "img"),
     "roofline": ("roofs", "k", "compare", "l2_bw", "l1_bw", "hier", "top", "filter", "size_by",
                  # kernel builder
-                 "b_kind", "b_dtype", "b_m", "b_n", "b_k", "b_elems", "b_inputs", "b_fpe",
+                 "b_kind", "b_dtype", "b_m", "b_n", "b_k", "b_vm", "b_vn", "b_elems", "b_inputs",
+                 "b_fpe",
                  "b_rows", "b_cols", "b_batch", "b_heads", "b_seq", "b_hd", "b_flash",
                  "b_causal", "b_time"),
     "mfu": ("params", "tokens_per_s", "gpus", "peak_override", "attn", "layers",
