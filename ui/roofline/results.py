@@ -117,7 +117,12 @@ def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
     dash = "—"
     measured = a.measured
 
+    fast = len(a) > LIGHT_HOVER_ABOVE
+
     def si(values: np.ndarray, unit: str, mask: np.ndarray | None = None) -> list[str]:
+        if fast:     # thousands of rows: a quick 3-digit formatter (format_si is exact but slower)
+            text = [s + unit for s in _short_si(np.asarray(values, dtype=float), unit)]
+            return text if mask is None else [x if m else dash for x, m in zip(text, mask)]
         return [format_si(float(v), unit) if (mask is None or m) else dash
                 for v, m in zip(values, mask if mask is not None else values)]
 
@@ -137,6 +142,24 @@ def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
         t("roofline.r.fraction"): np.where(measured, np.round(p.fraction_of_roof * 100, 1), np.nan),
         t("roofline.r.verdict"): verdict,
     })
+
+
+_PREFIXES = {-9: "n", -6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
+
+
+def _short_si(values: np.ndarray, unit: str) -> list[str]:
+    """3-significant-digit SI text without the unit ("250 T"), vectorized exponents.
+    Sub-unit prefixes only for seconds; intensities (FLOP/B) get no prefix (as format_si)."""
+    v = np.asarray(values, dtype=float)
+    ok = np.isfinite(v) & (v > 0)
+    e = np.zeros(v.shape, dtype=int)
+    if unit != "FLOP/B":
+        e[ok] = (np.floor(np.log10(v[ok]) / 3) * 3).astype(int)
+        e = np.clip(e, -9 if unit == "s" else 0, 18)
+    scaled = np.where(ok, v / 10.0 ** e, np.nan)
+    if unit == "FLOP/B":
+        return [(f"{x:.3g} " if x < 1000 else f"{x:.0f} ") if o else "— " for x, o in zip(scaled, ok)]
+    return [f"{x:.3g} {_PREFIXES[int(k)]}" if o else "— " for x, k, o in zip(scaled, e, ok)]
 
 
 def _csv_name(name: str) -> str:
@@ -221,10 +244,11 @@ def render_results(t: Translator, a: Analysis) -> None:
 
 def render_downloads(t: Translator, parse: TableParse, a: Analysis, stem: str) -> None:
     c1, c2 = st.columns(2)
-    c1.download_button(t("roofline.dl.table"), table_csv(parse), file_name="kernels.csv",
+    # CSV text is made only when the button is pressed (thousands of rows stay fast).
+    c1.download_button(t("roofline.dl.table"), lambda: table_csv(parse), file_name="kernels.csv",
                        mime="text/csv", help=t("roofline.dl.table_help"), key="dl_table",
                        disabled=not parse.kernels)
-    c2.download_button(t("roofline.dl.results"), results_csv(a) if len(a) else "",
+    c2.download_button(t("roofline.dl.results"), (lambda: results_csv(a)) if len(a) else "",
                        file_name=f"roofline_results_{stem}.csv", mime="text/csv",
                        help=t("roofline.dl.results_help"), key="dl_results", disabled=not len(a))
 

@@ -45,6 +45,7 @@ PARSED_KEY = "roofline.parsed"        # (rows list object, TableParse)
 URL_WRITTEN_KEY = "roofline.k_written"  # the last `k` this session wrote to the URL
 LINK_ERROR_KEY = "roofline.link_error"  # message of a bad `k` in the URL (shown once)
 URL_KEY = "k"
+TOKEN_CACHE_KEY = "roofline.token_cache"  # (kernels list object, its link token)
 
 #: Hidden columns a row may carry (kept by the editor, not shown).
 EXTRA_COLUMNS: tuple[str, ...] = ("source",) + LEVEL_COLUMNS
@@ -218,7 +219,8 @@ def load_from_url() -> str | None:
 
 def is_default() -> bool:
     """True when the table is exactly the newcomer examples."""
-    return normalize_rows(get_rows()) == default_rows()
+    rows = get_rows()
+    return len(rows) == len(DEFAULT_ROWS) and normalize_rows(rows) == default_rows()
 
 
 def sync_url(kernels: Sequence[KernelRecord] | None = None) -> bool:
@@ -230,8 +232,13 @@ def sync_url(kernels: Sequence[KernelRecord] | None = None) -> bool:
         token = None
         ok = True
     else:
-        ks = list(parsed().kernels if kernels is None else kernels)
-        token = encode_kernels(ks)
+        source = parsed().kernels if kernels is None else kernels
+        cached = st.session_state.get(TOKEN_CACHE_KEY)
+        if cached is not None and cached[0] is source:
+            token = cached[1]                    # same parse as last run: no re-encoding
+        else:
+            token = encode_kernels(list(source))
+            st.session_state[TOKEN_CACHE_KEY] = (source, token)
         ok = len(token) <= MAX_URL_TOKEN_CHARS
         if not ok:
             token = None
