@@ -232,7 +232,8 @@ def _device(v: object, path: str, known: Collection[str] | None, allow_custom: b
 def _kernel(v: object, path: str) -> KernelRecord:
     if not isinstance(v, dict):
         raise ScenarioError(f"{path} must be an object, got {_q(v)}")
-    name = _text(_req(v, "name", path + "."), path + ".name", MAX_NAME_CHARS)
+    # names are labels: any text up to MAX_NAME_CHARS, even empty (KernelRecord allows it)
+    name = _text(_req(v, "name", path + "."), path + ".name", MAX_NAME_CHARS, allow_empty=True)
     flops = _num(_req(v, "flops", path + "."), path + ".flops", allow_none=True)
     bytes_moved = _num(_req(v, "bytes", path + "."), path + ".bytes")
     seconds = _num(v.get("seconds"), path + ".seconds", allow_none=True)

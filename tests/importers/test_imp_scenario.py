@@ -75,7 +75,8 @@ def mutate(fn):
     (lambda d: d["kernels"][0].update(flops=True), r"kernels\[0\]\.flops must be a number"),
     (lambda d: d["kernels"][0].update(count=1.5), r"kernels\[0\]\.count must be a whole number"),
     (lambda d: d["kernels"][0].pop("name"), r"kernels\[0\]\.name is missing"),
-    (lambda d: d["kernels"][0].update(name=""), r"kernels\[0\]\.name must not be empty"),
+    (lambda d: d["kernels"][0].update(name=7), r"kernels\[0\]\.name must be text"),
+    (lambda d: d["kernels"][0].update(name="x" * 201), r"kernels\[0\]\.name is longer than 200"),
     (lambda d: d["kernels"].append([1, 2]), r"kernels\[3\] must be an object"),
     (lambda d: d.update(kernels={"a": 1}), "kernels must be a list"),
 ])
