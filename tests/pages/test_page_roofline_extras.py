@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from calc.kernel_table import KernelRecord, parse_rows
-from calc.scenario import Ceilings, CompareDevice, Scenario, dump_scenario
+from calc.scenario import Ceilings, CompareDevice, CustomDevice, Scenario, dump_scenario
 from ui.roofline import state
 from ui.roofline_extras import import_panel
 
@@ -107,7 +107,7 @@ def test_scenario_applied_through_the_app_gives_the_same_page():
     assert at.sidebar.selectbox(key="device").value == "h100-sxm"
     assert at.sidebar.selectbox(key="precision").value == "fp8"
     assert at.multiselect(key="rlx_compare").value == ["a100-80gb-sxm:bf16"]
-    assert at.text_input(key="l2_bw").value == repr(1.2e13)
+    assert at.text_input(key="l2_bw").value == "12 TB/s"        # 1.2e13 B/s, exact
     assert at.text_input(key="l1_bw").value == ""
     assert any("Scenario opened" in s.value for s in at.success)
     # saving the page again gives the same document (save -> open -> save is exact)
@@ -115,6 +115,24 @@ def test_scenario_applied_through_the_app_gives_the_same_page():
 
     cached = at.session_state[scenario_panel.DUMP_CACHE_KEY]
     assert cached[1] == dump_scenario(SCENARIO)
+
+
+def test_custom_device_scenario_over_a_link_with_other_values():
+    # The URL already carries a device and a ceiling: the scenario's values win.
+    at = roofline(device="h100-sxm", l2_bw="7 TB/s")
+    sc = Scenario(device="custom", precision="bf16", custom=CustomDevice(5e14, 3.35e12),
+                  ceilings=Ceilings(l2_bw=1.23456789e13),
+                  kernels=(KernelRecord("x", 1e9, 1e8, 1e-3, 1, "table"),))
+    at = open_pasted(at, dump_scenario(sc))
+    assert not at.exception
+    assert at.sidebar.selectbox(key="device").value == "custom"
+    assert at.sidebar.text_input(key="peak").value == "500 TFLOP/s"
+    assert at.sidebar.text_input(key="bw").value == "3.35 TB/s"
+    assert at.text_input(key="l2_bw").value == "1.23456789e+13"
+    assert tuple(table_kernels(at)) == sc.kernels
+    at.run()
+    assert at.sidebar.selectbox(key="device").value == "custom"
+    assert at.query_params["device"] in ("custom", ["custom"])
 
 
 @pytest.mark.parametrize("text,needle", [

@@ -61,9 +61,25 @@ def parse_ceiling(text: Any) -> float | None:
     return value
 
 
+def exact_text(value: float | None, unit: str) -> str:
+    """Text for a quantity field that reads back to exactly ``value``: "12 TB/s" when
+    that is exact, else the float's shortest scientific form ("1.23456789e+13")."""
+    if value is None:
+        return ""
+    v = float(value)
+    for digits in (3, 6):
+        text = format_si(v, unit, digits=digits)
+        try:
+            if float(parse_quantity(text)) == v:
+                return text
+        except (QuantityError, ValueError, TypeError):
+            pass
+    return np.format_float_scientific(v, unique=True, trim="-")
+
+
 def ceiling_text(value: float | None) -> str:
-    """The text a ceiling field shows for ``value`` (exact: repr of the float)."""
-    return "" if value is None else repr(float(value))
+    """The text a ceiling field shows for ``value`` (reads back exactly)."""
+    return exact_text(value, "B/s")
 
 
 def current_options() -> HierarchyOptions:
@@ -117,7 +133,7 @@ def has_levels(kernels: Sequence[KernelRecord]) -> bool:
 def render_hierarchy_controls(ctx, kernels: Sequence[KernelRecord] = ()) -> HierarchyOptions:
     """The hierarchical-view section: toggle (URL ``hier``) and L2/L1 ceilings."""
     t = ctx.t
-    st.markdown(f"**{t('rlx.hier.heading')}**")
+    st.subheader(t("rlx.hier.heading"))
     enabled = bound_checkbox(t("rlx.hier.toggle"), HIER_KEY, value=False,
                              help=t("rlx.hier.toggle_help"))
     if enabled and not has_levels(kernels):

@@ -121,8 +121,8 @@ def apply_scenario(sc: Scenario) -> None:
 
     set_value("device", sc.device)
     if sc.device == CUSTOM and sc.custom is not None:
-        set_value("peak", repr(float(sc.custom.peak_flops)))
-        set_value("bw", repr(float(sc.custom.mem_bw)))
+        set_value("peak", hierarchy.exact_text(sc.custom.peak_flops, "FLOP/s"))
+        set_value("bw", hierarchy.exact_text(sc.custom.mem_bw, "B/s"))
     else:
         set_value("precision", sc.precision)
     compare.set_selection([f"{c.device}:{c.precision}" for c in sc.compare])

@@ -7,7 +7,7 @@ EN = {
     "rlx.imp.intro": "Bring what you already have: a PyTorch profiler trace "
                      "(export_chrome_trace, .json or .json.gz), an Nsight Compute CSV "
                      "(ncu --csv) or a kernel-table CSV (name, flops, bytes, seconds, count). "
-                     "Imported kernels are added to the table above; nothing is dropped "
+                     "Imported kernels join the kernel table; nothing is dropped "
                      "silently — the report lists what was skipped and why.",
     "rlx.imp.dtype": "Data type when the trace has none",
     "rlx.imp.dtype_help": "Traces recorded without 'Input type' (older PyTorch) do not say "
@@ -195,7 +195,7 @@ ZH = {
     "rlx.imp.heading": "导入 kernel",
     "rlx.imp.intro": "直接用手头已有的文件：PyTorch profiler trace（export_chrome_trace，"
                      ".json 或 .json.gz）、Nsight Compute CSV（ncu --csv），或 kernel 表 CSV"
-                     "（name, flops, bytes, seconds, count）。导入的 kernel 会加到上面的表里；"
+                     "（name, flops, bytes, seconds, count）。导入的 kernel 会加入 kernel 表；"
                      "不会悄悄丢掉任何东西——报告会列出跳过了什么以及原因。",
     "rlx.imp.dtype": "trace 没有数据类型时按此类型",
     "rlx.imp.dtype_help": "没有记录 'Input type' 的 trace（较旧的 PyTorch）不知道每个元素几个字节，"
