@@ -10,7 +10,7 @@ from calc.units import QuantityError, format_si, parse_quantity
 from ui.figures.mfu import mfu_band_figure
 from ui.frame import how_computed, page_frame
 from ui.state import bound
-from ui.widgets import COUNT, POSITIVE, Bounds, bound_checkbox, check_bounds, quantity_input
+from ui.widgets import COUNT, Bounds, bound_checkbox, check_bounds, format_quantity, quantity_input
 
 ctx = page_frame("mfu")
 t = ctx.t
@@ -83,6 +83,7 @@ with inputs:
                         is_valid=lambda v: v in TARGET_OPTIONS)
     target = parse_quantity(target_text, kind="fraction")
 
+formulas: list = []
 attn_ok = n_layers is not None and hidden is not None and seq is not None
 core_ok = n_params is not None and tokens_per_s is not None and n_gpus is not None \
     and peak is not None
@@ -144,21 +145,26 @@ with results:
 
         fpt_latex = (r"C_{\text{tok}} = 6N + 12\,L\,h\,s" + (r"\cdot\tfrac12" if causal else "")
                      + " = " + tx(format_si(fpt, "FLOP"))) if use_attn else \
-            (r"C_{\text{tok}} = 6N = 6 \times " + tx(format_si(n_params, "")) + " = "
+            (r"C_{\text{tok}} = 6N = 6 \times " + tx(format_quantity(n_params)) + " = "
              + tx(format_si(fpt, "FLOP")))
-        how_computed(t, [
+        gpus_tex = f"{n_gpus:,.0f}".replace(",", r"{,}")
+        formulas = [
             (fpt_latex, t("mfu.how.fpt")),
-            (r"\text{MFU} = \frac{C_{\text{tok}} \times \text{tok/s}}{n_{\text{GPU}} \times P_{\text{peak}}}"
-             r" = \frac{" + tx(format_si(fpt, "FLOP")) + r" \times " + tx(format_si(tokens_per_s, "tok/s"))
-             + r"}{" + f"{n_gpus:,.0f}".replace(",", r"{,}") + r" \times " + tx(format_si(peak, "FLOP/s"))
-             + r"} = \frac{" + tx(format_si(achieved, "FLOP/s")) + r"}{" + tx(format_si(peak, "FLOP/s"))
-             + r"} = " + tx(pct(value)), t("mfu.how.mfu")),
-            (r"\text{tok/s}_{\text{target}} = \frac{\text{MFU}_{\text{target}} \times n_{\text{GPU}}"
-             r" \times P_{\text{peak}}}{C_{\text{tok}}} = \frac{" + tx(f"{target:.0%}") + r" \times "
-             + f"{n_gpus:,.0f}".replace(",", r"{,}") + r" \times " + tx(format_si(peak, "FLOP/s"))
-             + r"}{" + tx(format_si(fpt, "FLOP")) + r"} = " + tx(format_si(needed, "tok/s")),
-             t("mfu.how.inverse")),
-        ])
+            (r"\begin{aligned}\text{MFU} &= \frac{C_{\text{tok}} \times \text{tok/s}}"
+             r"{n_{\text{GPU}} \times P_{\text{peak}}} = \frac{" + tx(format_si(fpt, "FLOP"))
+             + r" \times " + tx(format_si(tokens_per_s, "tok/s")) + r"}{" + gpus_tex + r" \times "
+             + tx(format_si(peak, "FLOP/s")) + r"} \\ &= \frac{" + tx(format_si(achieved, "FLOP/s"))
+             + r"}{" + tx(format_si(peak, "FLOP/s")) + r"} = " + tx(pct(value)) + r"\end{aligned}",
+             t("mfu.how.mfu")),
+            (r"\begin{aligned}\text{tok/s}_{\text{target}} &= \frac{\text{MFU}_{\text{target}}"
+             r" \times n_{\text{GPU}} \times P_{\text{peak}}}{C_{\text{tok}}} \\ &= \frac{"
+             + tx(f"{target:.0%}") + r" \times " + gpus_tex + r" \times "
+             + tx(format_si(peak, "FLOP/s")) + r"}{" + tx(format_si(fpt, "FLOP")) + r"} = "
+             + tx(format_si(needed, "tok/s")) + r"\end{aligned}", t("mfu.how.inverse")),
+        ]
+
+if formulas:
+    how_computed(t, formulas)
 
 st.divider()
 st.subheader(t("mfu.diag_heading"))

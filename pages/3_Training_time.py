@@ -86,6 +86,7 @@ with inputs:
         st.caption(t("training.peak_used", peak=format_si(peak, "FLOP/s"),
                      device=ctx.device_label(), precision=t(f"common.prec.{ctx.precision}")))
 
+items: list = []
 ok = ctx.ready and n_params is not None and n_tokens is not None and n_gpus is not None
 
 with results:
@@ -149,11 +150,11 @@ with results:
             (r"C = 6\,N\,D = 6 \times " + tx(format_quantity(n_params)) + r" \times "
              + tx(format_quantity(n_tokens)) + " = " + tx(format_si(flops, "FLOP")),
              t("training.how.flops")),
-            (r"T = \frac{C}{n_{\text{GPU}} \times P_{\text{peak}} \times \text{MFU}} = \frac{"
+            (r"\begin{aligned} T &= \frac{C}{n_{\text{GPU}} \times P_{\text{peak}} \times \text{MFU}} \\ &= \frac{"
              + tx(format_si(flops, "FLOP")) + r"}{" + f"{n_gpus:,.0f}".replace(",", "{,}")
              + r" \times " + tx(format_si(peak, "FLOP/s")) + r" \times " + tx(mfu_text)
-             + r"} = " + tx(format_si(secs, "s")) + " = "
-             + tx(t("training.days_value", days=fmt_days(n_days))),
+             + r"} = " + tx(f"{secs:,.0f} s") + " = "
+             + tx(t("training.days_value", days=fmt_days(n_days))) + r"\end{aligned}",
              t("training.how.time")),
             (r"\text{GPU·h} = \frac{C}{P_{\text{peak}} \times \text{MFU} \times 3600} = "
              + tx(f"{hours:,.0f}"), t("training.how.gpu_hours")),
@@ -163,12 +164,14 @@ with results:
                           + " = " + tx(fmt_money(training_cost(hours, price))),
                           t("training.how.cost")))
         if need is not None:
-            items.append((r"n_{\text{GPU}} = \frac{C}{T_{\text{deadline}} \times P_{\text{peak}}"
-                          r" \times \text{MFU}} = \frac{" + tx(format_si(flops, "FLOP")) + "}{"
-                          + tx(format_si(seconds_from_days(deadline), "s")) + r" \times "
+            items.append((r"\begin{aligned} n_{\text{GPU}} &= \frac{C}{T_{\text{deadline}} \times P_{\text{peak}}"
+                          r" \times \text{MFU}} \\ &= \frac{" + tx(format_si(flops, "FLOP")) + "}{"
+                          + tx(f"{seconds_from_days(deadline):,.0f} s") + r" \times "
                           + tx(format_si(peak, "FLOP/s")) + r" \times " + tx(mfu_text)
-                          + "} = " + tx(f"{need:,.1f}"), t("training.how.deadline")))
-        how_computed(t, items)
+                          + "} = " + tx(f"{need:,.1f}") + r"\end{aligned}", t("training.how.deadline")))
+
+if items:
+    how_computed(t, items)
 
 st.divider()
 st.markdown(t("training.takeaway"))

@@ -15,7 +15,8 @@ from ui.figures.decode import batch_figure, decode_roofline_figure
 from ui.figures.roofline import Roof
 from ui.frame import how_computed, page_frame
 from ui.state import bound, set_value
-from ui.widgets import COUNT, POSITIVE, bound_checkbox, bound_select, check_bounds, quantity_input
+from ui.widgets import (COUNT, POSITIVE, bound_checkbox, bound_select, check_bounds,
+                        format_quantity, quantity_input)
 
 ctx = page_frame("decode")
 t = ctx.t
@@ -93,6 +94,7 @@ with inputs:
                      icon=":material/warning:")
             measured = None
 
+formulas: list = []
 kv_ok = n_layers is not None and kv_heads is not None and head_dim is not None \
     and context is not None
 ok = ctx.ready and n_params is not None and n_gpus is not None
@@ -190,23 +192,26 @@ with results:
                                                        mfub=f"{mfu_b:.1%}")))
 
         step_flops, step_bytes = decode_step_work(batch, n_params, bpp, kv_seq)
-        how_computed(t, [
-            (r"W = N \times b_w = " + tx(format_si(n_params, "")) + r" \times "
+        formulas = [
+            (r"W = N \times b_w = " + tx(format_quantity(n_params)) + r" \times "
              + tx(format_si(bpp, "B")) + " = " + tx(format_si(w_bytes, "B")), t("decode.how.weights")),
             (r"\text{tok/s}_{\max} = \frac{B_{\text{mem}} \times n_{\text{GPU}}}{W} = \frac{"
              + tx(format_si(bw, "B/s")) + "}{" + tx(format_si(w_bytes, "B")) + "} = "
              + tx(tps(bound_b1)), t("decode.how.bound")),
-            (r"t_{\text{step}} = \max\left(\frac{W + b \cdot KV_{\text{seq}}}{B_{\text{mem}}},\;"
-             r"\frac{2 N b}{P_{\text{peak}}}\right) = \max\left(\frac{"
+            (r"\begin{aligned} t_{\text{step}} &= \max\left(\frac{W + b \cdot KV_{\text{seq}}}{B_{\text{mem}}},\;"
+             r"\frac{2 N b}{P_{\text{peak}}}\right) \\ &= \max\left(\frac{"
              + tx(format_si(step_bytes, "B")) + "}{" + tx(format_si(bw, "B/s")) + r"},\;\frac{"
              + tx(format_si(step_flops, "FLOP")) + "}{" + tx(format_si(peak, "FLOP/s"))
-             + r"}\right),\quad \text{tok/s} = \frac{b}{t_{\text{step}}} = " + tx(tps(thr)),
+             + r"}\right) \\ \text{tok/s} &= \frac{b}{t_{\text{step}}} = " + tx(tps(thr)) + r"\end{aligned}",
              t("decode.how.step", batch=batch)),
             (r"b^{*} = \frac{W \cdot P_{\text{peak}}}{2 N B_{\text{mem}} - KV_{\text{seq}} P_{\text{peak}}} = "
              + (tx(f"{knee:,.0f}") if np.isfinite(knee) else r"\infty"), t("decode.how.knee")),
             (r"KV = 2 \times L \times H_{kv} \times d_{\text{head}} \times \text{ctx} \times b"
              r" \times b_{kv} = " + tx(format_si(kv_total, "B")), t("decode.how.kv")),
-        ])
+        ]
+
+if formulas:
+    how_computed(t, formulas)
 
 st.divider()
 st.markdown(t("decode.takeaway"))

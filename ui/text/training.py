@@ -137,7 +137,7 @@ ZH = {
     "training.fig.compare": "{mfu}：{days} 天",
     "training.fig.x_title": "MFU",
     "training.fig.y_title": "训练时长（天）",
-    "training.takeaway": "**这个公式的用处：**在开训之前就能估算成本。以种子例子为例（7B、1T tokens、64 张 A100），"
+    "training.takeaway": "**这个公式的用处**：在开训之前就能估算成本。以种子例子为例（7B、1T tokens、64 张 A100），"
                          "MFU 从 25% 提到 45%，训练从约 97 天缩短到约 54 天——64 卡集群省下 43 天，"
                          "按租卡价格算值几十万元。",
 }
