@@ -99,7 +99,8 @@ with chart_box:
     if hier_opts is not None and hier_opts.enabled:
         hier.add_hierarchy(fig, t, shown.kernels, ctx.peak_flops, ctx.mem_bw)
     st.plotly_chart(fig, config=ctx.chart_config("roofline"), key="roofline_chart")
-    st.caption(t("roofline.chart_caption"))
+    labelled = pts is not None and pts.labels is not None
+    st.caption((t("roofline.chart_labels") + " " if labelled else "") + t("roofline.chart_caption"))
     if imp is not None:
         with st.expander(t("roofline.view_heading")):
             imp.render_view_controls(ctx)

@@ -13,7 +13,8 @@ EN = {
     "roofline.roofs_help": "Draw this device's roof for other precisions too (dashed), e.g. FP32 "
                            "vs BF16 vs FP8. The slope (memory bandwidth) is the same for all.",
     "roofline.roofs_none": "This device has no other precision to compare.",
-    "roofline.chart_caption": "Numbers next to the points are table rows. Dotted lines join a "
+    "roofline.chart_labels": "Numbers next to the points are table rows.",
+    "roofline.chart_caption": "Dotted lines join a "
                               "measured kernel to its ceiling; a kernel without a time is drawn "
                               "at its ceiling. Hover a point for its numbers.",
     "roofline.view_heading": "View: highlight the slowest kernels, size by time, filter by name",
@@ -111,7 +112,7 @@ EN = {
                                   "element.",
     "roofline.b.model.attention": "Q·Kᵀ and P·V count 2·s²·d each; softmax FLOPs are not counted "
                                   "(as in the FlashAttention paper).",
-    "roofline.b.add": "➕ Add to the table",
+    "roofline.b.add": "Add to the table",
     "roofline.b.add_help": "Append this kernel as a new row (name, FLOPs, bytes, time).",
     "roofline.b.added": "Added “{name}” to the table.",
     # results
@@ -176,7 +177,8 @@ ZH = {
     "roofline.roofs_help": "把本设备其他精度的屋顶也画出来（虚线），例如 FP32 / BF16 / FP8 对比。"
                            "斜坡（显存带宽）对所有精度都一样。",
     "roofline.roofs_none": "这台设备没有其他精度可对比。",
-    "roofline.chart_caption": "点旁边的数字是表格行号。虚线把实测的 kernel 连到它的上限；"
+    "roofline.chart_labels": "点旁边的数字是表格行号。",
+    "roofline.chart_caption": "虚线把实测的 kernel 连到它的上限；"
                               "没给时间的 kernel 直接画在上限处。鼠标悬停可看具体数字。",
     "roofline.view_heading": "显示：突出最耗时的 kernel、按时间定点大小、按名称筛选",
     "roofline.tab.table": "Kernel 表",
@@ -257,7 +259,7 @@ ZH = {
     "roofline.b.model.softmax": "融合的单遍 softmax：输入读一次、输出写一次；每元素 5 FLOP。",
     "roofline.b.model.layernorm": "输入读一次、输出写一次，外加 γ 和 β；每元素 8 FLOP。",
     "roofline.b.model.attention": "Q·Kᵀ 和 P·V 各算 2·s²·d；softmax 的 FLOP 不计入（与 FlashAttention 论文一致）。",
-    "roofline.b.add": "➕ 加入表格",
+    "roofline.b.add": "加入表格",
     "roofline.b.add_help": "把这个 kernel 作为新的一行追加到表格（名称、FLOP、字节数、时间）。",
     "roofline.b.added": "已把「{name}」加入表格。",
     # results
