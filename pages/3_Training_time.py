@@ -160,7 +160,7 @@ with results:
              + tx(f"{hours:,.0f}"), t("training.how.gpu_hours")),
         ]
         if price is not None:
-            items.append((r"\text{cost} = " + tx(f"{hours:,.0f}") + r" \times " + tx(f"{price:g}")
+            items.append((tx(t("training.metric.cost")) + " = " + tx(f"{hours:,.0f}") + r" \times " + tx(f"{price:g}")
                           + " = " + tx(fmt_money(training_cost(hours, price))),
                           t("training.how.cost")))
         if need is not None:

@@ -39,7 +39,7 @@ def mfu_band_figure(t: Translator, value: float | None, band: MfuBand | None = N
         upper = min(b.upper, end)
         active = band is not None and band.key == b.key
         fig.add_trace(go.Bar(
-            y=[""], x=[upper - b.lower], base=[b.lower], orientation="h",
+            y=[0.0], x=[upper - b.lower], base=[b.lower], orientation="h", width=[0.8],
             marker={"color": BAND_COLORS[b.key],
                     "line": {"color": "#212121" if active else "white",
                              "width": 3 if active else 1}},
@@ -53,8 +53,8 @@ def mfu_band_figure(t: Translator, value: float | None, band: MfuBand | None = N
             showlegend=False))
     if value is not None and math.isfinite(value):
         fig.add_trace(go.Scatter(
-            x=[value], y=[""], mode="markers", name=t("mfu.fig.marker"),
-            marker={"symbol": "triangle-down", "size": 20, "color": "#212121"},
+            x=[value], y=[0.52], mode="markers", name=t("mfu.fig.marker"),
+            marker={"symbol": "triangle-down", "size": 18, "color": "#212121"},
             hovertemplate=t("mfu.fig.marker_hover", mfu=f"{value:.1%}") + "<extra></extra>",
             showlegend=False, cliponaxis=False))
         fig.add_annotation(x=value, y=1.0, yref="paper", yanchor="bottom",
@@ -65,8 +65,10 @@ def mfu_band_figure(t: Translator, value: float | None, band: MfuBand | None = N
     fig.update_xaxes(range=[0, end], tickvals=ticks, ticktext=[f"{x:.0%}" for x in ticks],
                      title=t("mfu.fig.x_title"), showgrid=False, zeroline=False,
                      tickfont={"size": 13})
-    fig.update_yaxes(showticklabels=False, showgrid=False)
+    # Bars span y = -0.4..0.4; the marker sits just above them, pointing down.
+    fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False, range=[-0.45, 0.62],
+                     fixedrange=True)
     fig.update_layout(barmode="overlay", template="plotly_white", height=height,
-                      margin={"l": 10, "r": 10, "t": 36, "b": 10}, bargap=0.15,
+                      margin={"l": 10, "r": 10, "t": 30, "b": 10},
                       hoverlabel={"align": "left"}, font={"size": 13})
     return fig

@@ -53,10 +53,10 @@ EN = {
     "decode.metric.bound": "Ceiling, 1 request",
     "decode.metric.bound_help": "Memory bandwidth ÷ weight bytes: one full read of the "
                                 "weights per generated token (batch 1, KV cache ignored).",
-    "decode.metric.throughput": "Throughput at batch {batch}",
+    "decode.metric.throughput": "Total, batch {batch}",
     "decode.metric.throughput_help": "Tokens/s of the whole batch: batch ÷ step time. A "
                                      "ceiling, not a prediction.",
-    "decode.metric.per_request": "Per request at batch {batch}",
+    "decode.metric.per_request": "Per request, batch {batch}",
     "decode.metric.per_request_help": "The speed one user sees: one token per step.",
     "decode.headline": "**{bw} ÷ {model} ({weights} weights) = {bound}** for one request. No "
                        "kernel tuning gets a single request past this: it is a hardware limit.",
