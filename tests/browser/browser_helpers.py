@@ -148,7 +148,22 @@ def assert_no_exception(page) -> None:
 
 
 def plot_point_counts(page, selector: str = ".js-plotly-plot") -> list[list[int]]:
-    """For each plotly chart on the page: the number of x values of each trace."""
+    """For each plotly chart on the page: the number of points of each trace (plotly's
+    _fullData; plotly 6 ships arrays as typed/base64 data, so t.x.length is not reliable)."""
     return page.evaluate(
         f"""() => [...document.querySelectorAll('{selector}')].map(
-                 g => (g.data || []).map(t => (t.x ? t.x.length : 0)))""")
+                 g => (g._fullData || []).map(t => (t._length || 0)))""")
+
+
+def full_screenshot(page, path, max_height: int = 8000) -> None:
+    """Screenshot the whole page. Streamlit scrolls inside its own container, so
+    full_page=True only gets the viewport: grow the viewport to the content instead."""
+    size = page.viewport_size or {"width": 1400, "height": 1000}
+    height = page.evaluate(
+        """() => Math.max(...[...document.querySelectorAll(
+               '[data-testid="stMain"], [data-testid="stAppViewContainer"], [data-testid="stSidebarContent"]')]
+               .map(e => e.scrollHeight), document.body.scrollHeight)""")
+    page.set_viewport_size({"width": size["width"], "height": min(max_height, max(size["height"], int(height) + 40))})
+    page.wait_for_timeout(400)          # plotly re-lays out on resize
+    page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size(size)

@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from browser_helpers import PAGE_PATHS, PAGE_TIMEOUT_MS, assert_no_exception, goto, plot_point_counts, wait_idle
+from browser_helpers import PAGE_PATHS, PAGE_TIMEOUT_MS, assert_no_exception, full_screenshot, goto, plot_point_counts, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +29,7 @@ def test_page_loads_without_exception(page, server, screenshot_dir, page_id, lan
     assert main.strip(), "the page's main area is empty"
     if lang == "zh":
         assert CJK.search(main), "the Chinese page shows no Chinese text"
-    page.screenshot(path=str(screenshot_dir / f"{page_id}_{lang}.png"), full_page=True)
+    full_screenshot(page, screenshot_dir / f"{page_id}_{lang}.png")
 
 
 def _sidebar_links(page) -> dict[str, str]:
@@ -69,8 +69,10 @@ def test_navigation_links_carry_lang_and_device(page, server):
         page.wait_for_url(re.compile(re.escape(PAGE_PATHS[pid])))
         wait_idle(page)
         assert_no_exception(page)
+        query = parse_qs(urlparse(page.url).query)
+        assert query.get("lang") == ["zh"], f"{pid}: language lost: {page.url}"
         sidebar = page.locator('[data-testid="stSidebar"]').inner_text()
-        assert "中文" in sidebar and "H100" in sidebar, f"{pid}: language/device lost"
+        assert "989 TFLOP/s" in sidebar, f"{pid}: device lost (H100 SXM bf16 = 989 TFLOP/s)"
         assert CJK.search(page.locator('[data-testid="stMain"]').inner_text())
 
 
@@ -131,9 +133,9 @@ def _kernel_points(page) -> int:
     return page.evaluate(
         """() => {
             const g = document.querySelector('.js-plotly-plot');
-            if (!g || !g.data) return -1;
-            return g.data.filter(t => (t.mode || '').includes('markers') || t.type === 'scattergl')
-                         .reduce((n, t) => n + (t.x ? t.x.length : 0), 0);
+            if (!g || !g._fullData) return -1;
+            return g._fullData.filter(t => (t.mode || '').includes('markers'))
+                         .reduce((n, t) => n + (t._length || 0), 0);
         }""")
 
 
