@@ -319,7 +319,7 @@ def view_options() -> ViewOptions:
     flt = read("filter", "")
     try:
         top = max(0, int(float(top or 0)))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):   # "inf", "1e309" in a link
         top = 0
     return ViewOptions(top, size_by if size_by in SIZE_BY else "none", str(flt or ""))
 
