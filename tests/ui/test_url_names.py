@@ -5,10 +5,14 @@ from ui.state import SHARED_NAMES, URL_NAMES
 # Pinned by hand from README.md ("Share links"). Extend when a page gains a name.
 PINNED = {
     "common": {"lang", "device", "precision", "peak", "bw", "img"},
-    "roofline": {"roofs", "k", "compare", "l2_bw", "l1_bw", "hier", "top", "filter", "size_by"},
+    "roofline": {"roofs", "k", "compare", "l2_bw", "l1_bw", "hier", "top", "filter", "size_by",
+                 "b_kind", "b_dtype", "b_m", "b_n", "b_k", "b_vm", "b_vn", "b_elems", "b_inputs",
+                 "b_fpe", "b_rows", "b_cols", "b_batch", "b_heads", "b_seq", "b_hd", "b_flash",
+                 "b_causal", "b_time"},
     "mfu": {"params", "tokens_per_s", "gpus", "peak_override", "attn", "layers", "hidden",
             "seq", "causal", "target_mfu"},
-    "training": {"params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days"},
+    "training": {"params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days",
+                 "logy"},
     "decode": {"params", "weights", "gpus", "batch", "kv", "layers", "kv_heads", "head_dim",
                "context", "kv_dtype", "measured"},
 }

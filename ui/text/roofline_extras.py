@@ -240,7 +240,7 @@ ZH = {
     "rlx.imp.basis.none": "无",
     "rlx.imp.basis.mixed": "混合",
     "rlx.imp.format.csv": "kernel 表 CSV",
-    "rlx.imp.format.torch_trace": "PyTorch profiler trace",
+    "rlx.imp.format.torch_trace": "PyTorch profiler 导出的 trace",
     "rlx.imp.format.ncu_long": "Nsight Compute CSV（details 页）",
     "rlx.imp.format.ncu_wide": "Nsight Compute CSV（raw 页）",
     "rlx.imp.format.ncu_summary": "Nsight Compute CSV（逐 kernel 汇总）",
