@@ -17,11 +17,12 @@ from calc.units import QuantityError, format_si, parse_quantity
 from ui.i18n import Translator
 from ui.state import bound, restore, set_value
 
-_LOG_STEPS = (1.0, 2.0, 5.0)
+_LOG_STEPS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0)
 
 
 def log_options(lo: float, hi: float) -> list[float]:
-    """1-2-5 steps per decade from `lo` to `hi` (inclusive), for log-spaced sliders."""
+    """Log-spaced steps (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8 per decade) from `lo` to `hi`,
+    so common sizes (7B, 12k, 70B) sit exactly on the slider."""
     out: list[float] = []
     for exp in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
         for step in _LOG_STEPS:

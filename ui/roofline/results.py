@@ -344,7 +344,8 @@ def roofs_selector(t: Translator, precisions: Sequence[str], current: str, conta
     else:
         value = list(box.multiselect(t("roofline.roofs"), options, key=ROOFS_KEY,
                                      format_func=lambda p: t(f"common.prec.{p}"),
-                                     help=t("roofline.roofs_help")))
+                                     help=t("roofline.roofs_help"),
+                                     placeholder=t("roofline.roofs_placeholder")))
     remember(ROOFS_KEY, value)
     text = ",".join(value)
     if text:

@@ -12,6 +12,7 @@ EN = {
     "roofline.roofs": "Extra roofs (other precisions)",
     "roofline.roofs_help": "Draw this device's roof for other precisions too (dashed), e.g. FP32 "
                            "vs BF16 vs FP8. The slope (memory bandwidth) is the same for all.",
+    "roofline.roofs_placeholder": "None: only the selected precision",
     "roofline.roofs_none": "This device has no other precision to compare.",
     "roofline.chart_labels": "Numbers next to the points are table rows.",
     "roofline.chart_caption": "Dotted lines join a "
@@ -176,6 +177,7 @@ ZH = {
     "roofline.roofs": "额外的屋顶（其他精度）",
     "roofline.roofs_help": "把本设备其他精度的屋顶也画出来（虚线），例如 FP32 / BF16 / FP8 对比。"
                            "斜坡（显存带宽）对所有精度都一样。",
+    "roofline.roofs_placeholder": "不加：只画所选精度",
     "roofline.roofs_none": "这台设备没有其他精度可对比。",
     "roofline.chart_labels": "点旁边的数字是表格行号。",
     "roofline.chart_caption": "虚线把实测的 kernel 连到它的上限；"

@@ -1,0 +1,46 @@
+"""Pure helpers behind the quantity fields (ui/widgets.py)."""
+import math
+
+import pytest
+
+from calc.units import parse_quantity
+from ui.i18n import translator
+from ui.widgets import COUNT, POSITIVE, Bounds, check_bounds, format_quantity, log_options, nearest_option
+
+
+def test_log_options_hold_common_sizes_and_stay_in_range():
+    opts = log_options(1e8, 2e12)
+    assert opts[0] == 1e8 and opts[-1] == 2e12
+    for size in (7e9, 70e9, 1.5e9, 12e9, 400e9):  # 7B, 70B, 1.5B, 12B, 400B
+        assert size in opts
+    assert opts == sorted(opts) and len(set(opts)) == len(opts)
+    assert 12e3 in log_options(100, 1e8)  # 12k tok/s, the seed's throughput
+
+
+def test_nearest_option_is_nearest_on_a_log_scale():
+    opts = [1.0, 10.0, 100.0]
+    assert nearest_option(3.0, opts) == 1.0    # log10(3) = 0.48 < 0.5
+    assert nearest_option(3.2, opts) == 10.0   # log10(3.2) = 0.505 > 0.5
+    assert nearest_option(-5, opts) == 1.0     # nonsense falls back to the first
+    assert nearest_option(float("nan"), opts) == 1.0
+
+
+@pytest.mark.parametrize("value,unit,text", [
+    (7e9, "", "7B"), (1e12, "", "1T"), (12_000, "", "12k"), (8, "", "8"),
+    (2.039e12, "B/s", "2.04 TB/s"), (312e12, "FLOP/s", "312 TFLOP/s"),
+])
+def test_format_quantity_writes_what_parse_quantity_reads(value, unit, text):
+    assert format_quantity(value, unit) == text
+    back = parse_quantity(text, kind="count" if not unit else None)
+    assert math.isclose(back, value, rel_tol=5e-3)
+
+
+def test_check_bounds_messages():
+    t = translator("en")
+    assert check_bounds(5.0, POSITIVE, "", t) is None
+    assert "greater than 0" in check_bounds(0.0, POSITIVE, "", t)
+    assert "whole number" in check_bounds(2.5, COUNT, "", t)
+    assert "at least" in check_bounds(0.0, COUNT, "", t)
+    assert "at most" in check_bounds(2e21, Bounds(hi=1e21), "FLOP/s", t)
+    assert "finite" in check_bounds(float("inf"), POSITIVE, "", t)
+    assert "必须" in check_bounds(-1.0, POSITIVE, "", translator("zh"))
