@@ -65,7 +65,7 @@ async def session(i, browser, base, stop_at, stats):
                     text = (await exc_el.first.inner_text())[:300].replace("\n", " | ")
                     stats["errors"].append(f"s{i} {pid}: stException: {text}")
                 if pid in FIELDS and time.monotonic() < stop_at:
-                    field = page.locator('[data-testid="stMain"] [data-testid="stTextInput"] input').nth(2)
+                    field = page.locator('[data-testid="stMain"] [data-testid="stTextInput"] input:visible').nth(2)
                     for value in FIELDS[pid]:
                         if time.monotonic() >= stop_at:
                             break
@@ -85,12 +85,19 @@ async def session(i, browser, base, stop_at, stats):
         await ctx.close()
 
 
-async def run(n_sessions, seconds, base):
+async def run(n_sessions, seconds, base, warmup=False):
     from playwright.async_api import async_playwright
 
     stats = {"load": [], "interact": [], "errors": []}
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        if warmup:
+            ctx = await browser.new_context()
+            page = await ctx.new_page()
+            for path in PAGE_PATHS.values():
+                await page.goto(base + path, timeout=120_000)
+                await page.wait_for_function(IDLE_JS, polling=100, timeout=120_000)
+            await ctx.close()
         stop_at = time.monotonic() + seconds
         await asyncio.gather(*(session(i, browser, base, stop_at, stats) for i in range(n_sessions)))
         await browser.close()
@@ -101,18 +108,20 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sessions", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--warmup", action="store_true",
+                    help="open every page once (one session) before the load starts")
     args = ap.parse_args()
     out_dir = ROOT / "bench" / "results"
     out_dir.mkdir(parents=True, exist_ok=True)
     proc, base = start_server(log_path=out_dir / "streamlit-load.log")
     t0 = time.monotonic()
     try:
-        stats = asyncio.run(run(args.sessions, args.seconds, base))
+        stats = asyncio.run(run(args.sessions, args.seconds, base, args.warmup))
     finally:
         stop_server(proc)
     wall = time.monotonic() - t0
     result = {
-        "sessions": args.sessions, "seconds": args.seconds, "wall_s": round(wall, 1),
+        "sessions": args.sessions, "seconds": args.seconds, "warmup": args.warmup, "wall_s": round(wall, 1),
         "page_loads": len(stats["load"]), "interactions": len(stats["interact"]),
         "errors": len(stats["errors"]), "error_samples": stats["errors"][:10],
         "load_ms": {"p50": pct(stats["load"], .5), "p90": pct(stats["load"], .9),
