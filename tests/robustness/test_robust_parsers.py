@@ -23,17 +23,21 @@ from calc.units import KINDS, QuantityError, parse_quantity
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 FIXTURES = sorted(p for p in DATA.rglob("*") if p.is_file() and p.suffix in (".csv", ".json", ".gz")
-                  and p.stat().st_size < 2_000_000)
+                  and p.stat().st_size < 500_000)   # a 1 MB real trace takes ~0.7 s per import:
+# too close to the 1-second deadline on a loaded CI machine; tests/importers covers it.
 
-PROFILE = settings(deadline=1000, derandomize=True, database=None,
-                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                          HealthCheck.filter_too_much])
+_HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+
+
+def profile(n: int) -> settings:
+    """n examples, a 1-second deadline per example, reproducible (derandomized)."""
+    return settings(max_examples=n, deadline=1000, derandomize=True, database=None,
+                    suppress_health_check=_HEALTH)
 
 QUANTITY_ALPHABET = string.digits + "+-*/^().,eE _kMGTPBbsmuµnKiFLOPSflopstok%×·−２３"
 
 
-@PROFILE
-@settings(max_examples=3000)
+@profile(3000)
 @given(text=st.one_of(st.text(max_size=60), st.text(QUANTITY_ALPHABET, max_size=40)),
        kind=st.sampled_from((None,) + tuple(KINDS)))
 def test_parse_quantity_only_raises_quantity_error(text, kind):
@@ -44,8 +48,7 @@ def test_parse_quantity_only_raises_quantity_error(text, kind):
     assert isinstance(value, float) and math.isfinite(value)
 
 
-@PROFILE
-@settings(max_examples=1500)
+@profile(1500)
 @given(data=st.binary(max_size=4096), name=st.sampled_from(
     ["k.csv", "t.json", "t.json.gz", "x.bin", "", "ncu.csv", "s.roofline.json"]))
 def test_import_file_random_bytes(data, name):
@@ -81,8 +84,7 @@ def test_import_file_mutated_fixtures(fixture):
         raw = gzip.decompress(raw)       # mutate the content, not the compressed stream
     name = fixture.name.removesuffix(".gz")
 
-    @PROFILE
-    @settings(max_examples=250)
+    @profile(250)
     @given(ops=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2**31), st.integers(0, 255)),
                         min_size=1, max_size=6),
            gz=st.booleans())
@@ -106,8 +108,7 @@ ROW = st.dictionaries(st.sampled_from(["name", "flops", "bytes", "seconds", "cou
                                        "junk", ""]), CELL, max_size=8)
 
 
-@PROFILE
-@settings(max_examples=2000)
+@profile(2000)
 @given(rows=st.lists(ROW, max_size=12))
 def test_parse_rows_reports_bad_cells(rows):
     try:
@@ -129,13 +130,12 @@ SCENARIO_KEYS = ["format", "version", "device", "precision", "custom", "compare"
                  "roofs", "kernels", "name", "flops", "bytes", "seconds", "count"]
 
 
-@PROFILE
-@settings(max_examples=1500)
+@profile(1500)
 @given(doc=st.one_of(
     JSON,
     st.fixed_dictionaries({"format": st.sampled_from(["roofline-lab.scenario", "x"]),
                            "version": st.one_of(st.integers(-1, 3), st.text(max_size=3))},
-                          optional={k: JSON for k in SCENARIO_KEYS}),
+                          optional={k: JSON for k in SCENARIO_KEYS if k not in ("format", "version")}),
     st.text(max_size=200), st.binary(max_size=200)))
 def test_load_scenario_only_raises_scenario_error(doc):
     if not isinstance(doc, (str, bytes)):
@@ -159,8 +159,7 @@ KERNEL = st.builds(
 )
 
 
-@PROFILE
-@settings(max_examples=1000)
+@profile(1000)
 @given(token=st.one_of(st.text(max_size=300),
                        st.text(string.ascii_letters + string.digits + "-_=", max_size=300).map(lambda s: "1" + s)))
 def test_decode_kernels_only_raises_scenario_error(token):
@@ -170,8 +169,7 @@ def test_decode_kernels_only_raises_scenario_error(token):
         pass
 
 
-@PROFILE
-@settings(max_examples=800)
+@profile(800)
 @given(kernels=st.lists(KERNEL, max_size=8), cut=st.integers(0, 400), flip=st.integers(0, 400))
 def test_decode_kernels_round_trip_and_damaged_tokens(kernels, cut, flip):
     token = encode_kernels(kernels)
