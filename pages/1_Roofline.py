@@ -37,7 +37,7 @@ imp, hier, cmp_, scn = (_extra(n) for n in ("import_panel", "hierarchy", "compar
 st.title(t("roofline.title"))
 link_error = state.load_from_url()
 if link_error:
-    st.warning(t("roofline.link.bad", message=link_error), icon="⚠️")
+    st.warning(t("roofline.link.bad", message=link_error), icon=":material/warning:")
 if ctx.ready:
     st.markdown(t("roofline.intro", capped=format_si(attainable_flops(2.0, ctx.peak_flops, ctx.mem_bw),
                                                       "FLOP/s")))
@@ -65,50 +65,54 @@ if imp is not None:
 parse = state.parsed()
 render_errors(t, parse.errors)
 if not state.sync_url(parse.kernels):
-    st.info(t("roofline.link.too_long"), icon="🔗")
+    st.info(t("roofline.link.too_long"), icon=":material/link:")
     if scn is not None and hasattr(scn, "scenario_download_button"):
         scn.scenario_download_button(ctx, parse.kernels, key="scn_dl_too_long")
 
 if not ctx.ready:
+    # No valid custom peak/bandwidth: no chart and no results, but the table, the builder
+    # and the sections below stay usable (a scenario file can fix the device).
     with chart_box:
         st.warning(t("common.custom_incomplete"))
-    st.stop()
+        if imp is not None:
+            with st.expander(t("roofline.view_heading")):
+                imp.render_view_controls(ctx)
+else:
+    analysis = R.analyze(parse, ctx.peak_flops, ctx.mem_bw)
 
-analysis = R.analyze(parse, ctx.peak_flops, ctx.mem_bw)
+    with chart_box:
+        main_label = f"{ctx.device_label()} · {t('common.prec.' + ctx.precision)}"
+        roofs = [R.main_roof(main_label, ctx.peak_flops, ctx.mem_bw)]
+        precisions = list(ctx.device.precisions) if ctx.device is not None else []
+        chosen = R.roofs_selector(t, precisions, ctx.precision)
+        roofs += R.precision_roofs(t, ctx.device, ctx.device_label(), chosen, ctx.mem_bw)
+        if cmp_ is not None:
+            roofs += cmp_.compare_roofs(ctx)
+        hier_opts = hier.current_options() if hier is not None else None
+        if hier_opts is not None:
+            roofs += hier.hierarchy_roofs(t, ctx.peak_flops, hier_opts)
+        shown = analysis
+        size = highlight = None
+        if imp is not None and len(analysis):
+            view = imp.view_arrays(analysis.kernels, imp.view_options())
+            shown = R.subset(analysis, view.mask)
+            size = None if view.size is None else view.size[view.mask]
+            highlight = None if view.highlight is None else view.highlight[view.mask]
+        pts = R.points(t, shown, size=size, highlight=highlight) if len(shown) else None
+        fig = roofline_figure(t, roofs, pts, height=600)
+        if hier_opts is not None and hier_opts.enabled:
+            hier.add_hierarchy(fig, t, shown.kernels, ctx.peak_flops, ctx.mem_bw)
+        st.plotly_chart(fig, config=ctx.chart_config("roofline"), key="roofline_chart")
+        labelled = pts is not None and pts.labels is not None
+        st.caption((t("roofline.chart_labels") + " " if labelled else "") + t("roofline.chart_caption"))
+        if imp is not None:
+            with st.expander(t("roofline.view_heading")):
+                imp.render_view_controls(ctx)
 
-with chart_box:
-    main_label = f"{ctx.device_label()} · {t('common.prec.' + ctx.precision)}"
-    roofs = [R.main_roof(main_label, ctx.peak_flops, ctx.mem_bw)]
-    precisions = list(ctx.device.precisions) if ctx.device is not None else []
-    chosen = R.roofs_selector(t, precisions, ctx.precision)
-    roofs += R.precision_roofs(t, ctx.device, ctx.device_label(), chosen, ctx.mem_bw)
-    if cmp_ is not None:
-        roofs += cmp_.compare_roofs(ctx)
-    hier_opts = hier.current_options() if hier is not None else None
-    if hier_opts is not None:
-        roofs += hier.hierarchy_roofs(t, ctx.peak_flops, hier_opts)
-    shown = analysis
-    size = highlight = None
-    if imp is not None and len(analysis):
-        view = imp.view_arrays(analysis.kernels, imp.view_options())
-        shown = R.subset(analysis, view.mask)
-        size = None if view.size is None else view.size[view.mask]
-        highlight = None if view.highlight is None else view.highlight[view.mask]
-    pts = R.points(t, shown, size=size, highlight=highlight) if len(shown) else None
-    fig = roofline_figure(t, roofs, pts, height=600)
-    if hier_opts is not None and hier_opts.enabled:
-        hier.add_hierarchy(fig, t, shown.kernels, ctx.peak_flops, ctx.mem_bw)
-    st.plotly_chart(fig, config=ctx.chart_config("roofline"), key="roofline_chart")
-    labelled = pts is not None and pts.labels is not None
-    st.caption((t("roofline.chart_labels") + " " if labelled else "") + t("roofline.chart_caption"))
-    if imp is not None:
-        with st.expander(t("roofline.view_heading")):
-            imp.render_view_controls(ctx)
-
-st.subheader(t("roofline.results_heading"))
-R.render_results(t, analysis)
-R.render_downloads(t, parse, analysis, f"{ctx.device_id}_{ctx.precision}")
-how_computed(t, R.how_items(t, analysis, ctx.peak_flops, ctx.mem_bw))
+    st.subheader(t("roofline.results_heading"))
+    R.render_results(t, analysis)
+    R.render_downloads(t, parse, analysis, f"{ctx.device_id}_{ctx.precision}")
+    how_computed(t, R.how_items(t, analysis, ctx.peak_flops, ctx.mem_bw))
 
 if hier is not None or cmp_ is not None or scn is not None:
     st.divider()

@@ -118,7 +118,7 @@ def page_frame(page_id: str) -> PageContext:
                       index=device_ids.index(default_device), format_func=device_label,
                       help=t("common.device_help"), is_valid=lambda v: v in device_ids)
     if hw_error:
-        sb.error(t("common.hardware_error", message=hw_error), icon="🛑")
+        sb.error(t("common.hardware_error", message=hw_error), icon=":material/error:")
 
     notes: list[str] = []
     device: Accelerator | None

@@ -53,11 +53,18 @@ def format_quantity(value: float, unit: str = "", digits: int = 3) -> str:
     return f"{value:.{digits}g}"
 
 
+# Every quantity field stays within these magnitudes, so the products and quotients the
+# pages ask of calc/ (6·N·D, bandwidth ÷ bytes, ...) stay finite: 1e308 typed into a
+# field is an error message, not an overflow deep inside a formula.
+MAX_MAGNITUDE = 1e30
+MIN_MAGNITUDE = 1e-30
+
+
 @dataclass(frozen=True)
 class Bounds:
     """Allowed range for a quantity; `lo_open` excludes the lower bound itself."""
     lo: float = 0.0
-    hi: float = math.inf
+    hi: float = 1e30
     lo_open: bool = True
     integer: bool = False
 
@@ -77,8 +84,11 @@ def check_bounds(value: float, bounds: Bounds, unit: str, t: Translator) -> str 
     if too_low:
         key = "common.err.gt" if bounds.lo_open else "common.err.ge"
         return t(key, limit=format_si(bounds.lo, unit) if bounds.lo else "0")
-    if value > bounds.hi:
-        return t("common.err.le", limit=format_si(bounds.hi, unit))
+    hi = min(bounds.hi, MAX_MAGNITUDE)
+    if value > hi:
+        return t("common.err.le", limit=format_si(hi, unit))
+    if value != 0 and abs(value) < MIN_MAGNITUDE:
+        return t("common.err.ge", limit=format_si(MIN_MAGNITUDE, unit))
     return None
 
 
@@ -117,12 +127,12 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
     except (QuantityError, ValueError, TypeError):
         shown = text if len(text) <= 40 else text[:40] + "…"
         box.error(t("common.err.field", label=label,
-                    message=t("common.err.parse", text=shown)), icon="⚠️")
+                    message=t("common.err.parse", text=shown)), icon=":material/warning:")
         value = None
     if value is not None:
         problem = check_bounds(value, bounds, unit, t)
         if problem is not None:
-            box.error(t("common.err.field", label=label, message=problem), icon="⚠️")
+            box.error(t("common.err.field", label=label, message=problem), icon=":material/warning:")
             value = None
     if options:
         if slider_key not in st.session_state:

@@ -44,3 +44,13 @@ def test_check_bounds_messages():
     assert "at most" in check_bounds(2e21, Bounds(hi=1e21), "FLOP/s", t)
     assert "finite" in check_bounds(float("inf"), POSITIVE, "", t)
     assert "必须" in check_bounds(-1.0, POSITIVE, "", translator("zh"))
+
+
+def test_every_field_has_a_finite_range_so_formulas_cannot_overflow():
+    t = translator("en")
+    # 1e308 typed anywhere: 6 x 1e308 would be inf inside calc; the field refuses it.
+    assert "at most" in check_bounds(1e308, POSITIVE, "", t)
+    assert "at most" in check_bounds(1e308, COUNT, "", t)
+    assert "at least" in check_bounds(1e-300, POSITIVE, "s", t)
+    assert check_bounds(1e-9, POSITIVE, "s", t) is None       # a nanosecond is fine
+    assert check_bounds(1e24, POSITIVE, "FLOP", t) is None

@@ -126,11 +126,11 @@ def render_builder(t: Translator, on_added: Callable[[], None] | None = None) ->
                           help=t("roofline.b.time_help"), placeholder=t("roofline.b.time_placeholder"), max_chars=60)
     seconds = parse_time(time_text)
     if seconds == "bad":
-        st.error(t("roofline.b.time_bad", text=str(time_text)[:40]), icon="⚠️")
+        st.error(t("roofline.b.time_bad", text=str(time_text)[:40]), icon=":material/warning:")
     try:
         cost = _cost(t, kind, DTYPES[dtype])
     except ValueError as exc:  # calc refused a value: say which, keep the page alive
-        st.error(t("roofline.b.calc_error", message=str(exc)), icon="⚠️")
+        st.error(t("roofline.b.calc_error", message=str(exc)), icon=":material/warning:")
         cost = None
     if cost is None:
         return
@@ -147,4 +147,4 @@ def render_builder(t: Translator, on_added: Callable[[], None] | None = None) ->
               on_click=_add, args=(record,), help=t("roofline.b.add_help"))
     added = st.session_state.pop("roofline.b.added", None)
     if added:
-        st.success(t("roofline.b.added", name=added), icon="✅")
+        st.success(t("roofline.b.added", name=added), icon=":material/check_circle:")

@@ -239,7 +239,7 @@ def render_results(t: Translator, a: Analysis) -> None:
         st.caption(t("roofline.r.top_note", shown=len(idx), n=len(a)))
     st.markdown("\n".join(f"- {sentence(t, a, int(i))}" for i in idx))
     if a.no_flops:
-        st.warning(t("roofline.r.no_flops", n=len(a.no_flops)), icon="ℹ️")
+        st.warning(t("roofline.r.no_flops", n=len(a.no_flops)), icon=":material/info:")
 
 
 def render_downloads(t: Translator, parse: TableParse, a: Analysis, stem: str) -> None:

@@ -62,7 +62,7 @@ def render_errors(t: Translator, errors: Sequence[CellError]) -> None:
         return
     rows = len({e.row for e in errors})
     body = "\n".join(f"- {_md_escape(line)}" for line in error_lines(t, errors))
-    st.error(t("roofline.err.heading", n=rows) + "\n\n" + body, icon="⚠️")
+    st.error(t("roofline.err.heading", n=rows) + "\n\n" + body, icon=":material/warning:")
 
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:")

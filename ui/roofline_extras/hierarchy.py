@@ -116,11 +116,11 @@ def _ceiling_input(t: Translator, label: str, key: str) -> float | None:
     except (QuantityError, ValueError, TypeError):
         shown = text if len(text) <= 40 else text[:40] + "…"
         st.error(t("common.err.field", label=label, message=t("common.err.parse", text=shown)),
-                 icon="⚠️")
+                 icon=":material/warning:")
         return None
     problem = check_bounds(value, CEILING_BOUNDS, "B/s", t)
     if problem:
-        st.error(t("common.err.field", label=label, message=problem), icon="⚠️")
+        st.error(t("common.err.field", label=label, message=problem), icon=":material/warning:")
         return None
     return value
 

@@ -182,7 +182,7 @@ def render_report(t: Translator, out: ImportOutcome, *, key: str = "rlx_import")
     else:
         st.info(t("rlx.imp.no_time"))
     for w in rep.warnings:
-        st.warning(warning_text(t, w.key, w.message, w.detail), icon="⚠️")
+        st.warning(warning_text(t, w.key, w.message, w.detail), icon=":material/warning:")
     if rep.skipped:
         counts = rep.reason_counts()
         summary = "; ".join(f"{reason_text(t, r)}: {n:,}" for r, n in
@@ -262,7 +262,7 @@ def render_import_panel(ctx) -> ImportOutcome | None:
         else:
             framing = t("rlx.imp.error_internal" if out.error_kind == "internal" else "rlx.imp.error",
                         file=out.filename)
-            st.error(f"{framing}\n\n{out.error}", icon="🛑")
+            st.error(f"{framing}\n\n{out.error}", icon=":material/error:")
         st.button(t("rlx.imp.dismiss"), key=DISMISS_KEY, on_click=_dismiss)
     return done
 

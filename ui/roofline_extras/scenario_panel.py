@@ -208,7 +208,7 @@ def render_scenario_panel(ctx, kernels: Sequence[KernelRecord] | None = None) ->
         if kind == "empty":
             st.warning(t("rlx.scn.nothing"))
         else:
-            st.error(f"{t('rlx.scn.error')}\n\n{message}", icon="🛑")
+            st.error(f"{t('rlx.scn.error')}\n\n{message}", icon=":material/error:")
     done = st.session_state.pop(DONE_KEY, None)
     if done is not None:
         dev_id, prec, n = done
