@@ -61,7 +61,7 @@ def test_every_field_survives_hostile_values(page_id, path, query):
             # A bad custom-device peak/bandwidth leaves nothing to compute: the page may
             # stop after saying so. Any other bad field must leave the other inputs in place.
             if key in ("peak", "bw"):
-                if not _messages(at):
+                if (not _parses(value) or parse_quantity(value) <= 0) and not _messages(at):
                     problems.append(f"{label}: custom device incomplete but no message")
             elif len(at.text_input) + len(at.number_input) < n_widgets - 1:
                 problems.append(f"{label}: inputs disappeared")
