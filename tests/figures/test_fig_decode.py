@@ -45,4 +45,4 @@ def test_decode_roofline_point_at_intensity_one():
     assert points[0].x[0] == pytest.approx(1.0)               # 1.4e10 FLOP / 1.4e10 B
     assert points[0].y[0] == pytest.approx(BW)                # on the slope: 1 x 2.039e12
     assert fig.layout.xaxis.type == "log"
-    assert "step" in points[0].customdata[0]
+    assert "step" in points[0].hovertext[0] and "%{hovertext}" in points[0].hovertemplate

@@ -71,16 +71,23 @@ def test_one_point_per_kernel_with_hover_and_escaped_names():
     marker_traces = [tr for tr in fig.data if isinstance(tr, go.Scattergl) and "markers" in (tr.mode or "")
                      and tr.hoverinfo != "skip"]
     assert sum(len(tr.x) for tr in marker_traces) == 3
-    hovers = [h for tr in marker_traces for h in tr.customdata]
-    assert any("&lt;b&gt;evil&lt;/b&gt; &amp; co" in h for h in hovers)
+    # one hovertemplate per trace; the (escaped) names in hovertext, the numbers in customdata
+    hovers = [h for tr in marker_traces for h in tr.hovertext]
+    assert all("%{hovertext}" in tr.hovertemplate for tr in marker_traces)
+    assert any("&lt;b&gt;evil&lt;/b&gt; &amp; co" == h for h in hovers)
     assert not any("<b>evil</b>" in h for h in hovers)
-    gemm = next(h for h in hovers if "gemm" in h)
+    gemm = next(tr for tr in marker_traces if "gemm" in tr.hovertext)
     for word in ("FLOPs", "Bytes", "Intensity", "Bound", "Attainable", "Achieved", "Of roof", "Verdict"):
-        assert word in gemm
+        assert word in gemm.hovertemplate
+    row = list(gemm.hovertext).index("gemm")
+    flops, nbytes, attainable, fraction = (float(v) for v in gemm.customdata[row])
+    assert flops == pytest.approx(2 * 8192.0**3, rel=1e-6) and nbytes == pytest.approx(4.03e8, rel=1e-6)
+    assert attainable == pytest.approx(PEAK, rel=1e-6)
+    assert fraction == pytest.approx(2 * 8192.0**3 / 4.4e-3 / PEAK, rel=1e-6)
     # measured at achieved FLOP/s, the unmeasured one at its attainable 2 x 2.039 TB/s
-    ys = {h.split("</b>")[0]: y for tr in marker_traces for h, y in zip(tr.customdata, tr.y)}
-    assert ys["<b>gemm"] == pytest.approx(2 * 8192.0**3 / 4.4e-3)
-    assert ys["<b>&lt;b&gt;evil&lt;/b&gt; &amp; co"] == pytest.approx(2 * 2.039e12)
+    ys = {h: y for tr in marker_traces for h, y in zip(tr.hovertext, tr.y)}
+    assert ys["gemm"] == pytest.approx(2 * 8192.0**3 / 4.4e-3)
+    assert ys["&lt;b&gt;evil&lt;/b&gt; &amp; co"] == pytest.approx(2 * 2.039e12)
     # a dotted line joins each measured point to its roof
     gap = [tr for tr in fig.data if tr.name == t("fig.gap")]
     assert gap and np.isfinite(np.asarray(gap[0].x, float)).sum() == 4
@@ -112,7 +119,9 @@ def test_thousands_of_kernels_use_webgl_and_light_hover():
                                                          ("near_roof", "below_roof", "above_roof", "unmeasured")}]
     assert kernel_traces and all(isinstance(tr, go.Scattergl) for tr in kernel_traces)
     assert sum(len(tr.x) for tr in kernel_traces) == n
-    assert all("FLOP/B" in h for tr in kernel_traces for h in tr.customdata[:5])
+    assert all("FLOP/B" in tr.hovertemplate and "%{hovertext}" in tr.hovertemplate
+               for tr in kernel_traces)
+    assert sum(len(tr.hovertext) for tr in kernel_traces) == n
 
 
 def test_labels_drawn_next_to_points():

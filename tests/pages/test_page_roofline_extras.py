@@ -223,7 +223,7 @@ def test_view_controls_from_the_url_highlight_and_filter():
     assert any("Top" in n or "top" in n for n in names), names
     # only the GEMM row is left (the name filter): one kernel point, its hover names it
     hovers = [x for tr in spec["data"] if "markers" in (tr.get("mode") or "")
-              and isinstance(tr.get("customdata"), list) for x in tr["customdata"]]
+              and isinstance(tr.get("hovertext"), list) for x in tr["hovertext"]]
     assert len(hovers) == 1 and "gemm" in str(hovers[0]).lower()
 
 

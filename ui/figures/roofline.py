@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -29,6 +29,28 @@ VERDICT_COLORS = {
 ROOF_COLORS = ("#37474f", "#8e24aa", "#00897b", "#6d4c41", "#3949ab", "#c0ca33")
 MEMORY_REGION = "rgba(21, 101, 192, 0.06)"
 COMPUTE_REGION = "rgba(46, 125, 50, 0.06)"
+
+#: The layout part of plotly's "plotly_white" template that these charts use, inlined:
+#: naming the template makes plotly deep-copy all of it (~14 ms) on every figure.
+_AXIS = {"gridcolor": "#EBF0F8", "linecolor": "#EBF0F8", "ticks": "", "title": {"standoff": 15},
+         "zerolinecolor": "#EBF0F8", "automargin": True, "zerolinewidth": 2}
+WHITE_TEMPLATE = {"layout": {
+    "autotypenumbers": "strict",
+    "colorway": ["#636efa", "#EF553B", "#00cc96", "#ab63fa", "#FFA15A", "#19d3f3", "#FF6692",
+                 "#B6E880", "#FF97FF", "#FECB52"],
+    "font": {"color": "#2a3f5f"}, "hovermode": "closest", "hoverlabel": {"align": "left"},
+    "paper_bgcolor": "white", "plot_bgcolor": "white", "xaxis": _AXIS, "yaxis": _AXIS,
+    "shapedefaults": {"line": {"color": "#2a3f5f"}},
+    "annotationdefaults": {"arrowcolor": "#2a3f5f", "arrowhead": 0, "arrowwidth": 1},
+    "title": {"x": 0.05},
+}}
+
+
+def make_figure(data: list[dict[str, Any]], layout: dict[str, Any]) -> go.Figure:
+    """One `go.Figure` from plain trace dicts and a layout dict (one validation pass, the
+    white template inlined), instead of dozens of mutating add_*/update_* calls."""
+    layout = {"template": WHITE_TEMPLATE, **layout}
+    return go.Figure(data=data, layout=layout)
 
 
 @dataclass(frozen=True)
@@ -51,7 +73,9 @@ class KernelPoints:
 
     `y` is where each point is drawn: achieved FLOP/s when a time is known, else the
     attainable FLOP/s. `verdict` holds "near_roof" / "below_roof" / "above_roof" or
-    "unmeasured". `hover` holds one ready-made (translated) hover text per kernel.
+    "unmeasured", `bound` "memory" / "compute". `hover` maps (verdict, bound) to one
+    translated plotly hovertemplate that formats the row's numbers in `customdata`
+    (2-D, one row per kernel) and the escaped name (`%{hovertext}`): no text per kernel.
     """
     names: Sequence[str]
     intensity: np.ndarray
@@ -59,10 +83,12 @@ class KernelPoints:
     attainable: np.ndarray
     measured: np.ndarray          # bool: a time was given
     verdict: Sequence[str]
-    hover: Sequence[str]
+    hover: Mapping[tuple[str, str], str]
     size: np.ndarray | None = None   # marker sizes (px), e.g. by time share
     highlight: np.ndarray | None = None  # bool: top-N by time, drawn with a ring
     labels: Sequence[str] | None = None  # short text drawn next to each point (few kernels)
+    customdata: np.ndarray | None = None  # numbers the hovertemplates format, one row per kernel
+    bound: np.ndarray | None = None       # "memory" / "compute" per kernel
 
 
 def _log(v: float) -> float:
@@ -101,7 +127,7 @@ def axis_ranges(roofs: Sequence[Roof], intensities: np.ndarray | None = None,
     return (x_lo, x_hi), (y_lo, y_hi)
 
 
-def _roof_trace(roof: Roof, x_lo: float, x_hi: float, t: Translator, main: bool) -> go.Scatter:
+def _roof_trace(roof: Roof, x_lo: float, x_hi: float, t: Translator, main: bool) -> dict:
     # Three points draw the whole roofline: the slope from x_lo, the ridge, the roof to x_hi.
     xs = [x_lo, roof.ridge, x_hi]
     ys = [float(attainable_flops(x, roof.peak_flops, roof.mem_bw)) for x in xs]
@@ -109,9 +135,15 @@ def _roof_trace(roof: Roof, x_lo: float, x_hi: float, t: Translator, main: bool)
               peak=format_si(roof.peak_flops, "FLOP/s"),
               bw=format_si(roof.mem_bw, "B/s"),
               ridge=format_si(roof.ridge, "FLOP/B"))
-    return go.Scatter(x=xs, y=ys, mode="lines", name=roof.label,
-                      line={"color": roof.color, "width": 3 if main else 2, "dash": roof.dash},
-                      hovertemplate=hover + "<extra></extra>")
+    return {"type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": roof.label,
+            "line": {"color": roof.color, "width": 3 if main else 2, "dash": roof.dash},
+            "hovertemplate": hover + "<extra></extra>"}
+
+
+def _vrect(x0: float, x1: float, color: str) -> dict:
+    """What `fig.add_vrect(x0, x1, fillcolor=color, line_width=0, layer="below")` adds."""
+    return {"type": "rect", "xref": "x", "yref": "y domain", "x0": x0, "x1": x1, "y0": 0, "y1": 1,
+            "fillcolor": color, "line": {"width": 0}, "layer": "below"}
 
 
 def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints | None = None,
@@ -131,56 +163,56 @@ def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints 
     ys = kernels.y if kernels is not None else None
     (x_lo, x_hi), (y_lo, y_hi) = axis_ranges(roofs, intens, ys)
 
-    fig = go.Figure()
+    shapes: list[dict] = []
+    annotations: list[dict] = []
     if show_regions:
-        fig.add_vrect(x0=x_lo, x1=main.ridge, fillcolor=MEMORY_REGION, line_width=0, layer="below")
-        fig.add_vrect(x0=main.ridge, x1=x_hi, fillcolor=COMPUTE_REGION, line_width=0, layer="below")
-    for i, roof in enumerate(roofs):
-        fig.add_trace(_roof_trace(roof, x_lo, x_hi, t, main=(i == 0)))
+        shapes += [_vrect(x_lo, main.ridge, MEMORY_REGION), _vrect(main.ridge, x_hi, COMPUTE_REGION)]
+    data = [_roof_trace(roof, x_lo, x_hi, t, main=(i == 0)) for i, roof in enumerate(roofs)]
 
     # The ridge point of the main roof: marker, dotted drop line and its value.
-    fig.add_trace(go.Scatter(
-        x=[main.ridge], y=[main.peak_flops], mode="markers", name=t("fig.ridge"),
-        marker={"size": 11, "color": main.color, "symbol": "diamond"},
-        hovertemplate=t("fig.ridge_hover", ridge=format_si(main.ridge, "FLOP/B"),
-                        peak=format_si(main.peak_flops, "FLOP/s")) + "<extra></extra>",
-        showlegend=False))
-    fig.add_shape(type="line", x0=main.ridge, x1=main.ridge, y0=y_lo, y1=main.peak_flops,
-                  line={"color": main.color, "width": 1, "dash": "dot"})
-    fig.add_annotation(x=_log(main.ridge), y=_log(main.peak_flops),
-                       text=t("fig.ridge_label", ridge=format_si(main.ridge, "FLOP/B")),
-                       showarrow=True, arrowhead=0, ax=0, ay=-34,
-                       font={"size": 12 if compact else 13, "color": main.color},
-                       bgcolor="rgba(255,255,255,0.85)")
+    data.append({
+        "type": "scatter", "x": [main.ridge], "y": [main.peak_flops], "mode": "markers",
+        "name": t("fig.ridge"), "marker": {"size": 11, "color": main.color, "symbol": "diamond"},
+        "hovertemplate": t("fig.ridge_hover", ridge=format_si(main.ridge, "FLOP/B"),
+                           peak=format_si(main.peak_flops, "FLOP/s")) + "<extra></extra>",
+        "showlegend": False})
+    shapes.append({"type": "line", "x0": main.ridge, "x1": main.ridge, "y0": y_lo,
+                   "y1": main.peak_flops, "line": {"color": main.color, "width": 1, "dash": "dot"}})
+    annotations.append({"x": _log(main.ridge), "y": _log(main.peak_flops),
+                        "text": t("fig.ridge_label", ridge=format_si(main.ridge, "FLOP/B")),
+                        "showarrow": True, "arrowhead": 0, "ax": 0, "ay": -34,
+                        "font": {"size": 12 if compact else 13, "color": main.color},
+                        "bgcolor": "rgba(255,255,255,0.85)"})
     if show_regions:
         # Region names sit at the bottom of each region, under the roofline.
-        fig.add_annotation(x=(_log(x_lo) + _log(main.ridge)) / 2, y=_log(y_lo),
-                           yanchor="bottom", yshift=6, text=t("fig.memory_bound"),
-                           showarrow=False,
-                           font={"size": 12 if compact else 14, "color": "#1565c0"})
-        fig.add_annotation(x=(_log(main.ridge) + _log(x_hi)) / 2, y=_log(y_lo),
-                           yanchor="bottom", yshift=6, text=t("fig.compute_bound"),
-                           showarrow=False,
-                           font={"size": 12 if compact else 14, "color": "#2e7d32"})
+        annotations += [
+            {"x": (_log(x_lo) + _log(main.ridge)) / 2, "y": _log(y_lo), "yanchor": "bottom",
+             "yshift": 6, "text": t("fig.memory_bound"), "showarrow": False,
+             "font": {"size": 12 if compact else 14, "color": "#1565c0"}},
+            {"x": (_log(main.ridge) + _log(x_hi)) / 2, "y": _log(y_lo), "yanchor": "bottom",
+             "yshift": 6, "text": t("fig.compute_bound"), "showarrow": False,
+             "font": {"size": 12 if compact else 14, "color": "#2e7d32"}},
+        ]
 
     if kernels is not None and len(kernels.intensity):
-        _add_kernels(fig, t, kernels)
+        data += kernel_traces(t, kernels)
 
-    x_ticks, x_text = decade_ticks(x_lo, x_hi, "")
+    x_ticks, _ = decade_ticks(x_lo, x_hi, "")
     y_ticks, y_text = decade_ticks(y_lo, y_hi, "FLOP/s")
-    fig.update_xaxes(type="log", range=[_log(x_lo), _log(x_hi)], tickvals=x_ticks,
-                     ticktext=[_plain(v) for v in x_ticks], title=t("fig.x_title"),
-                     showgrid=True, gridcolor="#e0e0e0", zeroline=False)
-    fig.update_yaxes(type="log", range=[_log(y_lo), _log(y_hi)], tickvals=y_ticks,
-                     ticktext=y_text, title=t("fig.y_title"),
-                     showgrid=True, gridcolor="#e0e0e0", zeroline=False)
-    fig.update_layout(
-        height=height, template="plotly_white", title=title,
-        margin={"l": 10, "r": 10, "t": 40 if title else 20, "b": 10},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.01, "x": 0},
-        hoverlabel={"align": "left"}, showlegend=not compact or len(roofs) > 1,
-    )
-    return fig
+    layout = {
+        "shapes": shapes, "annotations": annotations,
+        "xaxis": {"type": "log", "range": [_log(x_lo), _log(x_hi)], "tickvals": x_ticks,
+                  "ticktext": [_plain(v) for v in x_ticks], "title": {"text": t("fig.x_title")},
+                  "showgrid": True, "gridcolor": "#e0e0e0", "zeroline": False},
+        "yaxis": {"type": "log", "range": [_log(y_lo), _log(y_hi)], "tickvals": y_ticks,
+                  "ticktext": y_text, "title": {"text": t("fig.y_title")},
+                  "showgrid": True, "gridcolor": "#e0e0e0", "zeroline": False},
+        "height": height, "title": {"text": title} if title else {},
+        "margin": {"l": 10, "r": 10, "t": 40 if title else 20, "b": 10},
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.01, "x": 0},
+        "hoverlabel": {"align": "left"}, "showlegend": not compact or len(roofs) > 1,
+    }
+    return make_figure(data, layout)
 
 
 def _plain(v: float) -> str:
@@ -190,46 +222,68 @@ def _plain(v: float) -> str:
     return f"{v:g}"
 
 
-def _add_kernels(fig: go.Figure, t: Translator, k: KernelPoints) -> None:
+def kernel_traces(t: Translator, k: KernelPoints) -> list[dict]:
+    """The kernel points as trace dicts: the dotted gap lines (one WebGL trace) and one
+    WebGL marker trace per verdict and bound (same legend entry per verdict), each with one
+    hovertemplate over numeric `customdata` and the escaped names in `hovertext`."""
     x = np.asarray(k.intensity, dtype=float)
     y = np.asarray(k.y, dtype=float)
     measured = np.asarray(k.measured, dtype=bool)
+    traces: list[dict] = []
     # Dotted lines from each measured point up (or down) to its roof, in one WebGL trace.
     if measured.any():
         xm, ym, am = x[measured], y[measured], np.asarray(k.attainable, dtype=float)[measured]
         n = xm.size
-        lx = np.empty(3 * n)
-        ly = np.empty(3 * n)
+        lx = np.empty(3 * n, dtype=np.float32)
+        ly = np.empty(3 * n, dtype=np.float32)
         lx[0::3], lx[1::3], lx[2::3] = xm, xm, np.nan
         ly[0::3], ly[1::3], ly[2::3] = ym, am, np.nan
-        fig.add_trace(go.Scattergl(x=lx, y=ly, mode="lines", hoverinfo="skip",
-                                   line={"color": "rgba(90,90,90,0.45)", "width": 1, "dash": "dot"},
-                                   showlegend=False, name=t("fig.gap")))
-    verdicts = np.asarray(k.verdict, dtype=object)
-    hover = np.asarray(k.hover, dtype=object)
+        traces.append({"type": "scattergl", "x": lx, "y": ly, "mode": "lines", "hoverinfo": "skip",
+                       "line": {"color": "rgba(90,90,90,0.45)", "width": 1, "dash": "dot"},
+                       "showlegend": False, "name": t("fig.gap")})
+    verdicts = np.asarray(k.verdict)
+    bounds = np.asarray(k.bound) if k.bound is not None else np.full(x.shape, "")
+    names = np.asarray(_escape_all(k.names), dtype=object)
     labels = np.asarray(k.labels, dtype=object) if k.labels is not None else None
     sizes = np.asarray(k.size, dtype=float) if k.size is not None else None
+    custom = np.asarray(k.customdata) if k.customdata is not None else None
     for verdict, color in VERDICT_COLORS.items():
-        sel = verdicts == verdict
-        if not sel.any():
+        in_verdict = verdicts == verdict
+        if not in_verdict.any():
             continue
-        marker = {"color": color, "size": sizes[sel] if sizes is not None else 11,
-                  "line": {"color": "white", "width": 1}, "opacity": 0.9}
-        extra = {}
-        if labels is not None:
-            # Row numbers next to the points (the results table and sentences use them).
-            extra = {"mode": "markers+text", "text": labels[sel], "textposition": "middle right",
-                     "textfont": {"color": color, "size": 12}}
-        fig.add_trace(go.Scattergl(
-            x=x[sel], y=y[sel], mode=extra.pop("mode", "markers"), name=t(f"fig.verdict.{verdict}"),
-            marker=marker, customdata=hover[sel],
-            hovertemplate="%{customdata}<extra></extra>", **extra))
+        first = True
+        for bound in np.unique(bounds[in_verdict]):
+            sel = in_verdict & (bounds == bound)
+            tr = {"type": "scattergl", "x": x[sel], "y": y[sel], "mode": "markers",
+                  "name": t(f"fig.verdict.{verdict}"), "legendgroup": verdict,
+                  "showlegend": first,
+                  "marker": {"color": color, "size": sizes[sel] if sizes is not None else 11,
+                             "line": {"color": "white", "width": 1}, "opacity": 0.9},
+                  "hovertext": names[sel],
+                  "hovertemplate": k.hover[(verdict, str(bound))] + "<extra></extra>"}
+            first = False
+            if custom is not None:
+                tr["customdata"] = custom[sel]
+            if labels is not None:
+                # Row numbers next to the points (the results table and sentences use them).
+                tr.update(mode="markers+text", text=labels[sel], textposition="middle right",
+                          textfont={"color": color, "size": 12})
+            traces.append(tr)
     if k.highlight is not None and np.asarray(k.highlight, dtype=bool).any():
         hl = np.asarray(k.highlight, dtype=bool)
-        fig.add_trace(go.Scattergl(
-            x=x[hl], y=y[hl], mode="markers", name=t("fig.top_n"), hoverinfo="skip",
-            marker={"size": (sizes[hl] + 8) if sizes is not None else 18,
-                    "color": "rgba(0,0,0,0)", "line": {"color": "#212121", "width": 2}}))
+        traces.append({
+            "type": "scattergl", "x": x[hl], "y": y[hl], "mode": "markers", "name": t("fig.top_n"),
+            "hoverinfo": "skip",
+            "marker": {"size": (sizes[hl] + 8) if sizes is not None else 18,
+                       "color": "rgba(0,0,0,0)", "line": {"color": "#212121", "width": 2}}})
+    return traces
+
+
+# d3-format specifiers (plotly hovertemplate): 3 significant digits with an SI prefix
+# ("312T", "2.04G"), trailing zeros dropped; intensities get no prefix, as format_si.
+_SI = ".3~s"
+_PLAIN = ".3~r"
+_PCT = ".0%"
 
 
 def kernel_points(t: Translator, names: Sequence[str], flops: np.ndarray,
@@ -241,7 +295,8 @@ def kernel_points(t: Translator, names: Sequence[str], flops: np.ndarray,
     `placement` has arrays `intensity`, `attainable_flops`, `achieved_flops` (NaN where
     no time was given), `fraction_of_roof` and `verdict`, and `bound`. `labels`: short
     text drawn next to each point. `light=True` (thousands of kernels) writes a shorter
-    hover (name, intensity, FLOP/s, % of roof) to keep the page responsive.
+    hover (name, intensity, FLOP/s, % of roof). Vectorized: the numbers go to the chart as
+    one numeric `customdata` array, formatted by one hovertemplate per verdict and bound.
     """
     intensity = np.asarray(placement.intensity, dtype=float)
     attainable = np.asarray(placement.attainable_flops, dtype=float)
@@ -250,59 +305,51 @@ def kernel_points(t: Translator, names: Sequence[str], flops: np.ndarray,
     fraction = nan if placement.fraction_of_roof is None else np.asarray(placement.fraction_of_roof, dtype=float)
     measured = np.isfinite(achieved)
     y = np.where(measured, achieved, attainable)
-    verdict_raw = (np.full(intensity.shape, None, dtype=object) if placement.verdict is None
-                   else np.asarray(placement.verdict, dtype=object))
-    verdict = [str(v) if m and v else "unmeasured" for v, m in zip(verdict_raw, measured)]
-    bound = np.asarray(placement.bound, dtype=object)
-    bound_text = {"memory": t("fig.bound.memory"), "compute": t("fig.bound.compute")}
-    verdict_text = {v: t(f"fig.verdict.{v}") for v in VERDICT_COLORS}
+    if placement.verdict is None:
+        verdict = np.full(intensity.shape, "unmeasured", dtype=object)
+    else:
+        raw = np.asarray(placement.verdict, dtype=object)
+        given = measured & np.frompyfunc(bool, 1, 1)(raw).astype(bool)
+        verdict = np.where(given, raw, "unmeasured").astype(str)
+    bound = np.asarray(placement.bound).astype(str)
     dash = "—"
+    hover: dict[tuple[str, str], str] = {}
+    for v in VERDICT_COLORS:
+        for b in np.unique(bound[verdict == v]):
+            b = str(b)
+            has_time = v != "unmeasured"
+            if light:
+                hover[(v, b)] = t("fig.kernel_hover_light", name="%{hovertext}",
+                                  intensity=f"%{{x:{_PLAIN}}} ", perf=f"%{{y:{_SI}}}",
+                                  fraction=f"%{{customdata[0]:{_PCT}}}" if has_time else dash)
+            else:
+                hover[(v, b)] = t(
+                    "fig.kernel_hover", name="%{hovertext}",
+                    flops=f"%{{customdata[0]:{_SI}}}FLOP", bytes=f"%{{customdata[1]:{_SI}}}B",
+                    intensity=f"%{{x:{_PLAIN}}} FLOP/B",
+                    bound=t(f"fig.bound.{b}") if b in ("memory", "compute") else b,
+                    attainable=f"%{{customdata[2]:{_SI}}}FLOP/s",
+                    achieved=f"%{{y:{_SI}}}FLOP/s" if has_time else dash,
+                    fraction=f"%{{customdata[3]:{_PCT}}}" if has_time else dash,
+                    verdict=t(f"fig.verdict.{v}"))
     if light:
-        hover = _light_hover(t, names, intensity, y, fraction, measured)
-        return KernelPoints(names=list(names), intensity=intensity, y=y, attainable=attainable,
-                            measured=measured, verdict=verdict, hover=hover, size=size,
-                            highlight=highlight, labels=labels)
-    hover = []
-    for i, name in enumerate(names):
-        hover.append(t(
-            "fig.kernel_hover",
-            name=_escape(name),
-            flops=format_si(float(flops[i]), "FLOP"),
-            bytes=format_si(float(bytes_moved[i]), "B"),
-            intensity=format_si(float(intensity[i]), "FLOP/B"),
-            bound=bound_text.get(str(bound[i]), str(bound[i])),
-            attainable=format_si(float(attainable[i]), "FLOP/s"),
-            achieved=format_si(float(achieved[i]), "FLOP/s") if measured[i] else dash,
-            fraction=f"{fraction[i]:.0%}" if measured[i] else dash,
-            verdict=verdict_text[verdict[i]],
-        ))
+        custom = fraction.astype(np.float32).reshape(-1, 1)
+    else:
+        custom = np.column_stack([np.asarray(flops, dtype=float), np.asarray(bytes_moved, dtype=float),
+                                  attainable, fraction]).astype(np.float32)
     return KernelPoints(names=list(names), intensity=intensity, y=y, attainable=attainable,
                         measured=measured, verdict=verdict, hover=hover, size=size,
-                        highlight=highlight, labels=labels)
+                        highlight=highlight, labels=labels, customdata=custom, bound=bound)
 
 
-def _short_si(values: np.ndarray) -> list[str]:
-    """Fast 3-digit SI text for many values (no unit), e.g. 2.5e14 -> "250T"."""
-    out = []
-    prefixes = {-6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
-    for v in values:
-        if not np.isfinite(v) or v <= 0:
-            out.append("—")
-            continue
-        e = int(math.floor(math.log10(v) / 3) * 3)
-        e = max(-6, min(18, e))
-        out.append(f"{v / 10.0 ** e:.3g} {prefixes[e]}")
-    return out
-
-
-def _light_hover(t: Translator, names: Sequence[str], intensity: np.ndarray, y: np.ndarray,
-                 fraction: np.ndarray, measured: np.ndarray) -> list[str]:
-    template = t("fig.kernel_hover_light")     # translated once, filled per kernel
-    inten = _short_si(intensity)
-    perf = _short_si(y)
-    frac = [f"{f:.0%}" if m else "—" for f, m in zip(fraction, measured)]
-    return [template.format(name=_escape(n), intensity=i, perf=p, fraction=f)
-            for n, i, p, f in zip(names, inten, perf, frac)]
+def _escape_all(names: Sequence[str]) -> list[str]:
+    """`_escape` of every name, in three string replaces over the joined names."""
+    names = [str(n) for n in names]
+    sep = "\x00"
+    joined = sep.join(names)
+    if joined.count(sep) != max(len(names) - 1, 0):
+        return [_escape(n) for n in names]
+    return _escape(joined).split(sep) if names else []
 
 
 def _escape(text: str) -> str:
