@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 
 from calc.roofline import place_kernels
 from calc.units import format_si
-from ui.figures.roofline import Roof, decade_ticks, kernel_points, roofline_figure
+from ui.figures.roofline import Roof, decade_ticks, kernel_points, make_figure, roofline_figure
 from ui.i18n import Translator
 
 THROUGHPUT = "#1565c0"
@@ -38,63 +38,62 @@ def batch_figure(t: Translator, batches: Sequence[float], throughput: Sequence[f
     b = np.asarray(batches, dtype=float)
     thr = np.asarray(throughput, dtype=float)
     per = np.asarray(per_request, dtype=float)
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=b, y=thr, mode="lines", name=t("decode.fig.throughput"),
-        line={"color": THROUGHPUT, "width": 3},
-        hovertemplate=t("decode.fig.throughput_hover") + "<extra></extra>"))
-    fig.add_trace(go.Scatter(
-        x=b, y=per, mode="lines", name=t("decode.fig.per_request"), yaxis="y2",
-        line={"color": PER_REQUEST, "width": 3, "dash": "dash"},
-        hovertemplate=t("decode.fig.per_request_hover") + "<extra></extra>"))
+    data = [
+        {"type": "scatter", "x": b, "y": thr, "mode": "lines", "name": t("decode.fig.throughput"),
+         "line": {"color": THROUGHPUT, "width": 3},
+         "hovertemplate": t("decode.fig.throughput_hover") + "<extra></extra>"},
+        {"type": "scatter", "x": b, "y": per, "mode": "lines", "name": t("decode.fig.per_request"),
+         "yaxis": "y2", "line": {"color": PER_REQUEST, "width": 3, "dash": "dash"},
+         "hovertemplate": t("decode.fig.per_request_hover") + "<extra></extra>"},
+    ]
     if current is not None:
         cb, ct, cp = current
-        fig.add_trace(go.Scatter(
-            x=[cb], y=[ct], mode="markers", name=t("decode.fig.current"),
-            marker={"size": 13, "color": THROUGHPUT, "line": {"color": "white", "width": 2}},
-            hovertemplate=t("decode.fig.current_hover", batch=f"{cb:g}",
-                            tps=format_si(ct, "tok/s")) + "<extra></extra>",
-            showlegend=False))
-        fig.add_trace(go.Scatter(
-            x=[cb], y=[cp], mode="markers", yaxis="y2", name=t("decode.fig.current"),
-            marker={"size": 13, "color": PER_REQUEST, "line": {"color": "white", "width": 2}},
-            hovertemplate=t("decode.fig.current_hover", batch=f"{cb:g}",
-                            tps=format_si(cp, "tok/s")) + "<extra></extra>",
-            showlegend=False))
+        for y, axis, color in ((ct, "y", THROUGHPUT), (cp, "y2", PER_REQUEST)):
+            data.append({
+                "type": "scatter", "x": [cb], "y": [y], "mode": "markers",
+                **({"yaxis": axis} if axis != "y" else {}), "name": t("decode.fig.current"),
+                "marker": {"size": 13, "color": color, "line": {"color": "white", "width": 2}},
+                "hovertemplate": t("decode.fig.current_hover", batch=f"{cb:g}",
+                                   tps=format_si(y, "tok/s")) + "<extra></extra>",
+                "showlegend": False})
+    shapes, annotations = [], []
     x_lo, x_hi = float(b.min()), float(b.max())
     if knee is not None and math.isfinite(knee) and x_lo <= knee <= x_hi:
-        fig.add_vline(x=knee, line={"color": KNEE, "width": 2, "dash": "dot"})
-        fig.add_annotation(x=_log(knee), y=0.02, yref="paper", yanchor="bottom",
-                           xanchor="right" if knee > math.sqrt(x_lo * x_hi) else "left",
-                           text=t("decode.fig.knee", batch=f"{knee:,.0f}"),
-                           showarrow=False, font={"size": 13, "color": KNEE},
-                           bgcolor="rgba(255,255,255,0.85)")
-        fig.add_vrect(x0=x_lo, x1=knee, fillcolor="rgba(21,101,192,0.06)", line_width=0,
-                      layer="below")
-        fig.add_annotation(x=(_log(x_lo) + _log(knee)) / 2, y=1.0, yref="paper",
-                           yanchor="top", text=t("decode.fig.free_zone"), showarrow=False,
-                           font={"size": 12, "color": "#1565c0"})
+        # what add_vline / add_vrect would add, written out
+        shapes.append({"type": "line", "x0": knee, "x1": knee, "xref": "x", "y0": 0, "y1": 1,
+                       "yref": "y domain", "line": {"color": KNEE, "width": 2, "dash": "dot"}})
+        annotations.append({"x": _log(knee), "y": 0.02, "yref": "paper", "yanchor": "bottom",
+                            "xanchor": "right" if knee > math.sqrt(x_lo * x_hi) else "left",
+                            "text": t("decode.fig.knee", batch=f"{knee:,.0f}"),
+                            "showarrow": False, "font": {"size": 13, "color": KNEE},
+                            "bgcolor": "rgba(255,255,255,0.85)"})
+        shapes.append({"type": "rect", "x0": x_lo, "x1": knee, "xref": "x", "y0": 0, "y1": 1,
+                       "yref": "y domain", "fillcolor": "rgba(21,101,192,0.06)",
+                       "line": {"width": 0}, "layer": "below"})
+        annotations.append({"x": (_log(x_lo) + _log(knee)) / 2, "y": 1.0, "yref": "paper",
+                            "yanchor": "top", "text": t("decode.fig.free_zone"), "showarrow": False,
+                            "font": {"size": 12, "color": "#1565c0"}})
     x_ticks = [v for v in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
                if x_lo <= v <= x_hi]
     y1_ticks, y1_text = decade_ticks(max(float(np.nanmin(thr)), 1e-3), float(np.nanmax(thr)), "")
     y2_ticks, y2_text = decade_ticks(max(float(np.nanmin(per)), 1e-3), float(np.nanmax(per)), "")
-    fig.update_layout(
-        template="plotly_white", height=height, font={"size": 13},
-        margin={"l": 10, "r": 10, "t": 40, "b": 10}, hoverlabel={"align": "left"},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
-        xaxis={"type": "log", "title": t("decode.fig.x_title"), "tickvals": x_ticks,
-               "ticktext": [str(v) for v in x_ticks], "gridcolor": "#e0e0e0"},
-        yaxis={"type": "log", "title": {"text": t("decode.fig.y_title"),
-                                        "font": {"color": THROUGHPUT}},
-               "tickvals": y1_ticks, "ticktext": y1_text, "gridcolor": "#e0e0e0",
-               "range": [_log(y1_ticks[0]), _log(y1_ticks[-1])]},
-        yaxis2={"type": "log", "title": {"text": t("decode.fig.y2_title"),
-                                         "font": {"color": PER_REQUEST}},
-                "overlaying": "y", "side": "right", "tickvals": y2_ticks,
-                "ticktext": y2_text, "showgrid": False,
-                "range": [_log(y2_ticks[0]), _log(y2_ticks[-1])]},
-    )
-    return fig
+    return make_figure(data, {
+        "shapes": shapes, "annotations": annotations,
+        "height": height, "font": {"size": 13},
+        "margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "hoverlabel": {"align": "left"},
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+        "xaxis": {"type": "log", "title": {"text": t("decode.fig.x_title")}, "tickvals": x_ticks,
+                  "ticktext": [str(v) for v in x_ticks], "gridcolor": "#e0e0e0"},
+        "yaxis": {"type": "log", "title": {"text": t("decode.fig.y_title"),
+                                           "font": {"color": THROUGHPUT}},
+                  "tickvals": y1_ticks, "ticktext": y1_text, "gridcolor": "#e0e0e0",
+                  "range": [_log(y1_ticks[0]), _log(y1_ticks[-1])]},
+        "yaxis2": {"type": "log", "title": {"text": t("decode.fig.y2_title"),
+                                            "font": {"color": PER_REQUEST}},
+                   "overlaying": "y", "side": "right", "tickvals": y2_ticks,
+                   "ticktext": y2_text, "showgrid": False,
+                   "range": [_log(y2_ticks[0]), _log(y2_ticks[-1])]},
+    })
 
 
 def decode_roofline_figure(t: Translator, roof: Roof, names: Sequence[str],

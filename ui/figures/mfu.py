@@ -10,6 +10,7 @@ import math
 import plotly.graph_objects as go
 
 from calc.mfu import MFU_BANDS, MfuBand
+from ui.figures.roofline import make_figure
 from ui.i18n import Translator
 
 BAND_COLORS = {
@@ -34,41 +35,45 @@ def mfu_band_figure(t: Translator, value: float | None, band: MfuBand | None = N
                     *, height: int = 190) -> go.Figure:
     """The band strip. `value` is an MFU fraction (None: no marker), `band` its band."""
     end = strip_end(value)
-    fig = go.Figure()
+    data = []
     for b in MFU_BANDS:
         upper = min(b.upper, end)
         active = band is not None and band.key == b.key
-        fig.add_trace(go.Bar(
-            y=[0.0], x=[upper - b.lower], base=[b.lower], orientation="h", width=[0.8],
-            marker={"color": BAND_COLORS[b.key],
-                    "line": {"color": "#212121" if active else "white",
-                             "width": 3 if active else 1}},
-            name=t(f"mfu.band.{b.key}.name"),
-            text=[t(f"mfu.band.{b.key}.short")], textposition="inside", textangle=0,
-            insidetextanchor="middle", textfont={"size": 12, "color": "#212121"},
-            hovertemplate=t("mfu.fig.band_hover", name=t(f"mfu.band.{b.key}.name"),
-                            lo=f"{b.lower:.0%}",
-                            hi=f"{b.upper:.0%}" if math.isfinite(b.upper) else "∞")
+        data.append({
+            "type": "bar", "y": [0.0], "x": [upper - b.lower], "base": [b.lower], "orientation": "h",
+            "width": [0.8],
+            "marker": {"color": BAND_COLORS[b.key],
+                       "line": {"color": "#212121" if active else "white",
+                                "width": 3 if active else 1}},
+            "name": t(f"mfu.band.{b.key}.name"),
+            "text": [t(f"mfu.band.{b.key}.short")], "textposition": "inside", "textangle": 0,
+            "insidetextanchor": "middle", "textfont": {"size": 12, "color": "#212121"},
+            "hovertemplate": t("mfu.fig.band_hover", name=t(f"mfu.band.{b.key}.name"),
+                               lo=f"{b.lower:.0%}",
+                               hi=f"{b.upper:.0%}" if math.isfinite(b.upper) else "∞")
             + "<extra></extra>",
-            showlegend=False))
+            "showlegend": False})
+    annotations = []
     if value is not None and math.isfinite(value):
-        fig.add_trace(go.Scatter(
-            x=[value], y=[0.52], mode="markers", name=t("mfu.fig.marker"),
-            marker={"symbol": "triangle-down", "size": 18, "color": "#212121"},
-            hovertemplate=t("mfu.fig.marker_hover", mfu=f"{value:.1%}") + "<extra></extra>",
-            showlegend=False, cliponaxis=False))
-        fig.add_annotation(x=value, y=1.0, yref="paper", yanchor="bottom",
-                           text=f"<b>{t('mfu.fig.marker_label', mfu=f'{value:.1%}')}</b>",
-                           showarrow=False, font={"size": 15, "color": "#212121"})
+        data.append({
+            "type": "scatter", "x": [value], "y": [0.52], "mode": "markers",
+            "name": t("mfu.fig.marker"),
+            "marker": {"symbol": "triangle-down", "size": 18, "color": "#212121"},
+            "hovertemplate": t("mfu.fig.marker_hover", mfu=f"{value:.1%}") + "<extra></extra>",
+            "showlegend": False, "cliponaxis": False})
+        annotations.append({"x": value, "y": 1.0, "yref": "paper", "yanchor": "bottom",
+                            "text": f"<b>{t('mfu.fig.marker_label', mfu=f'{value:.1%}')}</b>",
+                            "showarrow": False, "font": {"size": 15, "color": "#212121"}})
     ticks = sorted({b.lower for b in MFU_BANDS} | {b.upper for b in MFU_BANDS
                                                     if math.isfinite(b.upper)})
-    fig.update_xaxes(range=[0, end], tickvals=ticks, ticktext=[f"{x:.0%}" for x in ticks],
-                     title=t("mfu.fig.x_title"), showgrid=False, zeroline=False,
-                     tickfont={"size": 13})
     # Bars span y = -0.4..0.4; the marker sits just above them, pointing down.
-    fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False, range=[-0.45, 0.62],
-                     fixedrange=True)
-    fig.update_layout(barmode="overlay", template="plotly_white", height=height,
-                      margin={"l": 10, "r": 10, "t": 30, "b": 10},
-                      hoverlabel={"align": "left"}, font={"size": 13})
-    return fig
+    return make_figure(data, {
+        "annotations": annotations,
+        "xaxis": {"range": [0, end], "tickvals": ticks, "ticktext": [f"{x:.0%}" for x in ticks],
+                  "title": {"text": t("mfu.fig.x_title")}, "showgrid": False, "zeroline": False,
+                  "tickfont": {"size": 13}},
+        "yaxis": {"showticklabels": False, "showgrid": False, "zeroline": False,
+                  "range": [-0.45, 0.62], "fixedrange": True},
+        "barmode": "overlay", "height": height, "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+        "hoverlabel": {"align": "left"}, "font": {"size": 13},
+    })

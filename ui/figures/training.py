@@ -10,6 +10,7 @@ from typing import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from ui.figures.roofline import make_figure
 from ui.i18n import Translator
 
 CURVE = "#1565c0"
@@ -27,37 +28,37 @@ def days_vs_mfu_figure(t: Translator, mfu_grid: Sequence[float], days_grid: Sequ
     """Days vs MFU. `chosen` and `compare` are (mfu fraction, days) points to mark."""
     x = np.asarray(mfu_grid, dtype=float)
     y = np.asarray(days_grid, dtype=float)
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=x, y=y, mode="lines", name=t("training.fig.curve"),
-        line={"color": CURVE, "width": 3},
-        hovertemplate=t("training.fig.curve_hover") + "<extra></extra>"))
+    data = [{"type": "scatter", "x": x, "y": y, "mode": "lines", "name": t("training.fig.curve"),
+             "line": {"color": CURVE, "width": 3},
+             "hovertemplate": t("training.fig.curve_hover") + "<extra></extra>"}]
+    annotations, shapes = [], []
     points = [(chosen, CHOSEN, "training.fig.chosen", 1)]
     if compare is not None:
         points.append((compare, COMPARE, "training.fig.compare", -1))
     for (m, d), color, key, side in points:
         label = t(key, mfu=f"{m:.0%}", days=_fmt_days(d))
-        fig.add_trace(go.Scatter(
-            x=[m], y=[d], mode="markers", name=label,
-            marker={"size": 14, "color": color, "line": {"color": "white", "width": 2}},
-            hovertemplate=label + "<extra></extra>", showlegend=False))
-        fig.add_annotation(x=m, y=np.log10(d) if log_y else d, text=f"<b>{label}</b>",
-                           showarrow=True, arrowhead=2, arrowcolor=color,
-                           ax=60 * side, ay=-45, font={"size": 14, "color": color},
-                           bgcolor="rgba(255,255,255,0.9)", bordercolor=color)
+        data.append({"type": "scatter", "x": [m], "y": [d], "mode": "markers", "name": label,
+                     "marker": {"size": 14, "color": color, "line": {"color": "white", "width": 2}},
+                     "hovertemplate": label + "<extra></extra>", "showlegend": False})
+        annotations.append({"x": m, "y": float(np.log10(d)) if log_y else d, "text": f"<b>{label}</b>",
+                            "showarrow": True, "arrowhead": 2, "arrowcolor": color,
+                            "ax": 60 * side, "ay": -45, "font": {"size": 14, "color": color},
+                            "bgcolor": "rgba(255,255,255,0.9)", "bordercolor": color})
     if compare is not None:
         # A dotted bracket between the two points' days.
-        fig.add_shape(type="line", x0=compare[0], x1=compare[0], y0=chosen[1], y1=compare[1],
-                      line={"color": "#757575", "width": 1, "dash": "dot"})
-        fig.add_shape(type="line", x0=compare[0], x1=chosen[0], y0=chosen[1], y1=chosen[1],
-                      line={"color": "#757575", "width": 1, "dash": "dot"})
+        dotted = {"color": "#757575", "width": 1, "dash": "dot"}
+        shapes += [{"type": "line", "x0": compare[0], "x1": compare[0], "y0": chosen[1],
+                    "y1": compare[1], "line": dotted},
+                   {"type": "line", "x0": compare[0], "x1": chosen[0], "y0": chosen[1],
+                    "y1": chosen[1], "line": dotted}]
     ticks = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
-    fig.update_xaxes(title=t("training.fig.x_title"), tickvals=ticks,
-                     ticktext=[f"{v:.0%}" for v in ticks], range=[0.03, 0.82],
-                     showgrid=True, gridcolor="#e0e0e0", zeroline=False)
-    fig.update_yaxes(title=t("training.fig.y_title"), type="log" if log_y else "linear",
-                     showgrid=True, gridcolor="#e0e0e0", zeroline=False, rangemode="tozero")
-    fig.update_layout(template="plotly_white", height=height, font={"size": 13},
-                      margin={"l": 10, "r": 10, "t": 30, "b": 10},
-                      hoverlabel={"align": "left"}, showlegend=False)
-    return fig
+    return make_figure(data, {
+        "annotations": annotations, "shapes": shapes,
+        "xaxis": {"title": {"text": t("training.fig.x_title")}, "tickvals": ticks,
+                  "ticktext": [f"{v:.0%}" for v in ticks], "range": [0.03, 0.82],
+                  "showgrid": True, "gridcolor": "#e0e0e0", "zeroline": False},
+        "yaxis": {"title": {"text": t("training.fig.y_title")}, "type": "log" if log_y else "linear",
+                  "showgrid": True, "gridcolor": "#e0e0e0", "zeroline": False, "rangemode": "tozero"},
+        "height": height, "font": {"size": 13}, "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+        "hoverlabel": {"align": "left"}, "showlegend": False,
+    })
