@@ -23,10 +23,11 @@ import streamlit as st
 
 from calc.importers import SKIP_REASONS, ImportFormatError, ImportReport, import_file
 from calc.kernel_table import KernelRecord, to_csv
-from calc.units import format_si
+from calc.units import format_si, parse_quantity
 from calc.views import name_mask, share_sizes, time_shares, top_n_mask
 from ui.i18n import Translator
 from ui.state import bound
+from ui.widgets import Bounds, check_bounds, quantity_input
 
 UPLOAD_KEY = "rlx_import_file"
 DTYPE_KEY = "rlx_import_dtype"
@@ -273,6 +274,9 @@ def _dismiss() -> None:
 
 # ----------------------------------------------------------------------------- view
 
+TOP_BOUNDS = Bounds(lo=0.0, lo_open=False, hi=10_000, integer=True)
+
+
 @dataclass(frozen=True)
 class ViewOptions:
     """View controls: highlight the ``top_n`` kernels by time (0 = off), marker size by
@@ -290,9 +294,10 @@ def render_view_controls(ctx, container: Any = None) -> ViewOptions:
     box = container if container is not None else st
     c1, c2, c3 = box.columns([1, 1, 2])
     with c1:
-        top = bound(st.number_input, t("rlx.view.top"), key="top", min_value=0,
-                    max_value=10_000, value=0, step=1, help=t("rlx.view.top_help"),
-                    is_valid=lambda v: isinstance(v, (int, float)) and 0 <= v <= 10_000)
+        # A text field, not st.number_input: a bound number_input crashes inside
+        # Streamlit on a link with top=inf (int(inf) in its URL deserializer).
+        top = quantity_input(t, t("rlx.view.top"), "top", "0", kind="count",
+                             bounds=TOP_BOUNDS, help=t("rlx.view.top_help"))
     with c2:
         size_by = bound(st.radio, t("rlx.view.size_by"), list(SIZE_BY), key="size_by", index=0,
                         format_func=lambda s: t(f"rlx.view.size_by.{s}"),
@@ -314,12 +319,13 @@ def view_options() -> ViewOptions:
             return st.query_params.get(key)
         return st.session_state.get(f"_keep.{key}", default)
 
-    top = read("top", 0)
+    top = read("top", "0")
     size_by = read("size_by", "none")
     flt = read("filter", "")
     try:
-        top = max(0, int(float(top or 0)))
-    except (TypeError, ValueError, OverflowError):   # "inf", "1e309" in a link
+        top = parse_quantity(top, kind="count")
+        top = int(top) if check_bounds(top, TOP_BOUNDS, "", lambda *a, **k: "") is None else 0
+    except (TypeError, ValueError, OverflowError):   # "inf", "1e309", "abc" in a link
         top = 0
     return ViewOptions(top, size_by if size_by in SIZE_BY else "none", str(flt or ""))
 
