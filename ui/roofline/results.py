@@ -54,14 +54,31 @@ class Analysis:
 
 def analyze(parse: TableParse, peak_flops: float, mem_bw: float) -> Analysis:
     """Place every kernel with known FLOPs on the roofline of (peak_flops, mem_bw)."""
-    keep = [(k, i) for k, i in zip(parse.kernels, parse.row_index) if k.flops is not None]
-    no_flops = tuple(k for k in parse.kernels if k.flops is None)
-    ks = tuple(k for k, _ in keep)
-    flops = np.fromiter((k.flops for k in ks), dtype=float, count=len(ks))
-    nbytes = np.fromiter((k.bytes_moved for k in ks), dtype=float, count=len(ks))
-    secs = np.fromiter((np.nan if k.seconds is None else k.seconds for k in ks), dtype=float,
-                       count=len(ks))
-    rows = np.fromiter((i + 1 for _, i in keep), dtype=int, count=len(ks))
+    # One pass over the records (thousands of kernels): placeable ones, their rows and numbers.
+    kept: list[KernelRecord] = []
+    no_flops_list: list[KernelRecord] = []
+    rows_l: list[int] = []
+    flops_l: list[float] = []
+    bytes_l: list[float] = []
+    secs_l: list[float] = []
+    nan = float("nan")
+    for k, i in zip(parse.kernels, parse.row_index):
+        f = k.flops
+        if f is None:
+            no_flops_list.append(k)
+            continue
+        kept.append(k)
+        rows_l.append(i + 1)
+        flops_l.append(f)
+        bytes_l.append(k.bytes_moved)
+        s = k.seconds
+        secs_l.append(nan if s is None else s)
+    no_flops = tuple(no_flops_list)
+    ks = tuple(kept)
+    flops = np.array(flops_l, dtype=float)
+    nbytes = np.array(bytes_l, dtype=float)
+    secs = np.array(secs_l, dtype=float)
+    rows = np.array(rows_l, dtype=int)
     if ks:
         placement = place_kernels(flops, nbytes, peak_flops, mem_bw, seconds=secs)
         floor = np.asarray(min_seconds(flops, nbytes, peak_flops, mem_bw), dtype=float)
@@ -121,20 +138,25 @@ def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
 
     def si(values: np.ndarray, unit: str, mask: np.ndarray | None = None) -> list[str]:
         if fast:     # thousands of rows: a quick 3-digit formatter (format_si is exact but slower)
-            text = [s + unit for s in _short_si(np.asarray(values, dtype=float), unit)]
-            return text if mask is None else [x if m else dash for x, m in zip(text, mask)]
+            return _short_si(np.asarray(values, dtype=float), unit, suffix=unit, mask=mask)
         return [format_si(float(v), unit) if (mask is None or m) else dash
                 for v, m in zip(values, mask if mask is not None else values)]
 
-    verdict = [t(f"fig.verdict.{v}") if m else t("fig.verdict.unmeasured")
-               for v, m in zip(p.verdict, measured)]
+    # Translated labels looked up once per distinct value, not once per row.
+    verdict_key = np.where(measured, np.asarray(p.verdict, dtype=object), "unmeasured")
+    verdict_text = {v: t(f"fig.verdict.{v}") for v in ("near_roof", "below_roof", "above_roof",
+                                                        "unmeasured")}
+    verdict = [verdict_text[v] if v in verdict_text else t(f"fig.verdict.{v}")
+               for v in verdict_key.tolist()]
+    bound_text = {b: t(f"fig.bound.{b}") for b in set(np.asarray(p.bound).tolist())}
+    bound = [bound_text[b] for b in np.asarray(p.bound).tolist()]
     return pd.DataFrame({
         t("roofline.r.row"): a.rows,
         t("roofline.col.name"): a.names,
         t("roofline.col.flops"): si(a.flops, "FLOP"),
         t("roofline.col.bytes"): si(a.bytes_moved, "B"),
         t("roofline.r.intensity"): si(p.intensity, "FLOP/B"),
-        t("roofline.r.bound"): [t(f"fig.bound.{b}") for b in p.bound],
+        t("roofline.r.bound"): bound,
         t("roofline.r.attainable"): si(p.attainable_flops, "FLOP/s"),
         t("roofline.r.floor"): si(a.floor, "s"),
         t("roofline.col.seconds"): si(a.seconds, "s", measured),
@@ -147,19 +169,31 @@ def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
 _PREFIXES = {-9: "n", -6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
 
 
-def _short_si(values: np.ndarray, unit: str) -> list[str]:
+_PREFIX_LADDER = np.array([_PREFIXES[e] for e in range(-9, 19, 3)], dtype=object)
+
+
+def _short_si(values: np.ndarray, unit: str, suffix: str = "",
+              mask: np.ndarray | None = None) -> list[str]:
     """3-significant-digit SI text without the unit ("250 T"), vectorized exponents.
-    Sub-unit prefixes only for seconds; intensities (FLOP/B) get no prefix (as format_si)."""
+    Sub-unit prefixes only for seconds; intensities (FLOP/B) get no prefix (as format_si).
+    `suffix` is appended to every text (the unit); rows where `mask` is False get "—"."""
     v = np.asarray(values, dtype=float)
     ok = np.isfinite(v) & (v > 0)
-    e = np.zeros(v.shape, dtype=int)
-    if unit != "FLOP/B":
+    bad = "— " + suffix
+    if unit == "FLOP/B":
+        texts = [((f"{x:.3g} " if x < 1000 else f"{x:.0f} ") + suffix) if o else bad
+                 for x, o in zip(v.tolist(), ok.tolist())]
+    else:
+        e = np.zeros(v.shape, dtype=int)
         e[ok] = (np.floor(np.log10(v[ok]) / 3) * 3).astype(int)
         e = np.clip(e, -9 if unit == "s" else 0, 18)
-    scaled = np.where(ok, v / 10.0 ** e, np.nan)
-    if unit == "FLOP/B":
-        return [(f"{x:.3g} " if x < 1000 else f"{x:.0f} ") if o else "— " for x, o in zip(scaled, ok)]
-    return [f"{x:.3g} {_PREFIXES[int(k)]}" if o else "— " for x, k, o in zip(scaled, e, ok)]
+        scaled = np.where(ok, v / 10.0 ** e, np.nan)
+        tails = (_PREFIX_LADDER[(e + 9) // 3] + suffix).tolist()
+        texts = [f"{x:.3g} {tail}" if o else bad
+                 for x, tail, o in zip(scaled.tolist(), tails, ok.tolist())]
+    if mask is not None:
+        texts = [x if m else "—" for x, m in zip(texts, np.asarray(mask, dtype=bool).tolist())]
+    return texts
 
 
 def _csv_name(name: str) -> str:
