@@ -243,3 +243,16 @@ def test_two_contexts_do_not_share_kernels(browser, server):
     finally:
         a.close()
         b.close()
+
+
+def test_builder_adds_a_point(page, server):
+    goto(page, server, "roofline", lang="en")
+    n0 = _kernel_points(page)
+    page.get_by_role("tab", name="Kernel builder").click()
+    page.get_by_role("button", name="Add to the table").click()
+    page.wait_for_timeout(300)
+    wait_idle(page)
+    assert_no_exception(page)
+    assert _kernel_points(page) == n0 + 1, "the builder's kernel was not drawn"
+    assert page.locator('[data-testid="stMain"] [data-testid="stAlertContentSuccess"]').count() >= 1
+
