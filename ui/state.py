@@ -122,10 +122,9 @@ def _bound_options(widget: Callable[..., Any], label: str, options: Any, *args: 
     """
     options = list(options)
     default = options[index] if options else None
-    written = URL_WRITTEN_PREFIX + key
-    from_url = st.query_params.get(key)
+    from_url = url_changed(key)
     wanted = st.session_state.get(_keep_key(key))
-    if from_url is not None and from_url != st.session_state.get(written):
+    if from_url is not None:
         if is_valid(from_url):
             wanted = from_url                 # a new URL (link, fresh session) wins
         else:
@@ -136,15 +135,27 @@ def _bound_options(widget: Callable[..., Any], label: str, options: Any, *args: 
     value = widget(label, options, *args, key=key, index=index,
                    on_change=_sync, args=(key, on_change), **kwargs)
     remember(key, value)
-    if value == default or value is None:
-        if key in st.query_params:
-            del st.query_params[key]
-        st.session_state[written] = None
-    else:
-        if st.query_params.get(key) != str(value):
-            st.query_params[key] = str(value)
-        st.session_state[written] = str(value)
+    write_url(key, None if value == default or value is None else str(value))
     return value
+
+
+def url_changed(key: str) -> str | None:
+    """The URL's value for a hand-synced name when it differs from what the app last
+    wrote there (a fresh session, a shared link, a navigation link), else None."""
+    from_url = st.query_params.get(key)
+    if from_url is not None and from_url != st.session_state.get(URL_WRITTEN_PREFIX + key):
+        return from_url
+    return None
+
+
+def write_url(key: str, text: str | None) -> None:
+    """Put a hand-synced value in the URL (None or "" removes it: the default)."""
+    if text:
+        if st.query_params.get(key) != text:
+            st.query_params[key] = text
+    elif key in st.query_params:
+        del st.query_params[key]
+    st.session_state[URL_WRITTEN_PREFIX + key] = text or None
 
 
 def valid_option(options: Iterable[Any]) -> Callable[[Any], bool]:

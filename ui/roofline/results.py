@@ -340,7 +340,6 @@ def subset(a: Analysis, mask: np.ndarray) -> Analysis:
 # ----------------------------------------------------------------------------- extra roofs
 
 ROOFS_KEY = "roofs"          # URL name: comma-separated precision ids
-_ROOFS_WRITTEN = "_url.roofs"
 
 
 def _as_list(value) -> list[str]:
@@ -353,13 +352,13 @@ def _as_list(value) -> list[str]:
 def roofs_selector(t: Translator, precisions: Sequence[str], current: str, container=None) -> list[str]:
     """Multiselect of the device's other precisions, synced by hand with the URL `roofs`
     ("fp32,fp8"); kept across pages. Returns the chosen precision ids."""
-    from ui.state import kept, remember
+    from ui.state import kept, remember, url_changed, write_url
 
     box = container if container is not None else st
     options = [p for p in precisions if p != current]
-    from_url = st.query_params.get(ROOFS_KEY)
+    from_url = url_changed(ROOFS_KEY)
     wanted = None
-    if from_url is not None and from_url != st.session_state.get(_ROOFS_WRITTEN):
+    if from_url is not None:
         wanted = _as_list(from_url)                  # a new link wins
     elif ROOFS_KEY in st.session_state:
         wanted = _as_list(st.session_state[ROOFS_KEY])   # may be text set by a scenario
@@ -381,13 +380,5 @@ def roofs_selector(t: Translator, precisions: Sequence[str], current: str, conta
                                      help=t("roofline.roofs_help"),
                                      placeholder=t("roofline.roofs_placeholder")))
     remember(ROOFS_KEY, value)
-    text = ",".join(value)
-    if text:
-        if st.query_params.get(ROOFS_KEY) != text:
-            st.query_params[ROOFS_KEY] = text
-        st.session_state[_ROOFS_WRITTEN] = text
-    else:
-        if ROOFS_KEY in st.query_params:
-            del st.query_params[ROOFS_KEY]
-        st.session_state[_ROOFS_WRITTEN] = None
+    write_url(ROOFS_KEY, ",".join(value))
     return value

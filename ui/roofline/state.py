@@ -36,13 +36,13 @@ from typing import Any, Mapping, Sequence
 import streamlit as st
 
 from calc.kernel_table import COLUMNS, LEVEL_COLUMNS, KernelRecord, TableParse, parse_rows, rows_from_kernels
-from calc.scenario import MAX_URL_TOKEN_CHARS, ScenarioError, decode_kernels, encode_kernels
+from calc.scenario import MAX_URL_TOKEN_CHARS, decode_kernels, encode_kernels
+from ui.state import url_changed, write_url
 
 ROWS_KEY = "roofline.rows"            # list[dict[str, str]]: the table (non-widget key)
 BASE_KEY = "roofline.base_rows"       # the rows the current editor instance started from
 EDITOR_VERSION_KEY = "roofline.editor_version"
 PARSED_KEY = "roofline.parsed"        # (rows list object, TableParse)
-URL_WRITTEN_KEY = "roofline.k_written"  # the last `k` this session wrote to the URL
 LINK_ERROR_KEY = "roofline.link_error"  # message of a bad `k` in the URL (shown once)
 URL_KEY = "k"
 TOKEN_CACHE_KEY = "roofline.token_cache"  # (kernels list object, its link token)
@@ -197,23 +197,17 @@ def load_from_url() -> str | None:
     table is then reset to the defaults and ``k`` removed from the URL). Call before
     drawing the editor."""
     _ensure()
-    token = st.query_params.get(URL_KEY)
-    if token is None or token == st.session_state.get(URL_WRITTEN_KEY):
+    token = url_changed(URL_KEY)
+    if token is None:
         return None
     try:
         records = decode_kernels(token)
-    except ScenarioError as exc:
+    except Exception as exc:  # noqa: BLE001 - ScenarioError, or anything: a link must never crash the page
         set_rows(default_rows())
-        del st.query_params[URL_KEY]
-        st.session_state[URL_WRITTEN_KEY] = None
-        return str(exc)
-    except Exception as exc:  # noqa: BLE001 - a link must never crash the page
-        set_rows(default_rows())
-        del st.query_params[URL_KEY]
-        st.session_state[URL_WRITTEN_KEY] = None
+        write_url(URL_KEY, None)
         return str(exc) or type(exc).__name__
     replace_kernels(records)
-    st.session_state[URL_WRITTEN_KEY] = token
+    write_url(URL_KEY, token)
     return None
 
 
@@ -242,12 +236,7 @@ def sync_url(kernels: Sequence[KernelRecord] | None = None) -> bool:
         ok = len(token) <= MAX_URL_TOKEN_CHARS
         if not ok:
             token = None
-    if token is None:
-        if URL_KEY in st.query_params:
-            del st.query_params[URL_KEY]
-    elif st.query_params.get(URL_KEY) != token:
-        st.query_params[URL_KEY] = token
-    st.session_state[URL_WRITTEN_KEY] = token
+    write_url(URL_KEY, token)
     return ok
 
 

@@ -23,11 +23,10 @@ from calc.roofline import attainable_flops
 from calc.units import format_si
 from calc.views import speedup_bound, speedup_regime, time_shares
 from ui.i18n import Translator
-from ui.state import kept, remember
+from ui.state import kept, remember, url_changed, write_url
 
 URL_NAME = "compare"
 WIDGET_KEY = "rlx_compare"
-WRITTEN_KEY = "_url.compare"
 MAX_COMPARE = 3
 #: Most sentences written under the table (the kernels with the most time first).
 MAX_SENTENCES = 5
@@ -88,8 +87,8 @@ def selected_options(devices: Mapping[str, Accelerator]) -> list[str]:
 
     A URL value this session did not write (a shared link, a fresh session) wins; then the
     widget's value; then the value kept from an earlier page."""
-    from_url = st.query_params.get(URL_NAME)
-    if from_url is not None and from_url != st.session_state.get(WRITTEN_KEY):
+    from_url = url_changed(URL_NAME)
+    if from_url is not None:
         return parse_compare(from_url, devices)
     if WIDGET_KEY in st.session_state:
         return _valid(st.session_state[WIDGET_KEY] or [], devices)
@@ -136,8 +135,8 @@ def _draw_picker(ctx) -> list[str]:
     t = ctx.t
     devices = ctx.devices
     options = compare_options(devices)
-    from_url = st.query_params.get(URL_NAME)
-    if from_url is not None and from_url != st.session_state.get(WRITTEN_KEY):
+    from_url = url_changed(URL_NAME)
+    if from_url is not None:
         st.session_state[WIDGET_KEY] = parse_compare(from_url, devices)
     elif WIDGET_KEY not in st.session_state:
         st.session_state[WIDGET_KEY] = _valid(kept(URL_NAME) or [], devices)
@@ -154,15 +153,7 @@ def _draw_picker(ctx) -> list[str]:
                            help=t("rlx.cmp.pick_help"), placeholder=t("rlx.cmp.placeholder"))
     value = _valid(value, devices)
     remember(URL_NAME, value)
-    text = format_compare(value)
-    if text:
-        if st.query_params.get(URL_NAME) != text:
-            st.query_params[URL_NAME] = text
-        st.session_state[WRITTEN_KEY] = text
-    else:
-        if URL_NAME in st.query_params:
-            del st.query_params[URL_NAME]
-        st.session_state[WRITTEN_KEY] = None
+    write_url(URL_NAME, format_compare(value))
     return value
 
 
