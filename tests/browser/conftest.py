@@ -30,7 +30,7 @@ def chromium_path() -> str:
 
 
 @pytest.fixture(scope="session")
-def screenshot_dir() -> Path:
+def screenshot_dir():
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     print(f"\n[browser tests] screenshots are saved in {SCREENSHOTS}")
     return SCREENSHOTS

@@ -3,25 +3,16 @@
 Hand arithmetic (seed chapter 04): 7B in BF16 = 7e9 x 2 = 14e9 bytes.
 A100 80GB: 2.039e12 / 14e9 = 145.6 -> "146 tok/s"; the seed's 2 TB/s: 142.9 -> "143 tok/s".
 """
-from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from page_helpers import open_app_page
+
 PAGE = "pages/4_Decode_speed.py"
 
 
 def open_page(lang="en", **params):
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.query_params["lang"] = lang
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(PAGE)
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return open_app_page(PAGE, lang, **params)
 
 
 def texts(at, kind):

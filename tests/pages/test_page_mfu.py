@@ -2,25 +2,16 @@
 
 Expected numbers are worked out by hand in the comments (seed chapter 04).
 """
-from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from page_helpers import open_app_page
+
 PAGE = "pages/2_MFU.py"
 
 
 def open_page(lang="en", **params):
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.query_params["lang"] = lang
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(PAGE)
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return open_app_page(PAGE, lang, **params)
 
 
 def metric(at, index):

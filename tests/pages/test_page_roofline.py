@@ -1,5 +1,4 @@
 """The roofline page under AppTest, always started from app.py (like a user)."""
-import json
 
 import pytest
 from streamlit.testing.v1 import AppTest

@@ -4,25 +4,16 @@ Hand arithmetic (seed chapter 04): C = 6 x 7e9 x 1e12 = 4.2e22 FLOP;
 64 x 312e12 x 0.45 = 8.9856e15 FLOP/s -> 4.674e6 s = 54.10 days;
 at 25 %: 64 x 312e12 x 0.25 = 4.992e15 -> 8.413e6 s = 97.37 days; 43.3 days apart.
 """
-from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from page_helpers import open_app_page
+
 PAGE = "pages/3_Training_time.py"
 
 
 def open_page(lang="en", **params):
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.query_params["lang"] = lang
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(PAGE)
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return open_app_page(PAGE, lang, **params)
 
 
 def texts(at, kind):

@@ -3,7 +3,6 @@ ROOFLINE_LAB_HARDWARE), bad uploads, HTML/<script> kernel names, no unsafe_allow
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 

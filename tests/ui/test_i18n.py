@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ui.i18n import CATALOGS, LANGS, translate, translator
+from ui.i18n import CATALOGS, translate, translator
 
 ROOT = Path(__file__).resolve().parents[2]
 

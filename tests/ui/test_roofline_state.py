@@ -5,7 +5,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from calc.importers import import_file
-from calc.kernel_table import KernelRecord, parse_rows, rows_from_kernels
+from calc.kernel_table import parse_rows, rows_from_kernels
 from calc.kernels import gemm
 from calc.scenario import decode_kernels, encode_kernels
 from ui.i18n import translator
