@@ -6,11 +6,11 @@ import streamlit as st
 
 from calc.mfu import (ATTENTION_WARNING_SEQ_LEN, achieved_flops_per_gpu, attention_flops_share,
                       mfu, mfu_band, required_tokens_per_sec, training_flops_per_token)
-from calc.units import QuantityError, format_si, parse_quantity
+from calc.units import format_si, parse_quantity
 from ui.figures.mfu import mfu_band_figure
 from ui.frame import how_computed, page_frame
 from ui.state import bound
-from ui.widgets import COUNT, Bounds, bound_checkbox, check_bounds, format_quantity, quantity_input
+from ui.widgets import COUNT, Bounds, bound_checkbox, format_quantity, is_blank, quantity_input
 
 ctx = page_frame("mfu")
 t = ctx.t
@@ -44,25 +44,16 @@ with inputs:
                             help=t("mfu.gpus_help"))
 
     # Peak: the sidebar's device and precision, unless typed here.
-    override_text = bound(st.text_input, t("mfu.peak_override"), "", key="peak_override",
-                          help=t("mfu.peak_override_help"),
-                          placeholder=format_si(ctx.peak_flops, "FLOP/s") if ctx.ready else "",
-                          max_chars=200)
-    peak = ctx.peak_flops
-    peak_source = t("mfu.peak_from_sidebar", device=ctx.device_label(),
-                    precision=t(f"common.prec.{ctx.precision}"))
-    if override_text.strip():
-        try:
-            value = parse_quantity(override_text, kind="flop_rate")
-            problem = check_bounds(value, Bounds(hi=1e21), "FLOP/s", t)
-        except (QuantityError, ValueError, TypeError):
-            value, problem = None, t("common.err.parse", text=override_text[:40])
-        if problem is None:
-            peak, peak_source = value, t("mfu.peak_from_override")
-        else:
-            st.error(t("common.err.field", label=t("mfu.peak_override"), message=problem),
-                     icon=":material/warning:")
-            peak = None
+    override = quantity_input(t, t("mfu.peak_override"), "peak_override", "", unit="FLOP/s",
+                              kind="flop_rate", bounds=Bounds(hi=1e21), optional=True,
+                              help=t("mfu.peak_override_help"),
+                              placeholder=format_si(ctx.peak_flops, "FLOP/s") if ctx.ready else "")
+    if is_blank("peak_override"):
+        peak = ctx.peak_flops
+        peak_source = t("mfu.peak_from_sidebar", device=ctx.device_label(),
+                        precision=t(f"common.prec.{ctx.precision}"))
+    else:                               # a typed peak; None when it was rejected
+        peak, peak_source = override, t("mfu.peak_from_override")
     if peak is not None:
         st.caption(t("mfu.peak_used", peak=format_si(peak, "FLOP/s"), source=peak_source))
 

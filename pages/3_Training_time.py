@@ -14,7 +14,7 @@ from calc.units import QuantityError, format_si, parse_quantity
 from ui.figures.training import days_vs_mfu_figure
 from ui.frame import how_computed, page_frame
 from ui.state import bound, set_value
-from ui.widgets import COUNT, POSITIVE, bound_checkbox, check_bounds, format_quantity, quantity_input
+from ui.widgets import COUNT, bound_checkbox, format_quantity, quantity_input
 
 ctx = page_frame("training")
 t = ctx.t
@@ -69,18 +69,8 @@ with inputs:
                          is_valid=lambda v: v in MFU_OPTIONS)
     chosen_mfu = parse_quantity(mfu_text, kind="fraction")
     compare_mfu = parse_quantity(compare_text, kind="fraction")
-    price_text = bound(st.text_input, t("training.price"), "", key="price",
-                       help=t("training.price_help"), placeholder="2.5", max_chars=50)
-    price = None
-    if price_text.strip():
-        try:
-            price = parse_quantity(price_text, kind="count")
-            problem = check_bounds(price, POSITIVE, "", t)
-        except (QuantityError, ValueError, TypeError):
-            problem = t("common.err.parse", text=price_text[:40])
-        if problem is not None:
-            st.error(t("common.err.field", label=t("training.price"), message=problem), icon=":material/warning:")
-            price = None
+    price = quantity_input(t, t("training.price"), "price", "", kind="count",
+                           help=t("training.price_help"), placeholder="2.5", optional=True)
     peak = ctx.peak_flops
     if ctx.ready:
         st.caption(t("training.peak_used", peak=format_si(peak, "FLOP/s"),

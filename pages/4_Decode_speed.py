@@ -10,12 +10,12 @@ from calc.decode import (BYTES_PER_PARAM, achieved_bandwidth, aggregate, bandwid
                          bytes_per_param, critical_batch, decode_intensity, decode_mfu,
                          decode_step_work, decode_tokens_per_sec, fits_in_memory, kv_cache_bytes,
                          max_decode_tokens_per_sec, model_bytes, per_sequence_tokens_per_sec)
-from calc.units import QuantityError, format_si, parse_quantity
+from calc.units import format_si
 from ui.figures.decode import batch_figure, decode_roofline_figure
 from ui.figures.roofline import Roof
 from ui.frame import how_computed, page_frame
 from ui.state import bound, set_value
-from ui.widgets import (COUNT, POSITIVE, bound_checkbox, bound_select, check_bounds,
+from ui.widgets import (COUNT, bound_checkbox, bound_select,
                         format_quantity, quantity_input)
 
 ctx = page_frame("decode")
@@ -79,20 +79,9 @@ with inputs:
                                 format_func=lambda p: t("decode.dtype_label", name=p.upper(),
                                                         bytes=f"{BYTES_PER_PARAM[p]:g}"),
                                 help=t("decode.kv_dtype_help"))
-    measured_text = bound(st.text_input, t("decode.measured"), "", key="measured",
-                          help=t("decode.measured_help"), placeholder="120 tok/s",
-                          max_chars=100)
-    measured = None
-    if measured_text.strip():
-        try:
-            measured = parse_quantity(measured_text, kind="token_rate")
-            problem = check_bounds(measured, POSITIVE, "tok/s", t)
-        except (QuantityError, ValueError, TypeError):
-            problem = t("common.err.parse", text=measured_text[:40])
-        if problem is not None:
-            st.error(t("common.err.field", label=t("decode.measured"), message=problem),
-                     icon=":material/warning:")
-            measured = None
+    measured = quantity_input(t, t("decode.measured"), "measured", "", unit="tok/s",
+                              kind="token_rate", help=t("decode.measured_help"),
+                              placeholder="120 tok/s", optional=True)
 
 formulas: list = []
 kv_ok = n_layers is not None and kv_heads is not None and head_dim is not None \

@@ -95,12 +95,15 @@ def check_bounds(value: float, bounds: Bounds, unit: str, t: Translator) -> str 
 def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: str = "",
                    help: str | None = None, bounds: Bounds = POSITIVE,
                    kind: str | None = None, slider: tuple[float, float] | None = None,
-                   container: Any = None, placeholder: str | None = None) -> float | None:
+                   container: Any = None, placeholder: str | None = None,
+                   optional: bool = False) -> float | None:
     """A text field that reads a quantity ("7B", "2 TB/s", "2*8192**3"), bound to the URL.
 
     With `slider=(lo, hi)` a log-spaced select-slider sits under the field for quick
     exploration; moving it writes the field, typing in the field moves it.
     Returns the value in SI base units, or None after showing why it cannot be used.
+    With `optional=True` a blank field is allowed: it returns None quietly (tell a blank
+    field from a rejected one with `is_blank(key)`).
     """
     box = container if container is not None else st
     slider_key = f"{key}__slider"
@@ -121,6 +124,8 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
     text = bound(box.text_input, label, default, key=key, help=help,
                  on_change=field_changed, placeholder=placeholder,
                  max_chars=200)
+    if optional and not str(text).strip():
+        return None
     value: float | None
     try:
         value = parse_quantity(text, kind=kind)
@@ -142,6 +147,11 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
                           format_func=lambda v: format_quantity(v, unit),
                           label_visibility="collapsed")
     return value
+
+
+def is_blank(key: str) -> bool:
+    """True when the text field `key` is empty (an optional quantity left out)."""
+    return not str(st.session_state.get(key) or "").strip()
 
 
 def bound_slider(label: str, key: str, *, container: Any = None,
@@ -168,6 +178,7 @@ def bound_select(label: str, options: list[Any], key: str, *, container: Any = N
 
 __all__ = [
     "Bounds", "COUNT", "FRACTION", "POSITIVE", "bound_checkbox", "bound_select",
-    "bound_slider", "check_bounds", "log_options", "nearest_option", "quantity_input",
+    "bound_slider", "check_bounds", "is_blank", "log_options", "nearest_option",
+    "quantity_input",
     "restore",
 ]
