@@ -65,6 +65,7 @@ import ast
 import math
 import re
 import unicodedata
+import warnings
 from typing import Any
 
 __all__ = [
@@ -262,7 +263,11 @@ def _eval_expr(expr: str, text: str) -> float:
     if not expr.strip():
         raise _fail(text)
     try:
-        tree = ast.parse(expr.strip(), mode="eval")
+        with warnings.catch_warnings():
+            # "1e", "2x3" and the like make the parser warn before it fails; the user
+            # gets our message, not a SyntaxWarning on the console.
+            warnings.simplefilter("ignore", SyntaxWarning)
+            tree = ast.parse(expr.strip(), mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         raise _fail(text) from None
     try:
