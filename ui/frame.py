@@ -97,7 +97,7 @@ def page_frame(page_id: str) -> PageContext:
                        page_icon=":material/show_chart:", layout="wide")
     sb = st.sidebar
     lang = bound(sb.selectbox, "Language / 语言", list(LANGS), key="lang", index=0,
-                 format_func=lambda code: LANG_NAMES[code],
+                 format_func=lambda code: LANG_NAMES[code], help=t0("common.lang_help"),
                  is_valid=lambda v: v in LANGS)
     t = translator(lang)
 

@@ -8,6 +8,8 @@ EN = {
     "nav.training": "Training time",
     "nav.decode": "Decode speed",
     "common.nav_heading": "Tools",
+    "common.lang_help": "Every label, explanation, chart and message switches language; "
+                        "the numbers stay the same. Kept in the link as lang=en / lang=zh.",
     # device and precision
     "common.device_heading": "Accelerator",
     "common.device": "Device",
@@ -68,6 +70,7 @@ ZH = {
     "nav.training": "训练时长",
     "nav.decode": "解码速度",
     "common.nav_heading": "工具",
+    "common.lang_help": "所有标签、说明、图表和提示都会切换语言，数字不变。链接里记作 lang=en / lang=zh。",
     "common.device_heading": "加速器",
     "common.device": "设备",
     "common.device_help": "来自 hardware.toml 的加速器预设，按精度给出【稠密】峰值算力。"
