@@ -94,12 +94,12 @@ EN = {
     "mfu.band.suspicious.name": "> 60% suspicious",
     "mfu.band.problem.advice": "Something is clearly wrong. Check the data pipeline first: "
                                "most often the GPUs are simply not being fed.",
-    "mfu.band.low.advice": "Low. Look at activation checkpointing, communication and "
+    "mfu.band.low.advice": "Look at activation checkpointing, communication and "
                            "kernel fusion.",
-    "mfu.band.fair.advice": "Fair. The usual optimisations still have room.",
-    "mfu.band.good.advice": "Good. This is already a well-run job.",
-    "mfu.band.excellent.advice": "Excellent: you are close to the practical ceiling.",
-    "mfu.band.suspicious.advice": "Suspicious: check your formula before celebrating.",
+    "mfu.band.fair.advice": "The usual optimisations still have room.",
+    "mfu.band.good.advice": "This is already a well-run job.",
+    "mfu.band.excellent.advice": "You are close to the practical ceiling.",
+    "mfu.band.suspicious.advice": "Check your formula before celebrating.",
     "mfu.band_verdict": "**MFU {mfu}: {name}.** {advice}",
     "mfu.over_60": "Above 60 % is rare in practice. Check: is the peak the sparse (2:4) "
                    "headline instead of the dense one? Are you training in FP8 but "
@@ -229,10 +229,10 @@ ZH = {
     "mfu.band.excellent.name": "55–60% 优秀",
     "mfu.band.suspicious.name": "> 60% 可疑",
     "mfu.band.problem.advice": "肯定哪里出了问题。先查数据管线——多半是 GPU 没喂饱。",
-    "mfu.band.low.advice": "偏低。去查激活检查点的配置、通信和算子融合。",
-    "mfu.band.fair.advice": "一般。常规优化还有空间。",
-    "mfu.band.good.advice": "良好，已经是跑得不错的任务了。",
-    "mfu.band.excellent.advice": "优秀，已经接近实际能达到的天花板。",
+    "mfu.band.low.advice": "去查激活检查点的配置、通信和算子融合。",
+    "mfu.band.fair.advice": "常规优化还有空间。",
+    "mfu.band.good.advice": "已经是跑得不错的任务了。",
+    "mfu.band.excellent.advice": "已经接近实际能达到的天花板。",
     "mfu.band.suspicious.advice": "先别高兴，检查一下你的公式。",
     "mfu.band_verdict": "**MFU {mfu}：{name}。** {advice}",
     "mfu.over_60": "实际中很少能超过 60%。请检查：峰值是不是用了 2:4 稀疏的宣传值而不是稠密值？"
