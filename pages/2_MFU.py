@@ -8,17 +8,12 @@ from calc.mfu import (ATTENTION_WARNING_SEQ_LEN, achieved_flops_per_gpu, attenti
                       mfu, mfu_band, required_tokens_per_sec, training_flops_per_token)
 from calc.units import format_si, parse_quantity
 from ui.figures.mfu import mfu_band_figure
-from ui.frame import how_computed, page_frame
+from ui.frame import how_computed, latex_text as tx, page_frame
 from ui.state import bound
 from ui.widgets import COUNT, Bounds, bound_checkbox, format_quantity, is_blank, quantity_input
 
 ctx = page_frame("mfu")
 t = ctx.t
-
-
-def tx(text: str) -> str:
-    """A formatted quantity inside LaTeX."""
-    return r"\text{" + text.replace("%", r"\%") + "}"
 
 
 def pct(x: float) -> str:

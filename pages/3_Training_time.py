@@ -12,7 +12,7 @@ from calc.training import (CHINCHILLA_TOKENS_PER_PARAM, days, gpu_hours, gpus_fo
                            training_flops, training_seconds)
 from calc.units import QuantityError, format_si, parse_quantity
 from ui.figures.training import days_vs_mfu_figure
-from ui.frame import how_computed, page_frame
+from ui.frame import how_computed, latex_text as tx, page_frame
 from ui.state import bound, set_value
 from ui.widgets import COUNT, bound_checkbox, format_quantity, quantity_input
 
@@ -22,10 +22,6 @@ t = ctx.t
 # Percent labels as options: the URL reads "mfu=45%", calc.units turns it into 0.45.
 MFU_OPTIONS = [f"{k}%" for k in range(5, 81)]
 MFU_GRID = np.array([parse_quantity(o, kind="fraction") for o in MFU_OPTIONS])
-
-
-def tx(text: str) -> str:
-    return r"\text{" + text.replace("%", r"\%") + "}"
 
 
 def fmt_days(d: float) -> str:

@@ -13,7 +13,7 @@ from calc.decode import (BYTES_PER_PARAM, achieved_bandwidth, aggregate, bandwid
 from calc.units import format_si
 from ui.figures.decode import batch_figure, decode_roofline_figure
 from ui.figures.roofline import Roof
-from ui.frame import how_computed, page_frame
+from ui.frame import how_computed, latex_text as tx, page_frame
 from ui.state import bound, set_value
 from ui.widgets import (COUNT, bound_checkbox, bound_select,
                         format_quantity, quantity_input)
@@ -25,10 +25,6 @@ WEIGHT_OPTIONS = ["bf16", "fp16", "fp8", "int8", "int4"]
 KV_OPTIONS = ["bf16", "fp16", "fp8", "int8"]
 BATCH_OPTIONS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 CURVE_BATCHES = np.geomspace(1, 4096, 241)
-
-
-def tx(text: str) -> str:
-    return r"\text{" + text.replace("%", r"\%") + "}"
 
 
 def tps(x: float) -> str:

@@ -200,6 +200,11 @@ def _navigation(sb, t: Translator, page_id: str) -> None:
                      disabled=(pid == page_id))
 
 
+def latex_text(text: str) -> str:
+    """A formatted quantity ("312 TFLOP/s", "45%", "20 µs") as text inside st.latex."""
+    return r"\text{" + text.replace("µ", r"\mu ").replace("%", r"\%") + "}"
+
+
 def how_computed(t: Translator, items: list[tuple[str, str]]) -> None:
     """The 'How this is computed' expander: (LaTeX formula, explanation) pairs."""
     with st.expander(t("common.how_computed")):

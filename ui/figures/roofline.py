@@ -109,29 +109,25 @@ def decade_ticks(lo: float, hi: float, unit: str) -> tuple[list[float], list[str
     return values, [format_si(v, unit) for v in values]
 
 
+def _decades(lo: float, hi: float, values: np.ndarray | None) -> tuple[float, float]:
+    """Widen [lo, hi] to show every finite positive value with a third of a decade to
+    spare, then round out to whole decades."""
+    if values is not None and len(values):
+        finite = values[np.isfinite(values) & (values > 0)]
+        if finite.size:
+            lo = min(lo, float(finite.min()) / 3.0)
+            hi = max(hi, float(finite.max()) * 3.0)
+    return 10.0 ** math.floor(_log(lo)), 10.0 ** math.ceil(_log(hi))
+
+
 def axis_ranges(roofs: Sequence[Roof], intensities: np.ndarray | None = None,
                 ys: np.ndarray | None = None) -> tuple[tuple[float, float], tuple[float, float]]:
     """x and y ranges (linear units) that show every roof's ridge and every point."""
     ridges = [r.ridge for r in roofs]
-    x_lo = min(ridges) / 1000.0
-    x_hi = max(ridges) * 30.0
-    if intensities is not None and len(intensities):
-        finite = intensities[np.isfinite(intensities) & (intensities > 0)]
-        if finite.size:
-            x_lo = min(x_lo, float(finite.min()) / 3.0)
-            x_hi = max(x_hi, float(finite.max()) * 3.0)
-    x_lo = 10.0 ** math.floor(_log(x_lo))
-    x_hi = 10.0 ** math.ceil(_log(x_hi))
-    y_hi = max(r.peak_flops for r in roofs) * 3.0
+    x_lo, x_hi = _decades(min(ridges) / 1000.0, max(ridges) * 30.0, intensities)
     y_lo = min(float(attainable_flops(x_lo, r.peak_flops, r.mem_bw)) for r in roofs)
-    if ys is not None and len(ys):
-        finite = ys[np.isfinite(ys) & (ys > 0)]
-        if finite.size:
-            y_lo = min(y_lo, float(finite.min()) / 3.0)
-            y_hi = max(y_hi, float(finite.max()) * 3.0)
-    y_lo = 10.0 ** math.floor(_log(y_lo))
-    y_hi = 10.0 ** math.ceil(_log(y_hi))
-    return (x_lo, x_hi), (y_lo, y_hi)
+    y_hi = max(r.peak_flops for r in roofs) * 3.0
+    return (x_lo, x_hi), _decades(y_lo, y_hi, ys)
 
 
 def _roof_trace(roof: Roof, x_lo: float, x_hi: float, t: Translator, main: bool) -> dict:

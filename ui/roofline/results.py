@@ -16,6 +16,7 @@ from calc.roofline import (ABOVE_ROOF_FRACTION, NEAR_ROOF_FRACTION, KernelPlacem
                            place_kernels, ridge_point)
 from calc.units import format_si
 from ui.figures.roofline import ROOF_COLORS, KernelPoints, Roof, kernel_points
+from ui.frame import latex_text
 from ui.i18n import Translator
 from ui.roofline.table import md_escape
 
@@ -287,19 +288,15 @@ def render_downloads(t: Translator, parse: TableParse, a: Analysis, stem: str) -
                        help=t("roofline.dl.results_help"), key="dl_results", disabled=not len(a))
 
 
-def _tex(text: str) -> str:
-    return r"\text{" + text.replace("µ", r"\mu ").replace("%", r"\%") + "}"
-
-
 def how_items(t: Translator, a: Analysis, peak: float, bw: float) -> list[tuple[str, str]]:
     """(LaTeX, explanation) pairs with the selected device's numbers substituted."""
     P, B = format_si(peak, "FLOP/s"), format_si(bw, "B/s")
     ridge = ridge_point(peak, bw)
     items = [
         (r"P_{\text{attainable}} = \min\left(P_{\text{peak}},\; I \times B\right) = \min\left("
-         + _tex(P) + r",\; I \times " + _tex(B) + r"\right)", t("roofline.how.attainable")),
+         + latex_text(P) + r",\; I \times " + latex_text(B) + r"\right)", t("roofline.how.attainable")),
         (r"I_{\text{ridge}} = \frac{P_{\text{peak}}}{B} = \frac{" + f"{peak:.4g}" + "}{" + f"{bw:.4g}"
-         + "} = " + _tex(format_si(ridge, "FLOP/B")), t("roofline.how.ridge")),
+         + "} = " + latex_text(format_si(ridge, "FLOP/B")), t("roofline.how.ridge")),
     ]
     if len(a):
         i = 0
@@ -307,8 +304,8 @@ def how_items(t: Translator, a: Analysis, peak: float, bw: float) -> list[tuple[
         att = float(a.placement.attainable_flops[i])
         items.append((
             r"I = \frac{" + f"{a.flops[i]:.4g}" + r"\ \text{FLOP}}{" + f"{a.bytes_moved[i]:.4g}"
-            + r"\ \text{B}} = " + _tex(format_si(inten, "FLOP/B")) + r",\quad \min\left(" + _tex(P)
-            + r",\; " + f"{inten:.4g}" + r" \times " + _tex(B) + r"\right) = " + _tex(format_si(att, "FLOP/s")),
+            + r"\ \text{B}} = " + latex_text(format_si(inten, "FLOP/B")) + r",\quad \min\left(" + latex_text(P)
+            + r",\; " + f"{inten:.4g}" + r" \times " + latex_text(B) + r"\right) = " + latex_text(format_si(att, "FLOP/s")),
             t("roofline.how.example", row=int(a.rows[i]))))
     items.append((r"t_{\min} = \max\left(\frac{F}{P_{\text{peak}}},\; \frac{\text{bytes}}{B}\right),\qquad"
                   r" P_{\text{achieved}} = \frac{F}{t},\qquad \text{of roof} = \frac{P_{\text{achieved}}}"
