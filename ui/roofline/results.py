@@ -295,7 +295,7 @@ def how_items(t: Translator, a: Analysis, peak: float, bw: float) -> list[tuple[
     items = [
         (r"P_{\text{attainable}} = \min\left(P_{\text{peak}},\; I \times B\right) = \min\left("
          + latex_text(P) + r",\; I \times " + latex_text(B) + r"\right)", t("roofline.how.attainable")),
-        (r"I_{\text{ridge}} = \frac{P_{\text{peak}}}{B} = \frac{" + f"{peak:.4g}" + "}{" + f"{bw:.4g}"
+        (r"I_{\text{ridge}} = \frac{P_{\text{peak}}}{B} = \frac{" + latex_text(P) + "}{" + latex_text(B)
          + "} = " + latex_text(format_si(ridge, "FLOP/B")), t("roofline.how.ridge")),
     ]
     if len(a):
@@ -303,9 +303,9 @@ def how_items(t: Translator, a: Analysis, peak: float, bw: float) -> list[tuple[
         inten = float(a.placement.intensity[i])
         att = float(a.placement.attainable_flops[i])
         items.append((
-            r"I = \frac{" + f"{a.flops[i]:.4g}" + r"\ \text{FLOP}}{" + f"{a.bytes_moved[i]:.4g}"
-            + r"\ \text{B}} = " + latex_text(format_si(inten, "FLOP/B")) + r",\quad \min\left(" + latex_text(P)
-            + r",\; " + f"{inten:.4g}" + r" \times " + latex_text(B) + r"\right) = " + latex_text(format_si(att, "FLOP/s")),
+            r"I = \frac{" + latex_text(format_si(float(a.flops[i]), "FLOP")) + "}{"
+            + latex_text(format_si(float(a.bytes_moved[i]), "B")) + "} = " + latex_text(format_si(inten, "FLOP/B")) + r",\quad \min\left(" + latex_text(P)
+            + r",\; " + latex_text(format_si(inten, "FLOP/B")) + r" \times " + latex_text(B) + r"\right) = " + latex_text(format_si(att, "FLOP/s")),
             t("roofline.how.example", row=int(a.rows[i]))))
     items.append((r"t_{\min} = \max\left(\frac{F}{P_{\text{peak}}},\; \frac{\text{bytes}}{B}\right),\qquad"
                   r" P_{\text{achieved}} = \frac{F}{t},\qquad \text{of roof} = \frac{P_{\text{achieved}}}"
