@@ -9,6 +9,7 @@ from calc.mfu import (ATTENTION_WARNING_SEQ_LEN, achieved_flops_per_gpu, attenti
 from calc.units import format_si, parse_quantity
 from ui.figures.mfu import mfu_band_figure
 from ui.frame import how_computed, latex_text as tx, page_frame
+from ui.numbers import plural
 from ui.state import bound
 from ui.widgets import COUNT, Bounds, bound_checkbox, format_quantity, is_blank, quantity_input
 
@@ -126,7 +127,7 @@ with results:
 
         needed = required_tokens_per_sec(n_params, target, n_gpus, peak, flops_per_token=fpt)
         st.info(t("mfu.inverse_result", target=f"{target:.0%}",
-                  needed=format_si(needed, "tok/s"), gpus=f"{n_gpus:,.0f}",
+                  needed=format_si(needed, "tok/s"), gpus=plural(t, "common.n_gpus", n_gpus),
                   now=format_si(tokens_per_s, "tok/s")), icon=":material/track_changes:")
 
         fpt_latex = (r"C_{\text{tok}} = 6N + 12\,L\,h\,s" + (r"\cdot\tfrac12" if causal else "")

@@ -12,9 +12,11 @@ from calc.training import (CHINCHILLA_TOKENS_PER_PARAM, days, gpu_hours, gpus_fo
                            training_flops, training_seconds)
 from calc.units import QuantityError, format_si, parse_quantity
 from ui.figures.training import days_vs_mfu_figure
+from ui.currency import CURRENCY_CODES, DEFAULT_CURRENCY, currency_label, format_money, format_price
 from ui.frame import how_computed, latex_text as tx, page_frame
+from ui.numbers import SECONDS_PER_DAY, format_count, format_duration, format_exact, plural
 from ui.state import bound, set_value
-from ui.widgets import COUNT, bound_checkbox, format_quantity, quantity_input
+from ui.widgets import COUNT, bound_checkbox, bound_select, format_quantity, quantity_input
 
 ctx = page_frame("training")
 t = ctx.t
@@ -22,14 +24,6 @@ t = ctx.t
 # Percent labels as options: the URL reads "mfu=45%", calc.units turns it into 0.45.
 MFU_OPTIONS = [f"{k}%" for k in range(5, 81)]
 MFU_GRID = np.array([parse_quantity(o, kind="fraction") for o in MFU_OPTIONS])
-
-
-def fmt_days(d: float) -> str:
-    return f"{d:,.1f}" if d < 100 else f"{d:,.0f}"
-
-
-def fmt_money(x: float) -> str:
-    return f"{x:,.0f}"
 
 
 def use_chinchilla() -> None:
@@ -65,14 +59,22 @@ with inputs:
                          is_valid=lambda v: v in MFU_OPTIONS)
     chosen_mfu = parse_quantity(mfu_text, kind="fraction")
     compare_mfu = parse_quantity(compare_text, kind="fraction")
+    price_col, currency_col = st.columns([2, 1])
     price = quantity_input(t, t("training.price"), "price", "", kind="count",
-                           help=t("training.price_help"), placeholder="2.5", optional=True)
+                           help=t("training.price_help"), placeholder="2.5", optional=True,
+                           container=price_col)
+    code = bound_select(t("training.currency"), list(CURRENCY_CODES), "currency",
+                        container=currency_col, index=CURRENCY_CODES.index(DEFAULT_CURRENCY),
+                        format_func=currency_label, help=t("training.currency_help"))
     peak = ctx.peak_flops
     if ctx.ready:
         st.caption(t("training.peak_used", peak=format_si(peak, "FLOP/s"),
                      device=ctx.device_label(), precision=t(f"common.prec.{ctx.precision}")))
 
 items: list = []
+# "Why this matters": the chapter's worked example until the inputs can be read, then this
+# page's own numbers (the defaults are the worked example: 7B, 1T tokens, 64 × A100).
+takeaway = t("training.takeaway_static")
 ok = ctx.ready and n_params is not None and n_tokens is not None and n_gpus is not None
 
 with results:
@@ -88,14 +90,14 @@ with results:
         c3, c4 = st.columns(2)
         c1.metric(t("training.metric.flops"), format_si(flops, "FLOP"),
                   help=t("training.metric.flops_help"))
-        c2.metric(t("training.metric.days"), t("training.days_value", days=fmt_days(n_days)),
+        c2.metric(t("training.metric.days"), format_duration(t, secs),
                   help=t("training.metric.days_help"))
-        c3.metric(t("training.metric.gpu_hours"), f"{hours:,.0f}",
+        c3.metric(t("training.metric.gpu_hours"), format_count(hours),
                   help=t("training.metric.gpu_hours_help"))
         if price is not None:
             cost = training_cost(hours, price)
-            c4.metric(t("training.metric.cost"), fmt_money(cost),
-                      help=t("training.metric.cost_help", price=f"{price:g}"))
+            c4.metric(t("training.metric.cost"), format_money(cost, code),
+                      help=t("training.metric.cost_help", price=format_price(price, code)))
         else:
             c4.metric(t("training.metric.cost"), "—", help=t("training.metric.cost_none"))
 
@@ -114,12 +116,33 @@ with results:
             st.info(t("training.compare_same"))
         else:
             key = "training.compare_slower" if gain.days > 0 else "training.compare_faster"
-            text = t(key, cmp=compare_text, chosen=mfu_text, cmp_days=fmt_days(cmp_days),
-                     days=fmt_days(n_days), diff=fmt_days(abs(gain.days)),
-                     hours=f"{abs(gain.gpu_hours):,.0f}")
+            text = t(key, cmp=compare_text, chosen=mfu_text,
+                     cmp_time=format_duration(t, cmp_days * SECONDS_PER_DAY),
+                     time=format_duration(t, secs),
+                     diff=format_duration(t, abs(gain.days) * SECONDS_PER_DAY),
+                     hours=plural(t, "common.n_gpu_hours", abs(gain.gpu_hours)))
             if price is not None:
-                text += " " + t("training.compare_money", money=fmt_money(abs(gain.cost)))
+                text += " " + t("training.compare_money", money=format_money(abs(gain.cost), code))
             st.info(text, icon=":material/payments:")
+
+        run = {"params": format_quantity(n_params), "tokens": format_quantity(n_tokens),
+               "gpus": format_count(n_gpus), "device": ctx.device_label()}
+        if compare_mfu == chosen_mfu:
+            takeaway = t("training.takeaway_same", **run, mfu=mfu_text,
+                         time=format_duration(t, secs),
+                         hours=plural(t, "common.n_gpu_hours", hours))
+        else:
+            (lo, lo_text), (hi, hi_text) = sorted([(chosen_mfu, mfu_text),
+                                                   (compare_mfu, compare_text)])
+            lo_secs = training_seconds(n_params, n_tokens, n_gpus, peak, lo)
+            hi_secs = training_seconds(n_params, n_tokens, n_gpus, peak, hi)
+            takeaway = t("training.takeaway", **run, lo=lo_text, hi=hi_text,
+                         lo_time=format_duration(t, lo_secs), hi_time=format_duration(t, hi_secs),
+                         saved=format_duration(t, lo_secs - hi_secs),
+                         hours=plural(t, "common.n_gpu_hours", abs(gain.gpu_hours)))
+            takeaway += " " + (t("training.takeaway_money", price=format_price(price, code),
+                                 money=format_money(abs(gain.cost), code))
+                               if price is not None else t("training.takeaway_no_price"))
 
         st.subheader(t("training.deadline_heading"))
         deadline = quantity_input(t, t("training.deadline_days"), "deadline_days", "30",
@@ -127,8 +150,16 @@ with results:
         if deadline is not None:
             need = gpus_for_deadline(n_params, n_tokens, seconds_from_days(deadline), peak,
                                      chosen_mfu)
-            st.success(t("training.deadline_result", days=f"{deadline:g}", mfu=mfu_text,
-                         gpus=f"{math.ceil(need):,}", exact=f"{need:,.1f}"), icon=":material/calculate:")
+            deadline_text = plural(t, "common.dur.days", deadline)     # as typed: "30 days"
+            if need <= 1:
+                # One GPU already meets the deadline: say so, with its own time.
+                st.success(t("training.deadline_one", mfu=mfu_text, time=format_duration(
+                    t, training_seconds(n_params, n_tokens, 1, peak, chosen_mfu)),
+                    deadline=deadline_text), icon=":material/calculate:")
+            else:
+                st.success(t("training.deadline_result", deadline=deadline_text, mfu=mfu_text,
+                             gpus=plural(t, "common.n_gpus", math.ceil(need)),
+                             exact=format_exact(need)), icon=":material/calculate:")
         else:
             need = None
 
@@ -140,24 +171,26 @@ with results:
              + tx(format_si(flops, "FLOP")) + r"}{" + f"{n_gpus:,.0f}".replace(",", "{,}")
              + r" \times " + tx(format_si(peak, "FLOP/s")) + r" \times " + tx(mfu_text)
              + r"} = " + tx(f"{secs:,.0f} s") + " = "
-             + tx(t("training.days_value", days=fmt_days(n_days))) + r"\end{aligned}",
+             + tx(format_duration(t, secs)) + r"\end{aligned}",
              t("training.how.time")),
             (r"\text{GPU·h} = \frac{C}{P_{\text{peak}} \times \text{MFU} \times 3600} = "
-             + tx(f"{hours:,.0f}"), t("training.how.gpu_hours")),
+             + tx(format_count(hours)), t("training.how.gpu_hours")),
         ]
         if price is not None:
-            items.append((tx(t("training.metric.cost")) + " = " + tx(f"{hours:,.0f}") + r" \times " + tx(f"{price:g}")
-                          + " = " + tx(fmt_money(training_cost(hours, price))),
+            items.append((tx(t("training.metric.cost")) + " = " + tx(format_count(hours)) + r" \times "
+                          + tx(format_price(price, code)) + " = "
+                          + tx(format_money(training_cost(hours, price), code)),
                           t("training.how.cost")))
         if need is not None:
             items.append((r"\begin{aligned} n_{\text{GPU}} &= \frac{C}{T_{\text{deadline}} \times P_{\text{peak}}"
                           r" \times \text{MFU}} \\ &= \frac{" + tx(format_si(flops, "FLOP")) + "}{"
                           + tx(f"{seconds_from_days(deadline):,.0f} s") + r" \times "
                           + tx(format_si(peak, "FLOP/s")) + r" \times " + tx(mfu_text)
-                          + "} = " + tx(f"{need:,.1f}") + r"\end{aligned}", t("training.how.deadline")))
+                          + "} = " + tx(format_exact(need)) + r"\end{aligned}",
+                          t("training.how.deadline")))
 
 if items:
     how_computed(t, items)
 
 st.divider()
-st.markdown(t("training.takeaway"))
+st.markdown(takeaway)

@@ -14,6 +14,7 @@ from calc.units import format_si
 from ui.figures.decode import batch_figure, decode_roofline_figure
 from ui.figures.roofline import Roof
 from ui.frame import how_computed, latex_text as tx, page_frame
+from ui.numbers import plural
 from ui.state import bound, set_value
 from ui.widgets import (COUNT, bound_checkbox, bound_select,
                         format_quantity, quantity_input)
@@ -140,7 +141,7 @@ with results:
         if device_mem:
             mem = aggregate(device_mem, n_gpus)
             args = dict(model=format_si(w_bytes, "B"), kv=format_si(kv_total, "B"),
-                        mem=format_si(mem, "B"), gpus=f"{n_gpus:,.0f}")
+                        mem=format_si(mem, "B"), gpus=plural(t, "common.n_gpus", n_gpus))
             if fits_in_memory(w_bytes, mem, kv_total, reserve_fraction=0.1):
                 st.success(t("decode.fits", **args), icon=":material/check_circle:")
             elif fits_in_memory(w_bytes, mem, kv_total):

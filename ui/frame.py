@@ -201,8 +201,9 @@ def _navigation(sb, t: Translator, page_id: str) -> None:
 
 
 def latex_text(text: str) -> str:
-    """A formatted quantity ("312 TFLOP/s", "45%", "20 µs") as text inside st.latex."""
-    return r"\text{" + text.replace("µ", r"\mu ").replace("%", r"\%") + "}"
+    """A formatted quantity ("312 TFLOP/s", "45%", "20 µs", "$2.50 USD") as text inside
+    st.latex: µ, % and $ (which would end KaTeX's math) are escaped."""
+    return r"\text{" + text.replace("µ", r"\mu ").replace("%", r"\%").replace("$", r"\$") + "}"
 
 
 def how_computed(t: Translator, items: list[tuple[str, str]]) -> None:
