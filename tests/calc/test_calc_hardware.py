@@ -18,11 +18,11 @@ def hw():
 def test_default_path_is_repo_root_not_cwd(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert hardware.DEFAULT_HARDWARE_PATH == Path(hardware.__file__).resolve().parent.parent / "hardware.toml"
-    assert len(load_hardware()) >= 42   # 32 + the 10 devices of issue 8
+    assert len(load_hardware()) >= 43   # 33 + the 10 devices of issue 8
 
 
 def test_all_devices_load(hw):
-    assert len(hw) >= 42
+    assert len(hw) >= 43
     for dev_id in REQUIRED_IDS:
         assert dev_id in hw
     for dev_id, a in hw.items():

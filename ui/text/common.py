@@ -75,7 +75,7 @@ ZH = {
     "common.lang_help": "所有标签、说明、图表和提示都会切换语言，数字不变。链接里记作 lang=en / lang=zh。",
     "common.device_heading": "加速器",
     "common.device": "设备",
-    "common.device_help": "来自 hardware.toml 的加速器预设，按精度给出【稠密】峰值算力。"
+    "common.device_help": "来自 hardware.toml 的加速器预设，按精度给出**稠密**峰值算力。"
                           "选「自定义…」可以自己填峰值算力和带宽。",
     "common.custom_option": "自定义…",
     "common.custom_device": "自定义设备",
