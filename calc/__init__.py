@@ -15,6 +15,7 @@ works, and so does ``from calc import roofline`` or ``from calc.roofline import 
 ``kernels``        FLOP and byte counts of common kernels (GEMM, attention...)
 ``units``          ``parse_quantity`` / ``format_si`` (no numpy)
 ``hardware``       ``load_hardware`` reading ``hardware.toml`` (no numpy)
+``models``         ``load_models`` reading ``models.toml``; parameters, FLOP, KV, memory
 =================  ===========================================================
 """
 
@@ -33,6 +34,7 @@ __all__ = [
     "importers",
     "scenario",
     "kernel_table",
+    "models",
 ]
 
 _SUBMODULES = frozenset(__all__)
