@@ -13,7 +13,8 @@ from calc.decode import (BYTES_PER_PARAM, achieved_bandwidth, aggregate, bandwid
 from calc.units import format_si
 from ui.figures.decode import batch_figure, decode_roofline_figure
 from ui.figures.roofline import Roof
-from ui.frame import how_computed, latex_text as tx, page_frame
+from ui.formula import formula, latex, si
+from ui.frame import how_computed, page_frame
 from ui.state import bound, set_value
 from ui.widgets import (COUNT, bound_checkbox, bound_select,
                         format_quantity, quantity_input)
@@ -177,22 +178,24 @@ with results:
                                                        mfub=f"{mfu_b:.1%}")))
 
         step_flops, step_bytes = decode_step_work(batch, n_params, bpp, kv_seq)
+        W, B, P = si(w_bytes, "B"), si(bw, "B/s"), si(peak, "FLOP/s")
         formulas = [
-            (r"W = N \times b_w = " + tx(format_quantity(n_params)) + r" \times "
-             + tx(format_si(bpp, "B")) + " = " + tx(format_si(w_bytes, "B")), t("decode.how.weights")),
-            (r"\text{tok/s}_{\max} = \frac{B_{\text{mem}} \times n_{\text{GPU}}}{W} = \frac{"
-             + tx(format_si(bw, "B/s")) + "}{" + tx(format_si(w_bytes, "B")) + "} = "
-             + tx(tps(bound_b1)), t("decode.how.bound")),
-            (r"\begin{aligned} t_{\text{step}} &= \max\left(\frac{W + b \cdot KV_{\text{seq}}}{B_{\text{mem}}},\;"
-             r"\frac{2 N b}{P_{\text{peak}}}\right) \\ &= \max\left(\frac{"
-             + tx(format_si(step_bytes, "B")) + "}{" + tx(format_si(bw, "B/s")) + r"},\;\frac{"
-             + tx(format_si(step_flops, "FLOP")) + "}{" + tx(format_si(peak, "FLOP/s"))
-             + r"}\right) \\ \text{tok/s} &= \frac{b}{t_{\text{step}}} = " + tx(tps(thr)) + r"\end{aligned}",
-             t("decode.how.step", batch=batch)),
-            (r"b^{*} = \frac{W \cdot P_{\text{peak}}}{2 N B_{\text{mem}} - KV_{\text{seq}} P_{\text{peak}}} = "
-             + (tx(f"{knee:,.0f}") if np.isfinite(knee) else r"\infty"), t("decode.how.knee")),
-            (r"KV = 2 \times L \times H_{kv} \times d_{\text{head}} \times \text{ctx} \times b"
-             r" \times b_{kv} = " + tx(format_si(kv_total, "B")), t("decode.how.kv")),
+            formula(r"W = N \times b_w = @params \times @bpp = @weights", t("decode.how.weights"),
+                    params=format_quantity(n_params), bpp=si(bpp, "B"), weights=W),
+            formula(r"\text{tok/s}_{\max} = \frac{B_{\text{mem}} \times n_{\text{GPU}}}{W}"
+                    r" = \frac{@bw}{@weights} = @bound", t("decode.how.bound"),
+                    bw=B, weights=W, bound=tps(bound_b1)),
+            formula(r"\begin{aligned} t_{\text{step}} &= \max\left(\frac{W + b \cdot KV_{\text{seq}}}"
+                    r"{B_{\text{mem}}},\;\frac{2 N b}{P_{\text{peak}}}\right) \\"
+                    r" &= \max\left(\frac{@bytes}{@bw},\;\frac{@flops}{@peak}\right) \\"
+                    r" \text{tok/s} &= \frac{b}{t_{\text{step}}} = @thr\end{aligned}",
+                    t("decode.how.step", batch=batch), bytes=si(step_bytes, "B"), bw=B,
+                    flops=si(step_flops, "FLOP"), peak=P, thr=tps(thr)),
+            formula(r"b^{*} = \frac{W \cdot P_{\text{peak}}}{2 N B_{\text{mem}} - KV_{\text{seq}}"
+                    r" P_{\text{peak}}} = @knee", t("decode.how.knee"),
+                    knee=f"{knee:,.0f}" if np.isfinite(knee) else latex(r"\infty")),
+            formula(r"KV = 2 \times L \times H_{kv} \times d_{\text{head}} \times \text{ctx}"
+                    r" \times b \times b_{kv} = @kv", t("decode.how.kv"), kv=si(kv_total, "B")),
         ]
 
 if formulas:

@@ -124,7 +124,7 @@ ZH = {
     "decode.intro": "每生成一个 token，都要把**全部权重读一遍**。所以单个请求的理论最快解码速度 = "
                     "显存带宽 ÷ 模型字节数——这是推理领域最有用的心算公式。它解释了为什么量化能直接提速"
                     "（模型小一半，速度快一倍），也解释了为什么批处理几乎是免费的（读一遍权重，服务整批请求）。",
-    "decode.seed_button": "种子例子：7B BF16，带宽 2 TB/s",
+    "decode.seed_button": "本章算例：7B BF16，带宽 2 TB/s",
     "decode.seed_button_help": "设为 7B 参数、BF16 权重、batch 1，设备改成自定义（2 TB/s、312 TFLOP/s）："
                                "2 TB/s ÷ 14 GB ≈ 143 tokens/秒。（用 A100 80GB 预设的 2.039 TB/s 则约 146。）",
     "decode.inputs_heading": "模型与部署方式",
@@ -168,10 +168,10 @@ ZH = {
     "decode.headline": "**{bw} ÷ {model}（{weights} 权重）= {bound}**，这是单个请求的上限。"
                        "kernel 调得再好也超不过它：这是硬件决定的。",
     "decode.kv_effect": "算上 KV cache（每个请求每步要读 {kv}），单个请求最多 {speed}。",
-    "decode.knee_text": "**拐点在 batch ≈ {knee}。** 拐点以下，每一步的瓶颈是读权重，1 个请求和 {knee} 个请求"
+    "decode.knee_text": "**临界批大小 ≈ {knee}。** 低于它时，每一步的瓶颈是读权重，1 个请求和 {knee} 个请求"
                         "一步花的时间差不多：批处理几乎免费——吞吐随 batch 增长，每个请求仍然能拿到约 {per}。"
-                        "拐点以上，计算本身成了瓶颈：吞吐停在约 {thr}，每个请求开始变慢。",
-    "decode.knee_never": "**没有拐点**：在这样的 KV cache 下，每多一个请求多读的字节比它的计算更费时，"
+                        "超过它，计算本身成了瓶颈：吞吐停在约 {thr}，每个请求开始变慢。",
+    "decode.knee_never": "**没有临界批大小**：在这样的 KV cache 下，每多一个请求多读的字节比它的计算更费时，"
                          "所以无论 batch 多大，解码都一直受带宽限制。缩短上下文、减少 KV 头数（GQA）"
                          "或者用 FP8 缓存会有帮助。",
     "decode.fits": "放得下：权重 {model} + KV cache {kv}，总显存 {mem}（{gpus} 张卡），"
@@ -196,7 +196,7 @@ ZH = {
     "decode.how.weights": "权重字节数（参数量 × 每参数字节数）：",
     "decode.how.bound": "单请求上限（每个 token 读一遍全部权重）：",
     "decode.how.step": "batch b = {batch} 时的一步解码：读数据和做计算，取较慢的那个：",
-    "decode.how.knee": "拐点（临界 batch）：两项相等的地方：",
+    "decode.how.knee": "临界批大小：读数据和做计算两项相等的 batch：",
     "decode.how.kv": "KV cache（K 和 V，按层、头、位置、请求计）：",
     "decode.fig.throughput": "整批吞吐",
     "decode.fig.per_request": "每个请求的速度",
@@ -204,7 +204,7 @@ ZH = {
     "decode.fig.per_request_hover": "batch %{x:.0f}<br>每请求 %{y:,.1f} tok/s",
     "decode.fig.current": "当前 batch",
     "decode.fig.current_hover": "batch {batch}：{tps}",
-    "decode.fig.knee": "拐点 ≈ {batch}",
+    "decode.fig.knee": "临界批大小 ≈ {batch}",
     "decode.fig.free_zone": "这一段批处理几乎免费",
     "decode.fig.x_title": "批大小（请求数）",
     "decode.fig.y_title": "吞吐（tokens/秒）",
