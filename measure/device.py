@@ -75,6 +75,7 @@ def device_tables(m: Measurement) -> list[tuple[str, dict[str, Any]]]:
         }
         if h.memory_bytes:
             table["memory_gb"] = _round(h.memory_bytes / 1e9)
+            table["memory_binary"] = False      # bytes counted by the OS, written in 1e9
         table["mem_bw_gbs"] = _round(cpu_pl["dram"] / 1e9)
         llc = h.last_level_cache
         if llc:
@@ -106,6 +107,7 @@ def device_tables(m: Measurement) -> list[tuple[str, dict[str, Any]]]:
                  "vendor": g.vendor or "unknown", "year": m.started.year}
         if g.memory_bytes:
             table["memory_gb"] = _round(g.memory_bytes / 1e9)
+            table["memory_binary"] = False
         table["mem_bw_gbs"] = _round(gpu_pl["dram"] / 1e9)
         if g.l2_bytes:
             table["l2_mb"] = _round(g.l2_bytes / 2**20)

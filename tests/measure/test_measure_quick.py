@@ -137,6 +137,8 @@ def test_toml_loads_through_calc_hardware(quick, tmp_path):
     # a measured CPU starts at its fastest float precision, not numpy's slow float16
     assert dev.default_precision == max(("fp64", "fp32", "fp16"), key=dev.peak_flops)
     assert not dev.sparse_headline
+    if quick.host.memory_bytes:
+        assert dev.memory_bytes == pytest.approx(quick.host.memory_bytes, rel=1e-3)
 
 
 def _placed(m, kernels):
