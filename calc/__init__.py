@@ -17,6 +17,8 @@ works, and so does ``from calc import roofline`` or ``from calc.roofline import 
 ``hardware``       ``load_hardware`` reading ``hardware.toml`` (no numpy)
 ``diagnosis``      trace doctor: idle gaps, tiny kernels, communication, time by class
 ``trace_events``   reading a Kineto chrome trace into arrays (for ``diagnosis``)
+``model_ops``      every operator of a prefill / decode step on the roofline
+``models``         ``load_models`` reading ``models.toml``; parameters, FLOP, KV, memory
 =================  ===========================================================
 """
 
@@ -37,6 +39,8 @@ __all__ = [
     "kernel_table",
     "diagnosis",
     "trace_events",
+    "models",
+    "model_ops",
 ]
 
 _SUBMODULES = frozenset(__all__)

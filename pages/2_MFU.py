@@ -5,19 +5,22 @@ Every number comes from calc.mfu; this page only reads inputs and lays out resul
 import streamlit as st
 
 from calc.mfu import (ATTENTION_WARNING_SEQ_LEN, achieved_flops_per_gpu, attention_flops_share,
-                      mfu, mfu_band, required_tokens_per_sec, training_flops_per_token)
+                      mfu, mfu_band, per_gpu_mix_up, required_tokens_per_sec,
+                      tokens_per_sec_per_gpu, training_flops_per_token)
 from calc.units import format_si, parse_quantity
 from ui.figures.mfu import mfu_band_figure
-from ui.frame import how_computed, latex_text as tx, page_frame
+from ui.formula import count, formula, si
+from ui.frame import how_computed, page_frame
 from ui.state import bound
-from ui.widgets import COUNT, Bounds, bound_checkbox, format_quantity, is_blank, quantity_input
+from ui.widgets import (COUNT, Bounds, bound_checkbox, format_quantity, is_blank, percent_text,
+                        quantity_input)
 
 ctx = page_frame("mfu")
 t = ctx.t
 
 
 def pct(x: float) -> str:
-    return f"{x:.1%}"
+    return percent_text(t, x)
 
 
 # Percent labels as options: the URL reads "target_mfu=45%", calc.units turns it into 0.45.
@@ -37,6 +40,10 @@ with inputs:
                                   slider=(100, 1e8))
     n_gpus = quantity_input(t, t("mfu.gpus"), "gpus", "8", kind="count", bounds=COUNT,
                             help=t("mfu.gpus_help"))
+    if tokens_per_s is not None and n_gpus is not None:
+        st.caption(t("mfu.per_gpu_caption",
+                     per=format_si(tokens_per_sec_per_gpu(tokens_per_s, n_gpus), "tok/s"),
+                     total=format_si(tokens_per_s, "tok/s"), gpus=f"{n_gpus:,.0f}"))
 
     # Peak: the sidebar's device and precision, unless typed here.
     override = quantity_input(t, t("mfu.peak_override"), "peak_override", "", unit="FLOP/s",
@@ -119,6 +126,13 @@ with results:
         else:
             st.success(advice, icon=":material/check_circle:")
         st.caption(t("mfu.ceiling_note"))
+        whole_mfu = per_gpu_mix_up(value, n_gpus)
+        if whole_mfu is not None:
+            st.warning(t("mfu.per_gpu_hint", typed=format_si(tokens_per_s, "tok/s"),
+                         gpus=f"{n_gpus:,.0f}", would=pct(whole_mfu),
+                         total=format_si(required_tokens_per_sec(n_params, whole_mfu, n_gpus, peak,
+                                                                 flops_per_token=fpt), "tok/s")),
+                       icon=":material/help:")
 
         if not use_attn and attn_ok and seq >= ATTENTION_WARNING_SEQ_LEN:
             would = attention_flops_share(n_params, n_layers, hidden, seq, causal=causal)
@@ -129,31 +143,35 @@ with results:
                   needed=format_si(needed, "tok/s"), gpus=f"{n_gpus:,.0f}",
                   now=format_si(tokens_per_s, "tok/s")), icon=":material/track_changes:")
 
-        fpt_latex = (r"C_{\text{tok}} = 6N + 12\,L\,h\,s" + (r"\cdot\tfrac12" if causal else "")
-                     + " = " + tx(format_si(fpt, "FLOP"))) if use_attn else \
-            (r"C_{\text{tok}} = 6N = 6 \times " + tx(format_quantity(n_params)) + " = "
-             + tx(format_si(fpt, "FLOP")))
-        gpus_tex = f"{n_gpus:,.0f}".replace(",", r"{,}")
+        fpt_tex = (r"C_{\text{tok}} = 6N + 12\,L\,h\,s" + (r"\cdot\tfrac12" if causal else "")
+                   + " = @fpt") if use_attn else r"C_{\text{tok}} = 6N = 6 \times @params = @fpt"
+        shared = dict(fpt=si(fpt, "FLOP"), gpus=count(n_gpus), peak=si(peak, "FLOP/s"))
         formulas = [
-            (fpt_latex, t("mfu.how.fpt")),
-            (r"\begin{aligned}\text{MFU} &= \frac{C_{\text{tok}} \times \text{tok/s}}"
-             r"{n_{\text{GPU}} \times P_{\text{peak}}} = \frac{" + tx(format_si(fpt, "FLOP"))
-             + r" \times " + tx(format_si(tokens_per_s, "tok/s")) + r"}{" + gpus_tex + r" \times "
-             + tx(format_si(peak, "FLOP/s")) + r"} \\ &= \frac{" + tx(format_si(achieved, "FLOP/s"))
-             + r"}{" + tx(format_si(peak, "FLOP/s")) + r"} = " + tx(pct(value)) + r"\end{aligned}",
-             t("mfu.how.mfu")),
-            (r"\begin{aligned}\text{tok/s}_{\text{target}} &= \frac{\text{MFU}_{\text{target}}"
-             r" \times n_{\text{GPU}} \times P_{\text{peak}}}{C_{\text{tok}}} \\ &= \frac{"
-             + tx(f"{target:.0%}") + r" \times " + gpus_tex + r" \times "
-             + tx(format_si(peak, "FLOP/s")) + r"}{" + tx(format_si(fpt, "FLOP")) + r"} = "
-             + tx(format_si(needed, "tok/s")) + r"\end{aligned}", t("mfu.how.inverse")),
+            formula(fpt_tex, t("mfu.how.fpt"), fpt=shared["fpt"],
+                    **({} if use_attn else {"params": format_quantity(n_params)})),
+            formula(r"\begin{aligned}\text{MFU} &= \frac{C_{\text{tok}} \times \text{tok/s}}"
+                    r"{n_{\text{GPU}} \times P_{\text{peak}}} = \frac{@fpt \times @tps}{@gpus \times @peak}"
+                    r" \\ &= \frac{@achieved}{@peak} = @mfu\end{aligned}",
+                    t("mfu.how.mfu"), **shared, tps=si(tokens_per_s, "tok/s"),
+                    achieved=si(achieved, "FLOP/s"), mfu=pct(value)),
+            formula(r"\begin{aligned}\text{tok/s}_{\text{target}} &= \frac{\text{MFU}_{\text{target}}"
+                    r" \times n_{\text{GPU}} \times P_{\text{peak}}}{C_{\text{tok}}} \\"
+                    r" &= \frac{@target \times @gpus \times @peak}{@fpt} = @needed\end{aligned}",
+                    t("mfu.how.inverse"), **shared, target=f"{target:.0%}",
+                    needed=si(needed, "tok/s")),
         ]
 
 if formulas:
     how_computed(t, formulas)
 
 st.divider()
-st.subheader(t("mfu.diag_heading"))
+if not formulas:
+    diag_key = "mfu.diag_heading"
+elif value > 1.0:
+    diag_key = "mfu.diag_heading.impossible"
+else:
+    diag_key = f"mfu.diag_heading.{band.key}"
+st.subheader(t(diag_key))
 st.markdown(t("mfu.diag_intro"))
 for step in range(1, 7):
     st.markdown(t(f"mfu.diag.{step}"))

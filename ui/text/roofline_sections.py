@@ -1,5 +1,5 @@
-"""Roofline page additions: import panel, view controls, hierarchical view, device
-comparison, scenario files (keys ``rlx.*``)."""
+"""Roofline page sections (ui.roofline): import panel, view controls, hierarchical view,
+device comparison, scenario files (keys ``rlx.*``)."""
 
 EN = {
     # ---------------------------------------------------------------- import panel
