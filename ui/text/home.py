@@ -31,6 +31,8 @@ EN = {
                           "needed to meet a deadline.",
     "home.tool.decode": "The tokens/s ceiling of decoding: bandwidth ÷ model bytes, "
                         "batching and the KV cache.",
+    "home.tool.measure": "Measure the machine this app runs on: its real peaks and "
+                          "bandwidths beside the datasheet's, and live numpy kernels on its roofline.",
 }
 
 ZH = {
@@ -56,4 +58,5 @@ ZH = {
     "home.tool.mfu": "训练的模型算力利用率（MFU）、评级，以及偏低时按顺序排查的清单。",
     "home.tool.training": "一次训练要几天、多少 GPU 小时、多少钱；以及按期完成需要多少张卡。",
     "home.tool.decode": "解码速度的上限：带宽 ÷ 模型大小、批处理和 KV cache。",
+    "home.tool.measure": "实测运行本应用的机器：真实的峰值算力和带宽与规格书对比，再把现场运行的 numpy kernel 画到它的 Roofline 上。",
 }
