@@ -419,3 +419,39 @@ def test_malformed_models_file_names_file_model_field(tmp_path, edit, match):
 def test_unreadable_file(tmp_path):
     with pytest.raises(ModelFileError, match="cannot be read"):
         load_models(tmp_path / "missing.toml")
+
+
+# ---------------------------------------------------------------------------- link tokens, knee
+
+@pytest.mark.parametrize("name", ["llama-2-7b", "mistral-7b", "mixtral-8x7b", "qwen2.5-7b",
+                                  "qwen1.5-moe-a2.7b", "qwen3-8b", "qwen3-30b-a3b", "deepseek-v3",
+                                  "gemma-2-9b", "gpt-neox-20b", "gpt-oss-20b"])
+def test_pasted_config_round_trips_through_a_link_token(name):
+    a = from_hf_config(cfg(name), name=name)
+    token = m.encode_arch(a)
+    assert token[0] == "1" and len(token) < 600 and token.replace("-", "").replace("_", "").isalnum()
+    assert m.decode_arch(token) == a
+
+
+def test_bad_link_tokens_are_reported():
+    for bad in ("", "9abc", "1!!!!", "1" + "A" * 30):
+        with pytest.raises(ModelConfigError):
+            m.decode_arch(bad)
+
+
+def test_decode_knee_dense_and_moe(catalog):
+    # Dense, no context: 2*N_active*b/P = N_total*w/B  =>  b* = N_total*w*P / (2*N_active*B)
+    a = catalog["llama-2-7b"]
+    knee = m.decode_critical_batch(a, 0, 2.0, 2.0, 312e12, 2.039e12)
+    assert knee == pytest.approx(6_738_415_616 * 2 * 312e12 / (2 * 6_607_343_616 * 2.039e12), rel=1e-6)
+    # MoE: the weight read grows with the experts touched, so the knee is further right than
+    # the "active parameters only" knee bpp*P/(2B) = 1*989e12/(2*3.35e12) = 147.6
+    moe = m.decode_critical_batch(catalog["mixtral-8x7b"], 0, 1.0, 1.0, 989e12, 3.35e12)
+    assert moe > 147.6 * 2
+    # KV reads that cost more than the math per sequence: never compute-bound
+    assert m.decode_critical_batch(a, 10**6, 2.0, 2.0, 312e12, 2.039e12) == math.inf
+
+
+def test_recompute_flops_from_parameters_alone():
+    f = m.recompute_flops_per_token(7e9, 1e9, "full")
+    assert (f.model, f.hardware) == (6 * 7e9 + 3e9, 8 * 7e9 + 4e9)
