@@ -27,7 +27,7 @@ KEEP_PREFIX = "_keep."
 
 # Every URL name the app reads, by page. A test pins this table: renaming breaks links.
 URL_NAMES: dict[str, tuple[str, ...]] = {
-    "common": ("lang", "device", "precision", "peak", "bw", "img"),
+    "common": ("lang", "device", "precision", "peak", "bw", "img", "model", "mcfg"),
     "roofline": ("roofs", "k", "compare", "l2_bw", "l1_bw", "hier", "top", "filter", "size_by",
                  # kernel builder
                  "b_kind", "b_dtype", "b_m", "b_n", "b_k", "b_vm", "b_vn", "b_elems", "b_inputs",
@@ -43,7 +43,8 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
 }
 
 # Names the navigation links carry from page to page.
-SHARED_NAMES: tuple[str, ...] = ("lang", "device", "precision", "peak", "bw", "img")
+SHARED_NAMES: tuple[str, ...] = ("lang", "device", "precision", "peak", "bw", "img", "model",
+                                 "mcfg")
 
 
 def _keep_key(key: str) -> str:
