@@ -529,7 +529,7 @@ def flops_per_token(arch: ModelArch, seq_len: Any, causal: bool = True,
 
 def activation_bytes_per_layer(seq_len: Any, micro_batch: Any, d_model: Any, n_heads: Any,
                                recompute: str = "none", tensor_parallel: Any = 1,
-                               sequence_parallel: bool = True):
+                               sequence_parallel: bool = True, flash_attention: bool = False):
     """Activation memory of one transformer layer for one micro-batch   [bytes].
 
         none:       s·b·h·(34 + 5·a·s/h) / t
@@ -540,8 +540,10 @@ def activation_bytes_per_layer(seq_len: Any, micro_batch: Any, d_model: Any, n_h
     size (with sequence parallelism; without it, the 10·s·b·h of the norms and dropouts
     is not divided: s·b·h·(10 + 24/t + 5·a·s/(h·t))).  16-bit activations, 1-byte
     dropout masks.  Assumes the paper's GPT layer (FFN 4h, MHA); a gated FFN or GQA
-    changes the constant by a few percent.  Accepts arrays.
-    Source: Korthikanti et al. 2022, Table 2 and eq. (1)-(2).
+    changes the constant by a few percent.  ``flash_attention=True``: the s×s scores and
+    softmax are never stored (FlashAttention recomputes them in its backward pass), so
+    "none" keeps 34·s·b·h/t like "selective".  Accepts arrays.
+    Sources: Korthikanti et al. 2022, Table 2 and eq. (1)-(2); Dao et al. 2022 (FlashAttention).
     """
     if recompute not in RECOMPUTE_MODES:
         raise ValueError(f"recompute must be one of {', '.join(RECOMPUTE_MODES)}, got {recompute!r}")
@@ -554,7 +556,7 @@ def activation_bytes_per_layer(seq_len: Any, micro_batch: Any, d_model: Any, n_h
     if recompute == "full":
         out = 2.0 * sbh
     else:
-        attn = 0.0 if recompute == "selective" else 5.0 * np.multiply(a, s) / h
+        attn = 0.0 if (recompute == "selective" or flash_attention) else 5.0 * np.multiply(a, s) / h
         if sequence_parallel:
             out = sbh * (34.0 + attn) / t
         else:
@@ -565,13 +567,13 @@ def activation_bytes_per_layer(seq_len: Any, micro_batch: Any, d_model: Any, n_h
 def training_memory(arch: ModelArch, *, seq_len: float, micro_batch: float, dp: float,
                     zero_stage: int = 0, recompute: str = "none", tp: float = 1, pp: float = 1,
                     weight_bytes: float = 2.0, grad_bytes: float = 2.0,
-                    optimizer: str = "adam-mixed") -> TrainingMemory:
+                    optimizer: str = "adam-mixed", flash_attention: bool = False) -> TrainingMemory:
     """Training memory per GPU   [bytes].
 
         weights    = N·w / (t·p)          / dp when ZeRO-3 (FSDP FULL_SHARD)
         gradients  = N·g / (t·p)          / dp when ZeRO ≥ 2
         optimizer  = N·o / (t·p)          / dp when ZeRO ≥ 1     (o = 12 for Adam mixed precision)
-        activations = L/p · activation_bytes_per_layer(s, b, d, H, recompute, t)
+        activations = L/p · activation_bytes_per_layer(s, b, d, H, recompute, t, flash_attention)
 
     N total parameters (all experts: every GPU of the data-parallel group holds them;
     expert parallelism is not modelled), w/g bytes per weight/gradient (2 for bf16),
@@ -593,7 +595,7 @@ def training_memory(arch: ModelArch, *, seq_len: float, micro_batch: float, dp: 
     grads = n_per_gpu * gb / (dp_ if zero_stage >= 2 else 1.0)
     opt = n_per_gpu * OPTIMIZER_BYTES_PER_PARAM[optimizer] / (dp_ if zero_stage >= 1 else 1.0)
     per_layer = float(activation_bytes_per_layer(seq_len, micro_batch, arch.d_model, arch.n_heads,
-                                                 recompute, tp_))
+                                                 recompute, tp_, flash_attention=flash_attention))
     layers = arch.n_layers / pp_
     acts = per_layer * layers
     return TrainingMemory(weights=weights, gradients=grads, optimizer=opt, activations=acts,

@@ -19,7 +19,7 @@ from calc.models import (OPTIMIZER_BYTES_PER_PARAM, RECOMPUTE_MODES, ZERO_STAGES
 from calc.units import format_si
 from ui.formula import Formula, count, formula, si, text
 from ui.i18n import Translator
-from ui.widgets import COUNT, bound_select, format_quantity, quantity_input
+from ui.widgets import COUNT, bound_checkbox, bound_select, format_quantity, quantity_input
 
 
 def recompute_select(t: Translator, container=None) -> str:
@@ -130,6 +130,8 @@ def training_memory_section(t: Translator, arch: ModelArch | None, *, n_gpus: fl
     with c3:
         pp = quantity_input(t, t("model.mem.pp"), "pp", "1", kind="count", bounds=COUNT,
                             help=t("model.mem.pp_help"))
+        flash = bound_checkbox(t("model.mem.flash"), "flash", value=True,
+                               help=t("model.mem.flash_help"))
     if None in (mbs, tp, pp, seq):
         st.warning(t("common.missing_inputs"))
         return []
@@ -140,7 +142,7 @@ def training_memory_section(t: Translator, arch: ModelArch | None, *, n_gpus: fl
     dp = n_gpus / (tp * pp)
     mem = training_memory(arch, seq_len=seq, micro_batch=mbs, dp=dp, zero_stage=int(zero),
                           recompute=recompute, tp=tp, pp=pp, weight_bytes=weight_bytes,
-                          grad_bytes=weight_bytes, optimizer=optim)
+                          grad_bytes=weight_bytes, optimizer=optim, flash_attention=flash)
     m1, m2, m3, m4, m5 = st.columns(5)
     m1.metric(t("model.mem.weights"), format_si(mem.weights, "B"))
     m2.metric(t("model.mem.grads"), format_si(mem.gradients, "B"))
@@ -174,7 +176,8 @@ def training_memory_section(t: Translator, arch: ModelArch | None, *, n_gpus: fl
                 d3=count(dp if z >= 3 else 1), d2=count(dp if z >= 2 else 1),
                 d1=count(dp if z >= 1 else 1),
                 w=si(mem.weights, "B"), g=si(mem.gradients, "B"), o=si(mem.optimizer, "B")),
-        formula(_acts_tex(recompute), t("model.how.mem_acts"),
+        formula(_acts_tex("selective" if (flash and recompute == "none") else recompute),
+                t("model.how.mem_acts"),
                 s=count(seq), b=count(mbs), h=count(arch.d_model), a=count(arch.n_heads),
                 tp=count(tp), per=si(mem.activations_per_layer, "B"),
                 layers=text(f"{mem.layers_per_gpu:g}"), acts=si(mem.activations, "B")),

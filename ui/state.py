@@ -35,9 +35,10 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
                  "b_rows", "b_cols", "b_batch", "b_heads", "b_seq", "b_hd", "b_flash",
                  "b_causal", "b_time"),
     "mfu": ("params", "tokens_per_s", "gpus", "peak_override", "attn", "layers",
-            "hidden", "seq", "causal", "target_mfu"),
+            "hidden", "seq", "causal", "target_mfu", "recompute"),
     "training": ("params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days",
-                 "logy"),
+                 "logy", "seq", "causal", "recompute", "gpu_hours", "zero", "optim", "mbs", "tp",
+                 "pp", "flash"),
     "decode": ("params", "weights", "gpus", "batch", "kv", "layers", "kv_heads",
                "head_dim", "context", "kv_dtype", "measured"),
 }

@@ -455,3 +455,20 @@ def test_decode_knee_dense_and_moe(catalog):
 def test_recompute_flops_from_parameters_alone():
     f = m.recompute_flops_per_token(7e9, 1e9, "full")
     assert (f.model, f.hardware) == (6 * 7e9 + 3e9, 8 * 7e9 + 4e9)
+
+
+def test_mfu_from_gpu_hours_inverts_gpu_hours():
+    from calc.training import gpu_hours, mfu_from_gpu_hours
+    # Seed: 7B, 1T tokens, 312 TFLOP/s, MFU 45 %: GPU-hours = 4.2e22 / (312e12 * 0.45) / 3600
+    hours = 4.2e22 / (312e12 * 0.45) / 3600
+    assert gpu_hours(7e9, 1e12, 312e12, 0.45) == pytest.approx(hours)
+    assert mfu_from_gpu_hours(7e9, 1e12, hours, 312e12) == pytest.approx(0.45)
+    # Llama 3.1 405B (model card): 30.84M H100 GPU-hours for 15.6T tokens at 989 TFLOP/s
+    # with 6N: 6 * 405e9 * 15.6e12 / (30.84e6 * 3600 * 989e12) = 0.345
+    assert mfu_from_gpu_hours(405e9, 15.6e12, 30.84e6, 989e12) == pytest.approx(0.345, abs=0.002)
+
+
+def test_flash_attention_drops_the_score_term():
+    sbh = 4096 * 1 * 7168
+    assert activation_bytes_per_layer(4096, 1, 7168, 128, "none", 1, flash_attention=True) == \
+        pytest.approx(34 * sbh)

@@ -92,6 +92,21 @@ EN = {
     "model.how.hw_full": "Full recomputation re-runs every layer's forward pass: 8N instead of "
                          "6N, and 4/3 of the attention term.",
     "model.how.hfu": "HFU counts the hardware FLOP per token instead of the model FLOP.",
+    "model.training.hfu": "At {mfu} MFU with {recompute} recomputation the GPUs run at "
+                          "**{hfu} HFU** (the hardware FLOP the job really executes).",
+    "model.training.inverse_heading": "Check a published run: from GPU-hours to MFU",
+    "model.training.gpu_hours": "GPU-hours of the run (optional)",
+    "model.training.gpu_hours_help": "The GPU-hours a run reports (e.g. 30.84M for Llama 3.1 "
+                                     "405B on H100), with the tokens above and the sidebar's "
+                                     "device: the MFU those hours imply. Kept in the link as "
+                                     "gpu_hours.",
+    "model.training.implied": "{hours} GPU-hours for {tokens} tokens imply an MFU of **{mfu}** "
+                              "(averaged over the whole run, restarts and stalls included).",
+    "model.training.implied_over": "Above 100 %: the GPU-hours, tokens, model or peak do not fit "
+                                   "together (a sparse peak? GPU-hours of a different run?).",
+    "model.how.training_flops": "Training FLOP of the chosen model: FLOP per token (attention "
+                                "included) times the training tokens.",
+    "model.how.implied_mfu": "The MFU a run's GPU-hours imply: the GPU-hours formula solved for MFU.",
     # training memory
     "model.mem.heading": "Training memory per GPU",
     "model.mem.needs_model": "Choose a model in the sidebar to see the memory per GPU: the "
@@ -118,6 +133,10 @@ EN = {
     "model.mem.pp_help": "Pipeline stages; each GPU holds the layers of one stage.",
     "model.mem.bad_split": "{gpus} GPUs cannot be split into tensor {tp} × pipeline {pp} × data "
                            "parallel groups: the GPUs must be a multiple of {tp} × {pp}.",
+    "model.mem.flash": "FlashAttention (scores not stored)",
+    "model.mem.flash_help": "FlashAttention never stores the s × s attention scores, which "
+                            "removes Korthikanti's 5·a·s/h term even without recomputation. "
+                            "Kept in the link as flash=true/false.",
     "model.mem.weights": "Weights",
     "model.mem.grads": "Gradients",
     "model.mem.optimizer": "Optimizer states",
@@ -212,6 +231,15 @@ ZH = {
     "model.how.hw_selective": "选择性重计算在反向传播时把注意力核心再算一遍（Korthikanti 等，2022）。",
     "model.how.hw_full": "完全重计算把每层的前向再跑一遍：8N 而不是 6N，注意力项也是 4/3 倍。",
     "model.how.hfu": "HFU 用每 token 硬件 FLOP 代替模型 FLOP。",
+    "model.training.hfu": "MFU 为 {mfu}、{recompute}重计算时，GPU 实际跑在 **{hfu} HFU**（作业真正执行的硬件 FLOP）。",
+    "model.training.inverse_heading": "核对公开的训练：从 GPU 小时反推 MFU",
+    "model.training.gpu_hours": "这次训练的 GPU 小时（可选）",
+    "model.training.gpu_hours_help": "报告里给出的 GPU 小时（例如 Llama 3.1 405B 在 H100 上是 30.84M），"
+                                     "结合上面的 token 数和侧栏的设备，算出这些 GPU 小时对应的 MFU。链接里记作 gpu_hours。",
+    "model.training.implied": "{tokens} 个 token 用了 {hours} GPU 小时，对应的 MFU 是 **{mfu}**（整个训练的平均值，包括重启和停顿）。",
+    "model.training.implied_over": "超过 100 %：GPU 小时、token 数、模型或峰值对不上（用了稀疏峰值？是另一次训练的 GPU 小时？）。",
+    "model.how.training_flops": "所选模型的训练 FLOP：每 token FLOP（含注意力）乘以训练 token 数。",
+    "model.how.implied_mfu": "GPU 小时对应的 MFU：把 GPU 小时的公式反过来解出 MFU。",
     "model.mem.heading": "每张 GPU 的训练显存",
     "model.mem.needs_model": "在侧栏选一个模型，才能看到每张 GPU 的显存：激活需要层数、宽度和头数。",
     "model.mem.zero": "切分（ZeRO / FSDP）",
@@ -233,6 +261,9 @@ ZH = {
     "model.mem.pp": "流水线并行规模",
     "model.mem.pp_help": "流水线的级数；每张 GPU 只放一级的层。",
     "model.mem.bad_split": "{gpus} 张 GPU 无法分成张量并行 {tp} × 流水线 {pp} × 数据并行：GPU 数必须是 {tp} × {pp} 的倍数。",
+    "model.mem.flash": "FlashAttention（不保存注意力分数）",
+    "model.mem.flash_help": "FlashAttention 从不保存 s × s 的注意力分数，所以即使不重计算，Korthikanti 公式里的 5·a·s/h 项也没有了。"
+                            "链接里记作 flash=true/false。",
     "model.mem.weights": "权重",
     "model.mem.grads": "梯度",
     "model.mem.optimizer": "优化器状态",
