@@ -15,6 +15,7 @@ works, and so does ``from calc import roofline`` or ``from calc.roofline import 
 ``kernels``        FLOP and byte counts of common kernels (GEMM, attention...)
 ``units``          ``parse_quantity`` / ``format_si`` (no numpy)
 ``hardware``       ``load_hardware`` reading ``hardware.toml`` (no numpy)
+``model_ops``      every operator of a prefill / decode step on the roofline
 ``models``         ``load_models`` reading ``models.toml``; parameters, FLOP, KV, memory
 =================  ===========================================================
 """
@@ -35,6 +36,7 @@ __all__ = [
     "scenario",
     "kernel_table",
     "models",
+    "model_ops",
 ]
 
 _SUBMODULES = frozenset(__all__)

@@ -666,22 +666,27 @@ def expected_distinct_experts(n_experts: Any, experts_per_token: Any, batch: Any
 def decode_weight_bytes(arch: ModelArch, batch: Any, bytes_per_param: Any):
     """Weight bytes one decode step reads for ``batch`` sequences   [bytes].
 
-        (N_total − routed experts) · w  +  L_moe · D(B) · expert · w
+        (N_total − E_in − routed experts) · w  +  B·d · w  +  L_moe · D(B) · expert · w
 
-    D(B) = :func:`expected_distinct_experts` (E, k, B): dense weights, shared experts,
-    attention, embeddings' LM head are read once; of the routed experts only those the
-    batch routes to.  Dense models: N_total · w.  (The input embedding rows read are
-    negligible; the whole table is counted as it sits in memory -- a slight overestimate.)
-    Accepts arrays for batch.  Sources: seed chapter 04 (bytes / bandwidth); uniform routing.
+    E_in = the input embedding table V·d when it is not tied to the LM head: the lookup
+    is a gather of one row per token (B·d weights), not a read of the table (gpt-oss-20b:
+    the 0.58 G-parameter table is 14 % of its weights). A tied table is read whole by the
+    LM head and stays in. D(B) = :func:`expected_distinct_experts` (E, k, B): dense
+    weights, shared experts, attention and the LM head are read once; of the routed
+    experts only those the batch routes to. Dense, tied: N_total · w.
+    Accepts arrays for batch.  Sources: seed chapter 04 (bytes / bandwidth); uniform
+    routing; the per-operator model of :mod:`calc.model_ops` (same bytes).
     """
     B = v.number("batch", batch, "positive", "sequences")
     w = v.number("bytes_per_param", bytes_per_param, "positive", "bytes")
     pc = param_counts(arch)
-    if not arch.is_moe:
-        return v.finish(np.multiply(pc.total, w) * np.ones_like(np.asarray(B, dtype=float)), B, w)
-    distinct = np.asarray(expected_distinct_experts(arch.n_experts, arch.experts_per_token, B))
-    read = (pc.total - pc.routed_experts) + arch.n_moe_layers * distinct * pc.expert
-    return v.finish(np.multiply(read, w), B, w)
+    gather = pc.embedding if pc.lm_head > 0 else 0.0      # untied: only the rows are read
+    rows = np.multiply(B, float(arch.d_model)) if gather else 0.0
+    read = pc.total - gather + rows
+    if arch.is_moe:
+        distinct = np.asarray(expected_distinct_experts(arch.n_experts, arch.experts_per_token, B))
+        read = read - pc.routed_experts + arch.n_moe_layers * distinct * pc.expert
+    return v.finish(np.multiply(read, w) * np.ones_like(np.asarray(B, dtype=float)), B, w)
 
 
 def decode_step(arch: ModelArch, batch: Any, context_len: Any, bytes_per_param: Any,

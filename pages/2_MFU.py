@@ -5,7 +5,8 @@ Every number comes from calc.mfu; this page only reads inputs and lays out resul
 import streamlit as st
 
 from calc.mfu import (ATTENTION_WARNING_SEQ_LEN, achieved_flops_per_gpu, attention_flops_share,
-                      mfu, mfu_band, required_tokens_per_sec)
+                      mfu, mfu_band, per_gpu_mix_up, required_tokens_per_sec,
+                      tokens_per_sec_per_gpu)
 from calc.units import format_si, parse_quantity
 from ui.figures.mfu import mfu_band_figure
 from ui.formula import count, formula, si
@@ -13,7 +14,8 @@ from ui.frame import how_computed, page_frame
 from ui.model_sections import (flops_breakdown, model_params_note, recompute_select,
                                training_flops)
 from ui.state import bound
-from ui.widgets import COUNT, Bounds, bound_checkbox, format_quantity, is_blank, quantity_input
+from ui.widgets import (COUNT, Bounds, bound_checkbox, format_quantity, is_blank, percent_text,
+                        quantity_input)
 
 ctx = page_frame("mfu")
 t = ctx.t
@@ -21,7 +23,7 @@ model = ctx.model           # None: "Custom: parameters only" (the sidebar's Mod
 
 
 def pct(x: float) -> str:
-    return f"{x:.1%}"
+    return percent_text(t, x)
 
 
 # Percent labels as options: the URL reads "target_mfu=45%", calc.units turns it into 0.45.
@@ -44,6 +46,10 @@ with inputs:
                                   slider=(100, 1e8))
     n_gpus = quantity_input(t, t("mfu.gpus"), "gpus", "8", kind="count", bounds=COUNT,
                             help=t("mfu.gpus_help"))
+    if tokens_per_s is not None and n_gpus is not None:
+        st.caption(t("mfu.per_gpu_caption",
+                     per=format_si(tokens_per_sec_per_gpu(tokens_per_s, n_gpus), "tok/s"),
+                     total=format_si(tokens_per_s, "tok/s"), gpus=f"{n_gpus:,.0f}"))
 
     # Peak: the sidebar's device and precision, unless typed here.
     override = quantity_input(t, t("mfu.peak_override"), "peak_override", "", unit="FLOP/s",
@@ -144,6 +150,13 @@ with results:
         else:
             st.success(advice, icon=":material/check_circle:")
         st.caption(t("mfu.ceiling_note"))
+        whole_mfu = per_gpu_mix_up(value, n_gpus)
+        if whole_mfu is not None:
+            st.warning(t("mfu.per_gpu_hint", typed=format_si(tokens_per_s, "tok/s"),
+                         gpus=f"{n_gpus:,.0f}", would=pct(whole_mfu),
+                         total=format_si(required_tokens_per_sec(n_params, whole_mfu, n_gpus, peak,
+                                                                 flops_per_token=fpt), "tok/s")),
+                       icon=":material/help:")
 
         if model is None and not use_attn and attn_ok and seq >= ATTENTION_WARNING_SEQ_LEN:
             would = attention_flops_share(n_params, n_layers, hidden, seq, causal=causal)
@@ -184,7 +197,13 @@ if formulas:
     how_computed(t, formulas)
 
 st.divider()
-st.subheader(t("mfu.diag_heading"))
+if not formulas:
+    diag_key = "mfu.diag_heading"
+elif value > 1.0:
+    diag_key = "mfu.diag_heading.impossible"
+else:
+    diag_key = f"mfu.diag_heading.{band.key}"
+st.subheader(t(diag_key))
 st.markdown(t("mfu.diag_intro"))
 for step in range(1, 7):
     st.markdown(t(f"mfu.diag.{step}"))

@@ -232,8 +232,10 @@ def test_mixtral_on_one_h100_review_numbers(catalog):
     assert param_counts(a).total * 2 == pytest.approx(93.4e9, rel=0.001)
     # batch 16: each MoE layer touches 8*(1-(6/8)^16) = 7.92 experts of 8
     bw = 3.35e12
+    # (the untied input table, 32000 x 4096, is a gather of 16 rows, not a read of it)
     read = (param_counts(a).total - 32 * 8 * 3 * 4096 * 14336
-            + 32 * 8 * (1 - 0.75 ** 16) * 3 * 4096 * 14336) * 1.0
+            + 32 * 8 * (1 - 0.75 ** 16) * 3 * 4096 * 14336
+            - 32000 * 4096 + 16 * 4096) * 1.0
     assert decode_weight_bytes(a, 16, 1.0) == pytest.approx(read)
     naive = 16 / (12.9e9 / bw)
     ours = float(decode_step(a, 16, 1, 1.0, 1.0, 989e12 * 2, bw).tokens_per_sec)
@@ -241,15 +243,19 @@ def test_mixtral_on_one_h100_review_numbers(catalog):
 
 
 def test_decode_step_dense_reduces_to_the_seed(catalog):
-    # Llama 2 7B bf16, batch 1, no context: bytes = 2*N; speed = bw / (2N)
+    # Llama 2 7B bf16, batch 1, no context: bytes = 2*N minus the untied input table
+    # (32000 x 4096, a gather of one 4096-row): N_read = 6,738,415,616 - 131,072,000 + 4096
     a = catalog["llama-2-7b"]
+    n_read = 6_738_415_616 - 131_072_000 + 4096
     st = decode_step(a, 1, 0, 2.0, 2.0, 312e12, 2.0e12)
-    assert st.bytes == pytest.approx(2 * 6_738_415_616)
-    assert st.tokens_per_sec == pytest.approx(2.0e12 / (2 * 6_738_415_616))
+    assert st.bytes == pytest.approx(2 * n_read)
+    assert st.tokens_per_sec == pytest.approx(2.0e12 / (2 * n_read))
     assert st.memory_bound is True
     # batch array + KV: bytes = 2N + B * c * 524,288
     st2 = decode_step(a, np.array([1.0, 8.0]), 1000, 2.0, 2.0, 312e12, 2.0e12)
-    np.testing.assert_allclose(st2.bytes, 2 * 6_738_415_616 + np.array([1, 8]) * 1000 * 524_288)
+    rows = np.array([1, 8]) * 4096              # one embedding row gathered per sequence
+    np.testing.assert_allclose(st2.bytes, 2 * (6_738_415_616 - 131_072_000 + rows)
+                               + np.array([1, 8]) * 1000 * 524_288)
 
 
 def test_prefill_flops_and_ttft(catalog):
@@ -263,7 +269,9 @@ def test_prefill_flops_and_ttft(catalog):
     t = prefill_seconds(a, 1000, 2.0, 312e12, 2.039e12)
     assert t == pytest.approx(prefill_flops(a, 1000) / 312e12)
     # one token: the weight read dominates
-    assert prefill_seconds(a, 1, 2.0, 312e12, 2.039e12) == pytest.approx(2 * 6_738_415_616 / 2.039e12)
+    # one token: the weight read dominates (the untied input table is a one-row gather)
+    assert prefill_seconds(a, 1, 2.0, 312e12, 2.039e12) == pytest.approx(
+        2 * (6_738_415_616 - 131_072_000 + 4096) / 2.039e12)
 
 
 def test_tp_allreduce_time():
@@ -440,10 +448,14 @@ def test_bad_link_tokens_are_reported():
 
 
 def test_decode_knee_dense_and_moe(catalog):
-    # Dense, no context: 2*N_active*b/P = N_total*w/B  =>  b* = N_total*w*P / (2*N_active*B)
+    # Dense, no context: the step reads (N_total - V*d + b*d)*w bytes (the untied input
+    # table is a gather of b rows) and does 2*N_active*b FLOP. For Llama 2 7B
+    # N_total - V*d = 6,607,343,616 = N_active, so 2*N_a*b/P = (N_a + b*d)*w/B gives
+    # b* = N_a*w*P / (2*N_a*B - d*w*P).
     a = catalog["llama-2-7b"]
-    knee = m.decode_critical_batch(a, 0, 2.0, 2.0, 312e12, 2.039e12)
-    assert knee == pytest.approx(6_738_415_616 * 2 * 312e12 / (2 * 6_607_343_616 * 2.039e12), rel=1e-6)
+    n_a, P, B = 6_607_343_616, 312e12, 2.039e12
+    knee = m.decode_critical_batch(a, 0, 2.0, 2.0, P, B)
+    assert knee == pytest.approx(n_a * 2 * P / (2 * n_a * B - 4096 * 2 * P), rel=1e-6)
     # MoE: the weight read grows with the experts touched, so the knee is further right than
     # the "active parameters only" knee bpp*P/(2B) = 1*989e12/(2*3.35e12) = 147.6
     moe = m.decode_critical_batch(catalog["mixtral-8x7b"], 0, 1.0, 1.0, 989e12, 3.35e12)
