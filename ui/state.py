@@ -38,6 +38,7 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
             "hidden", "seq", "causal", "target_mfu"),
     "training": ("params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days",
                  "logy"),
+    "learn": ("quiz", "lesson"),
     "decode": ("params", "weights", "gpus", "batch", "kv", "layers", "kv_heads",
                "head_dim", "context", "kv_dtype", "measured"),
 }

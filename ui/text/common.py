@@ -3,6 +3,7 @@
 EN = {
     # navigation
     "nav.home": "Home",
+    "nav.learn": "Learn",
     "nav.roofline": "Roofline",
     "nav.mfu": "MFU",
     "nav.training": "Training time",
@@ -67,6 +68,7 @@ EN = {
 
 ZH = {
     "nav.home": "首页",
+    "nav.learn": "学习",
     "nav.roofline": "Roofline 屋顶线",
     "nav.mfu": "MFU 算力利用率",
     "nav.training": "训练时长",

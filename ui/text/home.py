@@ -31,6 +31,8 @@ EN = {
                           "needed to meet a deadline.",
     "home.tool.decode": "The tokens/s ceiling of decoding: bandwidth ÷ model bytes, "
                         "batching and the KV cache.",
+    "home.tool.learn": "The chapter's eight checkpoint questions as lessons, with your own "
+                       "numbers, checked as you type: for a class or on your own.",
 }
 
 ZH = {
@@ -56,4 +58,5 @@ ZH = {
     "home.tool.mfu": "训练的模型算力利用率（MFU）、评级，以及偏低时按顺序排查的清单。",
     "home.tool.training": "一次训练要几天、多少 GPU 小时、多少钱；以及按期完成需要多少张卡。",
     "home.tool.decode": "解码速度的上限：带宽 ÷ 模型大小、批处理和 KV cache。",
+    "home.tool.learn": "把本章的八个检查点问题做成小课，用你自己的数字，边做边检查：适合课堂，也适合自学。",
 }
