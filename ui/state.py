@@ -41,7 +41,7 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
                  "pp", "flash"),
     "learn": ("quiz", "lesson"),
     "decode": ("params", "weights", "gpus", "batch", "kv", "layers", "kv_heads",
-               "head_dim", "context", "kv_dtype", "measured"),
+               "head_dim", "context", "kv_dtype", "measured", "prompt", "tp_comm"),
 }
 
 # Names the navigation links carry from page to page.
