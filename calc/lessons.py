@@ -472,7 +472,7 @@ def synthetic_trace(signal: str, rng: random.Random) -> TraceArrays:
     if signal == "tiny_kernels":
         for _ in range(rng.randint(1400, 1800)):
             t = add(t, rng.uniform(2e-6, 6e-6), COMPUTE_STREAM, rng.choice(_SMALL))
-            t += rng.uniform(0.3e-6, 1.0e-6)          # launch-to-launch spacing
+            t += rng.uniform(0.1e-6, 0.4e-6)          # launch-to-launch spacing
             if rng.random() < 0.01:                    # an occasional bigger GEMM
                 t = add(t, rng.uniform(40e-6, 90e-6), COMPUTE_STREAM, rng.choice(_GEMM)) + 1e-6
         return _arrays(start, dur, stream, name)
@@ -510,7 +510,8 @@ def _trace(quiz: int, dev: Device) -> Problem:
     answer, facts = trace_signal(trace)
     q = Question("signal", answer, choices=TRACE_SIGNALS,
                  mistakes=tuple(Mistake(f"trace_{c}", c) for c in TRACE_SIGNALS if c != answer))
-    return Problem(7, quiz, dev, {"kernels": float(len(trace))}, (q,), trace=trace, facts=facts)
+    return Problem(7, quiz, dev, {"kernels": float(len(trace)), "made_to_show": signal}, (q,),
+                   trace=trace, facts=facts)
 
 
 _BUILDERS = {1: _ridge, 2: _ceiling, 3: _mfu_lesson, 4: _six_n, 5: _bands, 6: _experiment,
@@ -591,22 +592,21 @@ def band_keys() -> Sequence[str]:
 
 
 
+_SIGNAL_OF_VERDICT = {"idle": "gaps", "idle_data": "gaps", "small_kernels": "tiny_kernels",
+                      "comm": "nccl"}
+"""calc.diagnosis verdict ids -> lesson 7's choices (the chapter's three trace signals)."""
+
+
 def trace_signal(trace: TraceArrays) -> tuple[str, dict[str, float]]:
-    """The signal the trace shows and the numbers behind it (fractions 0..1)."""
-    # PROVISIONAL until calc.diagnosis lands on main.
-    d = trace.duration
-    end = float(np.max(trace.start + d))
-    window = end - float(np.min(trace.start))
-    busy = float(d[trace.stream == COMPUTE_STREAM].sum()) / window
-    comm = np.array(["nccl" in n.lower() for n in trace.name])
-    comm_share = float(d[comm].sum() / d.sum())
-    small = d < SMALL_KERNEL_SECONDS
-    small_share = float(small.mean())
-    facts = {"busy": busy, "comm_share": comm_share, "small_share": small_share}
-    if comm_share > 0.25:
-        return "nccl", facts
-    if small_share > 0.5:
-        return "tiny_kernels", facts
-    if busy < 0.8:
-        return "gaps", facts
-    return "none", facts
+    """The signal calc.diagnosis.diagnose_activity finds in the trace — the first of the
+    chapter's three that fires, in checklist order (idle gaps ②, NCCL ③, tiny kernels),
+    or "none" — and the numbers behind it: busy fraction, small-kernel count share, NCCL
+    share of kernel time (fractions) and the small-kernel threshold (s)."""
+    from calc.diagnosis import diagnose_activity
+
+    d = diagnose_activity(trace.start, trace.duration, trace.stream, list(trace.name),
+                          small_kernel_threshold_seconds=SMALL_KERNEL_SECONDS)
+    fired = [_SIGNAL_OF_VERDICT[v.id] for v in d.verdicts if v.id in _SIGNAL_OF_VERDICT]
+    facts = {"busy": d.busy_fraction, "small_share": d.small_kernel_count_share,
+             "comm_share": d.comm_share, "threshold": d.small_kernel_threshold_seconds}
+    return (fired[0] if fired else "none"), facts

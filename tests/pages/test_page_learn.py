@@ -285,6 +285,23 @@ def test_experiment(quiz):
     assert done_count(at) == 1
 
 
+# --- lesson 7: the trace ------------------------------------------------------------
+
+@pytest.mark.parametrize("quiz", [0, 1, 2, 3, 4, 9])
+def test_trace(quiz):
+    # the trace was made to show one signal; tests/calc/test_calc_lessons.py checks by hand
+    # (idle share, NCCL share, tiny-kernel share) that the diagnosis finds exactly that one
+    signal = given(7, quiz, "a100-textbook")["made_to_show"]
+    at = open_lesson(7, quiz=quiz)
+    assert len(at.get("plotly_chart")) == 1
+    wrong = next(c for c in ("none", "gaps", "nccl") if c != signal)
+    choose(at, 7, "signal", wrong)
+    wrong_with(at, f"trace_{wrong}")
+    choose(at, 7, "signal", signal)
+    right(at)
+    assert done_count(at) == 1
+
+
 # --- lesson 8: decode ----------------------------------------------------------------
 
 def test_decode_textbook():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from calc.lessons import DATA_BOUND_RISE, SMALL_KERNEL_SECONDS, Problem
+from calc.lessons import DATA_BOUND_RISE, Problem
 from calc.units import format_si
 from ui.figures.learn import trace_figure
 from ui.i18n import Translator
@@ -42,5 +42,5 @@ def render_trace(t: Translator, problem: Problem, chart_config: dict) -> None:
 def worked_trace(t: Translator, problem: Problem) -> str:
     f = problem.facts
     return t("learn.l7.worked", busy=f"{f['busy']:.0%}", small=f"{f['small_share']:.0%}",
-             threshold=format_si(SMALL_KERNEL_SECONDS, "s"), comm=f"{f['comm_share']:.0%}",
+             threshold=format_si(f["threshold"], "s"), comm=f"{f['comm_share']:.0%}",
              signal=t(f"learn.signal.{problem.question('signal').answer}"))
