@@ -40,6 +40,7 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
                  "logy"),
     "decode": ("params", "weights", "gpus", "batch", "kv", "layers", "kv_heads",
                "head_dim", "context", "kv_dtype", "measured"),
+    "plans": ("plans",),
 }
 
 # Names the navigation links carry from page to page.
