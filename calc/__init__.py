@@ -17,6 +17,8 @@ works, and so does ``from calc import roofline`` or ``from calc.roofline import 
 ``hardware``       ``load_hardware`` reading ``hardware.toml`` (no numpy)
 ``published``      cited MFU / decode efficiency of published runs (``published_mfu.toml``)
 ``plans``          plan records evaluated with training/decode, share link, CSV
+``model_ops``      every operator of a prefill / decode step on the roofline
+``models``         ``load_models`` reading ``models.toml``; parameters, FLOP, KV, memory
 =================  ===========================================================
 """
 
@@ -37,6 +39,8 @@ __all__ = [
     "kernel_table",
     "published",
     "plans",
+    "models",
+    "model_ops",
 ]
 
 _SUBMODULES = frozenset(__all__)

@@ -8,7 +8,8 @@ from calc.mfu import (ATTENTION_WARNING_SEQ_LEN, achieved_flops_per_gpu, attenti
                       mfu, mfu_band, required_tokens_per_sec, training_flops_per_token)
 from calc.units import format_si, parse_quantity
 from ui.figures.mfu import mfu_band_figure
-from ui.frame import how_computed, latex_text as tx, page_frame
+from ui.formula import count, formula, si
+from ui.frame import how_computed, page_frame
 from ui.state import bound
 from ui.widgets import COUNT, Bounds, bound_checkbox, format_quantity, is_blank, quantity_input
 
@@ -129,24 +130,22 @@ with results:
                   needed=format_si(needed, "tok/s"), gpus=f"{n_gpus:,.0f}",
                   now=format_si(tokens_per_s, "tok/s")), icon=":material/track_changes:")
 
-        fpt_latex = (r"C_{\text{tok}} = 6N + 12\,L\,h\,s" + (r"\cdot\tfrac12" if causal else "")
-                     + " = " + tx(format_si(fpt, "FLOP"))) if use_attn else \
-            (r"C_{\text{tok}} = 6N = 6 \times " + tx(format_quantity(n_params)) + " = "
-             + tx(format_si(fpt, "FLOP")))
-        gpus_tex = f"{n_gpus:,.0f}".replace(",", r"{,}")
+        fpt_tex = (r"C_{\text{tok}} = 6N + 12\,L\,h\,s" + (r"\cdot\tfrac12" if causal else "")
+                   + " = @fpt") if use_attn else r"C_{\text{tok}} = 6N = 6 \times @params = @fpt"
+        shared = dict(fpt=si(fpt, "FLOP"), gpus=count(n_gpus), peak=si(peak, "FLOP/s"))
         formulas = [
-            (fpt_latex, t("mfu.how.fpt")),
-            (r"\begin{aligned}\text{MFU} &= \frac{C_{\text{tok}} \times \text{tok/s}}"
-             r"{n_{\text{GPU}} \times P_{\text{peak}}} = \frac{" + tx(format_si(fpt, "FLOP"))
-             + r" \times " + tx(format_si(tokens_per_s, "tok/s")) + r"}{" + gpus_tex + r" \times "
-             + tx(format_si(peak, "FLOP/s")) + r"} \\ &= \frac{" + tx(format_si(achieved, "FLOP/s"))
-             + r"}{" + tx(format_si(peak, "FLOP/s")) + r"} = " + tx(pct(value)) + r"\end{aligned}",
-             t("mfu.how.mfu")),
-            (r"\begin{aligned}\text{tok/s}_{\text{target}} &= \frac{\text{MFU}_{\text{target}}"
-             r" \times n_{\text{GPU}} \times P_{\text{peak}}}{C_{\text{tok}}} \\ &= \frac{"
-             + tx(f"{target:.0%}") + r" \times " + gpus_tex + r" \times "
-             + tx(format_si(peak, "FLOP/s")) + r"}{" + tx(format_si(fpt, "FLOP")) + r"} = "
-             + tx(format_si(needed, "tok/s")) + r"\end{aligned}", t("mfu.how.inverse")),
+            formula(fpt_tex, t("mfu.how.fpt"), fpt=shared["fpt"],
+                    **({} if use_attn else {"params": format_quantity(n_params)})),
+            formula(r"\begin{aligned}\text{MFU} &= \frac{C_{\text{tok}} \times \text{tok/s}}"
+                    r"{n_{\text{GPU}} \times P_{\text{peak}}} = \frac{@fpt \times @tps}{@gpus \times @peak}"
+                    r" \\ &= \frac{@achieved}{@peak} = @mfu\end{aligned}",
+                    t("mfu.how.mfu"), **shared, tps=si(tokens_per_s, "tok/s"),
+                    achieved=si(achieved, "FLOP/s"), mfu=pct(value)),
+            formula(r"\begin{aligned}\text{tok/s}_{\text{target}} &= \frac{\text{MFU}_{\text{target}}"
+                    r" \times n_{\text{GPU}} \times P_{\text{peak}}}{C_{\text{tok}}} \\"
+                    r" &= \frac{@target \times @gpus \times @peak}{@fpt} = @needed\end{aligned}",
+                    t("mfu.how.inverse"), **shared, target=f"{target:.0%}",
+                    needed=si(needed, "tok/s")),
         ]
 
 if formulas:

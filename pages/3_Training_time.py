@@ -12,7 +12,8 @@ from calc.training import (CHINCHILLA_TOKENS_PER_PARAM, days, gpu_hours, gpus_fo
                            training_flops, training_seconds)
 from calc.units import QuantityError, format_si, parse_quantity
 from ui.figures.training import days_vs_mfu_figure
-from ui.frame import how_computed, latex_text as tx, page_frame
+from ui.formula import count, formula, si
+from ui.frame import how_computed, page_frame
 from ui.state import bound, set_value
 from ui.widgets import COUNT, bound_checkbox, format_quantity, quantity_input
 
@@ -132,29 +133,27 @@ with results:
         else:
             need = None
 
+        F, P, M = si(flops, "FLOP"), si(peak, "FLOP/s"), mfu_text
         items = [
-            (r"C = 6\,N\,D = 6 \times " + tx(format_quantity(n_params)) + r" \times "
-             + tx(format_quantity(n_tokens)) + " = " + tx(format_si(flops, "FLOP")),
-             t("training.how.flops")),
-            (r"\begin{aligned} T &= \frac{C}{n_{\text{GPU}} \times P_{\text{peak}} \times \text{MFU}} \\ &= \frac{"
-             + tx(format_si(flops, "FLOP")) + r"}{" + f"{n_gpus:,.0f}".replace(",", "{,}")
-             + r" \times " + tx(format_si(peak, "FLOP/s")) + r" \times " + tx(mfu_text)
-             + r"} = " + tx(f"{secs:,.0f} s") + " = "
-             + tx(t("training.days_value", days=fmt_days(n_days))) + r"\end{aligned}",
-             t("training.how.time")),
-            (r"\text{GPU·h} = \frac{C}{P_{\text{peak}} \times \text{MFU} \times 3600} = "
-             + tx(f"{hours:,.0f}"), t("training.how.gpu_hours")),
+            formula(r"C = 6\,N\,D = 6 \times @params \times @tokens = @flops", t("training.how.flops"),
+                    params=format_quantity(n_params), tokens=format_quantity(n_tokens), flops=F),
+            formula(r"\begin{aligned} T &= \frac{C}{n_{\text{GPU}} \times P_{\text{peak}} \times \text{MFU}}"
+                    r" \\ &= \frac{@flops}{@gpus \times @peak \times @mfu} = @secs = @days\end{aligned}",
+                    t("training.how.time"), flops=F, gpus=count(n_gpus), peak=P, mfu=M,
+                    secs=f"{secs:,.0f} s", days=t("training.days_value", days=fmt_days(n_days))),
+            formula(r"\text{GPU·h} = \frac{C}{P_{\text{peak}} \times \text{MFU} \times 3600} = @hours",
+                    t("training.how.gpu_hours"), hours=f"{hours:,.0f}"),
         ]
         if price is not None:
-            items.append((tx(t("training.metric.cost")) + " = " + tx(f"{hours:,.0f}") + r" \times " + tx(f"{price:g}")
-                          + " = " + tx(fmt_money(training_cost(hours, price))),
-                          t("training.how.cost")))
+            items.append(formula("@name = @hours \\times @price = @cost", t("training.how.cost"),
+                                 name=t("training.metric.cost"), hours=f"{hours:,.0f}",
+                                 price=f"{price:g}", cost=fmt_money(training_cost(hours, price))))
         if need is not None:
-            items.append((r"\begin{aligned} n_{\text{GPU}} &= \frac{C}{T_{\text{deadline}} \times P_{\text{peak}}"
-                          r" \times \text{MFU}} \\ &= \frac{" + tx(format_si(flops, "FLOP")) + "}{"
-                          + tx(f"{seconds_from_days(deadline):,.0f} s") + r" \times "
-                          + tx(format_si(peak, "FLOP/s")) + r" \times " + tx(mfu_text)
-                          + "} = " + tx(f"{need:,.1f}") + r"\end{aligned}", t("training.how.deadline")))
+            items.append(formula(
+                r"\begin{aligned} n_{\text{GPU}} &= \frac{C}{T_{\text{deadline}} \times P_{\text{peak}}"
+                r" \times \text{MFU}} \\ &= \frac{@flops}{@deadline \times @peak \times @mfu} = @need"
+                r"\end{aligned}", t("training.how.deadline"), flops=F,
+                deadline=f"{seconds_from_days(deadline):,.0f} s", peak=P, mfu=M, need=f"{need:,.1f}"))
 
 if items:
     how_computed(t, items)

@@ -9,13 +9,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import streamlit as st
 
 from calc.hardware import Accelerator, HardwareFileError, load_hardware
 from calc.roofline import ridge_point
-from calc.units import format_si
+from calc.units import format_binary_bytes, format_si
+from ui.formula import Formula, latex_text  # noqa: F401 - latex_text: pages import it from here
 from ui.i18n import LANG_NAMES, LANGS, Translator, translator
 from ui.state import bound, nav_query_params
 from ui.widgets import Bounds, quantity_input
@@ -179,12 +180,16 @@ def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
         (t("common.fact.ridge"), format_si(ridge_point(peak_flops, mem_bw), "FLOP/B")),
     ]
     if device is not None and device.memory_bytes:
-        rows.append((t("common.fact.memory"), format_si(device.memory_bytes, "B")))
+        mem = device.memory_bytes
+        rows.append((t("common.fact.memory"),
+                     t("common.fact.memory_binary", gib=format_binary_bytes(mem),
+                       gb=format_si(mem, "B")) if device.memory_binary else format_si(mem, "B")))
     sb.markdown("\n".join(f"- {name}: **{value}**" for name, value in rows))
-    if device is not None and device.sparse_headline:
-        sb.caption(t("common.sparse_caption",
-                     sparse=format_si(2 * peak_flops, "FLOP/s"),
-                     dense=format_si(peak_flops, "FLOP/s")))
+    sparse = device.sparse_headline_flops(precision) if device is not None else None
+    if sparse is not None:
+        sb.caption(t("common.sparse_caption", sparse=format_si(sparse, "FLOP/s"),
+                     dense=format_si(peak_flops, "FLOP/s"),
+                     precision=t(f"common.prec.{precision}")))
     if device is not None and device.notes:
         with sb.expander(t("common.device_notes")):
             st.text(device.notes)
@@ -201,18 +206,15 @@ def _navigation(sb, t: Translator, page_id: str) -> None:
                      disabled=(pid == page_id))
 
 
-def latex_text(text: str) -> str:
-    """A formatted quantity ("312 TFLOP/s", "45%", "20 µs") as text inside st.latex."""
-    return r"\text{" + text.replace("µ", r"\mu ").replace("%", r"\%") + "}"
-
-
-def how_computed(t: Translator, items: list[tuple[str, str]]) -> None:
-    """The 'How this is computed' expander: (LaTeX formula, explanation) pairs."""
+def how_computed(t: Translator, items: Sequence[Formula | tuple[str, str]]) -> None:
+    """The 'How this is computed' expander: each formula (ui.formula.Formula, or a
+    (LaTeX, explanation) pair) under its explanation."""
     with st.expander(t("common.how_computed")):
-        for latex, text in items:
+        for item in items:
+            code, text = (item.latex, item.explanation) if isinstance(item, Formula) else item
             if text:
                 st.markdown(text)
-            st.latex(latex)
+            st.latex(code)
 
 
 def plotly_config(filename: str, img_format: str = "png") -> dict:

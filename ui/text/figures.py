@@ -44,6 +44,6 @@ ZH = {
     "fig.kernel_hover": "<b>{name}</b><br>FLOP：{flops}<br>字节：{bytes}"
                         "<br>算术强度：{intensity}<br>瓶颈：{bound}"
                         "<br>可达性能：{attainable}<br>实测性能：{achieved}"
-                        "<br>占屋顶：{fraction}<br>结论：{verdict}",
-    "fig.kernel_hover_light": "<b>{name}</b><br>{intensity}FLOP/B · {perf}FLOP/s · 占屋顶 {fraction}",
+                        "<br>占上限：{fraction}<br>结论：{verdict}",
+    "fig.kernel_hover_light": "<b>{name}</b><br>{intensity}FLOP/B · {perf}FLOP/s · 占上限 {fraction}",
 }

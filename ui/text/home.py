@@ -42,9 +42,9 @@ ZH = {
                     "再把答案换算成训练要多少天、解码每秒多少 token。",
     "home.questions_heading": "它回答什么",
     "home.questions": "- **瓶颈在哪？** Roofline 按算术强度给每个 kernel 定位：拐点左边卡在显存带宽，"
-                      "右边卡在算力。它还告诉你一个 kernel【不可能】快过多少。\n"
+                      "右边卡在算力。它还告诉你一个 kernel **不可能**快过多少。\n"
                       "- **离天花板多远？** MFU：训练时硬件峰值算力里，有多少变成了有效的模型 FLOP。\n"
-                      "- **要花多少？** 用 D 个 token 训练 N 参数的模型要几天、多少 GPU 时；"
+                      "- **要花多少？** 用 D 个 token 训练 N 参数的模型要几天、多少 GPU 小时；"
                       "一个模型每秒最多能解码多少 token。",
     "home.formulas_heading": "两个公式",
     "home.roofline_formula_intro": "**Roofline。** 要么被算力卡住，要么被带宽卡住，取小的那个"
@@ -57,7 +57,7 @@ ZH = {
     "home.tool.roofline": "把 kernel 放到 Roofline 上：手动输入、按形状生成，"
                           "或导入 PyTorch trace / Nsight Compute CSV。",
     "home.tool.mfu": "训练的模型算力利用率（MFU）、评级，以及偏低时按顺序排查的清单。",
-    "home.tool.training": "一次训练要几天、多少 GPU 时、多少钱；以及按期完成需要多少张卡。",
+    "home.tool.training": "一次训练要几天、多少 GPU 小时、多少钱；以及按期完成需要多少张卡。",
     "home.tool.decode": "解码速度的上限：带宽 ÷ 模型大小、批处理和 KV cache。",
     "home.tool.plans": "为规划会议并排对比多个配置：每个方案的天数、费用、tokens/s 和显存是否够，"
                        "公开训练达到的 MFU、基准方案、分享链接和一页报告。",

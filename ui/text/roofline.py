@@ -168,11 +168,11 @@ EN = {
 }
 
 ZH = {
-    "roofline.title": "Roofline：瓶颈在哪？最快【不可能】快过多少？",
+    "roofline.title": "Roofline：瓶颈在哪？它的速度上限是多少？",
     "roofline.intro": (
         "三步用起来：**①** 算出 kernel 的 FLOP 和字节数 → 得到算术强度；**②** 在图上找到它的位置 → "
         "知道它在这台设备上的理论上限；**③** 和实测对比：接近上限 → 这个 kernel 已经到头了，去优化别的；"
-        "远低于上限 → 有 bug 或实现差，值得深挖。Roofline 最大的价值是告诉你【不能】快多少："
+        "远低于上限 → 有 bug 或实现差，值得深挖。Roofline 最大的价值是告诉你**不能**快多少："
         "算术强度为 2 的 kernel 在这台设备上无论如何都超不过 **{capped}**。"),
     "roofline.roofs": "额外的屋顶（其他精度）",
     "roofline.roofs_help": "把本设备其他精度的屋顶也画出来（虚线），例如 FP32 / BF16 / FP8 对比。"
@@ -182,7 +182,7 @@ ZH = {
     "roofline.chart_labels": "点旁边的数字是表格行号。",
     "roofline.chart_caption": "虚线把实测的 kernel 连到它的上限；"
                               "没给时间的 kernel 直接画在上限处。鼠标悬停可看具体数字。",
-    "roofline.view_heading": "显示：突出最耗时的 kernel、按时间定点大小、按名称筛选",
+    "roofline.view_heading": "显示：突出最耗时的 kernel、按时间决定点的大小、按名称筛选",
     "roofline.tab.table": "Kernel 表",
     "roofline.tab.builder": "Kernel 计算器",
     "roofline.tab.import": "导入文件",
@@ -287,9 +287,9 @@ ZH = {
     "roofline.s.unmeasured": "没给时间，所以画在上限处；填上实测时间就能看到离上限有多远。",
     "roofline.s.measured": "实测 {time} ⇒ {achieved}，**达到上限的 {pct}**：",
     "roofline.s.below": "远低于屋顶 —— 有 bug 或实现差，值得深挖。",
-    "roofline.s.fix.memory": "它是带宽受限，应该优化【搬运】（算子融合、减少读写遍数、更小的数据类型、提高复用）；"
+    "roofline.s.fix.memory": "它是带宽受限，应该优化**数据搬运**（算子融合、减少读写遍数、更小的数据类型、提高复用）；"
                              "算得再快也没用。",
-    "roofline.s.fix.compute": "它是算力受限，应该优化【计算】（用上 Tensor Core、选对精度、维度对齐、更好的分块）。",
+    "roofline.s.fix.compute": "它是算力受限，应该优化**计算**（用上 Tensor Core、选对精度、维度对齐、更好的分块）。",
     "roofline.s.near_roof": "接近屋顶 —— 这个 kernel 已经到头了，去优化别的（或者提高它的算术强度，把上限抬高）。",
     "roofline.s.above_roof": "超过了屋顶，这在物理上不可能 —— 你算错了。常见原因：用了 2:4 稀疏的宣传峰值、"
                              "把 MAC 当成 FLOP（差 2 倍）或重复计数、单位弄错（ms 与 µs、GB 与 GiB）、"

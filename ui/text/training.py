@@ -79,9 +79,9 @@ EN = {
 }
 
 ZH = {
-    "training.title": "训练时长：开训之前就算清天数、机时和花费",
+    "training.title": "训练时长：开训之前就算清天数、GPU 小时和花费",
     "training.intro": "训练一个稠密 Transformer 大约需要 **6·N·D** FLOP（N 为参数量，D 为训练 token 数）。"
-                      "再除以集群真正能交付的算力——卡数 × 峰值 × MFU——就得到训练天数、GPU 机时和账单，"
+                      "再除以集群真正能交付的算力——卡数 × 峰值 × MFU——就得到训练天数、GPU 小时和账单，"
                       "第一步还没跑就心里有数。",
     "training.inputs_heading": "训练配置",
     "training.params": "模型参数量 N",
@@ -100,7 +100,7 @@ ZH = {
     "training.compare_mfu": "对比的 MFU",
     "training.compare_mfu_help": "拿来对比的另一个 MFU，比如优化前的现状。",
     "training.price": "每 GPU 小时价格（可选）",
-    "training.price_help": "一张卡一小时的费用，币种随意（例如 2.5 或 15）。留空则不算花费。",
+    "training.price_help": "一个 GPU 小时（一张卡用一小时）的费用，币种随意（例如 2.5 或 15）。留空则不算花费。",
     "training.peak_used": "单卡峰值：**{peak}**（{device}，{precision}，来自侧边栏）。",
     "training.results_heading": "结果",
     "training.metric.flops": "训练总 FLOP",
@@ -108,18 +108,18 @@ ZH = {
     "training.metric.days": "训练天数",
     "training.metric.days_help": "C ÷（卡数 × 峰值 × MFU），按每天 24 小时计。",
     "training.days_value": "{days} 天",
-    "training.metric.gpu_hours": "GPU 机时（卡·小时）",
+    "training.metric.gpu_hours": "GPU 小时",
     "training.metric.gpu_hours_help": "卡数 × 小时。MFU 不变时它与卡数无关：加卡只会更快，不会更省。",
     "training.metric.cost": "花费",
-    "training.metric.cost_help": "GPU 机时 × 每卡时 {price}。",
+    "training.metric.cost_help": "GPU 小时 × 每 GPU 小时 {price}。",
     "training.metric.cost_none": "填入每 GPU 小时价格即可看到花费。",
     "training.log_y": "天数用对数坐标",
     "training.log_y_help": "纵轴天数改用对数刻度（训练特别长或特别短时更好看）。",
     "training.compare_same": "两个 MFU 一样。换一个对比 MFU，就能看到差距值多少。",
     "training.compare_slower": "MFU 为 **{cmp}** 时要训练 **{cmp_days} 天**，而 {chosen} 时只要 {days} 天："
-                               "多花 **{diff} 天**、**{hours} 卡·小时**的机时。",
+                               "多花 **{diff} 天**、**{hours} GPU 小时**。",
     "training.compare_faster": "MFU 为 **{cmp}** 时只要训练 **{cmp_days} 天**，而 {chosen} 时要 {days} 天："
-                               "省下 **{diff} 天**、**{hours} 卡·小时**的机时。",
+                               "省下 **{diff} 天**、**{hours} GPU 小时**。",
     "training.compare_money": "按你的单价，折合 **{money}**。",
     "training.deadline_heading": "反过来算：要按期完成需要多少卡",
     "training.deadline_days": "期限（天）",
@@ -128,7 +128,7 @@ ZH = {
                                 "（精确值 {exact}，向上取整）。",
     "training.how.flops": "训练总 FLOP：",
     "training.how.time": "训练时长：",
-    "training.how.gpu_hours": "GPU 机时（卡数被约掉了）：",
+    "training.how.gpu_hours": "GPU 小时（卡数被约掉了）：",
     "training.how.cost": "花费：",
     "training.how.deadline": "按期限反推卡数（把时长公式对卡数求解）：",
     "training.fig.curve": "训练天数",
@@ -137,7 +137,7 @@ ZH = {
     "training.fig.compare": "{mfu}：{days} 天",
     "training.fig.x_title": "MFU",
     "training.fig.y_title": "训练时长（天）",
-    "training.takeaway": "**这个公式的用处**：在开训之前就能估算成本。以种子例子为例（7B、1T tokens、64 张 A100），"
+    "training.takeaway": "**这个公式的用处**：在开训之前就能估算成本。以本章算例为例（7B、1T tokens、64 张 A100），"
                          "MFU 从 25% 提到 45%，训练从约 97 天缩短到约 54 天——64 卡集群省下 43 天，"
                          "按租卡价格算值几十万元。",
 }

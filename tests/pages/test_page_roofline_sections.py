@@ -1,4 +1,4 @@
-"""Roofline page additions under AppTest: device comparison, scenario files, the import
+"""Roofline page sections under AppTest: device comparison, scenario files, the import
 section, view controls and the hierarchical view. (AppTest cannot upload files: the
 import handlers are tested directly, with a dict standing in for session_state.)"""
 from __future__ import annotations
@@ -11,8 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from calc.kernel_table import KernelRecord, parse_rows
 from calc.scenario import Ceilings, CompareDevice, CustomDevice, Scenario, dump_scenario
-from ui.roofline import state
-from ui.roofline_extras import import_panel
+from ui.roofline import import_panel, state
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -111,9 +110,9 @@ def test_scenario_applied_through_the_app_gives_the_same_page():
     assert at.text_input(key="l1_bw").value == ""
     assert any("Scenario opened" in s.value for s in at.success)
     # saving the page again gives the same document (save -> open -> save is exact)
-    from ui.roofline_extras import scenario_panel
+    from ui.roofline import scenario
 
-    cached = at.session_state[scenario_panel.DUMP_CACHE_KEY]
+    cached = at.session_state[scenario.DUMP_CACHE_KEY]
     assert cached[1] == dump_scenario(SCENARIO)
 
 

@@ -34,6 +34,7 @@ from calc.scenario import (
     load_scenario,
 )
 from ui.frame import CUSTOM
+from ui.roofline import compare, hierarchy, state
 from ui.state import kept, set_value
 
 FILE_KEY = "rlx_scn_file"
@@ -61,9 +62,6 @@ def extra_roofs_value() -> tuple[str, ...]:
 
 def current_scenario(ctx, kernels: Sequence[KernelRecord] | None = None) -> Scenario:
     """The page as a :class:`calc.scenario.Scenario` (kernels: the parsed table)."""
-    from ui.roofline import state
-    from ui.roofline_extras import compare, hierarchy
-
     if kernels is None:
         kernels = state.parsed().kernels
     custom = None
@@ -116,8 +114,6 @@ def read_scenario(data: bytes | str, devices: Mapping[str, Accelerator]) -> Scen
 def apply_scenario(sc: Scenario) -> None:
     """Apply a validated scenario to the page state at once (call from a callback, i.e.
     before the sidebar and the page's widgets are drawn)."""
-    from ui.roofline import state
-    from ui.roofline_extras import compare, hierarchy
 
     set_value("device", sc.device)
     if sc.device == CUSTOM and sc.custom is not None:
@@ -213,3 +209,11 @@ def render_scenario_panel(ctx, kernels: Sequence[KernelRecord] | None = None) ->
     if done is not None:
         dev_id, prec, n = done
         st.success(t("rlx.scn.opened", device=dev_id, precision=t(f"common.prec.{prec}"), n=n))
+
+
+def render_link_note(ctx, kernels: Sequence[KernelRecord]) -> None:
+    """Put the kernel table in the URL; when it is too long for a link, say so and offer
+    the page as a scenario file instead."""
+    if not state.sync_url(kernels):
+        st.info(ctx.t("roofline.link.too_long"), icon=":material/link:")
+        scenario_download_button(ctx, kernels, key="scn_dl_too_long")

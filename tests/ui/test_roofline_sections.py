@@ -1,4 +1,4 @@
-"""ui.roofline_extras: the pure helpers behind the roofline page additions (no Streamlit
+"""ui.roofline sections: the pure helpers behind the roofline page sections (no Streamlit
 runtime): view arrays, the hierarchy traces and ceilings, device comparison rows and
 sentences, the import handler, scenario validation against the device list."""
 from __future__ import annotations
@@ -15,8 +15,9 @@ from calc.hardware import load_hardware
 from calc.kernel_table import KernelRecord
 from calc.scenario import Scenario, ScenarioError, dump_scenario
 from ui.i18n import translator
-from ui.roofline_extras import compare, hierarchy, import_panel, scenario_panel
-from ui.roofline_extras.import_panel import ViewOptions, handle_upload, view_arrays
+from ui.roofline import compare, hierarchy, import_panel, scenario
+from ui.roofline.import_panel import handle_upload
+from ui.roofline.view import ViewOptions, view_arrays
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEVICES = load_hardware()
@@ -212,30 +213,30 @@ def test_file_signature_changes_with_content():
 # ----------------------------------------------------------------------------- scenarios
 
 def test_scenario_file_name_names_device_and_date():
-    name = scenario_panel.scenario_file_name("h100-sxm", "bf16", dt.date(2026, 3, 1))
+    name = scenario.scenario_file_name("h100-sxm", "bf16", dt.date(2026, 3, 1))
     assert name == "roofline_h100-sxm_bf16_2026-03-01.json"
-    assert "/" not in scenario_panel.scenario_file_name("../x", "bf16")
+    assert "/" not in scenario.scenario_file_name("../x", "bf16")
 
 
 def test_read_scenario_checks_precisions_against_devices():
     ok = Scenario(device="h100-sxm", precision="fp8", kernels=(k("a", 1.0, 1.0),))
-    assert scenario_panel.read_scenario(dump_scenario(ok), DEVICES) == ok
+    assert scenario.read_scenario(dump_scenario(ok), DEVICES) == ok
     bad = json.loads(dump_scenario(ok))
     bad["device"] = "a100-80gb-sxm"          # A100 has no fp8 peak
     with pytest.raises(ScenarioError, match="fp8"):
-        scenario_panel.read_scenario(json.dumps(bad), DEVICES)
+        scenario.read_scenario(json.dumps(bad), DEVICES)
     bad = json.loads(dump_scenario(ok))
     bad["compare"] = [{"device": "v100-sxm2-32gb", "precision": "bf16"}]
     with pytest.raises(ScenarioError, match=r"compare\[0\]"):
-        scenario_panel.read_scenario(json.dumps(bad), DEVICES)
+        scenario.read_scenario(json.dumps(bad), DEVICES)
     bad = json.loads(dump_scenario(ok))
     bad["version"] = 2
     with pytest.raises(ScenarioError, match="version 2"):
-        scenario_panel.read_scenario(json.dumps(bad), DEVICES)
+        scenario.read_scenario(json.dumps(bad), DEVICES)
 
 
 def test_text_catalog_has_identical_keys():
-    from ui.text import roofline_extras as text
+    from ui.text import roofline_sections as text
 
     assert set(text.EN) == set(text.ZH)
     assert all(key.startswith("rlx.") for key in text.EN)

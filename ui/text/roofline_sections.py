@@ -1,5 +1,5 @@
-"""Roofline page additions: import panel, view controls, hierarchical view, device
-comparison, scenario files (keys ``rlx.*``)."""
+"""Roofline page sections (ui.roofline): import panel, view controls, hierarchical view,
+device comparison, scenario files (keys ``rlx.*``)."""
 
 EN = {
     # ---------------------------------------------------------------- import panel
@@ -250,7 +250,7 @@ ZH = {
     "rlx.reason.no_shapes": "没有记录输入形状（profile 时请加 record_shapes=True）",
     "rlx.reason.bad_shapes": "记录的形状与公式不符",
     "rlx.reason.zero_work": "公式得到 0 FLOPs 或 0 字节（空张量）",
-    "rlx.reason.zero_flops": "只搬数据、不做运算（强度为 0，无法画在对数 roofline 上）",
+    "rlx.reason.zero_flops": "只搬数据、不做运算（算术强度为 0，无法画在对数 roofline 上）",
     "rlx.reason.memory_copy": "内存拷贝或 memset（没有 FLOPs）",
     "rlx.reason.orphan_kernel": "GPU kernel 没有关联到任何算子",
     "rlx.reason.cell_error": "有单元格无法读取",
@@ -284,7 +284,7 @@ ZH = {
     "rlx.hier.heading": "存储层级（Nsight Compute 导入）",
     "rlx.hier.toggle": "每个存储层级画一个点（DRAM、L2、L1）",
     "rlx.hier.toggle_help": "针对从 Nsight Compute 导入、带有各级存储字节数的 kernel："
-                            "每一级都画在该 kernel 的 FLOP/s 高度，强度 = FLOPs / 该级字节数，"
+                            "每一级都画在该 kernel 的 FLOP/s 高度，算术强度 = FLOPs / 该级字节数，"
                             "并用线连起来。某一级流量越大，它的点越靠左。",
     "rlx.hier.no_levels": "表格中没有同时带 FLOPs 和各级存储字节数的 kernel"
                           "（它们来自含 L2/L1 指标的 Nsight Compute 导入）。",
@@ -302,7 +302,7 @@ ZH = {
     "rlx.hier.level.l1": "L1",
     "rlx.hier.level_legend": "{level} 层级",
     "rlx.hier.link": "同一 kernel 的各存储层级",
-    "rlx.hier.hover": "<b>{name}</b><br>{level}：{bytes}<br>强度 {intensity}<br>{flops}",
+    "rlx.hier.hover": "<b>{name}</b><br>{level}：{bytes}<br>算术强度 {intensity}<br>{flops}",
     # ---------------------------------------------------------------- compare
     "rlx.cmp.heading": "对比设备",
     "rlx.cmp.pick": "要对比的设备（最多三个）",
@@ -324,7 +324,7 @@ ZH = {
     "rlx.cmp.sentence.compute": "把这个算力受限的 kernel（**{name}**）从 {src} 换到 {dst}，"
                                 "最多能快 **{ratio}×**，即峰值算力之比。",
     "rlx.cmp.sentence.mixed": "把 **{name}** 从 {src} 换到 {dst}，最多能快 **{ratio}×**："
-                              "它在一台设备上受限于带宽，在另一台上受限于算力。",
+                              "它在一台设备上带宽受限，在另一台上算力受限。",
     "rlx.cmp.sentence.slower": "在 {dst} 上，**{name}** 的上限比在 {src} 上低："
                                "最好也只有 {ratio}× 的速度（慢 {slow}×）。",
     "rlx.cmp.caption": "上限是每个 kernel 在其算术强度下可达 FLOP/s（roofline 上限）之比；"
@@ -332,7 +332,7 @@ ZH = {
                        "文字说明只列出时间最多的 {n} 个 kernel。",
     # ---------------------------------------------------------------- scenarios
     "rlx.scn.heading": "场景文件",
-    "rlx.scn.intro": "把整个页面——设备、精度、自定义峰值和带宽、对比设备、L2/L1 上限、额外的屋顶线"
+    "rlx.scn.intro": "把整个页面——设备、精度、自定义峰值和带宽、对比设备、L2/L1 上限、额外的屋顶"
                      "和 kernel 表——保存为带版本号的 JSON 文件，之后再打开，或发给同事。",
     "rlx.scn.save": "保存场景（JSON）",
     "rlx.scn.save_help": "文件名包含设备、精度和今天的日期。",
