@@ -41,6 +41,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Mapping, Optional, Sequence
 
 from calc import decode as dec
+from calc import models as mdl
 from calc import training as tr
 from calc.published import EfficiencyRange, MfuRange, Published, decode_efficiency_range, mfu_range
 from calc.scenario import ScenarioError, pack_token, unpack_token
@@ -49,7 +50,7 @@ __all__ = [
     "TRAINING", "SERVING", "KINDS", "RECOMPUTE", "WEIGHT_PRECISIONS", "KV_PRECISIONS",
     "MEMORY_RESERVE", "MAX_PLANS", "PLANS_FORMAT", "PLANS_VERSION",
     "Plan", "DeviceFacts", "TrainingResult", "ServingResult", "Relative", "PlanTable",
-    "device_facts", "evaluate", "evaluate_all", "relative", "cost_per_million_tokens",
+    "device_facts", "model_arch", "evaluate", "evaluate_all", "relative", "cost_per_million_tokens",
     "encode_plans", "decode_plans", "dump_plans", "load_plans", "plan_from_dict",
     "plan_to_dict", "plans_csv", "default_plans",
 ]
@@ -75,7 +76,12 @@ class Plan:
 
     Custom devices carry ``peak_flops`` (FLOP/s), ``mem_bw`` (bytes/s) and optionally
     ``memory_bytes``; catalog devices take them from hardware.toml.  ``price`` is per
-    GPU-hour in the page's currency, or None.
+    GPU-hour in the page's currency, or None.  ``model``: a models.toml id, or "" for
+    "parameters only" (``n_params`` is then N); with a model, ``n_params`` is ignored and
+    the architecture gives the FLOPs (attention included), memory and KV bytes.
+    Training memory per GPU assumes data parallelism over all ``n_gpus`` with
+    ``zero_stage`` (3 = FSDP full shard), ``micro_batch`` sequences of ``seq_len`` tokens,
+    bf16 weights and gradients, Adam in mixed precision, no tensor/pipeline parallelism.
     """
     kind: str = TRAINING
     name: str = ""
@@ -92,6 +98,9 @@ class Plan:
     n_tokens: float = 1e12
     mfu: float = 0.45
     recompute: str = "none"
+    seq_len: int = 4096
+    micro_batch: int = 1
+    zero_stage: int = 3
     # serving
     weights: str = "bf16"
     kv_dtype: str = "bf16"
@@ -223,45 +232,67 @@ def _fit(model_bytes: float, memory: Optional[float], kv_bytes: float) -> Option
     return "no"
 
 
-def _evaluate_training(plan: Plan, facts: DeviceFacts, published: Optional[Published]) -> TrainingResult:
-    N, D, G, peak, m = plan.n_params, plan.n_tokens, plan.n_gpus, facts.peak_flops, plan.mfu
-    flops = tr.training_flops(N, D)
-    secs = tr.training_seconds(N, D, G, peak, m)
-    hours = tr.gpu_hours(N, D, peak, m)
+def _evaluate_training(plan: Plan, facts: DeviceFacts, published: Optional[Published],
+                       arch=None) -> TrainingResult:
+    D, G, peak, m = plan.n_tokens, plan.n_gpus, facts.peak_flops, plan.mfu
+    if arch is not None:
+        fpt = mdl.flops_per_token(arch, plan.seq_len, causal=True, recompute=plan.recompute)
+        N, per_token, hw_ratio = fpt.active_params, fpt.model, fpt.hardware / fpt.model
+    else:
+        # Parameters only: 6N per token; full recomputation adds a forward pass (8N).
+        N, per_token = plan.n_params, None
+        hw_ratio = 8.0 / 6.0 if plan.recompute == "full" else 1.0
+    flops = tr.training_flops(N, D, per_token)
+    secs = tr.training_seconds(N, D, G, peak, m, per_token)
+    hours = tr.gpu_hours(N, D, peak, m, per_token)
     cost = tr.training_cost(hours, plan.price) if plan.price is not None else None
-    # HFU: full recomputation runs the forward pass twice: 8N instead of 6N per token.
-    hfu = m * 8.0 / 6.0 if plan.recompute == "full" else None
+    hfu = m * hw_ratio if hw_ratio != 1.0 else None
     rng = mfu_range(N, G, plan.device if plan.device != "custom" else None, published) \
         if published is not None else None
     d_hi = d_lo = c_hi = c_lo = None
     if rng is not None:
-        d_hi = tr.days(tr.training_seconds(N, D, G, peak, rng.hi))
-        d_lo = tr.days(tr.training_seconds(N, D, G, peak, rng.lo))
+        d_hi = tr.days(tr.training_seconds(N, D, G, peak, rng.hi, per_token))
+        d_lo = tr.days(tr.training_seconds(N, D, G, peak, rng.lo, per_token))
         if plan.price is not None:
-            c_hi = tr.training_cost(tr.gpu_hours(N, D, peak, rng.hi), plan.price)
-            c_lo = tr.training_cost(tr.gpu_hours(N, D, peak, rng.lo), plan.price)
-    return TrainingResult(plan, facts, flops, secs, tr.days(secs), hours, cost,
-                          hfu if hfu is not None and hfu <= 1 else None,
-                          rng, d_hi, d_lo, c_hi, c_lo)
+            c_hi = tr.training_cost(tr.gpu_hours(N, D, peak, rng.hi, per_token), plan.price)
+            c_lo = tr.training_cost(tr.gpu_hours(N, D, peak, rng.lo, per_token), plan.price)
+    mem = fits = None
+    if arch is not None:
+        tm = mdl.training_memory(arch, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
+                                 dp=G, zero_stage=plan.zero_stage, recompute=plan.recompute)
+        mem = tm.total
+        fits = _fit(mem, facts.memory_bytes, 0.0)
+    return TrainingResult(plan, facts, flops, secs, tr.days(secs), hours, cost, hfu,
+                          rng, d_hi, d_lo, c_hi, c_lo, mem, fits)
 
 
 def _evaluate_serving(plan: Plan, facts: DeviceFacts, published: Optional[Published],
-                      devices: Mapping[str, Any]) -> ServingResult:
-    N, G, B = plan.n_params, plan.n_gpus, plan.batch
+                      devices: Mapping[str, Any], arch=None) -> ServingResult:
+    G, B = plan.n_gpus, plan.batch
     bpp = dec.bytes_per_param(plan.weights)
-    w_bytes = dec.model_bytes(N, bpp)
+    kv_elem = dec.bytes_per_param(plan.kv_dtype)
     bw = dec.aggregate(facts.mem_bw, G)
     peak = dec.aggregate(facts.peak_flops, G)
-    if plan.kv:
-        kv_elem = dec.bytes_per_param(plan.kv_dtype)
-        kv_seq = dec.kv_cache_bytes(plan.n_layers, plan.kv_heads, plan.head_dim, plan.context, 1, kv_elem)
-        kv_total = dec.kv_cache_bytes(plan.n_layers, plan.kv_heads, plan.head_dim, plan.context, B, kv_elem)
+    if arch is not None:
+        w_bytes = mdl.param_counts(arch).total * bpp          # memory holds every weight
+        context = float(plan.context) if plan.kv else 0.0
+        step_info = mdl.decode_step(arch, B, context, bpp, kv_elem, peak, bw)
+        step, total = step_info.seconds, step_info.tokens_per_sec
+        per_user = 1.0 / step
+        kv_total = step_info.kv_bytes
+        ttft = mdl.prefill_seconds(arch, plan.prompt_len, bpp, peak, bw)
     else:
-        kv_seq = kv_total = 0.0
-    step = dec.decode_step_seconds(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
-    total = dec.decode_tokens_per_sec(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
-    per_user = dec.per_sequence_tokens_per_sec(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
-    ttft = dec.prefill_seconds(plan.prompt_len, N, bpp, peak, bw)
+        N = plan.n_params
+        w_bytes = dec.model_bytes(N, bpp)
+        if plan.kv:
+            kv_seq = dec.kv_cache_bytes(plan.n_layers, plan.kv_heads, plan.head_dim, plan.context, 1, kv_elem)
+            kv_total = dec.kv_cache_bytes(plan.n_layers, plan.kv_heads, plan.head_dim, plan.context, B, kv_elem)
+        else:
+            kv_seq = kv_total = 0.0
+        step = dec.decode_step_seconds(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+        total = dec.decode_tokens_per_sec(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+        per_user = dec.per_sequence_tokens_per_sec(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+        ttft = dec.prefill_seconds(plan.prompt_len, N, bpp, peak, bw)
     eff = plan.efficiency
     total_eff, per_user_eff = total * eff, per_user * eff
 
@@ -281,28 +312,42 @@ def _evaluate_serving(plan: Plan, facts: DeviceFacts, published: Optional[Publis
         _fit(w_bytes, memory, kv_total))
 
 
-def evaluate(plan: Plan, devices: Mapping[str, Any], published: Optional[Published] = None):
+def model_arch(plan: Plan, models: Optional[Mapping[str, Any]]):
+    """The plan's architecture (None for "parameters only"); ValueError for an id that
+    is not in the catalog."""
+    if not plan.model:
+        return None
+    if models is None or plan.model not in models:
+        raise ValueError(f"model {plan.model!r} is not in models.toml")
+    return models[plan.model]
+
+
+def evaluate(plan: Plan, devices: Mapping[str, Any], published: Optional[Published] = None,
+             models: Optional[Mapping[str, Any]] = None):
     """A plan's results: :class:`TrainingResult` or :class:`ServingResult`.
 
+    ``models``: the catalog (calc.models.load_models()), needed for plans with a model.
     Raises ValueError naming the field when the plan cannot be evaluated (unknown
-    device, precision the device lacks, a number out of range).
+    device or model, precision the device lacks, a number out of range).
     """
     facts = device_facts(plan, devices)
+    arch = model_arch(plan, models)
     if plan.kind == TRAINING:
-        return _evaluate_training(plan, facts, published)
+        return _evaluate_training(plan, facts, published, arch)
     if plan.kind == SERVING:
-        return _evaluate_serving(plan, facts, published, devices)
+        return _evaluate_serving(plan, facts, published, devices, arch)
     raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {plan.kind!r}")
 
 
 def evaluate_all(plans: Sequence[Plan], devices: Mapping[str, Any],
-                 published: Optional[Published] = None) -> list:
+                 published: Optional[Published] = None,
+                 models: Optional[Mapping[str, Any]] = None) -> list:
     """:func:`evaluate` for each plan; a plan that cannot be evaluated gives its error
     message (str) in its place, so one bad row never hides the others."""
     out: list = []
     for p in plans:
         try:
-            out.append(evaluate(p, devices, published))
+            out.append(evaluate(p, devices, published, models))
         except ValueError as exc:
             out.append(str(exc))
     return out
@@ -348,7 +393,7 @@ def relative(result, baseline) -> Optional[Relative]:
 _FIELDS = {f.name: f for f in fields(Plan)}
 _DEFAULT = Plan()
 _INT_FIELDS = ("n_gpus", "batch", "prompt_len", "output_len", "context", "n_layers",
-               "kv_heads", "head_dim")
+               "kv_heads", "head_dim", "seq_len", "micro_batch")
 _POS_FIELDS = ("n_params", "n_tokens")
 _OPT_POS_FIELDS = ("peak_flops", "mem_bw", "memory_bytes")
 _FRACTION_FIELDS = ("mfu", "efficiency")
@@ -393,6 +438,10 @@ def plan_from_dict(d: object, path: str = "plans[0]", known_devices=None) -> Pla
             if not isinstance(raw, str) or len(raw) > _MAX_TEXT:
                 raise ScenarioError(f"{p} must be text of at most {_MAX_TEXT} characters, got {_q(raw)}")
             values[key] = raw
+        elif key == "zero_stage":
+            if raw not in (0, 1, 2, 3) or isinstance(raw, bool):
+                raise ScenarioError(f"{p} must be 0, 1, 2 or 3, got {_q(raw)}")
+            values[key] = int(raw)
         elif key == "kv":
             if not isinstance(raw, bool):
                 raise ScenarioError(f"{p} must be true or false, got {_q(raw)}")
@@ -429,7 +478,8 @@ def plan_to_dict(plan: Plan, compact: bool = False) -> dict:
     d = asdict(plan)
     if not compact:
         return d
-    other = ("n_tokens", "mfu", "recompute") if plan.kind == SERVING else (
+    other = ("n_tokens", "mfu", "recompute", "seq_len", "micro_batch", "zero_stage") \
+        if plan.kind == SERVING else (
         "weights", "kv_dtype", "batch", "prompt_len", "output_len", "kv", "context",
         "n_layers", "kv_heads", "head_dim", "efficiency")
     return {k: v for k, v in d.items()
@@ -528,9 +578,9 @@ def load_plans(text: str | bytes, known_devices=None) -> PlanTable:
 # ----------------------------------------------------------------------------- CSV
 
 _CSV_INPUTS = ("kind", "name", "model", "n_params", "n_tokens", "device", "precision", "n_gpus",
-               "mfu", "recompute", "price", "weights", "kv_dtype", "batch", "prompt_len",
+               "mfu", "recompute", "seq_len", "micro_batch", "zero_stage", "price", "weights", "kv_dtype", "batch", "prompt_len",
                "output_len", "kv", "context", "n_layers", "kv_heads", "head_dim", "efficiency")
-_TRAINING_ONLY = {"n_tokens", "mfu", "recompute"}
+_TRAINING_ONLY = {"n_tokens", "mfu", "recompute", "seq_len", "micro_batch", "zero_stage"}
 _SERVING_ONLY = {"weights", "kv_dtype", "batch", "prompt_len", "output_len", "kv", "context",
                  "n_layers", "kv_heads", "head_dim", "efficiency"}
 
@@ -547,7 +597,7 @@ def plans_csv(table: PlanTable, results: Sequence) -> str:
                 "tokens_per_s_per_user", "tokens_per_s_total", "tokens_per_s_per_gpu",
                 f"cost{money}_per_million_tokens", "tokens_per_s_total_at_efficiency",
                 f"cost{money}_per_million_tokens_at_efficiency", "published_efficiency_lo",
-                "published_efficiency_hi", "weight_bytes", "kv_bytes", "memory_bytes_total",
+                "published_efficiency_hi", "weight_bytes", "kv_bytes", "memory_bytes_total", "memory_bytes_per_gpu",
                 "memory_fit", "vs_baseline_ratio", "vs_baseline_delta",
                 "vs_baseline_cost_ratio", "vs_baseline_cost_delta"]
     buf = io.StringIO()
@@ -570,7 +620,7 @@ def plans_csv(table: PlanTable, results: Sequence) -> str:
                           "days_at_published_mfu_lo": res.days_at_lo,
                           f"cost{money}_at_published_mfu_hi": res.cost_at_hi,
                           f"cost{money}_at_published_mfu_lo": res.cost_at_lo,
-                          "memory_fit": res.fits})
+                          "memory_bytes_per_gpu": res.memory_per_gpu, "memory_fit": res.fits})
         else:
             pr = res.published
             cells.update({"ttft_s": res.ttft, "step_s": res.step_seconds,

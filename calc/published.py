@@ -194,6 +194,9 @@ def load_published(path: Optional[str | Path] = None) -> Published:
         where = f"sources.{sid}"
         if not isinstance(s, dict):
             raise _err(p, where, "must be a table")
+        extra_keys = sorted(set(s) - {"title", "url", "definition"})
+        if extra_keys:
+            raise _err(p, where, f"{extra_keys[0]} is not a known field")
         sources[sid] = Source(sid, _field(p, where, s, "title", "text"),
                               _field(p, where, s, "url", "text"),
                               _field(p, where, s, "definition", "text"))
@@ -236,14 +239,22 @@ def load_published(path: Optional[str | Path] = None) -> Published:
     return Published(sources, tuple(training), tuple(decode))
 
 
+_SAME_DIE = {"h200": "h100", "h800": "h100", "a800": "a100"}
+"""Parts built on the same compute die as a published family: H200 (GH100 with more,
+faster HBM), H800 and A800 (export variants with reduced NVLink)."""
+
+
 def device_family(device_id: str) -> str:
     """The accelerator family a hardware id belongs to, for matching published runs.
 
-    The id's first word (``a100-80gb-sxm`` -> ``a100``, ``h100-nvl`` -> ``h100``), except
-    TPUs, whose generation is the second word (``tpu-v5e`` -> ``tpu-v5e``).
+    The id's first word (``a100-80gb-sxm`` -> ``a100``, ``h100-nvl`` -> ``h100``), with
+    the same-die parts of :data:`_SAME_DIE` mapped to their family (``h200-sxm`` ->
+    ``h100``), except TPUs, whose generation is the second word (``tpu-v5e``).
     """
     parts = str(device_id).split("-")
-    return "-".join(parts[:2]) if parts[0] == "tpu" else parts[0]
+    if parts[0] == "tpu":
+        return "-".join(parts[:2])
+    return _SAME_DIE.get(parts[0], parts[0])
 
 
 def _within(x: float, ref: float, k: float) -> bool:

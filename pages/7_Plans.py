@@ -18,21 +18,23 @@ t = ctx.t
 
 state.sync_url(set(ctx.devices))
 published, published_error = state.published()
+models, models_error = state.models()
 symbol, code = state.currency()
 table = state.with_currency(state.get_table(), symbol, code)
-results = evaluate_all(table.plans, ctx.devices, published)
+results = evaluate_all(table.plans, ctx.devices, published, models)
 
 st.title(t("plans.title"))
 st.markdown(t("plans.intro"))
 link_error = st.session_state.pop(state.LINK_ERROR_KEY, None)
 if link_error:
     st.error(t("plans.link_error", message=link_error), icon=":material/link_off:")
-if published_error:
-    st.warning(published_error, icon=":material/warning:")
+for problem in (published_error, models_error):
+    if problem:
+        st.warning(problem, icon=":material/warning:")
 
 render_tables(t, table, results, ctx.devices, symbol)
 render_charts(t, table, results, symbol, code, ctx.chart_config)
 st.divider()
-render_editor(t, ctx.devices, published)
+render_editor(t, ctx.devices, published, models)
 st.divider()
 render_share(t, ctx.lang, table, results, ctx.devices, published)

@@ -8,10 +8,12 @@ from typing import Optional
 import streamlit as st
 
 from calc.plans import MAX_PLANS, SERVING, TRAINING, Plan
+from ui.frame import PAGES
 from ui.plans import state
 from ui.plans.rows import fmt_count
 
 ADDED_KEY = "plans.added_from_page"
+PLANS_PAGE = next(path for pid, path, _icon in PAGES if pid == "plans")
 
 
 def _custom(ctx) -> dict:
@@ -37,7 +39,7 @@ def _button(ctx, plan: Optional[Plan], page: str) -> None:
     if msg is not None and msg[0] == page:
         st.session_state.pop(ADDED_KEY)
         getattr(st, msg[1])(msg[2])
-        st.page_link("pages/7_Plans.py", label=t("plans.open_plans"), icon=":material/compare:")
+        st.page_link(PLANS_PAGE, label=t("plans.open_plans"), icon=":material/compare:")
 
 
 def training_setup_button(ctx, n_params, n_tokens, n_gpus, mfu, price) -> None:

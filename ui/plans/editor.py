@@ -45,8 +45,10 @@ def _fields_of(plan: Plan) -> dict[str, Any]:
         "peak": format_si(plan.peak_flops, "FLOP/s", digits=6) if plan.peak_flops else "312 TFLOP/s",
         "bw": format_si(plan.mem_bw, "B/s", digits=6) if plan.mem_bw else "2 TB/s",
         "memory": format_si(plan.memory_bytes, "B", digits=6) if plan.memory_bytes else "",
+        "model": plan.model,
         "tokens": format_quantity(plan.n_tokens), "mfu": _pct_text(plan.mfu),
-        "recompute": plan.recompute, "weights": plan.weights, "kv_dtype": plan.kv_dtype,
+        "recompute": plan.recompute, "seq_len": f"{plan.seq_len}",
+        "micro_batch": f"{plan.micro_batch}", "zero_stage": plan.zero_stage, "weights": plan.weights, "kv_dtype": plan.kv_dtype,
         "batch": f"{plan.batch}", "prompt": f"{plan.prompt_len}", "output": f"{plan.output_len}",
         "kv": plan.kv, "context": f"{plan.context}", "layers": f"{plan.n_layers}",
         "kv_heads": f"{plan.kv_heads}", "head_dim": f"{plan.head_dim}",
@@ -73,12 +75,12 @@ class _Reader:
         self.t = t
         self.errors: dict[str, str] = {}
 
-    def text(self, key: str) -> str:
+    def raw(self, key: str) -> str:
         return str(st.session_state.get(P + key, "") or "")
 
     def quantity(self, key: str, label: str, kind: str, *, unit: str = "",
                  optional: bool = False) -> Optional[float]:
-        raw = self.text(key).strip()
+        raw = self.raw(key).strip()
         if optional and not raw:
             return None
         try:
@@ -115,15 +117,24 @@ class _Reader:
         return int(x)
 
 
-def candidate(t: Translator, base: Plan) -> tuple[Optional[Plan], dict[str, str]]:
+def candidate(t: Translator, base: Plan, models=None) -> tuple[Optional[Plan], dict[str, str]]:
     """The plan the editor's inputs describe (None while a field is invalid) and the
-    messages per field."""
+    messages per field.  With a catalog model, N is the model's (total) parameter count."""
     r = _Reader(t)
     s = st.session_state
     device = s.get(P + "device", base.device)
+    model = s.get(P + "model", base.model) or ""
+    if model and (models is None or model not in models):
+        model = ""
+    if model:
+        from calc.models import param_counts
+        n_params: Optional[float] = param_counts(models[model]).total
+    else:
+        n_params = r.quantity("params", t("plans.f.params"), "count")
     values: dict[str, Any] = {
-        "name": r.text("name").strip()[:120],
-        "n_params": r.quantity("params", t("plans.f.params"), "count"),
+        "name": r.raw("name").strip()[:120],
+        "model": model,
+        "n_params": n_params,
         "device": device,
         "precision": s.get(P + "precision", base.precision) if device != CUSTOM else "bf16",
         "n_gpus": r.whole("gpus", t("plans.f.gpus")),
@@ -139,7 +150,10 @@ def candidate(t: Translator, base: Plan) -> tuple[Optional[Plan], dict[str, str]
     if base.kind == TRAINING:
         values.update(n_tokens=r.quantity("tokens", t("plans.f.tokens"), "count"),
                       mfu=r.fraction("mfu", t("plans.f.mfu")),
-                      recompute=s.get(P + "recompute", base.recompute))
+                      recompute=s.get(P + "recompute", base.recompute),
+                      seq_len=r.whole("seq_len", t("plans.f.seq_len")),
+                      micro_batch=r.whole("micro_batch", t("plans.f.micro_batch")),
+                      zero_stage=int(s.get(P + "zero_stage", base.zero_stage)))
     else:
         values.update(weights=s.get(P + "weights", base.weights),
                       kv_dtype=s.get(P + "kv_dtype", base.kv_dtype),
@@ -168,12 +182,12 @@ def _on_select() -> None:
     state.select(int(st.session_state[SELECT_KEY]))
 
 
-def _on_save(t: Translator) -> None:
+def _on_save(t: Translator, models) -> None:
     i = state.selected()
     table = state.get_table()
     if not table.plans:
         return
-    plan, _ = candidate(t, table.plans[i])
+    plan, _ = candidate(t, table.plans[i], models)
     if plan is None:
         _flash("error", t("plans.not_saved"))
         return
@@ -217,7 +231,22 @@ def _text(t, label_key: str, key: str, errors, **kw) -> None:
     _error(errors, key)
 
 
-def render_editor(t: Translator, devices: Mapping[str, Any], published) -> None:
+def _model_label(t: Translator, models, m: str) -> str:
+    if not m:
+        return t("plans.f.model_custom")
+    return models[m].name
+
+
+def _model_caption(t: Translator, models, m: str) -> None:
+    from calc.models import param_counts
+    arch = models[m]
+    pc = param_counts(arch)
+    st.caption(t("plans.f.model_facts", total=format_quantity(pc.total),
+                 active=format_quantity(pc.active), layers=arch.n_layers,
+                 heads=arch.n_heads, kv_heads=arch.n_kv_heads, source=arch.source))
+
+
+def render_editor(t: Translator, devices: Mapping[str, Any], published, models=None) -> None:
     """The "Edit plans" section."""
     st.subheader(t("plans.editor_heading"))
     flash = st.session_state.pop(FLASH_KEY, None)
@@ -240,7 +269,7 @@ def render_editor(t: Translator, devices: Mapping[str, Any], published) -> None:
                  format_func=lambda k: f"{k + 1}. {t('plans.kind.' + table.plans[k].kind)} · "
                                        f"{plan_label(t, table, k)}",
                  on_change=_on_select, help=t("plans.edit_which_help"))
-    _, errors = candidate(t, plan)
+    _, errors = candidate(t, plan, models)
     device_ids = list(devices) + [CUSTOM]
     if st.session_state.get(P + "device") not in device_ids:
         st.session_state[P + "device"] = device_ids[0]
@@ -251,7 +280,16 @@ def render_editor(t: Translator, devices: Mapping[str, Any], published) -> None:
     c1, c2 = st.columns(2)
     with c1:
         _text(t, "plans.f.name", "name", errors)
-        _text(t, "plans.f.params", "params", errors)
+        model_ids = [""] + list(models or {})
+        if st.session_state.get(P + "model") not in model_ids:
+            st.session_state[P + "model"] = ""
+        st.selectbox(t("plans.f.model"), model_ids, key=P + "model",
+                     format_func=lambda m: _model_label(t, models, m), help=t("plans.f.model_help"))
+        chosen_model = st.session_state[P + "model"]
+        if chosen_model:
+            _model_caption(t, models, chosen_model)
+        else:
+            _text(t, "plans.f.params", "params", errors)
         st.selectbox(t("plans.f.device"), device_ids, key=P + "device", format_func=dev_label,
                      help=t("plans.f.device_help"))
         dev_id = st.session_state[P + "device"]
@@ -272,10 +310,19 @@ def render_editor(t: Translator, devices: Mapping[str, Any], published) -> None:
         if plan.kind == TRAINING:
             _text(t, "plans.f.tokens", "tokens", errors)
             _text(t, "plans.f.mfu", "mfu", errors)
-            _published_mfu_caption(t, plan, published)
+            _published_mfu_caption(t, plan, published, models)
             st.selectbox(t("plans.f.recompute"), list(RECOMPUTE), key=P + "recompute",
                          format_func=lambda r: t(f"plans.recompute.{r}"),
                          help=t("plans.f.recompute_help"))
+            m1, m2, m3 = st.columns(3)
+            with m1:
+                _text(t, "plans.f.seq_len", "seq_len", errors)
+            with m2:
+                _text(t, "plans.f.micro_batch", "micro_batch", errors)
+            with m3:
+                st.selectbox(t("plans.f.zero_stage"), [0, 1, 2, 3], key=P + "zero_stage",
+                             format_func=lambda z: t(f"plans.zero.{z}"),
+                             help=t("plans.f.zero_stage_help"))
         else:
             st.selectbox(t("plans.f.weights"), list(WEIGHT_PRECISIONS), key=P + "weights",
                          format_func=str.upper, help=t("plans.f.weights_help"))
@@ -287,17 +334,18 @@ def render_editor(t: Translator, devices: Mapping[str, Any], published) -> None:
                 st.selectbox(t("plans.f.kv_dtype"), list(KV_PRECISIONS), key=P + "kv_dtype",
                              format_func=str.upper, help=t("plans.f.kv_dtype_help"))
                 _text(t, "plans.f.context", "context", errors)
-                k1, k2, k3 = st.columns(3)
-                with k1:
-                    _text(t, "plans.f.layers", "layers", errors)
-                with k2:
-                    _text(t, "plans.f.kv_heads", "kv_heads", errors)
-                with k3:
-                    _text(t, "plans.f.head_dim", "head_dim", errors)
+                if not chosen_model:
+                    k1, k2, k3 = st.columns(3)
+                    with k1:
+                        _text(t, "plans.f.layers", "layers", errors)
+                    with k2:
+                        _text(t, "plans.f.kv_heads", "kv_heads", errors)
+                    with k3:
+                        _text(t, "plans.f.head_dim", "head_dim", errors)
             _text(t, "plans.f.efficiency", "efficiency", errors)
-            _published_eff_caption(t, plan, published, devices)
+            _published_eff_caption(t, plan, published, devices, models)
     a1, a2, a3, a4 = st.columns(4)
-    a1.button(t("plans.save"), on_click=_on_save, args=(t,), type="primary",
+    a1.button(t("plans.save"), on_click=_on_save, args=(t, models), type="primary",
               help=t("plans.save_help"), icon=":material/save:", key="pl_save")
     a2.button(t("plans.duplicate"), on_click=_on_duplicate, args=(t,),
               help=t("plans.duplicate_help"), icon=":material/content_copy:", key="pl_dup")
@@ -317,20 +365,31 @@ def published_mfu_text(t: Translator, n_params: float, n_gpus: float, device: st
         return t("plans.published_none")
     note = "" if rng.same_family and not rng.widened else t(
         "plans.published_mfu_note_family" if not rng.same_family else "plans.published_mfu_note_wider")
-    runs = "; ".join(dict.fromkeys(
-        f"{published.sources[r.source].title.split(',')[0]}: {r.model} × {r.n_gpus:,}"
-        for r in rng.runs))
+    by_source: dict[str, list[str]] = {}
+    for r in rng.runs:
+        by_source.setdefault(r.source, []).append(f"{r.model} × {r.n_gpus:,} {_family_name(r.device)}")
+    runs = "; ".join(f"{published.sources[k].title.split(',')[0]}: {', '.join(dict.fromkeys(v))}"
+                     for k, v in by_source.items())
     return t("plans.published_mfu", lo=fmt_pct(rng.lo), hi=fmt_pct(rng.hi), runs=runs, note=note)
 
 
-def _published_mfu_caption(t: Translator, plan: Plan, published) -> None:
-    cand, _ = candidate(t, plan)
+def _family_name(device_id: str) -> str:
+    from calc.published import device_family
+    return device_family(device_id).upper()
+
+
+def _published_mfu_caption(t: Translator, plan: Plan, published, models) -> None:
+    cand, _ = candidate(t, plan, models)
     p = cand or plan
-    st.caption(published_mfu_text(t, p.n_params, p.n_gpus, p.device, published))
+    n = p.n_params
+    if p.model and models and p.model in models:
+        from calc.models import param_counts
+        n = param_counts(models[p.model]).active
+    st.caption(published_mfu_text(t, n, p.n_gpus, p.device, published))
 
 
-def _published_eff_caption(t: Translator, plan: Plan, published, devices) -> None:
-    cand, _ = candidate(t, plan)
+def _published_eff_caption(t: Translator, plan: Plan, published, devices, models=None) -> None:
+    cand, _ = candidate(t, plan, models)
     p = cand or plan
     rng = decode_efficiency_range(p.n_gpus, published, devices) if published is not None else None
     if rng is None:

@@ -103,8 +103,8 @@ def training_rows(t: Translator, table: PlanTable, results: Sequence, devices,
     cols = [t("plans.col.name"), t("plans.col.setup"), t("plans.col.model"),
             t("plans.col.tokens"), t("plans.col.mfu"), t("plans.col.published"),
             t("plans.col.days"), t("plans.col.days_range"), t("plans.col.gpu_hours"),
-            t("plans.col.cost"), t("plans.col.cost_range"), t("plans.col.x_days"),
-            t("plans.col.d_days"), t("plans.col.d_cost")]
+            t("plans.col.cost"), t("plans.col.cost_range"), t("plans.col.memory"),
+            t("plans.col.x_days"), t("plans.col.d_days"), t("plans.col.d_cost")]
     base = _base_result(table, results, TrainingResult)
     rows, idx = [], []
     for i, (plan, res) in enumerate(zip(table.plans, results)):
@@ -119,6 +119,8 @@ def training_rows(t: Translator, table: PlanTable, results: Sequence, devices,
             _range(t, res.days_at_hi, res.days_at_lo, fmt_days), f"{res.gpu_hours:,.0f}",
             fmt_money(res.cost, symbol),
             _range(t, res.cost_at_hi, res.cost_at_lo, lambda x: fmt_money(x, symbol)),
+            (f"{format_si(res.memory_per_gpu, 'B')} · {_fit(t, res.fits)}"
+             if res.memory_per_gpu is not None else "—"),
             f"×{rel.ratio:.2f}" if rel else "—",
             (("+" if rel.delta > 0 else "") + fmt_days(rel.delta)) if rel else "—",
             fmt_signed_money(rel.cost_delta, symbol) if rel else "—",

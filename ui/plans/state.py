@@ -141,6 +141,21 @@ def published() -> tuple[Optional[Published], Optional[str]]:
         return None, str(exc)
 
 
+@st.cache_resource(show_spinner=False)
+def _models_cached(path: Optional[str]):
+    from calc.models import load_models
+    return load_models(path)
+
+
+def models() -> tuple[dict, Optional[str]]:
+    """The model catalog (models.toml), or ({}, message) when the file is broken."""
+    from calc.models import ModelFileError
+    try:
+        return _models_cached(None), None
+    except (ModelFileError, ValueError) as exc:
+        return {}, str(exc)
+
+
 def currency() -> tuple[str, str]:
     """(symbol, ISO code) of the page's currency; ("", "") while none is chosen."""
     return "", ""
