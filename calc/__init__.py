@@ -17,6 +17,8 @@ works, and so does ``from calc import roofline`` or ``from calc.roofline import 
 ``hardware``       ``load_hardware`` reading ``hardware.toml`` (no numpy)
 ``published``      cited MFU / decode efficiency of published runs (``published_mfu.toml``)
 ``plans``          plan records evaluated with training/decode, share link, CSV
+``diagnosis``      trace doctor: idle gaps, tiny kernels, communication, time by class
+``trace_events``   reading a Kineto chrome trace into arrays (for ``diagnosis``)
 ``model_ops``      every operator of a prefill / decode step on the roofline
 ``models``         ``load_models`` reading ``models.toml``; parameters, FLOP, KV, memory
 =================  ===========================================================
@@ -39,6 +41,8 @@ __all__ = [
     "kernel_table",
     "published",
     "plans",
+    "diagnosis",
+    "trace_events",
     "models",
     "model_ops",
 ]
