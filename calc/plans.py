@@ -79,9 +79,11 @@ class Plan:
     GPU-hour in the page's currency, or None.  ``model``: a models.toml id, or "" for
     "parameters only" (``n_params`` is then N); with a model, ``n_params`` is ignored and
     the architecture gives the FLOPs (attention included), memory and KV bytes.
-    Training memory per GPU assumes data parallelism over all ``n_gpus`` with
-    ``zero_stage`` (3 = FSDP full shard), ``micro_batch`` sequences of ``seq_len`` tokens,
-    bf16 weights and gradients, Adam in mixed precision, no tensor/pipeline parallelism.
+    Training memory per GPU (calc.models.training_memory, as on the Training page):
+    tensor- and pipeline-parallel sizes ``tp``, ``pp``, data parallelism over the rest
+    (``n_gpus`` ÷ (tp × pp)) with ``zero_stage`` (3 = FSDP full shard), ``micro_batch``
+    sequences of ``seq_len`` tokens, bf16 weights and gradients, ``optimizer``,
+    ``flash_attention``.  ``causal`` applies to the attention FLOP term.
     """
     kind: str = TRAINING
     name: str = ""
@@ -99,8 +101,13 @@ class Plan:
     mfu: float = 0.45
     recompute: str = "none"
     seq_len: int = 4096
+    causal: bool = True
     micro_batch: int = 1
     zero_stage: int = 3
+    tp: int = 1
+    pp: int = 1
+    optimizer: str = "adam-mixed"
+    flash_attention: bool = True
     # serving
     weights: str = "bf16"
     kv_dtype: str = "bf16"
@@ -236,7 +243,7 @@ def _evaluate_training(plan: Plan, facts: DeviceFacts, published: Optional[Publi
                        arch=None) -> TrainingResult:
     D, G, peak, m = plan.n_tokens, plan.n_gpus, facts.peak_flops, plan.mfu
     if arch is not None:
-        fpt = mdl.flops_per_token(arch, plan.seq_len, causal=True, recompute=plan.recompute)
+        fpt = mdl.flops_per_token(arch, plan.seq_len, causal=plan.causal, recompute=plan.recompute)
         N, per_token, hw_ratio = fpt.active_params, fpt.model, fpt.hardware / fpt.model
     else:
         # Parameters only: 6N per token; full recomputation adds a forward pass (8N).
@@ -258,8 +265,13 @@ def _evaluate_training(plan: Plan, facts: DeviceFacts, published: Optional[Publi
             c_lo = tr.training_cost(tr.gpu_hours(N, D, peak, rng.lo, per_token), plan.price)
     mem = fits = None
     if arch is not None:
+        if G % (plan.tp * plan.pp):
+            raise ValueError(f"n_gpus ({G:,}) must be a multiple of tp × pp ({plan.tp} × {plan.pp})")
         tm = mdl.training_memory(arch, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
-                                 dp=G, zero_stage=plan.zero_stage, recompute=plan.recompute)
+                                 dp=G / (plan.tp * plan.pp), zero_stage=plan.zero_stage,
+                                 recompute=plan.recompute, tp=plan.tp, pp=plan.pp,
+                                 optimizer=plan.optimizer,
+                                 flash_attention=plan.flash_attention)
         mem = tm.total
         fits = _fit(mem, facts.memory_bytes, 0.0)
     return TrainingResult(plan, facts, flops, secs, tr.days(secs), hours, cost, hfu,
@@ -393,12 +405,12 @@ def relative(result, baseline) -> Optional[Relative]:
 _FIELDS = {f.name: f for f in fields(Plan)}
 _DEFAULT = Plan()
 _INT_FIELDS = ("n_gpus", "batch", "prompt_len", "output_len", "context", "n_layers",
-               "kv_heads", "head_dim", "seq_len", "micro_batch")
+               "kv_heads", "head_dim", "seq_len", "micro_batch", "tp", "pp")
 _POS_FIELDS = ("n_params", "n_tokens")
 _OPT_POS_FIELDS = ("peak_flops", "mem_bw", "memory_bytes")
 _FRACTION_FIELDS = ("mfu", "efficiency")
 _CHOICES = {"kind": KINDS, "recompute": RECOMPUTE, "weights": WEIGHT_PRECISIONS,
-            "kv_dtype": KV_PRECISIONS}
+            "kv_dtype": KV_PRECISIONS, "optimizer": tuple(mdl.OPTIMIZER_BYTES_PER_PARAM)}
 _MAX_INT = 10 ** 9
 _MAX_NUM = 1e30
 
@@ -442,7 +454,7 @@ def plan_from_dict(d: object, path: str = "plans[0]", known_devices=None) -> Pla
             if raw not in (0, 1, 2, 3) or isinstance(raw, bool):
                 raise ScenarioError(f"{p} must be 0, 1, 2 or 3, got {_q(raw)}")
             values[key] = int(raw)
-        elif key == "kv":
+        elif key in ("kv", "causal", "flash_attention"):
             if not isinstance(raw, bool):
                 raise ScenarioError(f"{p} must be true or false, got {_q(raw)}")
             values[key] = raw
@@ -478,7 +490,8 @@ def plan_to_dict(plan: Plan, compact: bool = False) -> dict:
     d = asdict(plan)
     if not compact:
         return d
-    other = ("n_tokens", "mfu", "recompute", "seq_len", "micro_batch", "zero_stage") \
+    other = ("n_tokens", "mfu", "recompute", "seq_len", "micro_batch", "zero_stage", "causal",
+             "tp", "pp", "optimizer", "flash_attention") \
         if plan.kind == SERVING else (
         "weights", "kv_dtype", "batch", "prompt_len", "output_len", "kv", "context",
         "n_layers", "kv_heads", "head_dim", "efficiency")
@@ -578,9 +591,11 @@ def load_plans(text: str | bytes, known_devices=None) -> PlanTable:
 # ----------------------------------------------------------------------------- CSV
 
 _CSV_INPUTS = ("kind", "name", "model", "n_params", "n_tokens", "device", "precision", "n_gpus",
-               "mfu", "recompute", "seq_len", "micro_batch", "zero_stage", "price", "weights", "kv_dtype", "batch", "prompt_len",
+               "mfu", "recompute", "seq_len", "causal", "micro_batch", "zero_stage", "tp", "pp",
+               "optimizer", "flash_attention", "price", "weights", "kv_dtype", "batch", "prompt_len",
                "output_len", "kv", "context", "n_layers", "kv_heads", "head_dim", "efficiency")
-_TRAINING_ONLY = {"n_tokens", "mfu", "recompute", "seq_len", "micro_batch", "zero_stage"}
+_TRAINING_ONLY = {"n_tokens", "mfu", "recompute", "seq_len", "micro_batch", "zero_stage",
+                  "causal", "tp", "pp", "optimizer", "flash_attention"}
 _SERVING_ONLY = {"weights", "kv_dtype", "batch", "prompt_len", "output_len", "kv", "context",
                  "n_layers", "kv_heads", "head_dim", "efficiency"}
 

@@ -17,6 +17,7 @@ from ui.figures.decode import batch_figure, decode_roofline_figure
 from ui.figures.roofline import Roof
 from ui.formula import formula, latex, si
 from ui.frame import how_computed, page_frame
+from ui.plans.add import serving_setup_button
 from ui.state import bound, set_value
 from ui.widgets import (COUNT, bound_checkbox, bound_select,
                         format_quantity, quantity_input)
@@ -81,6 +82,8 @@ with inputs:
     measured = quantity_input(t, t("decode.measured"), "measured", "", unit="tok/s",
                               kind="token_rate", help=t("decode.measured_help"),
                               placeholder="120 tok/s", optional=True)
+    serving_setup_button(ctx, n_params, weights, n_gpus, batch, use_kv, n_layers, kv_heads,
+                         head_dim, context, kv_dtype)
 
 formulas: list = []
 kv_ok = n_layers is not None and kv_heads is not None and head_dim is not None \

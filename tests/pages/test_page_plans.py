@@ -138,3 +138,38 @@ def test_new_plans_and_catalog_model():
     assert sv["Model"][1] == "mixtral-8x7b"
     # 46.7B total x 2 B = 93.4 GB of weights on one 80 GiB A100: does not fit
     assert sv["Memory fit"][1].startswith("does not fit")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_add_from_training_page_then_plans_page(lang):
+    # Training page with a catalog model (FLOPs with attention, full recompute): the added
+    # plan shows the page's days, GPU-hours and cost.
+    page = open_app_page("pages/3_Training_time.py", lang, model="llama-3.1-8b", tokens="15T",
+                         gpus="256", mfu="40%", price="2", device="h100-sxm",
+                         recompute="full", seq="8192")
+    days_text = page.metric[1].value.split()[0]
+    hours_text, cost_text = page.metric[2].value, page.metric[3].value
+    page.button(key="pl_add_training").click().run()
+    assert not page.exception and page.success
+    page.switch_page(PAGE).run()
+    assert not page.exception
+    tr = table(page, "training")
+    assert len(tr) == 3                          # the two examples + the added plan
+    assert col(tr, lang, "Days", "天数")[2] == days_text
+    assert col(tr, lang, "GPU-hours", "GPU 小时")[2] == hours_text
+    assert col(tr, lang, "Cost", "费用")[2] == cost_text
+    assert col(tr, lang, "Model", "模型")[2] == "llama-3.1-8b"
+    # HFU with full recompute is shown beside the MFU, and memory per GPU with its fit
+    assert "HFU" in col(tr, lang, "MFU", "MFU")[2]
+    assert col(tr, lang, "Memory / GPU", "每卡显存")[2] != "—"
+
+
+def test_add_from_decode_page_then_plans_page():
+    page = open_app_page("pages/4_Decode_speed.py", "en", **DECODE_INPUTS)
+    per_user_text = page.metric[2].value
+    page.button(key="pl_add_decode").click().run()
+    assert not page.exception
+    page.switch_page(PAGE).run()
+    sv = table(page, "serving")
+    assert len(sv) == 2
+    assert sv["tok/s per user (bound → at eff.)"][1].split(" → ")[0] == per_user_text

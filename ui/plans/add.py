@@ -30,10 +30,20 @@ def _add(t, plan: Plan, page: str) -> None:
         st.session_state[ADDED_KEY] = (page, "success", t("plans.added", name=plan.name, n=n + 1))
 
 
+def _catalog_model(ctx) -> Optional[str]:
+    """The sidebar's catalog model id, "" for parameters only, None for a pasted config
+    (a plan names catalog models only)."""
+    if ctx.model is None:
+        return ""
+    return ctx.model_id if ctx.model_id not in ("custom", "config") else None
+
+
 def _button(ctx, plan: Optional[Plan], page: str) -> None:
     t = ctx.t
+    pasted = _catalog_model(ctx) is None
     st.button(t("plans.add_from_page"), on_click=_add, args=(t, plan, page),
-              disabled=plan is None, help=t("plans.add_from_page_help"),
+              disabled=plan is None or pasted,
+              help=t("plans.add_from_page_pasted") if pasted else t("plans.add_from_page_help"),
               icon=":material/playlist_add:", key=f"pl_add_{page}")
     msg = st.session_state.get(ADDED_KEY)
     if msg is not None and msg[0] == page:
@@ -42,32 +52,58 @@ def _button(ctx, plan: Optional[Plan], page: str) -> None:
         st.page_link(PLANS_PAGE, label=t("plans.open_plans"), icon=":material/compare:")
 
 
-def training_setup_button(ctx, n_params, n_tokens, n_gpus, mfu, price) -> None:
+def _label(ctx, n_params) -> str:
+    return ctx.model.name if ctx.model is not None else fmt_count(n_params)
+
+
+def training_setup_button(ctx, n_params, n_tokens, n_gpus, mfu, price, *, recompute="none",
+                          seq=None, causal=True) -> None:
     """The Training page's button: a training plan from its inputs (disabled while one is
-    invalid)."""
+    invalid).  The memory options (sharding, micro-batch, TP/PP, optimizer, FlashAttention)
+    are read from the page's kept values."""
+    from ui.state import kept
     plan = None
-    if ctx.ready and None not in (n_params, n_tokens, n_gpus, mfu):
-        name = (f"{fmt_count(n_params)} · {int(n_gpus):,} × {ctx.device_label()} · "
-                f"MFU {mfu * 100:.0f}%")
-        plan = Plan(kind=TRAINING, name=name[:120], n_params=float(n_params),
+    model = _catalog_model(ctx)
+    if ctx.ready and model is not None and None not in (n_params, n_tokens, n_gpus, mfu) \
+            and (not model or seq is not None):
+        name = f"{_label(ctx, n_params)} · {int(n_gpus):,} × {ctx.device_label()} · MFU {mfu * 100:.0f}%"
+        extra = {}
+        if model:
+            extra = dict(seq_len=int(seq), causal=bool(causal),
+                         zero_stage=int(kept("zero", "3")), micro_batch=int(_num(kept("mbs", "1"))),
+                         tp=int(_num(kept("tp", "1"))), pp=int(_num(kept("pp", "1"))),
+                         optimizer=kept("optim", "adam-mixed"),
+                         flash_attention=bool(kept("flash", True)))
+        plan = Plan(kind=TRAINING, name=name[:120], model=model, n_params=float(n_params),
                     n_tokens=float(n_tokens), device=ctx.device_id, precision=ctx.precision,
-                    n_gpus=int(n_gpus), mfu=float(mfu), price=price, **_custom(ctx))
+                    n_gpus=int(n_gpus), mfu=float(mfu), price=price, recompute=recompute,
+                    **extra, **_custom(ctx))
     _button(ctx, plan, "training")
+
+
+def _num(text) -> float:
+    from calc.units import parse_quantity
+    try:
+        x = parse_quantity(str(text), kind="count")
+    except ValueError:
+        return 1.0
+    return x if x >= 1 and x == int(x) else 1.0
 
 
 def serving_setup_button(ctx, n_params, weights, n_gpus, batch, kv, n_layers, kv_heads,
                          head_dim, context, kv_dtype) -> None:
     """The Decode page's button: a serving plan from its inputs."""
     plan = None
+    model = _catalog_model(ctx)
     kv_ok = not kv or None not in (n_layers, kv_heads, head_dim, context)
-    if ctx.ready and None not in (n_params, n_gpus, batch) and kv_ok:
-        name = (f"{fmt_count(n_params)} {weights} · {int(n_gpus):,} × {ctx.device_label()} · "
+    if ctx.ready and model is not None and None not in (n_params, n_gpus, batch) and kv_ok:
+        name = (f"{_label(ctx, n_params)} {weights} · {int(n_gpus):,} × {ctx.device_label()} · "
                 f"batch {int(batch)}")
         extra = {}
         if kv:
             extra = dict(n_layers=int(n_layers), kv_heads=int(kv_heads), head_dim=int(head_dim),
                          context=int(context), kv_dtype=kv_dtype)
-        plan = Plan(kind=SERVING, name=name[:120], n_params=float(n_params),
+        plan = Plan(kind=SERVING, name=name[:120], model=model, n_params=float(n_params),
                     device=ctx.device_id, precision=ctx.precision, n_gpus=int(n_gpus),
                     weights=weights, batch=int(batch), kv=bool(kv), **extra, **_custom(ctx))
     _button(ctx, plan, "decode")

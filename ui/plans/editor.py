@@ -20,6 +20,7 @@ from calc.published import decode_efficiency_range, mfu_range
 from calc.units import QuantityError, format_si, parse_quantity
 from ui.i18n import Translator
 from ui.plans import state
+from ui.model_sections import OPTIMIZERS, ZERO_OPTIONS
 from ui.plans.rows import fmt_pct, plan_label
 from ui.widgets import format_quantity
 
@@ -47,8 +48,10 @@ def _fields_of(plan: Plan) -> dict[str, Any]:
         "memory": format_si(plan.memory_bytes, "B", digits=6) if plan.memory_bytes else "",
         "model": plan.model,
         "tokens": format_quantity(plan.n_tokens), "mfu": _pct_text(plan.mfu),
-        "recompute": plan.recompute, "seq_len": f"{plan.seq_len}",
-        "micro_batch": f"{plan.micro_batch}", "zero_stage": plan.zero_stage, "weights": plan.weights, "kv_dtype": plan.kv_dtype,
+        "recompute": plan.recompute, "seq_len": f"{plan.seq_len}", "causal": plan.causal,
+        "micro_batch": f"{plan.micro_batch}", "zero_stage": str(plan.zero_stage),
+        "tp": f"{plan.tp}", "pp": f"{plan.pp}", "optimizer": plan.optimizer,
+        "flash_attention": plan.flash_attention, "weights": plan.weights, "kv_dtype": plan.kv_dtype,
         "batch": f"{plan.batch}", "prompt": f"{plan.prompt_len}", "output": f"{plan.output_len}",
         "kv": plan.kv, "context": f"{plan.context}", "layers": f"{plan.n_layers}",
         "kv_heads": f"{plan.kv_heads}", "head_dim": f"{plan.head_dim}",
@@ -151,9 +154,13 @@ def candidate(t: Translator, base: Plan, models=None) -> tuple[Optional[Plan], d
         values.update(n_tokens=r.quantity("tokens", t("plans.f.tokens"), "count"),
                       mfu=r.fraction("mfu", t("plans.f.mfu")),
                       recompute=s.get(P + "recompute", base.recompute),
-                      seq_len=r.whole("seq_len", t("plans.f.seq_len")),
-                      micro_batch=r.whole("micro_batch", t("plans.f.micro_batch")),
-                      zero_stage=int(s.get(P + "zero_stage", base.zero_stage)))
+                      seq_len=r.whole("seq_len", t("mfu.seq")),
+                      causal=bool(s.get(P + "causal", base.causal)),
+                      micro_batch=r.whole("micro_batch", t("model.mem.mbs")),
+                      zero_stage=int(s.get(P + "zero_stage", base.zero_stage)),
+                      tp=r.whole("tp", t("model.mem.tp")), pp=r.whole("pp", t("model.mem.pp")),
+                      optimizer=s.get(P + "optimizer", base.optimizer),
+                      flash_attention=bool(s.get(P + "flash_attention", base.flash_attention)))
     else:
         values.update(weights=s.get(P + "weights", base.weights),
                       kv_dtype=s.get(P + "kv_dtype", base.kv_dtype),
@@ -229,6 +236,11 @@ def _error(errors: Mapping[str, str], key: str) -> None:
 def _text(t, label_key: str, key: str, errors, **kw) -> None:
     st.text_input(t(label_key), key=P + key, help=t(label_key + "_help"), max_chars=200, **kw)
     _error(errors, key)
+
+
+def _select(t, label_key: str, key: str, options, fmt) -> None:
+    st.selectbox(t(label_key), list(options), key=P + key, format_func=fmt,
+                 help=t(label_key + "_help"))
 
 
 def _model_label(t: Translator, models, m: str) -> str:
@@ -311,18 +323,23 @@ def render_editor(t: Translator, devices: Mapping[str, Any], published, models=N
             _text(t, "plans.f.tokens", "tokens", errors)
             _text(t, "plans.f.mfu", "mfu", errors)
             _published_mfu_caption(t, plan, published, models)
-            st.selectbox(t("plans.f.recompute"), list(RECOMPUTE), key=P + "recompute",
-                         format_func=lambda r: t(f"plans.recompute.{r}"),
-                         help=t("plans.f.recompute_help"))
-            m1, m2, m3 = st.columns(3)
-            with m1:
-                _text(t, "plans.f.seq_len", "seq_len", errors)
-            with m2:
-                _text(t, "plans.f.micro_batch", "micro_batch", errors)
-            with m3:
-                st.selectbox(t("plans.f.zero_stage"), [0, 1, 2, 3], key=P + "zero_stage",
-                             format_func=lambda z: t(f"plans.zero.{z}"),
-                             help=t("plans.f.zero_stage_help"))
+            _select(t, "model.recompute", "recompute", RECOMPUTE,
+                    lambda r: t(f"model.recompute.{r}"))
+            if chosen_model:
+                m1, m2 = st.columns(2)
+                with m1:
+                    _text(t, "mfu.seq", "seq_len", errors)
+                    _text(t, "model.mem.mbs", "micro_batch", errors)
+                    _text(t, "model.mem.tp", "tp", errors)
+                    st.checkbox(t("mfu.causal"), key=P + "causal", help=t("mfu.causal_help"))
+                with m2:
+                    _select(t, "model.mem.zero", "zero_stage", ZERO_OPTIONS,
+                            lambda z: t(f"model.mem.zero.{z}"))
+                    _select(t, "model.mem.optim", "optimizer", OPTIMIZERS,
+                            lambda o: t(f"model.mem.optim.{o}"))
+                    _text(t, "model.mem.pp", "pp", errors)
+                    st.checkbox(t("model.mem.flash"), key=P + "flash_attention",
+                                help=t("model.mem.flash_help"))
         else:
             st.selectbox(t("plans.f.weights"), list(WEIGHT_PRECISIONS), key=P + "weights",
                          format_func=str.upper, help=t("plans.f.weights_help"))

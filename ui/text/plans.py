@@ -91,18 +91,6 @@ EN = {
     "plans.f.model_custom": "Custom: parameters only",
     "plans.f.model_facts": "{total} parameters in total, {active} active per token; {layers} "
                            "layers, {heads} heads, {kv_heads} KV heads. Source: {source}",
-    "plans.f.seq_len": "Sequence length",
-    "plans.f.seq_len_help": "Training sequence length in tokens: the attention term and the "
-                            "activation memory (catalog models).",
-    "plans.f.micro_batch": "Micro-batch",
-    "plans.f.micro_batch_help": "Sequences per GPU per forward pass (activation memory).",
-    "plans.f.zero_stage": "Sharding",
-    "plans.f.zero_stage_help": "How weights, gradients and optimizer states are split over the "
-                               "data-parallel GPUs (ZeRO stage; 3 = FSDP full shard).",
-    "plans.zero.0": "none (DDP)",
-    "plans.zero.1": "ZeRO-1",
-    "plans.zero.2": "ZeRO-2",
-    "plans.zero.3": "ZeRO-3 / FSDP",
     "plans.f.params": "Parameters N",
     "plans.f.params_help": "Model parameters, e.g. 7B, 70e9, 405B (active parameters for a "
                            "mixture of experts when training).",
@@ -124,13 +112,6 @@ EN = {
     "plans.f.mfu": "MFU",
     "plans.f.mfu_help": "Model FLOPs utilisation you plan for (6N per token ÷ peak). The "
                         "published range at this scale is shown below.",
-    "plans.f.recompute": "Activation recomputation",
-    "plans.f.recompute_help": "none, selective or full. Full recomputation runs the forward "
-                              "pass twice (8N instead of 6N per token): the same MFU means a "
-                              "higher HFU. Time and cost follow MFU.",
-    "plans.recompute.none": "none",
-    "plans.recompute.selective": "selective",
-    "plans.recompute.full": "full",
     "plans.f.price": "Price per GPU-hour (optional)",
     "plans.f.price_help": "In the page's currency, e.g. 2.5; empty: no cost.",
     "plans.f.weights": "Weight precision",
@@ -214,6 +195,8 @@ EN = {
     "plans.add_from_page": "Add this setup to the plans",
     "plans.add_from_page_help": "Copy the inputs above into a new row of the Plans page, to "
                                 "compare it with other setups.",
+    "plans.add_from_page_pasted": "A pasted config.json cannot be added to the plans: choose a "
+                                  "catalog model or “Custom: parameters only” in the sidebar.",
     "plans.added": "Added “{name}” to the plans ({n} in the table).",
     "plans.open_plans": "Open the Plans page",
     # report
@@ -323,16 +306,6 @@ ZH = {
     "plans.f.model_custom": "自定义：只填参数量",
     "plans.f.model_facts": "总参数 {total}，每个 token 激活 {active}；{layers} 层，{heads} 个头，"
                            "{kv_heads} 个 KV 头。来源：{source}",
-    "plans.f.seq_len": "序列长度",
-    "plans.f.seq_len_help": "训练序列长度（token）：用于注意力项和激活显存（目录中的模型）。",
-    "plans.f.micro_batch": "micro-batch",
-    "plans.f.micro_batch_help": "每张卡每次前向的序列数（决定激活显存）。",
-    "plans.f.zero_stage": "切分方式",
-    "plans.f.zero_stage_help": "权重、梯度和优化器状态如何在数据并行的卡之间切分（ZeRO 阶段；3 = FSDP 完全切分）。",
-    "plans.zero.0": "不切分（DDP）",
-    "plans.zero.1": "ZeRO-1",
-    "plans.zero.2": "ZeRO-2",
-    "plans.zero.3": "ZeRO-3 / FSDP",
     "plans.f.params": "参数量 N",
     "plans.f.params_help": "模型参数量，例如 7B、70e9、405B（训练 MoE 时填激活参数量）。",
     "plans.f.tokens": "训练 token 数 D",
@@ -351,12 +324,6 @@ ZH = {
     "plans.f.gpus_help": "这次运行的 GPU 数（推理服务：张量并行组的卡数）。",
     "plans.f.mfu": "MFU",
     "plans.f.mfu_help": "计划达到的模型 FLOPs 利用率（每 token 6N ÷ 峰值）。下方显示同规模公开结果的范围。",
-    "plans.f.recompute": "激活检查点（重计算）",
-    "plans.f.recompute_help": "无、选择性或完全重计算。完全重计算要把前向再算一遍（每 token 8N 而不是 6N）："
-                              "同样的 MFU 对应更高的 HFU。时间和费用按 MFU 计算。",
-    "plans.recompute.none": "无",
-    "plans.recompute.selective": "选择性",
-    "plans.recompute.full": "完全",
     "plans.f.price": "每 GPU 小时价格（可选）",
     "plans.f.price_help": "按本页货币，例如 2.5；留空则不计算费用。",
     "plans.f.weights": "权重精度",
@@ -425,6 +392,7 @@ ZH = {
     "plans.file_opened": "已打开 {n} 个方案。",
     "plans.add_from_page": "把这个配置加入方案",
     "plans.add_from_page_help": "把上面的输入复制为「方案对比」页面的新一行，与其他配置比较。",
+    "plans.add_from_page_pasted": "粘贴的 config.json 无法加入方案：请在侧边栏选择目录中的模型或「自定义：只填参数量」。",
     "plans.added": "已把“{name}”加入方案（表中共 {n} 个）。",
     "plans.open_plans": "打开「方案对比」页面",
     "plans.report.title": "Roofline Lab — 方案对比",
