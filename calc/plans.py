@@ -116,6 +116,7 @@ class Plan:
     output_len: int = 256
     kv: bool = True
     context: int = 4096
+    tp_comm: bool = False
     n_layers: int = 32
     kv_heads: int = 32
     head_dim: int = 128
@@ -143,6 +144,7 @@ class DeviceFacts:
     mem_bw: float
     memory_bytes: Optional[float]
     name: str
+    interconnect: Optional[float] = None     # bytes/s, both directions (hardware.toml)
 
 
 def device_facts(plan: Plan, devices: Mapping[str, Any]) -> DeviceFacts:
@@ -158,7 +160,8 @@ def device_facts(plan: Plan, devices: Mapping[str, Any]) -> DeviceFacts:
     if plan.precision not in dev.precisions:
         raise ValueError(f"precision: {dev.name} has no {plan.precision!r} peak "
                          f"(available: {', '.join(dev.precisions)})")
-    return DeviceFacts(dev.peak_flops(plan.precision), dev.mem_bw, dev.memory_bytes, dev.name)
+    return DeviceFacts(dev.peak_flops(plan.precision), dev.mem_bw, dev.memory_bytes, dev.name,
+                       dev.interconnect_bytes_per_s)
 
 
 @dataclass(frozen=True)
@@ -289,8 +292,11 @@ def _evaluate_serving(plan: Plan, facts: DeviceFacts, published: Optional[Publis
         w_bytes = mdl.param_counts(arch).total * bpp          # memory holds every weight
         context = float(plan.context) if plan.kv else 0.0
         step_info = mdl.decode_step(arch, B, context, bpp, kv_elem, peak, bw)
-        step, total = step_info.seconds, step_info.tokens_per_sec
-        per_user = 1.0 / step
+        step = step_info.seconds
+        if plan.tp_comm and G > 1 and facts.interconnect:
+            # the Decode page's TP all-reduce: one direction = half the datasheet figure
+            step += mdl.tp_allreduce_seconds_per_token(arch, B, G, facts.interconnect / 2.0, 2.0)
+        total, per_user = B / step, 1.0 / step
         kv_total = step_info.kv_bytes
         ttft = mdl.prefill_seconds(arch, plan.prompt_len, bpp, peak, bw)
     else:
@@ -454,7 +460,7 @@ def plan_from_dict(d: object, path: str = "plans[0]", known_devices=None) -> Pla
             if raw not in (0, 1, 2, 3) or isinstance(raw, bool):
                 raise ScenarioError(f"{p} must be 0, 1, 2 or 3, got {_q(raw)}")
             values[key] = int(raw)
-        elif key in ("kv", "causal", "flash_attention"):
+        elif key in ("kv", "causal", "flash_attention", "tp_comm"):
             if not isinstance(raw, bool):
                 raise ScenarioError(f"{p} must be true or false, got {_q(raw)}")
             values[key] = raw
@@ -494,7 +500,7 @@ def plan_to_dict(plan: Plan, compact: bool = False) -> dict:
              "tp", "pp", "optimizer", "flash_attention") \
         if plan.kind == SERVING else (
         "weights", "kv_dtype", "batch", "prompt_len", "output_len", "kv", "context",
-        "n_layers", "kv_heads", "head_dim", "efficiency")
+        "n_layers", "kv_heads", "head_dim", "efficiency", "tp_comm")
     return {k: v for k, v in d.items()
             if k == "kind" or (k not in other and v != getattr(_DEFAULT, k))}
 
@@ -593,11 +599,12 @@ def load_plans(text: str | bytes, known_devices=None) -> PlanTable:
 _CSV_INPUTS = ("kind", "name", "model", "n_params", "n_tokens", "device", "precision", "n_gpus",
                "mfu", "recompute", "seq_len", "causal", "micro_batch", "zero_stage", "tp", "pp",
                "optimizer", "flash_attention", "price", "weights", "kv_dtype", "batch", "prompt_len",
-               "output_len", "kv", "context", "n_layers", "kv_heads", "head_dim", "efficiency")
+               "output_len", "kv", "context", "n_layers", "kv_heads", "head_dim", "efficiency",
+               "tp_comm")
 _TRAINING_ONLY = {"n_tokens", "mfu", "recompute", "seq_len", "micro_batch", "zero_stage",
                   "causal", "tp", "pp", "optimizer", "flash_attention"}
 _SERVING_ONLY = {"weights", "kv_dtype", "batch", "prompt_len", "output_len", "kv", "context",
-                 "n_layers", "kv_heads", "head_dim", "efficiency"}
+                 "n_layers", "kv_heads", "head_dim", "efficiency", "tp_comm"}
 
 
 def plans_csv(table: PlanTable, results: Sequence) -> str:

@@ -10,7 +10,7 @@ import streamlit as st
 from calc.training import (CHINCHILLA_TOKENS_PER_PARAM, days, gpu_hours, gpus_for_deadline,
                            mfu_from_gpu_hours, mfu_gain, seconds_from_days, tokens_for_params,
                            training_cost, training_flops, training_seconds)
-from calc.units import QuantityError, format_si, parse_quantity
+from calc.units import QuantityError, format_money, format_si, parse_price, parse_quantity
 from ui.figures.training import days_vs_mfu_figure
 from ui.formula import count, formula, si
 from ui.frame import how_computed, page_frame
@@ -34,7 +34,7 @@ def fmt_days(d: float) -> str:
 
 
 def fmt_money(x: float) -> str:
-    return f"{x:,.0f}"
+    return format_money(x, currency)
 
 
 def use_chinchilla() -> None:
@@ -85,8 +85,9 @@ with inputs:
     else:
         seq, causal = None, True
     recompute = recompute_select(t)
-    price = quantity_input(t, t("training.price"), "price", "", kind="count",
+    price = quantity_input(t, t("training.price"), "price", "", kind="price",
                            help=t("training.price_help"), placeholder="2.5", optional=True)
+    currency = parse_price(st.session_state.get("price", ""))[1] if price is not None else None
     peak = ctx.peak_flops
     if ctx.ready:
         st.caption(t("training.peak_used", peak=format_si(peak, "FLOP/s"),
@@ -121,7 +122,7 @@ with results:
         if price is not None:
             cost = training_cost(hours, price)
             c4.metric(t("training.metric.cost"), fmt_money(cost),
-                      help=t("training.metric.cost_help", price=f"{price:g}"))
+                      help=t("training.metric.cost_help", price=fmt_money(price)))
         else:
             c4.metric(t("training.metric.cost"), "—", help=t("training.metric.cost_none"))
         if model is not None:
@@ -195,7 +196,7 @@ with results:
         if price is not None:
             items.append(formula("@name = @hours \\times @price = @cost", t("training.how.cost"),
                                  name=t("training.metric.cost"), hours=f"{hours:,.0f}",
-                                 price=f"{price:g}", cost=fmt_money(training_cost(hours, price))))
+                                 price=fmt_money(price), cost=fmt_money(training_cost(hours, price))))
         if need is not None:
             items.append(formula(
                 r"\begin{aligned} n_{\text{GPU}} &= \frac{C}{T_{\text{deadline}} \times P_{\text{peak}}"

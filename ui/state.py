@@ -40,7 +40,7 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
                  "logy", "seq", "causal", "recompute", "gpu_hours", "zero", "optim", "mbs", "tp",
                  "pp", "flash"),
     "decode": ("params", "weights", "gpus", "batch", "kv", "layers", "kv_heads",
-               "head_dim", "context", "kv_dtype", "measured"),
+               "head_dim", "context", "kv_dtype", "measured", "prompt", "tp_comm"),
     "plans": ("plans",),
 }
 

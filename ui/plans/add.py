@@ -91,7 +91,7 @@ def _num(text) -> float:
 
 
 def serving_setup_button(ctx, n_params, weights, n_gpus, batch, kv, n_layers, kv_heads,
-                         head_dim, context, kv_dtype) -> None:
+                         head_dim, context, kv_dtype, *, prompt=None, tp_comm=False) -> None:
     """The Decode page's button: a serving plan from its inputs."""
     plan = None
     model = _catalog_model(ctx)
@@ -99,9 +99,11 @@ def serving_setup_button(ctx, n_params, weights, n_gpus, batch, kv, n_layers, kv
     if ctx.ready and model is not None and None not in (n_params, n_gpus, batch) and kv_ok:
         name = (f"{_label(ctx, n_params)} {weights} · {int(n_gpus):,} × {ctx.device_label()} · "
                 f"batch {int(batch)}")
-        extra = {}
+        extra = {"tp_comm": bool(tp_comm)}
+        if prompt is not None:
+            extra["prompt_len"] = int(prompt)
         if kv:
-            extra = dict(n_layers=int(n_layers), kv_heads=int(kv_heads), head_dim=int(head_dim),
+            extra.update(n_layers=int(n_layers), kv_heads=int(kv_heads), head_dim=int(head_dim),
                          context=int(context), kv_dtype=kv_dtype)
         plan = Plan(kind=SERVING, name=name[:120], model=model, n_params=float(n_params),
                     device=ctx.device_id, precision=ctx.precision, n_gpus=int(n_gpus),

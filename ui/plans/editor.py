@@ -53,7 +53,7 @@ def _fields_of(plan: Plan) -> dict[str, Any]:
         "tp": f"{plan.tp}", "pp": f"{plan.pp}", "optimizer": plan.optimizer,
         "flash_attention": plan.flash_attention, "weights": plan.weights, "kv_dtype": plan.kv_dtype,
         "batch": f"{plan.batch}", "prompt": f"{plan.prompt_len}", "output": f"{plan.output_len}",
-        "kv": plan.kv, "context": f"{plan.context}", "layers": f"{plan.n_layers}",
+        "kv": plan.kv, "context": f"{plan.context}", "tp_comm": plan.tp_comm, "layers": f"{plan.n_layers}",
         "kv_heads": f"{plan.kv_heads}", "head_dim": f"{plan.head_dim}",
         "efficiency": _pct_text(plan.efficiency),
     }
@@ -168,6 +168,7 @@ def candidate(t: Translator, base: Plan, models=None) -> tuple[Optional[Plan], d
                       prompt_len=r.whole("prompt", t("plans.f.prompt")),
                       output_len=r.whole("output", t("plans.f.output")),
                       kv=bool(s.get(P + "kv", base.kv)),
+                      tp_comm=bool(s.get(P + "tp_comm", base.tp_comm)) and bool(model),
                       context=r.whole("context", t("plans.f.context")),
                       n_layers=r.whole("layers", t("plans.f.layers")),
                       kv_heads=r.whole("kv_heads", t("plans.f.kv_heads")),
@@ -359,6 +360,9 @@ def render_editor(t: Translator, devices: Mapping[str, Any], published, models=N
                         _text(t, "plans.f.kv_heads", "kv_heads", errors)
                     with k3:
                         _text(t, "plans.f.head_dim", "head_dim", errors)
+            if chosen_model:
+                st.checkbox(t("model.decode.tp_comm"), key=P + "tp_comm",
+                            help=t("model.decode.tp_comm_help"))
             _text(t, "plans.f.efficiency", "efficiency", errors)
             _published_eff_caption(t, plan, published, devices, models)
     a1, a2, a3, a4 = st.columns(4)
