@@ -22,7 +22,7 @@ from ui.i18n import Translator
 from ui.plans import state
 from ui.model_sections import OPTIMIZERS, ZERO_OPTIONS
 from ui.plans.rows import fmt_pct, plan_label
-from ui.widgets import format_quantity
+from ui.widgets import format_quantity, quantity_error
 
 P = "pl_e_"
 LOADED_KEY = "plans.editor_loaded"
@@ -88,10 +88,9 @@ class _Reader:
             return None
         try:
             x = parse_quantity(raw, kind=kind)
-        except (QuantityError, ValueError, TypeError):
-            shown = raw if len(raw) <= 40 else raw[:40] + "…"
+        except (QuantityError, ValueError, TypeError) as exc:
             self.errors[key] = self.t("plans.err.field", label=label,
-                                      message=self.t("common.err.parse", text=shown))
+                                      message=quantity_error(self.t, raw, exc, kind))
             return None
         lo_ok = optional and key == "price"
         if not (x >= 0 if lo_ok else x > 0) or x > 1e30:
