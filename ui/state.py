@@ -42,6 +42,7 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
     "learn": ("quiz", "lesson"),
     "decode": ("params", "weights", "gpus", "batch", "kv", "layers", "kv_heads",
                "head_dim", "context", "kv_dtype", "measured", "prompt", "tp_comm"),
+    "plans": ("plans",),
 }
 
 # Names the navigation links carry from page to page.

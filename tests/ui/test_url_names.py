@@ -16,6 +16,7 @@ PINNED = {
     "learn": {"quiz", "lesson"},
     "decode": {"params", "weights", "gpus", "batch", "kv", "layers", "kv_heads", "head_dim",
                "context", "kv_dtype", "measured"},
+    "plans": {"plans"},
 }
 
 
