@@ -40,7 +40,8 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
                  "logy", "seq", "causal", "recompute", "gpu_hours", "zero", "optim", "mbs", "tp",
                  "pp", "flash"),
     "decode": ("params", "weights", "gpus", "batch", "kv", "layers", "kv_heads",
-               "head_dim", "context", "kv_dtype", "measured"),
+               "head_dim", "context", "kv_dtype", "measured", "prompt", "tp_comm"),
+    "plans": ("plans",),
 }
 
 # Names the navigation links carry from page to page.

@@ -15,6 +15,7 @@ PINNED = {
                  "logy"},
     "decode": {"params", "weights", "gpus", "batch", "kv", "layers", "kv_heads", "head_dim",
                "context", "kv_dtype", "measured"},
+    "plans": {"plans"},
 }
 
 
