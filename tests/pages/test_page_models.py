@@ -14,8 +14,8 @@ from ui.widgets import format_quantity
 
 CATALOG = load_models()
 HF = Path(__file__).resolve().parents[1] / "data" / "hf_configs"
-PAGES = ["pages/1_Roofline.py", "pages/2_MFU.py", "pages/3_Training_time.py",
-         "pages/4_Decode_speed.py"]
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = sorted(f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py"))   # every page
 
 
 def metrics(at) -> dict[str, str]:
