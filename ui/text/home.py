@@ -31,6 +31,9 @@ EN = {
                           "needed to meet a deadline.",
     "home.tool.decode": "The tokens/s ceiling of decoding: bandwidth ÷ model bytes, "
                         "batching and the KV cache.",
+    "home.tool.diagnosis": "Upload a PyTorch profiler trace: idle gaps, tiny kernels, "
+                            "communication, time by class and MFU per step — the chapter's "
+                            "diagnosis in numbers.",
 }
 
 ZH = {
@@ -56,4 +59,5 @@ ZH = {
     "home.tool.mfu": "训练的模型算力利用率（MFU）、评级，以及偏低时按顺序排查的清单。",
     "home.tool.training": "一次训练要几天、多少 GPU 小时、多少钱；以及按期完成需要多少张卡。",
     "home.tool.decode": "解码速度的上限：带宽 ÷ 模型大小、批处理和 KV cache。",
+    "home.tool.diagnosis": "上传 PyTorch Profiler 的 trace：空隙、小 kernel、通信、按类别的时间分布和每一步的 MFU——用数字给出本章的诊断。",
 }
