@@ -14,10 +14,12 @@ from typing import Mapping, Sequence
 import streamlit as st
 
 from calc.hardware import Accelerator, HardwareFileError, load_hardware
+from calc.models import ModelArch
 from calc.roofline import ridge_point
 from calc.units import format_binary_bytes, format_si
 from ui.formula import Formula, latex_text  # noqa: F401 - latex_text: pages import it from here
 from ui.i18n import LANG_NAMES, LANGS, Translator, translator
+from ui.model import model_picker
 from ui.state import bound, nav_query_params
 from ui.widgets import Bounds, quantity_input
 
@@ -26,10 +28,13 @@ CUSTOM = "custom"
 # (page id, file, icon). The order is the navigation order.
 PAGES: tuple[tuple[str, str, str], ...] = (
     ("home", "app.py", ":material/home:"),
+    ("learn", "pages/0_Learn.py", ":material/school:"),
     ("roofline", "pages/1_Roofline.py", ":material/show_chart:"),
     ("mfu", "pages/2_MFU.py", ":material/speed:"),
     ("training", "pages/3_Training_time.py", ":material/schedule:"),
     ("decode", "pages/4_Decode_speed.py", ":material/bolt:"),
+    ("diagnosis", "pages/6_Trace_doctor.py", ":material/troubleshoot:"),
+    ("plans", "pages/7_Plans.py", ":material/compare:"),
     ("measure", "pages/8_Measure.py", ":material/timer:"),
 )
 
@@ -57,6 +62,8 @@ class PageContext:
     hardware_error: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
     img_format: str = "png"           # chart download format (plotly modebar camera)
+    model_id: str = "custom"          # sidebar Model choice: a models.toml id, "custom", "config"
+    model: ModelArch | None = None    # None for "Custom: parameters only"
 
     @property
     def ready(self) -> bool:
@@ -155,7 +162,9 @@ def page_frame(page_id: str) -> PageContext:
         if device.notes:
             notes.append(device.notes)
 
-    _device_facts(sb, t, device, precision, peak_flops, mem_bw)
+    # The Learn page asks for the ridge point: the sidebar does not give it away there.
+    _device_facts(sb, t, device, precision, peak_flops, mem_bw, show_ridge=page_id != "learn")
+    model_id, model = model_picker(sb, t)
     _navigation(sb, t, page_id)
     img_format = bound(sb.radio, t("common.img_format"), list(IMAGE_FORMATS), key="img",
                        index=0, horizontal=True, help=t("common.img_format_help"),
@@ -163,7 +172,8 @@ def page_frame(page_id: str) -> PageContext:
                        is_valid=lambda v: v in IMAGE_FORMATS)
     return PageContext(lang=lang, t=t, devices=devices, device_id=device_id, device=device,
                        precision=precision, peak_flops=peak_flops, mem_bw=mem_bw,
-                       hardware_error=hw_error, notes=tuple(notes), img_format=img_format)
+                       hardware_error=hw_error, notes=tuple(notes), img_format=img_format,
+                       model_id=model_id, model=model)
 
 
 def _custom_device(peak: float | None, bw: float | None) -> Accelerator | None:
@@ -174,7 +184,8 @@ def _custom_device(peak: float | None, bw: float | None) -> Accelerator | None:
 
 
 def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
-                  peak_flops: float | None, mem_bw: float | None) -> None:
+                  peak_flops: float | None, mem_bw: float | None,
+                  show_ridge: bool = True) -> None:
     if peak_flops is None or mem_bw is None:
         sb.warning(t("common.custom_incomplete"))
         return
@@ -182,8 +193,9 @@ def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
         (t("common.fact.peak", precision=t(f"common.prec.{precision}")),
          format_si(peak_flops, "FLOP/s")),
         (t("common.fact.bw"), format_si(mem_bw, "B/s")),
-        (t("common.fact.ridge"), format_si(ridge_point(peak_flops, mem_bw), "FLOP/B")),
     ]
+    if show_ridge:
+        rows.append((t("common.fact.ridge"), format_si(ridge_point(peak_flops, mem_bw), "FLOP/B")))
     if device is not None and device.memory_bytes:
         mem = device.memory_bytes
         rows.append((t("common.fact.memory"),
