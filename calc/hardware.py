@@ -19,6 +19,7 @@ from typing import Any, Mapping, Optional
 __all__ = [
     "PRECISIONS",
     "FLOAT_PRECISIONS",
+    "SPARSE_PRECISIONS",
     "DEFAULT_HARDWARE_PATH",
     "Accelerator",
     "HardwareFileError",
@@ -32,6 +33,14 @@ PRECISIONS = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")
 
 FLOAT_PRECISIONS = tuple(p for p in PRECISIONS if p != "int8")
 
+SPARSE_PRECISIONS = ("tf32", "bf16", "fp16", "fp8", "int8", "fp4")
+"""Tensor precisions that can have a 2:4-sparse headline (twice the dense peak).
+
+FP64 and FP32 never do: 2:4 structured sparsity is a tensor-core (matrix-engine)
+mode for these formats only.  Source: NVIDIA A100 whitepaper ("Fine-grained structured
+sparsity", TF32/BF16/FP16/INT8), H100 and Blackwell datasheets (adds FP8/FP4); AMD
+MI300 series datasheets ("with structured sparsity" for TF32/FP16/BF16/FP8/INT8)."""
+
 DEFAULT_HARDWARE_PATH = Path(__file__).resolve().parent.parent / "hardware.toml"
 """The repository's hardware.toml, found relative to this package (not the working directory)."""
 
@@ -40,7 +49,10 @@ _MIB = 2.0**20
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 _REQUIRED = ("name", "vendor", "year", "mem_bw_gbs", "sparse_headline", "source", "peak_tflops")
-_OPTIONAL = ("notes", "l2_mb", "interconnect_gbs", "tdp_w", "memory_gb", "memory_gib")
+_OPTIONAL = ("notes", "l2_mb", "interconnect_gbs", "tdp_w", "memory_gb", "memory_gib", "memory_binary")
+# Written by `python -m measure` (measure/device.py) for a measured machine.
+_MEASURED = ("measured", "date", "host", "cache_bw_gbs", "versions")
+_CACHE_LEVEL = re.compile(r"^l[1-9]$")
 
 
 class HardwareFileError(ValueError):
@@ -60,9 +72,13 @@ class Accelerator:
 
     memory_bytes (bytes), mem_bw (bytes/s), peaks: precision -> dense peak (FLOP/s,
     int8 in ops/s), ordered as PRECISIONS (treat as read-only), sparse_headline: the
-    vendor's headline tensor figure is the 2:4-sparse one (twice ``peaks``),
-    l2_bytes (bytes), interconnect_bytes_per_s (bytes/s, both directions), tdp_w (W).
-    memory_bytes is None only for :func:`custom_accelerator` devices without one.
+    vendor headlines a 2:4-sparse figure for at least one precision, sparse_precisions:
+    exactly those precisions (a subset of SPARSE_PRECISIONS; their headline is twice
+    ``peaks``), l2_bytes (bytes), interconnect_bytes_per_s (bytes/s, both directions),
+    tdp_w (W), memory_binary: the datasheet's capacity figure is binary (GiB, 2**30 bytes,
+    as DRAM and HBM are built: an "80 GB" A100 holds 80 GiB = 85.9e9 bytes), already
+    applied to memory_bytes.  memory_bytes is None only for :func:`custom_accelerator`
+    devices without one.
     """
 
     id: str
@@ -78,6 +94,26 @@ class Accelerator:
     interconnect_bytes_per_s: Optional[float] = None
     tdp_w: Optional[float] = None
     notes: str = ""
+    measured: bool = False
+    date: str = ""
+    host: str = ""
+    cache_bw: Mapping[str, float] = field(default_factory=dict, hash=False)
+    versions: Mapping[str, str] = field(default_factory=dict, hash=False)
+    sparse_precisions: tuple[str, ...] = ()
+    memory_binary: bool = True
+
+    def sparse_headline_flops(self, precision: Optional[str] = None) -> Optional[float]:
+        """The vendor's 2:4-sparse headline at ``precision`` = 2 × dense peak (FLOP/s), or None.
+
+        None when the vendor publishes no sparse figure for that precision (FP64, FP32 and
+        every precision of a device without 2:4 sparsity): A100 bf16 -> 624e12, A100 fp32
+        -> None (the datasheet's 19.5 TFLOP/s is the only FP32 figure).
+        """
+        if precision is None:
+            precision = self.default_precision
+        if precision not in self.sparse_precisions:
+            return None
+        return 2.0 * self.peak_flops(precision)
 
     @property
     def precisions(self) -> tuple[str, ...]:
@@ -86,8 +122,12 @@ class Accelerator:
 
     @property
     def default_precision(self) -> str:
-        """"bf16" when present, else "fp16", else the fastest float precision, else the first."""
-        for p in ("bf16", "fp16"):
+        """"bf16" when present, else "fp16", else the fastest float precision, else the first.
+
+        A measured device starts at its fastest float precision (a CPU's numpy float16
+        runs outside the BLAS, far below its float32).
+        """
+        for p in () if self.measured else ("bf16", "fp16"):
             if p in self.peaks:
                 return p
         floats = [p for p in self.peaks if p in FLOAT_PRECISIONS]
@@ -144,6 +184,28 @@ def _str(path, dev, name, value, *, allow_empty=False) -> str:
     return value
 
 
+def _sparse(path: Path, dev_id: str, value: Any, peaks: Mapping[str, float]) -> tuple[str, ...]:
+    """sparse_headline: false, or the list of precisions with a 2:4-sparse headline.
+
+    ``true`` (the older form) means every tensor precision of the device (its peaks in
+    SPARSE_PRECISIONS) -- never FP64 or FP32.
+    """
+    if isinstance(value, bool):
+        return tuple(p for p in SPARSE_PRECISIONS if p in peaks) if value else ()
+    if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
+        raise _err(path, dev_id, "sparse_headline",
+                   f"must be false or a list of precisions such as [\"bf16\", \"fp8\"], got {value!r}")
+    for p in value:
+        if p not in SPARSE_PRECISIONS:
+            raise _err(path, dev_id, "sparse_headline",
+                       f"{p!r} has no 2:4-sparse figure (only {', '.join(SPARSE_PRECISIONS)} can)")
+        if p not in peaks:
+            raise _err(path, dev_id, "sparse_headline", f"{p!r} is not in peak_tflops")
+    if len(set(value)) != len(value):
+        raise _err(path, dev_id, "sparse_headline", f"lists a precision twice: {value!r}")
+    return tuple(p for p in PRECISIONS if p in value)
+
+
 def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
     if not _ID.match(dev_id):
         raise _err(path, dev_id, "id", "must be kebab-case: lowercase letters, digits and single dashes (e.g. h100-sxm)")
@@ -152,22 +214,27 @@ def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
     for f in _REQUIRED:
         if f not in d:
             raise _err(path, dev_id, f, "is missing")
-    unknown = [k for k in d if k not in _REQUIRED and k not in _OPTIONAL]
+    unknown = [k for k in d if k not in _REQUIRED + _OPTIONAL + _MEASURED]
     if unknown:
         raise _err(path, dev_id, unknown[0],
-                   f"is not a known field (known: {', '.join(_REQUIRED + _OPTIONAL)})")
+                   f"is not a known field (known: {', '.join(_REQUIRED + _OPTIONAL + _MEASURED)})")
     if ("memory_gb" in d) == ("memory_gib" in d):
         raise _err(path, dev_id, "memory_gb", "give exactly one of memory_gb (GB) or memory_gib (GiB)")
-    if "memory_gb" in d:
-        memory = _dec(_num(path, dev_id, "memory_gb", d["memory_gb"]), 9)
-    else:
+    binary = d.get("memory_binary", True)
+    if not isinstance(binary, bool):
+        raise _err(path, dev_id, "memory_binary", f"must be true or false, got {binary!r}")
+    if "memory_gib" in d:
+        if not binary:
+            raise _err(path, dev_id, "memory_binary", "memory_gib is binary by definition; "
+                       "use memory_gb with memory_binary = false for a decimal figure")
         memory = _num(path, dev_id, "memory_gib", d["memory_gib"]) * _GIB
+    elif binary:
+        memory = _num(path, dev_id, "memory_gb", d["memory_gb"]) * _GIB
+    else:
+        memory = _dec(_num(path, dev_id, "memory_gb", d["memory_gb"]), 9)
     year = d["year"]
     if isinstance(year, bool) or not isinstance(year, int) or not 1950 <= year <= 2100:
         raise _err(path, dev_id, "year", f"must be an integer year, got {year!r}")
-    sparse = d["sparse_headline"]
-    if not isinstance(sparse, bool):
-        raise _err(path, dev_id, "sparse_headline", f"must be true or false, got {sparse!r}")
     table = d["peak_tflops"]
     if not isinstance(table, dict):
         raise _err(path, dev_id, "peak_tflops", f"must be a table of precision = TFLOP/s, got {type(table).__name__}")
@@ -177,6 +244,7 @@ def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
         if p not in PRECISIONS:
             raise _err(path, dev_id, f"peak_tflops.{p}", f"unknown precision (allowed: {', '.join(PRECISIONS)})")
     peaks = {p: _dec(_num(path, dev_id, f"peak_tflops.{p}", table[p]), 12) for p in PRECISIONS if p in table}
+    sparse = _sparse(path, dev_id, d["sparse_headline"], peaks)
     opt = {}
     opt["l2_mb"] = _num(path, dev_id, "l2_mb", d["l2_mb"]) * _MIB if "l2_mb" in d else None
     opt["interconnect_gbs"] = (_dec(_num(path, dev_id, "interconnect_gbs", d["interconnect_gbs"]), 9)
@@ -190,13 +258,43 @@ def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
         memory_bytes=memory,
         mem_bw=_dec(_num(path, dev_id, "mem_bw_gbs", d["mem_bw_gbs"]), 9),
         peaks=peaks,
-        sparse_headline=sparse,
+        sparse_headline=bool(sparse),
+        sparse_precisions=sparse,
+        memory_binary=binary,
         source=_str(path, dev_id, "source", d["source"]),
         l2_bytes=opt["l2_mb"],
         interconnect_bytes_per_s=opt["interconnect_gbs"],
         tdp_w=opt["tdp_w"],
         notes=_str(path, dev_id, "notes", d.get("notes", ""), allow_empty=True),
+        **_measured_fields(path, dev_id, d),
     )
+
+
+def _measured_fields(path: Path, dev_id: str, d: dict) -> dict[str, Any]:
+    """measured (bool), date and host (strings, required when measured = true),
+    cache_bw_gbs {l1 = GB/s, ...} -> cache_bw (bytes/s), versions {library = "x.y"}."""
+    out: dict[str, Any] = {}
+    measured = d.get("measured", False)
+    if not isinstance(measured, bool):
+        raise _err(path, dev_id, "measured", f"must be true or false, got {measured!r}")
+    out["measured"] = measured
+    for f in ("date", "host"):
+        if measured and f not in d:
+            raise _err(path, dev_id, f, "is missing (a measured device says when and where)")
+        value = d.get(f, "")
+        out[f] = value.isoformat() if hasattr(value, "isoformat") else _str(path, dev_id, f, value, allow_empty=not measured)
+    for f, unit in (("cache_bw_gbs", "GB/s"), ("versions", "version string")):
+        table = d.get(f, {})
+        if not isinstance(table, dict):
+            raise _err(path, dev_id, f, f"must be a table of name = {unit}, got {type(table).__name__}")
+        if f == "cache_bw_gbs":
+            bad = [k for k in table if not _CACHE_LEVEL.match(k)]
+            if bad:
+                raise _err(path, dev_id, f"{f}.{bad[0]}", "unknown cache level (allowed: l1 … l9)")
+            out["cache_bw"] = {k: _dec(_num(path, dev_id, f"{f}.{k}", table[k]), 9) for k in sorted(table)}
+        else:
+            out["versions"] = {k: _str(path, dev_id, f"{f}.{k}", v) for k, v in table.items()}
+    return out
 
 
 _DUP = re.compile(r"Cannot declare \(([^)]*)\) twice")
@@ -235,7 +333,9 @@ def load_hardware(path: Optional[str | Path] = None) -> dict[str, Accelerator]:
 
     path defaults to DEFAULT_HARDWARE_PATH (the repository's hardware.toml, located
     relative to this package).  Units converted on load: TFLOP/s x 1e12 -> FLOP/s,
-    GB/s x 1e9 -> bytes/s, GB x 1e9 or GiB x 2**30 -> bytes, MB x 2**20 -> bytes.
+    GB/s x 1e9 -> bytes/s, memory_gb x 2**30 -> bytes when memory_binary (the
+    default: DRAM/HBM capacities are binary) else x 1e9, memory_gib x 2**30,
+    MB x 2**20 -> bytes.
     Raises HardwareFileError (a ValueError) naming the file, device id and field for:
     unreadable or non-TOML files, duplicate ids, missing or unknown fields, wrong
     types, non-positive numbers, unknown precision keys.  Pure: safe to cache.

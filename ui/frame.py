@@ -9,14 +9,17 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import streamlit as st
 
 from calc.hardware import Accelerator, HardwareFileError, load_hardware
+from calc.models import ModelArch
 from calc.roofline import ridge_point
-from calc.units import format_si
+from calc.units import format_binary_bytes, format_si
+from ui.formula import Formula, latex_text  # noqa: F401 - latex_text: pages import it from here
 from ui.i18n import LANG_NAMES, LANGS, Translator, translator
+from ui.model import model_picker
 from ui.state import bound, nav_query_params
 from ui.widgets import Bounds, quantity_input
 
@@ -25,16 +28,24 @@ CUSTOM = "custom"
 # (page id, file, icon). The order is the navigation order.
 PAGES: tuple[tuple[str, str, str], ...] = (
     ("home", "app.py", ":material/home:"),
+    ("learn", "pages/0_Learn.py", ":material/school:"),
     ("roofline", "pages/1_Roofline.py", ":material/show_chart:"),
     ("mfu", "pages/2_MFU.py", ":material/speed:"),
     ("training", "pages/3_Training_time.py", ":material/schedule:"),
     ("decode", "pages/4_Decode_speed.py", ":material/bolt:"),
+    ("diagnosis", "pages/6_Trace_doctor.py", ":material/troubleshoot:"),
+    ("plans", "pages/7_Plans.py", ":material/compare:"),
+    ("measure", "pages/8_Measure.py", ":material/timer:"),
 )
 
 # Set ROOFLINE_LAB_HARDWARE to read another hardware file (tests, private devices).
 HARDWARE_ENV = "ROOFLINE_LAB_HARDWARE"
 
 IMAGE_FORMATS = ("png", "svg")
+
+# Devices added for this session only ({id: Accelerator}; the Measure page's measured
+# machine), listed in the sidebar after the hardware file's.
+SESSION_DEVICES = "_session_devices"
 
 
 @dataclass(frozen=True)
@@ -51,6 +62,8 @@ class PageContext:
     hardware_error: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
     img_format: str = "png"           # chart download format (plotly modebar camera)
+    model_id: str = "custom"          # sidebar Model choice: a models.toml id, "custom", "config"
+    model: ModelArch | None = None    # None for "Custom: parameters only"
 
     @property
     def ready(self) -> bool:
@@ -102,6 +115,7 @@ def page_frame(page_id: str) -> PageContext:
     t = translator(lang)
 
     devices, hw_error = hardware()
+    devices = {**devices, **st.session_state.get(SESSION_DEVICES, {})}
     device_ids = list(devices) + [CUSTOM]
     default_device = "a100-80gb-sxm" if "a100-80gb-sxm" in devices else device_ids[0]
     if st.session_state.get("device") not in device_ids:
@@ -148,7 +162,9 @@ def page_frame(page_id: str) -> PageContext:
         if device.notes:
             notes.append(device.notes)
 
-    _device_facts(sb, t, device, precision, peak_flops, mem_bw)
+    # The Learn page asks for the ridge point: the sidebar does not give it away there.
+    _device_facts(sb, t, device, precision, peak_flops, mem_bw, show_ridge=page_id != "learn")
+    model_id, model = model_picker(sb, t)
     _navigation(sb, t, page_id)
     img_format = bound(sb.radio, t("common.img_format"), list(IMAGE_FORMATS), key="img",
                        index=0, horizontal=True, help=t("common.img_format_help"),
@@ -156,7 +172,8 @@ def page_frame(page_id: str) -> PageContext:
                        is_valid=lambda v: v in IMAGE_FORMATS)
     return PageContext(lang=lang, t=t, devices=devices, device_id=device_id, device=device,
                        precision=precision, peak_flops=peak_flops, mem_bw=mem_bw,
-                       hardware_error=hw_error, notes=tuple(notes), img_format=img_format)
+                       hardware_error=hw_error, notes=tuple(notes), img_format=img_format,
+                       model_id=model_id, model=model)
 
 
 def _custom_device(peak: float | None, bw: float | None) -> Accelerator | None:
@@ -167,7 +184,8 @@ def _custom_device(peak: float | None, bw: float | None) -> Accelerator | None:
 
 
 def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
-                  peak_flops: float | None, mem_bw: float | None) -> None:
+                  peak_flops: float | None, mem_bw: float | None,
+                  show_ridge: bool = True) -> None:
     if peak_flops is None or mem_bw is None:
         sb.warning(t("common.custom_incomplete"))
         return
@@ -175,15 +193,20 @@ def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
         (t("common.fact.peak", precision=t(f"common.prec.{precision}")),
          format_si(peak_flops, "FLOP/s")),
         (t("common.fact.bw"), format_si(mem_bw, "B/s")),
-        (t("common.fact.ridge"), format_si(ridge_point(peak_flops, mem_bw), "FLOP/B")),
     ]
+    if show_ridge:
+        rows.append((t("common.fact.ridge"), format_si(ridge_point(peak_flops, mem_bw), "FLOP/B")))
     if device is not None and device.memory_bytes:
-        rows.append((t("common.fact.memory"), format_si(device.memory_bytes, "B")))
+        mem = device.memory_bytes
+        rows.append((t("common.fact.memory"),
+                     t("common.fact.memory_binary", gib=format_binary_bytes(mem),
+                       gb=format_si(mem, "B")) if device.memory_binary else format_si(mem, "B")))
     sb.markdown("\n".join(f"- {name}: **{value}**" for name, value in rows))
-    if device is not None and device.sparse_headline:
-        sb.caption(t("common.sparse_caption",
-                     sparse=format_si(2 * peak_flops, "FLOP/s"),
-                     dense=format_si(peak_flops, "FLOP/s")))
+    sparse = device.sparse_headline_flops(precision) if device is not None else None
+    if sparse is not None:
+        sb.caption(t("common.sparse_caption", sparse=format_si(sparse, "FLOP/s"),
+                     dense=format_si(peak_flops, "FLOP/s"),
+                     precision=t(f"common.prec.{precision}")))
     if device is not None and device.notes:
         with sb.expander(t("common.device_notes")):
             st.text(device.notes)
@@ -200,19 +223,15 @@ def _navigation(sb, t: Translator, page_id: str) -> None:
                      disabled=(pid == page_id))
 
 
-def latex_text(text: str) -> str:
-    """A formatted quantity ("312 TFLOP/s", "45%", "20 µs", "$2.50 USD") as text inside
-    st.latex: µ, % and $ (which would end KaTeX's math) are escaped."""
-    return r"\text{" + text.replace("µ", r"\mu ").replace("%", r"\%").replace("$", r"\$") + "}"
-
-
-def how_computed(t: Translator, items: list[tuple[str, str]]) -> None:
-    """The 'How this is computed' expander: (LaTeX formula, explanation) pairs."""
+def how_computed(t: Translator, items: Sequence[Formula | tuple[str, str]]) -> None:
+    """The 'How this is computed' expander: each formula (ui.formula.Formula, or a
+    (LaTeX, explanation) pair) under its explanation."""
     with st.expander(t("common.how_computed")):
-        for latex, text in items:
+        for item in items:
+            code, text = (item.latex, item.explanation) if isinstance(item, Formula) else item
             if text:
                 st.markdown(text)
-            st.latex(latex)
+            st.latex(code)
 
 
 def plotly_config(filename: str, img_format: str = "png") -> dict:

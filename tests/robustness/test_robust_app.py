@@ -67,7 +67,7 @@ def test_hardware_env_good_file_is_used(tmp_path, monkeypatch):
 # ----------------------------------------------------------------------------- uploads
 
 def _outcome(data: bytes, name: str):
-    imp = pytest.importorskip("ui.roofline_extras.import_panel")
+    from ui.roofline import import_panel as imp
     return imp.handle_upload(data, name)
 
 
@@ -112,7 +112,7 @@ def test_bad_uploads_give_a_message_and_add_nothing(data, name):
 
 
 def test_upload_handler_keeps_existing_kernels_on_bad_file():
-    imp = pytest.importorskip("ui.roofline_extras.import_panel")
+    from ui.roofline import import_panel as imp
     session: dict = {}
     table: list = ["existing"]
 

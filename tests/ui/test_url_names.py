@@ -4,7 +4,7 @@ from ui.state import SHARED_NAMES, URL_NAMES
 
 # Pinned by hand from README.md ("Share links"). Extend when a page gains a name.
 PINNED = {
-    "common": {"lang", "device", "precision", "peak", "bw", "img"},
+    "common": {"lang", "device", "precision", "peak", "bw", "img", "model", "mcfg"},
     "roofline": {"roofs", "k", "compare", "l2_bw", "l1_bw", "hier", "top", "filter", "size_by",
                  "b_kind", "b_dtype", "b_m", "b_n", "b_k", "b_vm", "b_vn", "b_elems", "b_inputs",
                  "b_fpe", "b_rows", "b_cols", "b_batch", "b_heads", "b_seq", "b_hd", "b_flash",
@@ -13,8 +13,14 @@ PINNED = {
             "seq", "causal", "target_mfu"},
     "training": {"params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days",
                  "logy", "currency"},
+    "learn": {"quiz", "lesson"},
     "decode": {"params", "weights", "gpus", "batch", "kv", "layers", "kv_heads", "head_dim",
                "context", "kv_dtype", "measured"},
+    "diagnosis": {"small", "trace_gpu", "params", "tokens_step", "gpus", "recompute", "seq",
+                  "causal"},
+    "plans": {"plans"},
+    "measure": {"m_quick", "m_gpu", "m_dev", "m_prec", "m_dtype", "m_gemm", "m_gemv", "m_add",
+                "m_sum", "m_gemm_n", "m_gemv_m", "m_gemv_n", "m_add_n", "m_sum_n"},
 }
 
 

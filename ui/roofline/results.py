@@ -5,7 +5,6 @@ computed". `analyze` is pure (no Streamlit) and vectorized: thousands of kernels
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -15,8 +14,8 @@ from calc.kernel_table import KernelRecord, TableParse, to_csv
 from calc.roofline import (ABOVE_ROOF_FRACTION, NEAR_ROOF_FRACTION, KernelPlacements, min_seconds,
                            place_kernels, ridge_point)
 from calc.units import format_si
-from ui.figures.roofline import ROOF_COLORS, KernelPoints, Roof, kernel_points
-from ui.frame import latex_text
+from ui.formula import Formula, formula, si
+from ui.frame import how_computed
 from ui.i18n import Translator
 from ui.roofline.table import md_escape
 
@@ -227,34 +226,6 @@ def table_csv(parse: TableParse) -> str:
     return to_csv(parse.kernels)
 
 
-# ----------------------------------------------------------------------------- chart
-
-def main_roof(label: str, peak_flops: float, mem_bw: float) -> Roof:
-    return Roof(label=label, peak_flops=peak_flops, mem_bw=mem_bw, color=ROOF_COLORS[0])
-
-
-def precision_roofs(t: Translator, device, device_label: str, precisions: Sequence[str],
-                    mem_bw: float) -> list[Roof]:
-    """Extra roofs: the same device at other precisions (dashed, own colours)."""
-    out = []
-    for j, prec in enumerate(precisions):
-        try:
-            peak = device.peak_flops(prec)
-        except (KeyError, ValueError):
-            continue
-        out.append(Roof(label=f"{device_label} · {t('common.prec.' + prec)}", peak_flops=peak,
-                        mem_bw=mem_bw, color=ROOF_COLORS[1 + j % (len(ROOF_COLORS) - 1)], dash="dash"))
-    return out
-
-
-def points(t: Translator, a: Analysis, *, size: np.ndarray | None = None,
-           highlight: np.ndarray | None = None) -> KernelPoints:
-    """Drawable points for the chart (labels = table row numbers when few kernels)."""
-    labels = [str(r) for r in a.rows] if len(a) <= 30 else None
-    return kernel_points(t, a.names, a.flops, a.bytes_moved, a.placement, size=size,
-                         highlight=highlight, labels=labels, light=len(a) > LIGHT_HOVER_ABOVE)
-
-
 # ----------------------------------------------------------------------------- page parts
 
 def render_results(t: Translator, a: Analysis) -> None:
@@ -277,6 +248,15 @@ def render_results(t: Translator, a: Analysis) -> None:
         st.warning(t("roofline.r.no_flops", n=len(a.no_flops)), icon=":material/info:")
 
 
+def render_results_section(ctx, parse: TableParse, a: Analysis) -> None:
+    """Results heading, table and sentences, downloads, and "How this is computed"."""
+    t = ctx.t
+    st.subheader(t("roofline.results_heading"))
+    render_results(t, a)
+    render_downloads(t, parse, a, f"{ctx.device_id}_{ctx.precision}")
+    how_computed(t, how_items(t, a, ctx.peak_flops, ctx.mem_bw))
+
+
 def render_downloads(t: Translator, parse: TableParse, a: Analysis, stem: str) -> None:
     c1, c2 = st.columns(2)
     # CSV text is made only when the button is pressed (thousands of rows stay fast).
@@ -288,30 +268,30 @@ def render_downloads(t: Translator, parse: TableParse, a: Analysis, stem: str) -
                        help=t("roofline.dl.results_help"), key="dl_results", disabled=not len(a))
 
 
-def how_items(t: Translator, a: Analysis, peak: float, bw: float) -> list[tuple[str, str]]:
-    """(LaTeX, explanation) pairs with the selected device's numbers substituted."""
-    P, B = format_si(peak, "FLOP/s"), format_si(bw, "B/s")
-    ridge = ridge_point(peak, bw)
+def how_items(t: Translator, a: Analysis, peak: float, bw: float) -> list[Formula]:
+    """The formulas with the selected device's numbers (and the first kernel's) substituted."""
+    P, B = si(peak, "FLOP/s"), si(bw, "B/s")
     items = [
-        (r"P_{\text{attainable}} = \min\left(P_{\text{peak}},\; I \times B\right) = \min\left("
-         + latex_text(P) + r",\; I \times " + latex_text(B) + r"\right)", t("roofline.how.attainable")),
-        (r"I_{\text{ridge}} = \frac{P_{\text{peak}}}{B} = \frac{" + latex_text(P) + "}{" + latex_text(B)
-         + "} = " + latex_text(format_si(ridge, "FLOP/B")), t("roofline.how.ridge")),
+        formula(r"P_{\text{attainable}} = \min\left(P_{\text{peak}},\; I \times B\right)"
+                r" = \min\left(@peak,\; I \times @bw\right)",
+                t("roofline.how.attainable"), peak=P, bw=B),
+        formula(r"I_{\text{ridge}} = \frac{P_{\text{peak}}}{B} = \frac{@peak}{@bw} = @ridge",
+                t("roofline.how.ridge"), peak=P, bw=B, ridge=si(ridge_point(peak, bw), "FLOP/B")),
     ]
     if len(a):
         i = 0
-        inten = float(a.placement.intensity[i])
-        att = float(a.placement.attainable_flops[i])
-        items.append((
-            r"I = \frac{" + latex_text(format_si(float(a.flops[i]), "FLOP")) + "}{"
-            + latex_text(format_si(float(a.bytes_moved[i]), "B")) + "} = " + latex_text(format_si(inten, "FLOP/B")) + r",\quad \min\left(" + latex_text(P)
-            + r",\; " + latex_text(format_si(inten, "FLOP/B")) + r" \times " + latex_text(B) + r"\right) = " + latex_text(format_si(att, "FLOP/s")),
-            t("roofline.how.example", row=int(a.rows[i]))))
-    items.append((r"t_{\min} = \max\left(\frac{F}{P_{\text{peak}}},\; \frac{\text{bytes}}{B}\right),\qquad"
-                  r" P_{\text{achieved}} = \frac{F}{t},\qquad \text{of roof} = \frac{P_{\text{achieved}}}"
-                  r"{P_{\text{attainable}}}", t("roofline.how.measured",
-                                                near=f"{NEAR_ROOF_FRACTION:.0%}",
-                                                above=f"{ABOVE_ROOF_FRACTION:.0%}")))
+        items.append(formula(
+            r"I = \frac{@flops}{@bytes} = @intensity,\quad"
+            r" \min\left(@peak,\; @intensity \times @bw\right) = @attainable",
+            t("roofline.how.example", row=int(a.rows[i])),
+            flops=si(a.flops[i], "FLOP"), bytes=si(a.bytes_moved[i], "B"),
+            intensity=si(a.placement.intensity[i], "FLOP/B"), peak=P, bw=B,
+            attainable=si(a.placement.attainable_flops[i], "FLOP/s")))
+    items.append(formula(
+        r"t_{\min} = \max\left(\frac{F}{P_{\text{peak}}},\; \frac{\text{bytes}}{B}\right),\qquad"
+        r" P_{\text{achieved}} = \frac{F}{t},\qquad \text{of roof} = \frac{P_{\text{achieved}}}"
+        r"{P_{\text{attainable}}}",
+        t("roofline.how.measured", near=f"{NEAR_ROOF_FRACTION:.0%}", above=f"{ABOVE_ROOF_FRACTION:.0%}")))
     return items
 
 
@@ -332,50 +312,3 @@ def subset(a: Analysis, mask: np.ndarray) -> Analysis:
     return Analysis(tuple(a.kernels[i] for i in idx), [a.names[i] for i in idx], a.flops[idx],
                     a.bytes_moved[idx], a.seconds[idx], a.rows[idx], sub, a.floor[idx],
                     a.no_flops, a.peak_flops, a.mem_bw)
-
-
-# ----------------------------------------------------------------------------- extra roofs
-
-ROOFS_KEY = "roofs"          # URL name: comma-separated precision ids
-
-
-def _as_list(value) -> list[str]:
-    if value is None:
-        return []
-    items = value.split(",") if isinstance(value, str) else list(value)
-    return [str(p).strip() for p in items if str(p).strip()]
-
-
-def roofs_selector(t: Translator, precisions: Sequence[str], current: str, container=None) -> list[str]:
-    """Multiselect of the device's other precisions, synced by hand with the URL `roofs`
-    ("fp32,fp8"); kept across pages. Returns the chosen precision ids."""
-    from ui.state import kept, remember, url_changed, write_url
-
-    box = container if container is not None else st
-    options = [p for p in precisions if p != current]
-    from_url = url_changed(ROOFS_KEY)
-    wanted = None
-    if from_url is not None:
-        wanted = _as_list(from_url)                  # a new link wins
-    elif ROOFS_KEY in st.session_state:
-        wanted = _as_list(st.session_state[ROOFS_KEY])   # may be text set by a scenario
-    elif kept(ROOFS_KEY) is not None:
-        wanted = _as_list(kept(ROOFS_KEY))           # back from another page
-    if wanted is not None:
-        clean = []
-        for p in wanted:
-            if p in options and p not in clean:
-                clean.append(p)
-        st.session_state[ROOFS_KEY] = clean
-    if not options:
-        value: list[str] = []
-        st.session_state.pop(ROOFS_KEY, None)
-        box.caption(t("roofline.roofs_none"))
-    else:
-        value = list(box.multiselect(t("roofline.roofs"), options, key=ROOFS_KEY,
-                                     format_func=lambda p: t(f"common.prec.{p}"),
-                                     help=t("roofline.roofs_help"),
-                                     placeholder=t("roofline.roofs_placeholder")))
-    remember(ROOFS_KEY, value)
-    write_url(ROOFS_KEY, ",".join(value))
-    return value

@@ -14,7 +14,7 @@ e.g. "ncu:file.csv ID 3") and the per-memory-level byte columns ``dram_bytes``,
 ``parse_rows`` reads them back into ``KernelRecord.source`` / ``.level_bytes``, so the
 hierarchical view and ``count`` survive edits, page changes, share links and CSV.
 
-API (other modules, e.g. ``ui/roofline_extras``, use only these):
+API (the other ui.roofline modules use only these):
 
 * :func:`get_rows` / :func:`set_rows` — read / replace the rows (text cells).
 * :func:`add_kernels` — append ``KernelRecord`` objects (builder, importers).

@@ -56,6 +56,17 @@ def error_lines(t: Translator, errors: Sequence[CellError]) -> list[str]:
     return lines
 
 
+def render_table(t: Translator) -> None:
+    """The Table tab: what to type, the editor, and Reset / Clear."""
+    st.markdown(t("roofline.table_intro"))
+    render_editor(t)
+    b1, b2, _ = st.columns([1, 1, 3])
+    b1.button(t("roofline.reset"), key="roofline_reset", help=t("roofline.reset_help"),
+              on_click=lambda: state.set_rows(state.default_rows()))
+    b2.button(t("roofline.clear"), key="roofline_clear", help=t("roofline.clear_help"),
+              on_click=lambda: state.set_rows([]))
+
+
 def render_errors(t: Translator, errors: Sequence[CellError]) -> None:
     """st.error naming each bad cell; the other rows still plot."""
     if not errors:

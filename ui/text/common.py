@@ -3,10 +3,14 @@
 EN = {
     # navigation
     "nav.home": "Home",
+    "nav.learn": "Learn",
     "nav.roofline": "Roofline",
     "nav.mfu": "MFU",
     "nav.training": "Training time",
     "nav.decode": "Decode speed",
+    "nav.diagnosis": "Trace doctor",
+    "nav.plans": "Plans",
+    "nav.measure": "Measure this machine",
     "common.nav_heading": "Tools",
     "common.lang_help": "Every label, explanation, chart and message switches language; "
                         "the numbers stay the same. Kept in the link as lang=en / lang=zh.",
@@ -20,7 +24,9 @@ EN = {
     "common.custom_device": "Custom device",
     "common.custom_peak": "Peak compute (FLOP/s)",
     "common.custom_peak_help": "Dense peak of the precision you run, e.g. 312T, "
-                               "989.4 TFLOP/s, 1.2e15. Not the 2:4-sparse headline.",
+                               "989.4 TFLOP/s, 1.2e15. Not the 2:4-sparse headline: it is twice the "
+                               "dense peak and would make MFU and the fraction of the roof "
+                               "too low.",
     "common.custom_bw": "Memory bandwidth (bytes/s)",
     "common.custom_bw_help": "Peak DRAM/HBM bandwidth, e.g. 2 TB/s, 3350 GB/s, 2.039e12.",
     "common.custom_incomplete": "Enter a valid peak and bandwidth for the custom device; "
@@ -40,9 +46,11 @@ EN = {
     "common.fact.bw": "Memory bandwidth",
     "common.fact.ridge": "Ridge point",
     "common.fact.memory": "Memory",
-    "common.sparse_caption": "The vendor's headline figure ({sparse}) assumes 2:4 "
-                             "structured sparsity. Roofline Lab always uses the dense "
-                             "figure ({dense}); real training and inference run dense.",
+    "common.fact.memory_binary": "{gib} ({gb})",
+    "common.sparse_caption": "The vendor's {precision} headline ({sparse}) assumes 2:4 "
+                             "structured sparsity, twice the dense figure. Roofline Lab "
+                             "always uses the dense figure ({dense}); real training and "
+                             "inference run dense.",
     "common.device_notes": "Notes on these figures",
     "common.source": "Source: {source}",
     "common.hardware_error": "The hardware file could not be read, so only the custom "
@@ -51,8 +59,31 @@ EN = {
     "common.img_format_help": "What the camera button above each chart saves.",
     # errors and generic UI
     "common.err.field": "{label}: {message}",
-    "common.err.parse": "could not read “{text}” as a number. Examples: 7B, 312T, "
-                        "2 TB/s, 1.2 ms, 1.5e9, 2*8192**3.",
+    "common.absurd": "{value} — check the inputs",
+    "common.err.parse": "could not read “{text}” as {what}. {examples}",
+    "common.err.kind": "expected {expected}, but “{text}” is {got}. {examples}",
+    "common.kind.any": "a number",
+    "common.kind.count": "a plain number",
+    "common.kind.time": "a time",
+    "common.kind.bytes": "an amount of memory",
+    "common.kind.bandwidth": "a bandwidth",
+    "common.kind.flops": "a number of FLOPs",
+    "common.kind.flop_rate": "a compute rate (FLOP/s)",
+    "common.kind.intensity": "an arithmetic intensity",
+    "common.kind.token_rate": "a token rate",
+    "common.kind.fraction": "a fraction",
+    "common.kind.price": "a price",
+    "common.examples.any": "Examples: 7B, 312T, 2 TB/s, 1.2 ms, 1.5e9, 2*8192**3.",
+    "common.examples.count": "Examples: 7B, 70B, 12k, 4096, 1.5e9, 2*8192.",
+    "common.examples.time": "Examples: 1.2 ms, 350 us, 1.5 s, 54 days.",
+    "common.examples.bytes": "Examples: 14 GB, 80 GiB, 512 MB.",
+    "common.examples.bandwidth": "Examples: 2 TB/s, 3350 GB/s, 900 GiB/s, 2.039e12.",
+    "common.examples.flops": "Examples: 4.2e22 FLOP, 1.2 GFLOP, 2*8192**3.",
+    "common.examples.flop_rate": "Examples: 312T, 312 TFLOP/s, 989.4 TFLOPS, 1.2e15.",
+    "common.examples.intensity": "Examples: 156 FLOP/B, 2.5.",
+    "common.examples.token_rate": "Examples: 12k, 3.5k tok/s, 120 tokens/s.",
+    "common.examples.fraction": "Examples: 45%, 0.45.",
+    "common.examples.price": "Examples: 2.5, $2, ¥15, 2 USD, 15 元.",
     "common.err.not_finite": "must be a finite number.",
     "common.err.integer": "must be a whole number.",
     "common.err.gt": "must be greater than {limit}.",
@@ -75,10 +106,14 @@ EN = {
 
 ZH = {
     "nav.home": "首页",
+    "nav.learn": "学习",
     "nav.roofline": "Roofline 屋顶线",
     "nav.mfu": "MFU 算力利用率",
     "nav.training": "训练时长",
     "nav.decode": "解码速度",
+    "nav.diagnosis": "Trace 诊断",
+    "nav.plans": "方案对比",
+    "nav.measure": "实测本机",
     "common.nav_heading": "工具",
     "common.lang_help": "所有标签、说明、图表和提示都会切换语言，数字不变。链接里记作 lang=en / lang=zh。",
     "common.device_heading": "加速器",
@@ -89,7 +124,7 @@ ZH = {
     "common.custom_device": "自定义设备",
     "common.custom_peak": "峰值算力（FLOP/s）",
     "common.custom_peak_help": "所用精度的稠密峰值，例如 312T、989.4 TFLOP/s、1.2e15。"
-                               "不要填 2:4 稀疏的宣传值。",
+                               "不要填 2:4 稀疏的宣传值：它是稠密峰值的两倍，会让 MFU 和占上限的比例偏低。",
     "common.custom_bw": "显存带宽（字节/秒）",
     "common.custom_bw_help": "DRAM/HBM 峰值带宽，例如 2 TB/s、3350 GB/s、2.039e12。",
     "common.custom_incomplete": "请为自定义设备填入有效的峰值算力和带宽，下面的数字两者都要用到。",
@@ -107,7 +142,8 @@ ZH = {
     "common.fact.bw": "显存带宽",
     "common.fact.ridge": "拐点",
     "common.fact.memory": "显存",
-    "common.sparse_caption": "厂商宣传的 {sparse} 是按 2:4 结构化稀疏算的。"
+    "common.fact.memory_binary": "{gib}（{gb}）",
+    "common.sparse_caption": "厂商宣传的 {precision} 数字 {sparse} 是按 2:4 结构化稀疏算的，是稠密值的两倍。"
                              "Roofline Lab 一律用稠密值（{dense}）——真实的训练和推理都是稠密计算。",
     "common.device_notes": "关于这些数字的说明",
     "common.source": "来源：{source}",
@@ -115,7 +151,31 @@ ZH = {
     "common.img_format": "图表下载格式",
     "common.img_format_help": "每张图右上角相机按钮保存的文件格式。",
     "common.err.field": "{label}：{message}",
-    "common.err.parse": "无法把“{text}”读成数字。可以这样写：7B、312T、2 TB/s、1.2 ms、1.5e9、2*8192**3。",
+    "common.absurd": "{value}——请检查输入",
+    "common.err.parse": "无法把“{text}”读成{what}。{examples}",
+    "common.err.kind": "这里要填{expected}，但“{text}”是{got}。{examples}",
+    "common.kind.any": "数字",
+    "common.kind.count": "普通数字",
+    "common.kind.time": "时间",
+    "common.kind.bytes": "显存容量（字节）",
+    "common.kind.bandwidth": "带宽",
+    "common.kind.flops": "FLOP 数",
+    "common.kind.flop_rate": "算力（FLOP/s）",
+    "common.kind.intensity": "算术强度",
+    "common.kind.token_rate": "token 速率",
+    "common.kind.fraction": "比例",
+    "common.kind.price": "价格",
+    "common.examples.any": "可以这样写：7B、312T、2 TB/s、1.2 ms、1.5e9、2*8192**3。",
+    "common.examples.count": "可以这样写：7B、70B、12k、4096、1.5e9、2*8192。",
+    "common.examples.time": "可以这样写：1.2 ms、350 us、1.5 s、54 days。",
+    "common.examples.bytes": "可以这样写：14 GB、80 GiB、512 MB。",
+    "common.examples.bandwidth": "可以这样写：2 TB/s、3350 GB/s、900 GiB/s、2.039e12。",
+    "common.examples.flops": "可以这样写：4.2e22 FLOP、1.2 GFLOP、2*8192**3。",
+    "common.examples.flop_rate": "可以这样写：312T、312 TFLOP/s、989.4 TFLOPS、1.2e15。",
+    "common.examples.intensity": "可以这样写：156 FLOP/B、2.5。",
+    "common.examples.token_rate": "可以这样写：12k、3.5k tok/s、120 tokens/s。",
+    "common.examples.fraction": "可以这样写：45%、0.45。",
+    "common.examples.price": "可以这样写：2.5、$2、¥15、2 USD、15 元。",
     "common.err.not_finite": "必须是有限的数。",
     "common.err.integer": "必须是整数。",
     "common.err.gt": "必须大于 {limit}。",

@@ -27,12 +27,14 @@ EN = {
     "training.compare_mfu_help": "A second MFU to compare against, e.g. where you are today "
                                  "before optimising.",
     "training.price": "Price per GPU-hour (optional)",
-    "training.price_help": "What one GPU-hour costs you, in the currency chosen next to it "
-                           "(e.g. 2.5). Leave blank to skip the cost.",
+    "training.price_help": "What one GPU-hour costs you, e.g. 2.5, in the currency chosen next "
+                           "to it; or type the currency with the price: $2, ¥15, 2 USD, 15 元 "
+                           "(it then sets the currency). Leave blank to skip the cost.",
     "training.currency": "Currency",
     "training.currency_help": "The currency of the price. The cost, the comparison and the "
                               "sentence below are written in it, with symbol and code; "
-                              "nothing is converted.",
+                              "nothing is converted. A currency typed with the price "
+                              "($2, ¥15, 2 USD, 15 元) sets it.",
     "training.peak_used": "Peak per GPU: **{peak}** ({device}, {precision}, from the sidebar).",
     "training.results_heading": "Result",
     "training.metric.flops": "Total training FLOP",
@@ -116,9 +118,11 @@ ZH = {
     "training.compare_mfu": "对比的 MFU",
     "training.compare_mfu_help": "拿来对比的另一个 MFU，比如优化前的现状。",
     "training.price": "每 GPU 小时价格（可选）",
-    "training.price_help": "一个 GPU 小时（一张卡用一小时）的费用，币种在右边选（例如 2.5 或 15）。留空则不算花费。",
+    "training.price_help": "一个 GPU 小时（一张卡用一小时）的费用，例如 2.5，币种在右边选；"
+                           "也可以连币种一起填：$2、¥15、2 USD、15 元（此时币种随之确定）。留空则不算花费。",
     "training.currency": "币种",
-    "training.currency_help": "价格所用的币种。花费、对比和下面的说明都按它写出（符号和代码），不做汇率换算。",
+    "training.currency_help": "价格所用的币种。花费、对比和下面的说明都按它写出（符号和代码），不做汇率换算。"
+                              "价格里带了币种（$2、¥15、2 USD、15 元）时以它为准。",
     "training.peak_used": "单卡峰值：**{peak}**（{device}，{precision}，来自侧边栏）。",
     "training.results_heading": "结果",
     "training.metric.flops": "训练总 FLOP",

@@ -1,0 +1,238 @@
+"""Roofline page sections under AppTest: device comparison, scenario files, the import
+section, view controls and the hierarchical view. (AppTest cannot upload files: the
+import handlers are tested directly, with a dict standing in for session_state.)"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from calc.kernel_table import KernelRecord, parse_rows
+from calc.scenario import Ceilings, CompareDevice, CustomDevice, Scenario, dump_scenario
+from ui.roofline import import_panel, state
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+
+
+def roofline(**params) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("pages/1_Roofline.py")
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def markdown_text(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def table_kernels(at: AppTest) -> list[KernelRecord]:
+    return parse_rows(at.session_state[state.ROWS_KEY]).kernels
+
+
+def chart_spec(at: AppTest) -> dict:
+    return json.loads(at.get("plotly_chart")[0].proto.spec)
+
+
+def trace_names(at: AppTest) -> list[str]:
+    return [tr.get("name", "") for tr in chart_spec(at)["data"]]
+
+
+# ----------------------------------------------------------------------------- compare
+
+def test_compare_a100_to_h100_shows_the_bandwidth_ratio():
+    # Default device A100 80GB SXM (2039 GB/s); H100 SXM 3350 GB/s. The seed kernel
+    # (intensity 2) is memory-bound on both: 3350 / 2039 = 1.643 -> "at most 1.64x".
+    at = roofline(compare="h100-sxm:bf16")
+    assert not at.exception
+    text = markdown_text(at)
+    assert "memory-bound" in text and "**1.64×**" in text and "bandwidth ratio" in text
+    assert at.multiselect(key="rlx_compare").value == ["h100-sxm:bf16"]
+    # its roofline is drawn on the chart
+    assert any("H100 SXM5" in n for n in trace_names(at))
+    # the comparison table has the bound for each kernel
+    df = at.dataframe[-1].value
+    col = [c for c in df.columns if c.startswith("Speed-up bound")][0]
+    assert "1.64×" in set(df[col])
+
+
+def test_compare_picked_in_the_widget_goes_to_the_url_and_zh():
+    at = roofline(lang="zh")
+    at.multiselect(key="rlx_compare").select("h100-sxm:bf16").select("mi300x:fp8").run()
+    assert not at.exception
+    assert at.query_params["compare"] == ["h100-sxm:bf16,mi300x:fp8"] or \
+        at.query_params["compare"] == "h100-sxm:bf16,mi300x:fp8"
+    assert "最多能快 **1.64×**" in markdown_text(at)
+
+
+def test_compare_garbage_in_url_is_ignored():
+    at = roofline(compare="no-such:bf16,a100-80gb-sxm:fp8,<x>")
+    assert not at.exception
+    assert at.multiselect(key="rlx_compare").value == []
+
+
+# ----------------------------------------------------------------------------- scenarios
+
+SCENARIO = Scenario(
+    device="h100-sxm", precision="fp8",
+    compare=(CompareDevice("a100-80gb-sxm", "bf16"),),
+    ceilings=Ceilings(l2_bw=1.2e13, l1_bw=None),
+    extra_roofs=("bf16",),
+    kernels=(
+        KernelRecord("gemm", 1.1e12, 4.2e9, 3.1e-3, 1, "table"),
+        KernelRecord("ncu kernel", 2e9, 5.6e7, 1e-2, 4, "ncu:f.csv ID 0",
+                     (("dram", 5.6e7), ("l2", 1e8), ("l1", 2.2e9))),
+        KernelRecord("no flops", None, 1e9, None, 1, "ncu"),
+    ),
+)
+
+
+def open_pasted(at: AppTest, text: str) -> AppTest:
+    at.text_area(key="rlx_scn_paste").input(text)
+    at.button(key="rlx_scn_apply").click()
+    return at.run()
+
+
+def test_scenario_applied_through_the_app_gives_the_same_page():
+    at = roofline()
+    at = open_pasted(at, dump_scenario(SCENARIO))
+    assert not at.exception, at.exception
+    assert [k.name for k in table_kernels(at)] == ["gemm", "ncu kernel", "no flops"]
+    assert tuple(table_kernels(at)) == SCENARIO.kernels
+    assert at.sidebar.selectbox(key="device").value == "h100-sxm"
+    assert at.sidebar.selectbox(key="precision").value == "fp8"
+    assert at.multiselect(key="rlx_compare").value == ["a100-80gb-sxm:bf16"]
+    assert at.text_input(key="l2_bw").value == "12 TB/s"        # 1.2e13 B/s, exact
+    assert at.text_input(key="l1_bw").value == ""
+    assert any("Scenario opened" in s.value for s in at.success)
+    # saving the page again gives the same document (save -> open -> save is exact)
+    from ui.roofline import scenario
+
+    cached = at.session_state[scenario.DUMP_CACHE_KEY]
+    assert cached[1] == dump_scenario(SCENARIO)
+
+
+def test_custom_device_scenario_over_a_link_with_other_values():
+    # The URL already carries a device and a ceiling: the scenario's values win.
+    at = roofline(device="h100-sxm", l2_bw="7 TB/s")
+    sc = Scenario(device="custom", precision="bf16", custom=CustomDevice(5e14, 3.35e12),
+                  ceilings=Ceilings(l2_bw=1.23456789e13),
+                  kernels=(KernelRecord("x", 1e9, 1e8, 1e-3, 1, "table"),))
+    at = open_pasted(at, dump_scenario(sc))
+    assert not at.exception
+    assert at.sidebar.selectbox(key="device").value == "custom"
+    assert at.sidebar.text_input(key="peak").value == "500 TFLOP/s"
+    assert at.sidebar.text_input(key="bw").value == "3.35 TB/s"
+    assert at.text_input(key="l2_bw").value == "1.23456789e+13"
+    assert tuple(table_kernels(at)) == sc.kernels
+    at.run()
+    assert at.sidebar.selectbox(key="device").value == "custom"
+    assert at.query_params["device"] in ("custom", ["custom"])
+
+
+@pytest.mark.parametrize("text,needle", [
+    ('{"format": "roofline-lab.scenario", "version": 99, "device": "h100-sxm"}', "version 99"),
+    ('{"format": "roofline-lab.scenario", "version": 1, "device": "h100-sxm", '
+     '"precision": "bf16", "kernels": [{"name": "x", "flops": "lots", "bytes": 1}]}',
+     "kernels[0].flops"),
+    ('{"format": "roofline-lab.scenario", "version": 1, "precision": "bf16", "kernels": []}',
+     "device is missing"),
+    ('{"format": "roofline-lab.scenario", "version": 1, "device": "a100-80gb-sxm", '
+     '"precision": "fp8", "kernels": []}', "fp8"),
+    ("[1, 2", "not valid JSON"),
+    ('{"format": "something else"}', "format"),
+])
+def test_hostile_scenario_shows_an_error_and_keeps_the_kernels(text, needle):
+    at = roofline()
+    before = at.session_state[state.ROWS_KEY]
+    at = open_pasted(at, text)
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert any("nothing on the page was changed" in e and needle in e for e in errors), errors
+    assert at.session_state[state.ROWS_KEY] == before
+    assert at.sidebar.selectbox(key="device").value == "a100-80gb-sxm"
+
+
+def test_open_with_nothing_chosen_warns():
+    at = roofline()
+    at.button(key="rlx_scn_apply").click().run()
+    assert not at.exception
+    assert any("first" in w.value for w in at.warning)
+
+
+# ----------------------------------------------------------------------------- import
+
+@pytest.mark.parametrize("lang,heading,tab", [("en", "Import kernels", "Import"),
+                                               ("zh", "导入 kernel", None)])
+def test_import_section_renders_in_both_languages(lang, heading, tab):
+    at = roofline(lang=lang)
+    assert not at.exception
+    assert heading in [s.value for s in at.subheader]
+    assert any("ncu --csv" in c.value and "gpu__time_duration.sum" in c.value for c in at.code)
+    assert at.number_input(key=import_panel.TENSOR_KEY).value is None   # from the GPU
+    assert at.selectbox(key=import_panel.DTYPE_KEY).value == "bf16"
+
+
+def test_process_upload_adds_once_and_errors_add_nothing():
+    session: dict = {}
+    added: list = []
+
+    def add(records, source_label=None):
+        added.append((list(records), source_label))
+        return len(records)
+
+    csv = b"name,flops,bytes,seconds\nmm,2e9,1e9,1e-3\nln,1e8,2e8,2e-4\n"
+    out = import_panel.process_upload(session, csv, "k.csv", {}, add)
+    assert out.ok and out.added == 2 and len(added) == 1
+    assert added[0][1] == "import:k.csv"
+    # the same file again (a rerun): not imported again
+    assert import_panel.process_upload(session, csv, "k.csv", {}, add) is None
+    assert len(added) == 1
+    # a broken file: an error outcome, nothing added, the report slot holds the error
+    bad = import_panel.process_upload(session, b"{broken", "t.json", {}, add)
+    assert not bad.ok and len(added) == 1
+    assert session[import_panel.RESULT_KEY] is bad
+
+
+def test_process_upload_fixture_trace_with_progress():
+    path = DATA / "torch-traces" / "worker0.1623143089861.pt.trace.json.gz"
+    if not path.exists():
+        pytest.skip("fixture missing")
+    session: dict = {}
+    ticks: list = []
+    out = import_panel.process_upload(session, path.read_bytes(), path.name,
+                                      {"default_dtype": "fp32"}, lambda r, source_label: len(r),
+                                      ticks.append)
+    assert out.ok and out.added == len(out.records) > 100
+    assert 0 < out.report.unplaced_time_share < 1
+    assert ticks and ticks[-1] == 1.0
+
+
+# ----------------------------------------------------------------------------- view, hierarchy
+
+def test_view_controls_from_the_url_highlight_and_filter():
+    at = roofline(top="2", size_by="time", filter="gemm")
+    assert not at.exception
+    spec = chart_spec(at)
+    names = [tr.get("name", "") for tr in spec["data"]]
+    assert any("Top" in n or "top" in n for n in names), names
+    # only the GEMM row is left (the name filter): one kernel point, its hover names it
+    hovers = [x for tr in spec["data"] if "markers" in (tr.get("mode") or "")
+              and isinstance(tr.get("hovertext"), list) for x in tr["hovertext"]]
+    assert len(hovers) == 1 and "gemm" in str(hovers[0]).lower()
+
+
+def test_hierarchy_view_after_opening_an_ncu_scenario():
+    at = roofline(hier="true")
+    at = open_pasted(at, dump_scenario(SCENARIO))
+    assert not at.exception
+    names = trace_names(at)
+    assert any("DRAM" in n for n in names) and any("L1" in n for n in names)
+    assert any("L2 ceiling" in n for n in names)       # 1.2e13 B/s from the scenario
+    at.text_input(key="l1_bw").input("abc").run()
+    assert not at.exception
+    assert any("abc" in e.value for e in at.error)

@@ -1,0 +1,28 @@
+"""ui.formula: a formula stated once, values substituted by name and formatted."""
+import pytest
+
+from ui.formula import Formula, count, formula, latex, si, text
+
+
+def test_values_are_formatted_and_substituted_by_name():
+    # A100 bf16: ridge = 312e12 / 2.039e12 = 153.0 FLOP/B (format_si: 3 significant digits).
+    f = formula(r"I = \frac{@peak}{@bw} = @ridge", "why", peak=si(312e12, "FLOP/s"),
+                bw=(2.039e12, "B/s"), ridge=si(312e12 / 2.039e12, "FLOP/B"))
+    assert isinstance(f, Formula) and f.explanation == "why"
+    assert f.latex == (r"I = \frac{\text{312 TFLOP/s}}{\text{2.04 TB/s}} = \text{153 FLOP/B}")
+
+
+def test_one_value_used_twice_and_the_kinds_of_value():
+    f = formula(r"@n \times @n = @p,\; @inf, @pct", n=count(1024), p="45%", inf=latex(r"\infty"),
+                pct=text("20 µs"))
+    # count: LaTeX thousands separator {,}; "%" escaped; µ as \mu; latex() inserted as is.
+    assert f.latex == r"1{,}024 \times 1{,}024 = \text{45\%},\; \infty, \text{20 \mu s}"
+
+
+def test_a_missing_or_unused_value_raises():
+    with pytest.raises(KeyError, match="peak"):
+        formula(r"P = @peak")
+    with pytest.raises(ValueError, match="bw"):
+        formula(r"P = @peak", peak="1", bw="2")
+    with pytest.raises(TypeError, match="x"):
+        formula(r"@x", x=3.0)          # a bare number: which unit? Refused.

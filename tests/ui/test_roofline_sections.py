@@ -1,0 +1,242 @@
+"""ui.roofline sections: the pure helpers behind the roofline page sections (no Streamlit
+runtime): view arrays, the hierarchy traces and ceilings, device comparison rows and
+sentences, the import handler, scenario validation against the device list."""
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calc.hardware import load_hardware
+from calc.kernel_table import KernelRecord
+from calc.scenario import Scenario, ScenarioError, dump_scenario
+from ui.i18n import translator
+from ui.roofline import compare, hierarchy, import_panel, scenario
+from ui.roofline.import_panel import handle_upload
+from ui.roofline.view import ViewOptions, view_arrays
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+DEVICES = load_hardware()
+T_EN = translator("en")
+T_ZH = translator("zh")
+
+
+def k(name, flops, nbytes, seconds=None, count=1, levels=()):
+    return KernelRecord(name, flops, nbytes, seconds, count, "test", levels)
+
+
+# ----------------------------------------------------------------------------- view arrays
+
+def test_view_arrays_top_n_size_and_filter():
+    ks = [k("GEMM a", 1e12, 1e9, 3.0), k("attn", 1e11, 1e9, 1.0), k("gemm b", 1e10, 1e9, None)]
+    v = view_arrays(ks, ViewOptions(top_n=1, size_by="time", name_filter="GEMM"))
+    assert v.mask.tolist() == [True, False, True]
+    assert v.highlight.tolist() == [True, False, False]
+    # shares 3/4, 1/4, 0 -> sizes 32, 6 + 26*sqrt(1/3) = 21.01, 6
+    assert v.shares.tolist() == [0.75, 0.25, 0.0]
+    assert v.size == pytest.approx([32.0, 6 + 26 * (1 / 3) ** 0.5, 6.0])
+
+
+def test_view_arrays_defaults_are_off():
+    ks = [k("a", 1.0, 1.0, 1.0)]
+    v = view_arrays(ks)
+    assert v.size is None and v.highlight is None and v.mask.tolist() == [True]
+    empty = view_arrays([], ViewOptions(top_n=3, size_by="time"))
+    assert empty.mask.size == 0 and empty.size is None and empty.highlight is None
+
+
+# ----------------------------------------------------------------------------- hierarchy
+
+LEVELED = k("gemm_tiled", 2e9, 5.6e7, 1.0e-2, levels=(("dram", 5.6e7), ("l2", 1e8), ("l1", 2.2e9)))
+
+
+def test_hierarchy_traces_one_point_per_level_joined():
+    traces = hierarchy_traces = hierarchy.hierarchy_traces(T_EN, [LEVELED, k("plain", 1e9, 1e6, 1e-3)],
+                                                          312e12, 2.039e12)
+    assert len(hierarchy_traces) == 4          # link line + DRAM, L2, L1 markers
+    link, dram, l2, l1 = traces
+    assert link.mode == "lines"
+    # same height 2e9 / 1e-2 = 2e11 FLOP/s; intensity 2e9/5.6e7, 2e9/1e8 = 20, 2e9/2.2e9
+    assert list(dram.y) == [2e11] and list(l2.y) == [2e11] and list(l1.y) == [2e11]
+    assert dram.x[0] == pytest.approx(2e9 / 5.6e7)
+    assert l2.x[0] == pytest.approx(20.0)
+    assert l1.x[0] == pytest.approx(2e9 / 2.2e9)
+    # the line visits the three points from low to high intensity, then breaks
+    assert np.isnan(link.x[-1]) and link.x[0] == pytest.approx(2e9 / 2.2e9)
+    assert "L2" in l2.name and "gemm_tiled" in l2.customdata[0]
+
+
+def test_hierarchy_traces_mask_and_nothing_to_draw():
+    assert hierarchy.hierarchy_traces(T_EN, [LEVELED], 312e12, 2.039e12, mask=np.array([False])) == []
+    no_flops = k("n", None, 1e6, 1e-3, levels=(("dram", 1e6),))
+    assert hierarchy.hierarchy_traces(T_EN, [no_flops], 312e12, 2.039e12) == []
+
+
+def test_hierarchy_roofs_only_for_entered_ceilings():
+    opts = hierarchy.HierarchyOptions(True, 7e12, None)
+    roofs = hierarchy.hierarchy_roofs(T_EN, 312e12, opts)
+    assert len(roofs) == 1
+    assert roofs[0].mem_bw == 7e12 and roofs[0].peak_flops == 312e12
+    assert "L2" in roofs[0].label and "7 TB/s" in roofs[0].label
+    assert hierarchy.hierarchy_roofs(T_EN, 312e12, hierarchy.HierarchyOptions()) == []
+    assert hierarchy.hierarchy_roofs(T_EN, None, opts) == []
+
+
+def test_add_hierarchy_widens_the_x_axis():
+    from ui.figures.roofline import Roof, roofline_figure
+
+    fig = roofline_figure(T_EN, [Roof("A100", 312e12, 2.039e12)])
+    far = k("far", 1e9, 1e6, 1e-3, levels=(("dram", 1e6), ("l1", 1e12)))   # l1: 1e-3 FLOP/B
+    added = hierarchy.add_hierarchy(fig, T_EN, [far], 312e12, 2.039e12)
+    assert added == 3
+    lo, hi = fig.layout.xaxis.range
+    assert lo <= np.log10(1e-3 / 3)
+    assert fig.layout.xaxis.tickvals[0] == 10.0 ** lo
+
+
+def test_parse_ceiling():
+    assert hierarchy.parse_ceiling("") is None and hierarchy.parse_ceiling(None) is None
+    assert hierarchy.parse_ceiling("7 TB/s") == 7e12
+    assert hierarchy.parse_ceiling(hierarchy.ceiling_text(1.23456789e13)) == 1.23456789e13
+    with pytest.raises(ValueError):
+        hierarchy.parse_ceiling("-1")
+
+
+# ----------------------------------------------------------------------------- compare
+
+def test_parse_and_format_compare():
+    got = compare.parse_compare("h100-sxm:bf16, a100-80gb-sxm:fp8,no-such:bf16,h100-sxm:bf16,"
+                                "mi300x:fp8,h200-sxm", DEVICES)
+    # A100 has no fp8 (dropped), unknown and duplicate dropped, bare id -> default precision
+    assert got == ["h100-sxm:bf16", "mi300x:fp8", "h200-sxm:bf16"]
+    assert compare.format_compare(got) == "h100-sxm:bf16,mi300x:fp8,h200-sxm:bf16"
+    assert compare.parse_compare("", DEVICES) == []
+    assert compare.parse_compare(None, DEVICES) == []
+    assert len(compare.parse_compare(",".join(compare.compare_options(DEVICES)), DEVICES)) == 3
+
+
+def test_compare_rows_a100_to_h100_memory_bound_ratio_by_hand():
+    a100, h100 = DEVICES["a100-80gb-sxm"], DEVICES["h100-sxm"]
+    ks = [k("seed: intensity 2", 2e9, 1e9), k("GEMM", 2 * 8192**3, 3 * 8192**2 * 2, 4.4e-3),
+          k("no flops", None, 1e9)]
+    rows = compare.compare_rows(ks, a100.peak_flops("bf16"), a100.mem_bw,
+                                [(h100.peak_flops("bf16"), h100.mem_bw)])
+    assert [r.name for r in rows] == ["seed: intensity 2", "GEMM"]
+    seed, gemm = rows
+    # intensity 2, memory-bound on both: 2 x 3.35e12 / (2 x 2.039e12) = 3350/2039 = 1.643
+    assert seed.ratio[0] == pytest.approx(3350 / 2039)
+    assert seed.regime == ("memory",)
+    assert seed.attainable_main == pytest.approx(4.078e12)
+    assert seed.attainable[0] == pytest.approx(6.7e12)
+    # GEMM 8192^3: intensity 2*8192/6 = 2730.7, compute-bound on both: 989.4/312 = 3.171
+    assert gemm.ratio[0] == pytest.approx(989.4 / 312)
+    assert gemm.regime == ("compute",)
+    line = compare.sentence(T_EN, seed, 0, "A100", "H100")
+    assert "at most **1.64×**" in line and "bandwidth ratio" in line and "memory-bound" in line
+    assert "1.64×" in compare.sentence(T_ZH, seed, 0, "A100", "H100")
+    # the other way: slower
+    back = compare.compare_rows(ks[:1], h100.peak_flops("bf16"), h100.mem_bw,
+                                [(a100.peak_flops("bf16"), a100.mem_bw)])[0]
+    assert back.ratio[0] == pytest.approx(2039 / 3350)
+    assert "1.64× slower" in compare.sentence(T_EN, back, 0, "H100", "A100")
+
+
+# ----------------------------------------------------------------------------- import handler
+
+def test_handle_upload_kernel_csv():
+    csv = b"name,flops,bytes,seconds,count\nmm,2 GFLOP,1 GB,1 ms,2\nbad,abc,1 GB,,1\n"
+    out = handle_upload(csv, "table.csv", {"default_dtype": "bf16"})
+    assert out.ok and out.format == "csv"
+    assert [r.name for r in out.records] == ["mm"]
+    assert out.records[0].flops == 2e9 and out.records[0].count == 2
+    assert out.report.reason_counts() == {"cell_error": 1}
+    rows = import_panel.skipped_table(T_EN, out.report)
+    assert rows[0]["Why skipped"] == "a cell could not be read"
+    assert "abc" in rows[0]["Detail"]
+    zh = import_panel.skipped_table(T_ZH, out.report)
+    assert zh[0]["跳过原因"] == "有单元格无法读取"
+
+
+@pytest.mark.parametrize("data,name", [
+    (b"", "empty.csv"),
+    (b"{not json", "trace.json"),
+    (gzip.compress(b'{"traceEvents": []}' * 100)[:40], "cut.json.gz"),
+    (b"\x00\x01\x02binary", "x.csv"),
+])
+def test_handle_upload_errors_are_returned_not_raised(data, name):
+    out = handle_upload(data, name, {})
+    assert not out.ok and out.error_kind == "format" and out.error
+    assert out.records == ()
+
+
+def test_handle_upload_progress_and_fixture_trace():
+    path = DATA / "torch-traces" / "triton_example.json.gz"
+    if not path.exists():
+        pytest.skip("fixture missing")
+    seen = []
+    out = handle_upload(path.read_bytes(), path.name, {"default_dtype": "bf16"}, seen.append)
+    assert out.ok and out.format == "torch_trace" and len(out.records) >= 1
+    assert seen and seen[-1] == 1.0 and all(0.0 <= x <= 1.0 for x in seen)
+
+
+def test_handle_upload_ncu_fixture_keeps_level_bytes():
+    path = DATA / "ncu" / "gemm_tiled.csv"
+    if not path.exists():
+        pytest.skip("fixture missing")
+    out = handle_upload(path.read_bytes(), path.name, {"tensor_flops_per_inst": 512})
+    assert out.ok and out.format.startswith("ncu")
+    rec = out.records[0]
+    assert dict(rec.level_bytes)["dram"] == rec.bytes_moved
+    assert any(w.key == "flops_missing" for w in out.report.warnings)
+    text = import_panel.warning_text(T_ZH, "flops_missing", "x", (("n", 1),))
+    assert "1 个 kernel" in text
+
+
+def test_warning_and_reason_fallbacks():
+    assert import_panel.reason_text(T_EN, "brand_new_reason") == "brand_new_reason"
+    assert import_panel.warning_text(T_EN, "brand_new", "English text", ()) == "English text"
+    # a known key with a missing field falls back to the English message too
+    assert import_panel.warning_text(T_EN, "flops_missing", "fallback", ()) == "fallback"
+
+
+def test_file_signature_changes_with_content():
+    a = import_panel.file_signature(b"abc", "f.csv")
+    assert a == import_panel.file_signature(b"abc", "f.csv")
+    assert a != import_panel.file_signature(b"abd", "f.csv")
+    assert a != import_panel.file_signature(b"abc", "g.csv")
+
+
+# ----------------------------------------------------------------------------- scenarios
+
+def test_scenario_file_name_names_device_and_date():
+    name = scenario.scenario_file_name("h100-sxm", "bf16", dt.date(2026, 3, 1))
+    assert name == "roofline_h100-sxm_bf16_2026-03-01.json"
+    assert "/" not in scenario.scenario_file_name("../x", "bf16")
+
+
+def test_read_scenario_checks_precisions_against_devices():
+    ok = Scenario(device="h100-sxm", precision="fp8", kernels=(k("a", 1.0, 1.0),))
+    assert scenario.read_scenario(dump_scenario(ok), DEVICES) == ok
+    bad = json.loads(dump_scenario(ok))
+    bad["device"] = "a100-80gb-sxm"          # A100 has no fp8 peak
+    with pytest.raises(ScenarioError, match="fp8"):
+        scenario.read_scenario(json.dumps(bad), DEVICES)
+    bad = json.loads(dump_scenario(ok))
+    bad["compare"] = [{"device": "v100-sxm2-32gb", "precision": "bf16"}]
+    with pytest.raises(ScenarioError, match=r"compare\[0\]"):
+        scenario.read_scenario(json.dumps(bad), DEVICES)
+    bad = json.loads(dump_scenario(ok))
+    bad["version"] = 2
+    with pytest.raises(ScenarioError, match="version 2"):
+        scenario.read_scenario(json.dumps(bad), DEVICES)
+
+
+def test_text_catalog_has_identical_keys():
+    from ui.text import roofline_sections as text
+
+    assert set(text.EN) == set(text.ZH)
+    assert all(key.startswith("rlx.") for key in text.EN)

@@ -1,0 +1,272 @@
+"""The roofline page's Import section.
+
+* :func:`render_import_panel` — file uploader (.json, .json.gz, .gz, .csv), import options,
+  a progress bar, the import report, the ``ncu`` command line. Imported kernels join the
+  table through :func:`ui.roofline.state.add_kernels`, once per file (a file is remembered
+  by name, size and SHA-1 in ``st.session_state``).
+* :func:`handle_upload` — the widget-free handler (tests call it directly).
+
+The chart's view controls (top-N, size by, filter) are in :mod:`ui.roofline.view`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, MutableMapping, Sequence
+
+import streamlit as st
+
+from calc.importers import SKIP_REASONS, ImportFormatError, ImportReport, import_file
+from calc.kernel_table import KernelRecord, to_csv
+from calc.units import format_si
+from ui.i18n import Translator
+from ui.roofline import state
+
+UPLOAD_KEY = "rlx_import_file"
+DTYPE_KEY = "rlx_import_dtype"
+TENSOR_KEY = "rlx_import_tensor_k"
+DONE_KEY = "_rlx.import_done"        # signature of the last file imported
+RESULT_KEY = "_rlx.import_result"    # ImportOutcome of the last import (for the report)
+DISMISS_KEY = "rlx_import_dismiss"
+
+#: dtypes offered for traces without 'Input type' (calc.importers.torch_trace).
+DTYPES = ("bf16", "fp16", "fp32", "fp8", "fp64", "int8", "fp4", "tf32")
+#: File types the uploader accepts (".json.gz" is covered by "gz").
+UPLOAD_TYPES = ["json", "gz", "csv"]
+#: Most skipped rows listed in the report table (all are counted).
+MAX_SKIPPED_SHOWN = 500
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    """What :func:`handle_upload` returns: the records and report, or an error.
+
+    ``error`` is None on success; else ``error_kind`` is "format" (the file cannot be
+    imported: ImportFormatError / ValueError, message for a person) or "internal"
+    (an unexpected exception; the message names it)."""
+
+    filename: str
+    records: tuple[KernelRecord, ...] = ()
+    report: ImportReport | None = None
+    format: str = ""
+    error: str | None = None
+    error_kind: str = ""
+    seconds: float = 0.0
+    added: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def file_signature(data: bytes, filename: str) -> str:
+    """Name, size and SHA-1 of an upload: the same file is imported only once."""
+    return f"{filename}|{len(data)}|{hashlib.sha1(data).hexdigest()}"
+
+
+def handle_upload(data: bytes, filename: str, options: dict | None = None,
+                  progress: Callable[[float], None] | None = None) -> ImportOutcome:
+    """Import one file through :func:`calc.importers.import_file` (no widgets).
+
+    ``options``: ``default_dtype``, ``tensor_flops_per_inst`` (passed through).
+    Never raises: a file that cannot be imported gives an outcome with ``error`` set.
+    """
+    opts = dict(options or {})
+    if progress is not None:
+        opts["progress"] = progress
+    start = time.perf_counter()
+    try:
+        result = import_file(data, filename, **opts)
+    except (ImportFormatError, ValueError) as exc:
+        return ImportOutcome(filename, error=str(exc) or type(exc).__name__, error_kind="format",
+                             seconds=time.perf_counter() - start)
+    except Exception as exc:  # noqa: BLE001 - an upload must never break the page
+        return ImportOutcome(filename, error=f"{type(exc).__name__}: {exc}", error_kind="internal",
+                             seconds=time.perf_counter() - start)
+    return ImportOutcome(filename, tuple(result.kernels), result.report, result.format,
+                         seconds=time.perf_counter() - start)
+
+
+def process_upload(session: MutableMapping[str, Any], data: bytes, filename: str,
+                   options: dict, add: Callable[..., int],
+                   progress: Callable[[float], None] | None = None) -> ImportOutcome | None:
+    """Import an uploaded file once: None when this exact file (name, size, SHA-1) was the
+    last one processed; else import it, hand the records to ``add(records,
+    source_label=...)`` (the table's :func:`ui.roofline.state.add_kernels`) on success,
+    and remember the file and the outcome (for the report) in ``session``. A file that
+    cannot be imported adds nothing."""
+    sig = file_signature(data, filename)
+    if session.get(DONE_KEY) == sig:
+        return None
+    out = handle_upload(data, filename, options, progress)
+    session[DONE_KEY] = sig
+    if out.ok:
+        added = add(out.records, source_label=f"import:{filename}")
+        out = dataclasses.replace(out, added=int(added or 0))
+    session[RESULT_KEY] = out
+    return out
+
+
+def import_options(device_name: str | None = None) -> dict:
+    """The import options as currently set in the panel (defaults before it is drawn).
+
+    ``tensor_flops_per_inst`` is None (take it from the report's GPU, else from
+    ``device_name``, the sidebar's device) unless the user typed a value."""
+    dtype = st.session_state.get(DTYPE_KEY, DTYPES[0])
+    k = st.session_state.get(TENSOR_KEY)
+    return {"default_dtype": dtype if dtype in DTYPES else DTYPES[0],
+            "tensor_flops_per_inst": int(k) if k else None, "device_name": device_name}
+
+
+def _translate_or(t: Translator, key: str, fallback: str, **fields: Any) -> str:
+    # "_" makes the translator always format, so a template needing a field the importer
+    # did not give falls back instead of showing "{n}".
+    try:
+        return t(key, _="", **fields)
+    except (KeyError, IndexError, ValueError):
+        return fallback
+
+
+def reason_text(t: Translator, reason: str) -> str:
+    """A skip reason key in the page's language (the English text for unknown keys)."""
+    return _translate_or(t, f"rlx.reason.{reason}", SKIP_REASONS.get(reason, reason))
+
+
+def warning_text(t: Translator, key: str, message: str, detail: Sequence[tuple[str, Any]]) -> str:
+    """An import warning in the page's language, with its detail; English if unknown."""
+    fields = {k: (", ".join(map(str, v)) if isinstance(v, (tuple, list)) else v)
+              for k, v in dict(detail).items()}
+    return _translate_or(t, f"rlx.warn.{key}", message, **fields)
+
+
+def skipped_table(t: Translator, report: ImportReport, limit: int = MAX_SKIPPED_SHOWN) -> list[dict]:
+    """The report's skipped items as rows for st.dataframe (largest time first)."""
+    rows = []
+    dash = "—"
+    for sk in report.skipped[:limit]:
+        rows.append({
+            t("rlx.imp.col.name"): sk.name,
+            t("rlx.imp.col.reason"): reason_text(t, sk.reason),
+            t("rlx.imp.col.count"): int(sk.count),
+            t("rlx.imp.col.time"): format_si(sk.seconds, "s") if sk.seconds else dash,
+            t("rlx.imp.col.detail"): sk.message if sk.message and sk.message != SKIP_REASONS.get(sk.reason) else "",
+        })
+    return rows
+
+
+def _basis_text(t: Translator, basis: str) -> str:
+    return _translate_or(t, f"rlx.imp.basis.{basis}", basis)
+
+
+def render_report(t: Translator, out: ImportOutcome, *, key: str = "rlx_import") -> None:
+    """The import report: what was read, placed, skipped and why; warnings; downloads."""
+    rep = out.report
+    if rep is None:
+        return
+    st.success(t("rlx.imp.done", file=out.filename, n=rep.n_imported, placed=rep.n_placed,
+                 read=rep.n_read, added=out.added, format=_translate_or(
+                     t, f"rlx.imp.format.{out.format}", out.format),
+                 seconds=f"{out.seconds:.2f}"))
+    basis = _basis_text(t, rep.time_basis)
+    if rep.total_seconds > 0:
+        msg = t("rlx.imp.unplaced", share=f"{rep.unplaced_time_share:.1%}",
+                skipped=format_si(rep.skipped_seconds, "s"), total=format_si(rep.total_seconds, "s"),
+                basis=basis)
+        (st.warning if rep.unplaced_time_share > 0.10 else st.info)(msg)
+    else:
+        st.info(t("rlx.imp.no_time"))
+    for n in rep.notes:
+        key = "tensor_k_option" if n.key == "tensor_k" and dict(n.detail).get("basis") == "option" \
+            else n.key
+        fields = dict(n.detail)
+        st.info(_translate_or(t, f"rlx.note.{key}", n.message, **fields), icon=":material/info:")
+    for w in rep.warnings:
+        st.warning(warning_text(t, w.key, w.message, w.detail), icon=":material/warning:")
+    if rep.skipped:
+        counts = rep.reason_counts()
+        summary = "; ".join(f"{reason_text(t, r)}: {n:,}" for r, n in
+                            sorted(counts.items(), key=lambda kv: -kv[1]))
+        with st.expander(t("rlx.imp.skipped_heading", n=sum(counts.values()), groups=len(rep.skipped))):
+            st.caption(summary)
+            st.dataframe(skipped_table(t, rep), hide_index=True, width="stretch")
+            if len(rep.skipped) > MAX_SKIPPED_SHOWN:
+                st.caption(t("rlx.imp.skipped_more", shown=MAX_SKIPPED_SHOWN, n=len(rep.skipped)))
+    if out.records:
+        stem = out.filename.split("/")[-1].split(".")[0] or "import"
+        st.download_button(t("rlx.imp.download"), data=to_csv(out.records),
+                           file_name=f"imported_{stem}.csv", mime="text/csv",
+                           key=f"{key}_download", help=t("rlx.imp.download_help"))
+
+
+def _ncu_command() -> str:
+    try:
+        from calc.importers import NCU_COMMAND
+        return str(NCU_COMMAND)
+    except (ImportError, AttributeError):
+        return ""
+
+
+def render_import_panel(ctx) -> ImportOutcome | None:
+    """Draw the Import section. Returns the outcome of an import done in this run, if any.
+
+    A new file is imported once: its kernels are appended to the table and the page reruns
+    so the table and chart show them; the report stays until the next import. An
+    unreadable file shows an error; the table is not touched.
+    """
+    t = ctx.t
+    st.subheader(t("rlx.imp.heading"))
+    st.caption(t("rlx.imp.intro"))
+    c1, c2 = st.columns(2)
+    with c1:
+        if st.session_state.get(DTYPE_KEY) not in DTYPES:
+            st.session_state.pop(DTYPE_KEY, None)
+        st.selectbox(t("rlx.imp.dtype"), DTYPES, index=0, key=DTYPE_KEY,
+                     format_func=lambda d: t(f"common.prec.{d}"), help=t("rlx.imp.dtype_help"))
+    with c2:
+        st.number_input(t("rlx.imp.tensor_k"), min_value=1, max_value=1 << 20,
+                        value=None, step=1, key=TENSOR_KEY,
+                        placeholder=t("rlx.imp.tensor_k_placeholder"),
+                        help=t("rlx.imp.tensor_k_help"))
+    upload = st.file_uploader(t("rlx.imp.uploader"), type=UPLOAD_TYPES, key=UPLOAD_KEY,
+                              help=t("rlx.imp.uploader_help"))
+    command = _ncu_command()
+    if command:
+        with st.expander(t("rlx.imp.ncu_heading")):
+            st.caption(t("rlx.imp.ncu_caption"))
+            st.code(command, language="bash", wrap_lines=True)
+            st.caption(t("rlx.imp.ncu_after"))
+
+    done: ImportOutcome | None = None
+    if upload is None:
+        st.session_state[DONE_KEY] = None     # the same file may be uploaded again later
+    else:
+        data = upload.getvalue()
+        if st.session_state.get(DONE_KEY) != file_signature(data, upload.name):
+            bar = st.progress(0.0, text=t("rlx.imp.progress", file=upload.name))
+
+            def progress(fraction: float) -> None:
+                bar.progress(min(1.0, max(0.0, float(fraction))),
+                             text=t("rlx.imp.progress", file=upload.name))
+
+            device_name = ctx.device.name if ctx.device is not None else None
+            done = process_upload(st.session_state, data, upload.name, import_options(device_name),
+                                  state.add_kernels, progress)
+            bar.empty()
+            if done is not None and done.ok and done.added:
+                st.rerun()          # the table and chart show the new kernels
+    out = st.session_state.get(RESULT_KEY)
+    if isinstance(out, ImportOutcome):
+        if out.ok:
+            render_report(t, out)
+        else:
+            framing = t("rlx.imp.error_internal" if out.error_kind == "internal" else "rlx.imp.error",
+                        file=out.filename)
+            st.error(f"{framing}\n\n{out.error}", icon=":material/error:")
+        st.button(t("rlx.imp.dismiss"), key=DISMISS_KEY, on_click=_dismiss)
+    return done
+
+
+def _dismiss() -> None:
+    st.session_state.pop(RESULT_KEY, None)
