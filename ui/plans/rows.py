@@ -59,7 +59,7 @@ def device_name(plan, devices) -> str:
 
 
 def setup_text(t: Translator, plan, devices) -> str:
-    return t("plans.setup", gpus=f"{plan.n_gpus:,}", device=device_name(plan, devices),
+    return t("plans.setup", gpus=f"{plan.n_gpus:,}", device=short_device(plan, devices),
              precision=t(f"common.prec.{plan.precision}") if plan.precision else "")
 
 
@@ -97,6 +97,25 @@ def _base_result(table: PlanTable, results: Sequence, kind_cls):
     return base if isinstance(base, kind_cls) else None
 
 
+# What a meeting reads first comes first: the plan, its result, against the baseline, then
+# the realistic range, then the inputs.
+TRAINING_ORDER = ("plans.col.name", "plans.col.days", "plans.col.cost", "plans.col.gpu_hours",
+                  "plans.col.x_days", "plans.col.d_days", "plans.col.d_cost", "plans.col.mfu",
+                  "plans.col.published", "plans.col.days_range", "plans.col.cost_range",
+                  "plans.col.memory", "plans.col.setup", "plans.col.model", "plans.col.tokens")
+SERVING_ORDER = ("plans.col.name", "plans.col.per_user", "plans.col.cost_per_m",
+                 "plans.col.ttft", "plans.col.per_token", "plans.col.total", "plans.col.per_gpu",
+                 "plans.col.fit", "plans.col.x_user", "plans.col.d_cost_m",
+                 "plans.col.efficiency", "plans.col.published_eff", "plans.col.setup",
+                 "plans.col.model", "plans.col.weights", "plans.col.shape")
+
+
+def _reorder(cols, rows, order, t):
+    pos = [cols.index(t(k)) for k in order]
+    assert len(pos) == len(cols)
+    return [cols[p] for p in pos], [[r[p] for p in pos] for r in rows]
+
+
 def training_rows(t: Translator, table: PlanTable, results: Sequence, devices,
                   symbol: str = "") -> tuple[list[str], list[list[str]], list[int]]:
     """Columns, rows and plan indices of the training plans that could be evaluated."""
@@ -126,7 +145,7 @@ def training_rows(t: Translator, table: PlanTable, results: Sequence, devices,
             fmt_signed_money(rel.cost_delta, symbol) if rel else "—",
         ])
         idx.append(i)
-    return cols, rows, idx
+    return _reorder(cols, rows, TRAINING_ORDER, t) + (idx,)
 
 
 def serving_rows(t: Translator, table: PlanTable, results: Sequence, devices,
@@ -165,9 +184,88 @@ def serving_rows(t: Translator, table: PlanTable, results: Sequence, devices,
             fmt_signed_money(rel.cost_delta, symbol) if rel else "—",
         ])
         idx.append(i)
-    return cols, rows, idx
+    return _reorder(cols, rows, SERVING_ORDER, t) + (idx,)
 
 
 def errors(t: Translator, table: PlanTable, results: Sequence) -> list[tuple[str, str]]:
     return [(p.name or t("plans.default_name", n=i + 1), r)
             for i, (p, r) in enumerate(zip(table.plans, results)) if isinstance(r, str)]
+
+
+# ----------------------------------------------------------------------------- report rows
+# The printed page has room for about ten columns (180 mm): the same cells as the page's
+# tables, merged into fewer columns.
+
+def short_device(plan, devices) -> str:
+    """Device name without the vendor prefix ("A100 SXM4 80GB")."""
+    dev = devices.get(plan.device)
+    if dev is None:
+        return plan.device
+    name = dev.name
+    for prefix in (dev.vendor + " ", "NVIDIA ", "AMD ", "Google "):
+        if prefix.strip() and name.startswith(prefix):
+            name = name[len(prefix):]
+            break
+    return name
+
+
+def _short_setup(t: Translator, plan, devices) -> str:
+    return t("plans.setup", gpus=f"{plan.n_gpus:,}", device=short_device(plan, devices),
+             precision=t(f"common.prec.{plan.precision}") if plan.precision else "")
+
+
+def training_report_rows(t: Translator, table: PlanTable, results: Sequence, devices,
+                         symbol: str = "") -> tuple[list[str], list[list[str]], list[int]]:
+    cols, rows, idx = training_rows(t, table, results, devices, symbol)
+    c = {name: k for k, name in enumerate(cols)}
+
+    def g(r, key):
+        return r[c[t(key)]]
+
+    out_cols = [t("plans.col.name"), t("plans.col.setup"), t("plans.col.mfu"),
+                t("plans.col.published"), t("plans.col.days"), t("plans.col.gpu_hours"),
+                t("plans.col.cost"), t("plans.col.memory"), t("plans.report.vs_baseline")]
+    out = []
+    for r, i in zip(rows, idx):
+        plan = table.plans[i]
+        setup = f"{_short_setup(t, plan, devices)} · {g(r, 'plans.col.model')} · " \
+                f"{g(r, 'plans.col.tokens')} {t('plans.report.tokens')}"
+        days = g(r, "plans.col.days")
+        rng = g(r, "plans.col.days_range")
+        cost = g(r, "plans.col.cost")
+        crng = g(r, "plans.col.cost_range")
+        rel = [g(r, k) for k in ("plans.col.x_days", "plans.col.d_days", "plans.col.d_cost")]
+        out.append([g(r, "plans.col.name"), setup, g(r, "plans.col.mfu"),
+                    g(r, "plans.col.published"),
+                    days + ("" if rng == "—" else f" ({rng})"), g(r, "plans.col.gpu_hours"),
+                    cost + ("" if crng == "—" else f" ({crng})"), g(r, "plans.col.memory"),
+                    " · ".join(x for x in rel if x != "—") or "—"])
+    return out_cols, out, idx
+
+
+def serving_report_rows(t: Translator, table: PlanTable, results: Sequence, devices,
+                        symbol: str = "") -> tuple[list[str], list[list[str]], list[int]]:
+    cols, rows, idx = serving_rows(t, table, results, devices, symbol)
+    c = {name: k for k, name in enumerate(cols)}
+
+    def g(r, key):
+        return r[c[t(key)]]
+
+    out_cols = [t("plans.col.name"), t("plans.col.setup"), t("plans.col.shape"),
+                t("plans.report.latency"), t("plans.col.per_user"), t("plans.col.total"),
+                t("plans.report.efficiency"), t("plans.col.cost_per_m"), t("plans.col.fit"),
+                t("plans.report.vs_baseline")]
+    out = []
+    for r, i in zip(rows, idx):
+        plan = table.plans[i]
+        setup = f"{_short_setup(t, plan, devices)} · {g(r, 'plans.col.model')} · " \
+                f"{g(r, 'plans.col.weights')}"
+        rel = [g(r, k) for k in ("plans.col.x_user", "plans.col.d_cost_m")]
+        out.append([g(r, "plans.col.name"), setup, g(r, "plans.col.shape"),
+                    f"{g(r, 'plans.col.ttft')} / {g(r, 'plans.col.per_token')}",
+                    g(r, "plans.col.per_user"),
+                    f"{g(r, 'plans.col.total')} ({g(r, 'plans.col.per_gpu')} / GPU)",
+                    f"{g(r, 'plans.col.efficiency')} ({g(r, 'plans.col.published_eff')})",
+                    g(r, "plans.col.cost_per_m"), g(r, "plans.col.fit"),
+                    " · ".join(x for x in rel if x != "—") or "—"])
+    return out_cols, out, idx

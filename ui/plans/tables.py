@@ -26,7 +26,7 @@ def _baseline_caption(t: Translator, table: PlanTable, results: Sequence, cls, k
         st.caption(t("plans.baseline_caption", name=plan_label(t, table, table.baseline)))
     else:
         other = table.plans[table.baseline].kind
-        st.caption(t("plans.baseline_other_kind", kind=t(f"plans.kind.{other}")))
+        st.caption(t("plans.baseline_other_kind", kind=t(f"plans.kind.{other}").lower()))
 
 
 def render_tables(t: Translator, table: PlanTable, results: Sequence, devices, symbol: str) -> None:

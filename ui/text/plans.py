@@ -223,6 +223,10 @@ EN = {
     "plans.report.a_currency": "Money in {currency}.",
     "plans.report.sources": "Published figures used",
     "plans.report.print_hint": "Print this page (Ctrl/⌘ + P) for A4 or Letter.",
+    "plans.report.vs_baseline": "vs baseline (×, Δ)",
+    "plans.report.tokens": "tokens",
+    "plans.report.latency": "TTFT / per-token bound",
+    "plans.report.efficiency": "Efficiency: stated (published)",
 }
 
 ZH = {
@@ -412,4 +416,8 @@ ZH = {
     "plans.report.a_currency": "金额单位：{currency}。",
     "plans.report.sources": "引用的公开数据",
     "plans.report.print_hint": "打印本页（Ctrl/⌘ + P），适用于 A4 或 Letter。",
+    "plans.report.vs_baseline": "相对基准（×、Δ）",
+    "plans.report.tokens": "token",
+    "plans.report.latency": "首 token / 每 token 时间上限",
+    "plans.report.efficiency": "效率：设定（公开）",
 }
