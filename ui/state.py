@@ -39,8 +39,11 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
     "training": ("params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days",
                  "logy", "seq", "causal", "recompute", "gpu_hours", "zero", "optim", "mbs", "tp",
                  "pp", "flash"),
+    "learn": ("quiz", "lesson"),
     "decode": ("params", "weights", "gpus", "batch", "kv", "layers", "kv_heads",
                "head_dim", "context", "kv_dtype", "measured", "prompt", "tp_comm"),
+    "diagnosis": ("small", "trace_gpu", "params", "tokens_step", "gpus", "recompute", "seq",
+                  "causal"),
     "plans": ("plans",),
 }
 

@@ -13,8 +13,11 @@ PINNED = {
             "seq", "causal", "target_mfu"},
     "training": {"params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days",
                  "logy"},
+    "learn": {"quiz", "lesson"},
     "decode": {"params", "weights", "gpus", "batch", "kv", "layers", "kv_heads", "head_dim",
                "context", "kv_dtype", "measured"},
+    "diagnosis": {"small", "trace_gpu", "params", "tokens_step", "gpus", "recompute", "seq",
+                  "causal"},
     "plans": {"plans"},
 }
 
