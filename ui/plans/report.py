@@ -58,7 +58,7 @@ def _table_html(cols: Sequence[str], rows: Sequence[Sequence[str]], idx: Sequenc
 def report_html(t: Translator, lang: str, table: PlanTable, results: Sequence, devices,
                 published: Optional[Published], *, today: Optional[_dt.date] = None) -> str:
     """The report as one HTML document (UTF-8 text)."""
-    sym, code = table.currency_symbol, table.currency_code
+    code = table.currency_code
     parts = [f'<!DOCTYPE html>\n<html lang="{"zh-CN" if lang == "zh" else "en"}"><head>'
              f'<meta charset="utf-8"><title>{escape(t("plans.report.title"))}</title>'
              f"<style>{CSS}</style></head><body>",
@@ -69,11 +69,11 @@ def report_html(t: Translator, lang: str, table: PlanTable, results: Sequence, d
     for heading, builder, chart in (
             ("plans.training_heading", training_report_rows, training_chart),
             ("plans.serving_heading", serving_report_rows, serving_chart)):
-        cols, rows, idx = builder(t, table, results, devices, sym)
+        cols, rows, idx = builder(t, table, results, devices, code)
         if rows:
             parts.append(f"<h2>{escape(t(heading))}</h2>")
             parts.append(_table_html(cols, rows, idx, table.baseline))
-        data = chart(t, table, results, sym, code)
+        data = chart(t, table, results, code)
         if data is not None:
             charts.append(chart_svg(data))
     for name, message in errors(t, table, results):
@@ -84,8 +84,8 @@ def report_html(t: Translator, lang: str, table: PlanTable, results: Sequence, d
         parts.append(f'<p class="meta">{escape(t("plans.chart.range_note"))}</p>')
     items = [t("plans.report.a_training"), t("plans.report.a_serving"),
              t("plans.report.a_memory"), t("plans.report.a_published"), t("plans.report.a_peaks")]
-    if code or sym:
-        items.append(t("plans.report.a_currency", currency=" ".join(x for x in (code, sym) if x)))
+    if code:
+        items.append(t("plans.report.a_currency", currency=code))
     parts.append(f"<h2>{escape(t('plans.report.assumptions'))}</h2><ul>"
                  + "".join(f"<li>{escape(x)}</li>" for x in items) + "</ul>")
     used = _sources_used(results, published)

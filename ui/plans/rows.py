@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from calc.plans import SERVING, TRAINING, PlanTable, ServingResult, TrainingResult, relative
-from calc.units import format_si
+from calc.units import format_money, format_si
 from ui.i18n import Translator
 
 
@@ -19,19 +19,20 @@ def fmt_days(d: float) -> str:
     return f"{d:,.1f}" if d < 100 else f"{d:,.0f}"
 
 
-def fmt_money(x: Optional[float], symbol: str = "") -> str:
-    if x is None:
-        return "—"
-    sign = "−" if x < 0 else ""
-    x = abs(x)
-    body = f"{x:,.0f}" if x >= 100 else f"{x:,.2f}"
-    return f"{sign}{symbol}{body}"
+def fmt_money(x: Optional[float], code: str = "") -> str:
+    """Money as the Training page writes it (calc.units.format_money): "$2,500", "¥15"."""
+    return "—" if x is None else format_money(x, code or None)
 
 
-def fmt_signed_money(x: Optional[float], symbol: str = "") -> str:
+def fmt_signed_money(x: Optional[float], code: str = "") -> str:
     if x is None:
         return "—"
-    return ("+" if x > 0 else "") + fmt_money(x, symbol)
+    return ("+" if x > 0 else "") + fmt_money(x, code)
+
+
+def currency_sign(code: str) -> str:
+    """The sign format_money puts before an amount ("$" for USD, "" without a currency)."""
+    return format_money(0.0, code or None)[:-1]
 
 
 def fmt_pct(x: Optional[float]) -> str:
@@ -117,7 +118,7 @@ def _reorder(cols, rows, order, t):
 
 
 def training_rows(t: Translator, table: PlanTable, results: Sequence, devices,
-                  symbol: str = "") -> tuple[list[str], list[list[str]], list[int]]:
+                  code: str = "") -> tuple[list[str], list[list[str]], list[int]]:
     """Columns, rows and plan indices of the training plans that could be evaluated."""
     cols = [t("plans.col.name"), t("plans.col.setup"), t("plans.col.model"),
             t("plans.col.tokens"), t("plans.col.mfu"), t("plans.col.published"),
@@ -136,20 +137,20 @@ def training_rows(t: Translator, table: PlanTable, results: Sequence, devices,
             plan.model or fmt_count(plan.n_params), fmt_count(plan.n_tokens), mfu,
             published_note(t, res.published), fmt_days(res.days),
             _range(t, res.days_at_hi, res.days_at_lo, fmt_days), f"{res.gpu_hours:,.0f}",
-            fmt_money(res.cost, symbol),
-            _range(t, res.cost_at_hi, res.cost_at_lo, lambda x: fmt_money(x, symbol)),
+            fmt_money(res.cost, code),
+            _range(t, res.cost_at_hi, res.cost_at_lo, lambda x: fmt_money(x, code)),
             (f"{format_si(res.memory_per_gpu, 'B')} · {_fit(t, res.fits)}"
              if res.memory_per_gpu is not None else "—"),
             f"×{rel.ratio:.2f}" if rel else "—",
             (("+" if rel.delta > 0 else "") + fmt_days(rel.delta)) if rel else "—",
-            fmt_signed_money(rel.cost_delta, symbol) if rel else "—",
+            fmt_signed_money(rel.cost_delta, code) if rel else "—",
         ])
         idx.append(i)
     return _reorder(cols, rows, TRAINING_ORDER, t) + (idx,)
 
 
 def serving_rows(t: Translator, table: PlanTable, results: Sequence, devices,
-                 symbol: str = "") -> tuple[list[str], list[list[str]], list[int]]:
+                 code: str = "") -> tuple[list[str], list[list[str]], list[int]]:
     """Columns, rows and plan indices of the serving plans that could be evaluated."""
     cols = [t("plans.col.name"), t("plans.col.setup"), t("plans.col.model"),
             t("plans.col.weights"), t("plans.col.shape"), t("plans.col.ttft"),
@@ -176,12 +177,12 @@ def serving_rows(t: Translator, table: PlanTable, results: Sequence, devices,
             t("plans.arrow", a=fmt_tps(res.per_user), b=fmt_tps(res.per_user_at_eff)),
             t("plans.arrow", a=fmt_tps(res.total), b=fmt_tps(res.total_at_eff)),
             fmt_tps(res.per_gpu), fmt_pct(plan.efficiency), pub_text,
-            t("plans.arrow", a=fmt_money(res.cost_per_m, symbol),
-              b=fmt_money(res.cost_per_m_at_eff, symbol)) if res.cost_per_m is not None else "—",
+            t("plans.arrow", a=fmt_money(res.cost_per_m, code),
+              b=fmt_money(res.cost_per_m_at_eff, code)) if res.cost_per_m is not None else "—",
             _fit(t, res.fits) + (f" ({format_si(res.weight_bytes + res.kv_bytes, 'B')} / "
                                  f"{format_si(res.memory, 'B')})" if res.memory else ""),
             f"×{rel.ratio:.2f}" if rel else "—",
-            fmt_signed_money(rel.cost_delta, symbol) if rel else "—",
+            fmt_signed_money(rel.cost_delta, code) if rel else "—",
         ])
         idx.append(i)
     return _reorder(cols, rows, SERVING_ORDER, t) + (idx,)
@@ -215,8 +216,8 @@ def _short_setup(t: Translator, plan, devices) -> str:
 
 
 def training_report_rows(t: Translator, table: PlanTable, results: Sequence, devices,
-                         symbol: str = "") -> tuple[list[str], list[list[str]], list[int]]:
-    cols, rows, idx = training_rows(t, table, results, devices, symbol)
+                         code: str = "") -> tuple[list[str], list[list[str]], list[int]]:
+    cols, rows, idx = training_rows(t, table, results, devices, code)
     c = {name: k for k, name in enumerate(cols)}
 
     def g(r, key):
@@ -244,8 +245,8 @@ def training_report_rows(t: Translator, table: PlanTable, results: Sequence, dev
 
 
 def serving_report_rows(t: Translator, table: PlanTable, results: Sequence, devices,
-                        symbol: str = "") -> tuple[list[str], list[list[str]], list[int]]:
-    cols, rows, idx = serving_rows(t, table, results, devices, symbol)
+                        code: str = "") -> tuple[list[str], list[list[str]], list[int]]:
+    cols, rows, idx = serving_rows(t, table, results, devices, code)
     c = {name: k for k, name in enumerate(cols)}
 
     def g(r, key):
