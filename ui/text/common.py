@@ -8,6 +8,7 @@ EN = {
     "nav.mfu": "MFU",
     "nav.training": "Training time",
     "nav.decode": "Decode speed",
+    "nav.diagnosis": "Trace doctor",
     "nav.plans": "Plans",
     "common.nav_heading": "Tools",
     "common.lang_help": "Every label, explanation, chart and message switches language; "
@@ -99,6 +100,7 @@ ZH = {
     "nav.mfu": "MFU 算力利用率",
     "nav.training": "训练时长",
     "nav.decode": "解码速度",
+    "nav.diagnosis": "Trace 诊断",
     "nav.plans": "方案对比",
     "common.nav_heading": "工具",
     "common.lang_help": "所有标签、说明、图表和提示都会切换语言，数字不变。链接里记作 lang=en / lang=zh。",

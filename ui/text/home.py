@@ -36,6 +36,9 @@ EN = {
     "home.tool.plans": "Setups side by side for a planning meeting: days, cost, tokens/s and "
                        "memory fit per plan, the MFU published runs reached, a baseline, a "
                        "share link and a one-page report.",
+    "home.tool.diagnosis": "Upload a PyTorch profiler trace: idle gaps, tiny kernels, "
+                            "communication, time by class and MFU per step — the chapter's "
+                            "diagnosis in numbers.",
 }
 
 ZH = {
@@ -64,4 +67,5 @@ ZH = {
     "home.tool.learn": "把本章的八个检查点问题做成小课，用你自己的数字，边做边检查：适合课堂，也适合自学。",
     "home.tool.plans": "为规划会议并排对比多个配置：每个方案的天数、费用、tokens/s 和显存是否够，"
                        "公开训练达到的 MFU、基准方案、分享链接和一页报告。",
+    "home.tool.diagnosis": "上传 PyTorch Profiler 的 trace：空隙、小 kernel、通信、按类别的时间分布和每一步的 MFU——用数字给出本章的诊断。",
 }
