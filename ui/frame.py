@@ -30,6 +30,7 @@ PAGES: tuple[tuple[str, str, str], ...] = (
     ("mfu", "pages/2_MFU.py", ":material/speed:"),
     ("training", "pages/3_Training_time.py", ":material/schedule:"),
     ("decode", "pages/4_Decode_speed.py", ":material/bolt:"),
+    ("model", "pages/5_Model.py", ":material/account_tree:"),
 )
 
 # Set ROOFLINE_LAB_HARDWARE to read another hardware file (tests, private devices).

@@ -40,6 +40,8 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
                  "logy"),
     "decode": ("params", "weights", "gpus", "batch", "kv", "layers", "kv_heads",
                "head_dim", "context", "kv_dtype", "measured"),
+    "model": ("phase", "batch", "prompt", "context", "weights", "act", "kv_dtype", "tp",
+              "attn_impl", "overlay"),
 }
 
 # Names the navigation links carry from page to page.

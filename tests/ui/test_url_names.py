@@ -15,6 +15,8 @@ PINNED = {
                  "logy"},
     "decode": {"params", "weights", "gpus", "batch", "kv", "layers", "kv_heads", "head_dim",
                "context", "kv_dtype", "measured"},
+    "model": {"phase", "batch", "prompt", "context", "weights", "act", "kv_dtype", "tp",
+              "attn_impl", "overlay"},
 }
 
 

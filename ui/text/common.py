@@ -7,6 +7,7 @@ EN = {
     "nav.mfu": "MFU",
     "nav.training": "Training time",
     "nav.decode": "Decode speed",
+    "nav.model": "Model on the roofline",
     "common.nav_heading": "Tools",
     "common.lang_help": "Every label, explanation, chart and message switches language; "
                         "the numbers stay the same. Kept in the link as lang=en / lang=zh.",
@@ -71,6 +72,7 @@ ZH = {
     "nav.mfu": "MFU 算力利用率",
     "nav.training": "训练时长",
     "nav.decode": "解码速度",
+    "nav.model": "整个模型的 Roofline",
     "common.nav_heading": "工具",
     "common.lang_help": "所有标签、说明、图表和提示都会切换语言，数字不变。链接里记作 lang=en / lang=zh。",
     "common.device_heading": "加速器",
