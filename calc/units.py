@@ -70,9 +70,17 @@ from typing import Any
 
 __all__ = [
     "QuantityError",
+    "UnitKindError",
+    "kind_for_unit",
+    "parse_price",
+    "format_money",
+    "CURRENCIES",
     "parse_quantity",
     "format_si",
     "format_binary_bytes",
+    "format_percent",
+    "is_absurd_fraction",
+    "ABSURD_FRACTION",
     "KINDS",
     "MAX_TEXT_LENGTH",
     "MAX_EXPONENT",
@@ -88,7 +96,8 @@ MAX_EXPONENT = 1024
 
 EXAMPLES = "Examples: 312T, 2 TB/s, 1.2 ms, 14 GB, 7B, 2*8192**3"
 
-KINDS = ("count", "time", "bytes", "bandwidth", "flops", "flop_rate", "intensity", "token_rate", "fraction")
+KINDS = ("count", "time", "bytes", "bandwidth", "flops", "flop_rate", "intensity", "token_rate", "fraction",
+         "price")
 
 _KIND_WORDS = {
     "count": "a plain count",
@@ -100,11 +109,24 @@ _KIND_WORDS = {
     "intensity": "an arithmetic intensity (e.g. 156 FLOP/B)",
     "token_rate": "a token rate (e.g. 143 tok/s)",
     "fraction": "a fraction (e.g. 0.45 or 45%)",
+    "price": "a price (e.g. 2.5, $2, ¥15, 2 USD)",
 }
 
 
 class QuantityError(ValueError):
     """A text could not be read as a quantity; the message says why and shows examples."""
+
+
+class UnitKindError(QuantityError):
+    """A quantity of the wrong kind: "3 TB/s" where a compute rate is wanted.
+
+    ``expected`` and ``got`` are kinds from KINDS ("flop_rate", "bandwidth"), ``text`` the
+    input, so a UI can name both in its own language.
+    """
+
+    def __init__(self, message: str, *, expected: str, got: str, text: str):
+        super().__init__(message)
+        self.expected, self.got, self.text = expected, got, text
 
 
 SI_PREFIXES = {
@@ -314,6 +336,8 @@ def parse_quantity(text: Any, kind: str | None = None) -> float:
         return x
 
     original = text
+    if kind == "price":
+        return parse_price(text)[0]
     s = text.strip()
     if not s:
         raise QuantityError("Empty value: type a number. " + EXAMPLES)
@@ -342,8 +366,9 @@ def parse_quantity(text: Any, kind: str | None = None) -> float:
     if unit:
         unit_kind, factor = _lookup_unit(re.sub(r"\s+", "", unit), spaced, kind)
     if kind is not None and unit_kind is not None and unit_kind != kind:
-        raise QuantityError(
-            f'Expected {_KIND_WORDS[kind]}, but "{original}" is {_KIND_WORDS[unit_kind].split(" (")[0]}.'
+        raise UnitKindError(
+            f'Expected {_KIND_WORDS[kind]}, but "{original}" is {_KIND_WORDS[unit_kind].split(" (")[0]}.',
+            expected=kind, got=unit_kind, text=original,
         )
     result = value * factor
     if not math.isfinite(result):
@@ -468,3 +493,121 @@ def format_binary_bytes(value: Any, digits: int = 3) -> str:
         if x >= f and _round_sig(x / f, digits) < 1024:
             return f"{_sig(x / f, digits)} {p}B"
     return format_si(x, "B", digits)
+
+
+ABSURD_FRACTION = 10.0
+"""A utilisation (MFU, fraction of a roof, bandwidth use) above 10 = 1,000 % is not a
+result but a sign of wrong inputs: :func:`format_percent` writes it "> 1,000%"."""
+
+
+def is_absurd_fraction(fraction: Any) -> bool:
+    """True when a utilisation fraction is not a meaningful result: > ABSURD_FRACTION
+    (1,000 %), infinite or NaN."""
+    try:
+        x = float(fraction)
+    except (TypeError, ValueError, OverflowError):
+        return True
+    return not math.isfinite(x) or x > ABSURD_FRACTION
+
+
+def format_percent(fraction: Any, decimals: int = 1) -> str:
+    """A fraction as a percentage: 0.2019 -> "20.2%"; beyond 1,000 % -> "> 1,000%".
+
+    Utilisations far beyond 100 % (MFU from 1e30 tokens/s is 1.7e27) are wrong inputs,
+    not numbers worth printing 28 digits of; NaN -> "—", -inf/inf -> "> 1,000%" or
+    "-∞%".  decimals: digits after the point (0..6).
+    """
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 6:
+        raise ValueError(f"decimals must be an integer from 0 to 6, got {decimals!r}")
+    try:
+        x = float(fraction)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"fraction must be a number, got {fraction!r}") from None
+    if math.isnan(x):
+        return "—"
+    if x > ABSURD_FRACTION:
+        return f"> {ABSURD_FRACTION:,.0%}"
+    if x == -math.inf:
+        return "-∞%"
+    return f"{x:.{decimals}%}"
+
+
+_UNIT_KINDS = {"FLOP/s": "flop_rate", "B/s": "bandwidth", "B": "bytes", "s": "time",
+               "tok/s": "token_rate", "FLOP": "flops", "FLOP/B": "intensity", "%": "fraction"}
+
+
+def kind_for_unit(unit: str) -> str | None:
+    """The ``kind`` a field showing ``unit`` expects: "FLOP/s" -> "flop_rate", "B/s" ->
+    "bandwidth", "B" -> "bytes", "s" -> "time", "tok/s" -> "token_rate", "FLOP" ->
+    "flops", "FLOP/B" -> "intensity"; None for "" and unknown units."""
+    return _UNIT_KINDS.get(unit)
+
+
+CURRENCIES = {
+    "$": "USD", "US$": "USD", "USD": "USD", "usd": "USD",
+    "¥": "CNY", "CNY": "CNY", "cny": "CNY", "RMB": "CNY", "rmb": "CNY", "元": "CNY",
+    "€": "EUR", "EUR": "EUR", "eur": "EUR",
+    "£": "GBP", "GBP": "GBP", "gbp": "GBP",
+    "JPY": "JPY", "jpy": "JPY", "円": "JPY",
+}
+"""Currency marks a price may carry, before or after the amount, and their ISO 4217 code.
+"¥" is read as CNY (the yuan); write JPY for yen."""
+
+_CURRENCY_SIGN = {"USD": "$", "CNY": "¥", "EUR": "€", "GBP": "£", "JPY": "JP¥"}
+_CURRENCY_RE = re.compile(
+    r"^\s*(?P<pre>US\$|[$¥€£]|USD|CNY|RMB|EUR|GBP|JPY)?\s*(?P<amount>.*?)\s*"
+    r"(?P<post>USD|CNY|RMB|EUR|GBP|JPY|元|円|[$¥€£])?\s*$", re.I | re.S)
+
+
+def parse_price(text: Any) -> tuple[float, str | None]:
+    """A price as people type it -> (amount, ISO currency code or None).
+
+    "2.5" -> (2.5, None); "$2" -> (2.0, "USD"); "¥15" and "15 元" -> (15.0, "CNY");
+    "2 USD" -> (2.0, "USD"); "€1.8k" -> (1800.0, "EUR").  The amount is read by
+    :func:`parse_quantity` as a plain number (k/M suffixes, expressions); a unit such as
+    "14 GB" is rejected.  Full-width "￥" is NFKC-normalised to "¥".  Raises QuantityError.
+    """
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        return parse_quantity(text, kind="count"), None
+    if not isinstance(text, str):
+        raise QuantityError(f"Expected a price such as 2.5, $2 or ¥15, got {text!r}.")
+    s = unicodedata.normalize("NFKC", text).strip()
+    m = _CURRENCY_RE.match(s)
+    pre, amount, post = (m.group("pre"), m.group("amount"), m.group("post")) if m else (None, s, None)
+    if pre and post:
+        if CURRENCIES.get(pre, CURRENCIES.get(pre.upper())) != CURRENCIES.get(post, CURRENCIES.get(post.upper())):
+            raise QuantityError(f'"{text}" names two currencies; write one, e.g. $2 or 2 USD.')
+    mark = pre or post
+    code = None if mark is None else CURRENCIES.get(mark, CURRENCIES.get(mark.upper()))
+    try:
+        value = parse_quantity(amount, kind="count")
+    except UnitKindError as e:
+        raise UnitKindError(f'Expected {_KIND_WORDS["price"]}, but "{text}" is '
+                            f'{_KIND_WORDS[e.got].split(" (")[0]}.', expected="price",
+                            got=e.got, text=text) from None
+    except QuantityError:
+        raise QuantityError(f'Could not read "{text}" as a price. Examples: 2.5, $2, ¥15, 2 USD.') from None
+    return value, code
+
+
+def format_money(amount: Any, currency: str | None = None) -> str:
+    """An amount of money: "12,345", "$2,500", "¥15"; beyond a billion with an SI prefix
+    ("$4.2G" would be unclear, so "$4.2e+09" -- amounts that large are input mistakes).
+
+    currency: an ISO code from CURRENCIES' values (USD, CNY, EUR, GBP, JPY) or None.
+    """
+    if isinstance(amount, bool) or not isinstance(amount, (int, float)):
+        raise ValueError(f"amount must be a number, got {amount!r}")
+    x = float(amount)
+    sign = _CURRENCY_SIGN.get(currency or "", "")
+    if math.isnan(x):
+        return "—"
+    if not math.isfinite(x):
+        return f"{sign}∞"
+    if abs(x) >= 1e9:
+        return f"{sign}{_exp(abs(x), 3)}" if x > 0 else f"-{sign}{_exp(abs(x), 3)}"
+    if abs(x) >= 100 or x == 0:
+        body = f"{abs(x):,.0f}"
+    else:
+        body = f"{abs(x):,.2f}".rstrip("0").rstrip(".")
+    return ("-" if x < 0 else "") + sign + body

@@ -13,7 +13,8 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from calc.units import QuantityError, format_si, parse_quantity
+from calc.units import (QuantityError, UnitKindError, format_percent, format_si,
+                        is_absurd_fraction, kind_for_unit, parse_quantity)
 from ui.i18n import Translator
 from ui.state import bound, restore, set_value
 
@@ -40,6 +41,13 @@ def nearest_option(value: float, options: list[float]) -> float:
 
 
 _COUNT_SUFFIXES = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k"))
+
+
+def percent_text(t: Translator, fraction: float, decimals: int = 1) -> str:
+    """A utilisation for display: "20.2%", or "> 1,000% — check the inputs" when it is
+    not a meaningful result (see calc.units.is_absurd_fraction)."""
+    text = format_percent(fraction, decimals)
+    return t("common.absurd", value=text) if is_absurd_fraction(fraction) else text
 
 
 def format_quantity(value: float, unit: str = "", digits: int = 3) -> str:
@@ -92,6 +100,22 @@ def check_bounds(value: float, bounds: Bounds, unit: str, t: Translator) -> str 
     return None
 
 
+def quantity_error(t: Translator, text: str, error: Exception, kind: str | None) -> str:
+    """The message under a field whose text could not be used, in the page's language.
+
+    A quantity of another kind names both ("expected a compute rate, but “3 TB/s” is a
+    bandwidth"); any other problem says what the field wants.  The examples fit the field
+    (``kind``), never another one's.
+    """
+    shown = text if len(text) <= 40 else text[:40] + "…"
+    examples = t(f"common.examples.{kind or 'any'}")
+    if isinstance(error, UnitKindError):
+        return t("common.err.kind", text=shown, expected=t(f"common.kind.{error.expected}"),
+                 got=t(f"common.kind.{error.got}"), examples=examples)
+    return t("common.err.parse", text=shown, what=t(f"common.kind.{kind or 'any'}"),
+             examples=examples)
+
+
 def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: str = "",
                    help: str | None = None, bounds: Bounds = POSITIVE,
                    kind: str | None = None, slider: tuple[float, float] | None = None,
@@ -102,10 +126,14 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
     With `slider=(lo, hi)` a log-spaced select-slider sits under the field for quick
     exploration; moving it writes the field, typing in the field moves it.
     Returns the value in SI base units, or None after showing why it cannot be used.
+    ``kind`` defaults to the one ``unit`` implies (calc.units.kind_for_unit: "FLOP/s" ->
+    a compute rate), so a field with a unit rejects a quantity of another unit.
     With `optional=True` a blank field is allowed: it returns None quietly (tell a blank
     field from a rejected one with `is_blank(key)`).
     """
     box = container if container is not None else st
+    if kind is None:
+        kind = kind_for_unit(unit)
     slider_key = f"{key}__slider"
     options = log_options(*slider) if slider else []
 
@@ -129,10 +157,9 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
     value: float | None
     try:
         value = parse_quantity(text, kind=kind)
-    except (QuantityError, ValueError, TypeError):
-        shown = text if len(text) <= 40 else text[:40] + "…"
+    except (QuantityError, ValueError, TypeError) as exc:
         box.error(t("common.err.field", label=label,
-                    message=t("common.err.parse", text=shown)), icon=":material/warning:")
+                    message=quantity_error(t, str(text), exc, kind)), icon=":material/warning:")
         value = None
     if value is not None:
         problem = check_bounds(value, bounds, unit, t)
@@ -179,6 +206,6 @@ def bound_select(label: str, options: list[Any], key: str, *, container: Any = N
 __all__ = [
     "Bounds", "COUNT", "FRACTION", "POSITIVE", "bound_checkbox", "bound_select",
     "bound_slider", "check_bounds", "is_blank", "log_options", "nearest_option",
-    "quantity_input",
+    "percent_text", "quantity_error", "quantity_input",
     "restore",
 ]

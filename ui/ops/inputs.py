@@ -22,7 +22,6 @@ BATCH_OPTIONS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 WEIGHT_OPTIONS = ["bf16", "fp16", "fp8", "int8", "int4"]
 ACT_OPTIONS = ["bf16", "fp16", "fp8", "fp32"]
 KV_OPTIONS = ["bf16", "fp16", "fp8", "int8"]
-TP_OPTIONS = [1, 2, 4, 8, 16, 32, 64]
 ATTN_OPTIONS = ["flash", "unfused"]
 
 
@@ -35,13 +34,13 @@ class StepInputs:
     weights: str
     act: str
     kv: str
-    tp: int
+    tp: int | None
     flash: bool
     overlay: bool
 
     @property
     def ok(self) -> bool:
-        return self.tokens is not None
+        return self.tokens is not None and self.tp is not None
 
 
 def _dtype(t, label_key: str, options: list[str], key: str, help_key: str) -> str:
@@ -71,12 +70,15 @@ def render_inputs(t, arch: ModelArch) -> StepInputs:
         act = _dtype(t, "ops.act", ACT_OPTIONS, "act", "ops.act_help")
     with c3:
         kv = _dtype(t, "ops.kv", KV_OPTIONS, "kv_dtype", "ops.kv_help")
-    tp_options = [n for n in TP_OPTIONS if n <= arch.n_heads and arch.n_heads % n == 0]
-    tp = bound(st.select_slider, t("ops.tp"), key="tp", options=tp_options, value=1,
-               help=t("ops.tp_help"), is_valid=lambda v: v in tp_options)
+    # A text field like the Training page's "tp" (the same name, kept across the pages).
+    tp = quantity_input(t, t("ops.tp"), "tp", "1", kind="count", bounds=COUNT, help=t("ops.tp_help"))
+    if tp is not None and (tp > arch.n_heads or arch.n_heads % tp):
+        st.error(t("ops.tp_invalid", heads=arch.n_heads), icon=":material/warning:")
+        tp = None
     attn = bound(st.radio, t("ops.attention"), ATTN_OPTIONS, key="attn_impl", index=0,
                  horizontal=True, format_func=lambda a: t(f"ops.attention.{a}"),
                  help=t("ops.attention_help"), is_valid=lambda v: v in ATTN_OPTIONS)
     overlay = bound_checkbox(t("ops.overlay"), "overlay", value=False, help=t("ops.overlay_help"))
     n = None if tokens is None else int(round(tokens))
-    return StepInputs(phase, int(batch), n, weights, act, kv, int(tp), attn == "flash", overlay)
+    return StepInputs(phase, int(batch), n, weights, act, kv, None if tp is None else int(tp),
+                      attn == "flash", overlay)

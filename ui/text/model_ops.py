@@ -55,7 +55,7 @@ EN = {
     "ops.overlay_help": "Draw the kernels of the Roofline page's kernel table (typed, built or "
                         "imported from a trace) on this chart, and match them to the model's "
                         "operators below.",
-    "ops.tp_invalid": "Tensor-parallel GPUs must divide the {heads} KV heads and be at most {max}.",
+    "ops.tp_invalid": "Tensor-parallel GPUs must divide the model's {heads} attention heads (each GPU takes whole heads).",
     "ops.model_caption": "{name}: {layers} layers, d_model {d}, {heads} heads × {hd} "
                          "({kv} KV heads){moe}. [Source]({source})",
     "ops.model_caption_moe": ", {experts} experts, {k} per token",
@@ -224,7 +224,7 @@ ZH = {
     "ops.overlay": "显示 Roofline 页的 kernel",
     "ops.overlay_help": "把 Roofline 页 kernel 表里的 kernel（手填、Kernel 计算器生成或从 trace 导入）"
                         "画到这张图上，并在下面与模型的算子对应起来。",
-    "ops.tp_invalid": "张量并行 GPU 数必须整除 {heads} 个 KV head，且不超过 {max}。",
+    "ops.tp_invalid": "张量并行 GPU 数必须整除模型的 {heads} 个 attention head（每张卡分到整数个 head）。",
     "ops.model_caption": "{name}：{layers} 层，d_model {d}，{heads} 个 head × {hd}"
                          "（{kv} 个 KV head）{moe}。[来源]({source})",
     "ops.model_caption_moe": "，{experts} 个 expert，每个 token 选 {k} 个",

@@ -27,8 +27,8 @@ EN = {
     "training.compare_mfu_help": "A second MFU to compare against, e.g. where you are today "
                                  "before optimising.",
     "training.price": "Price per GPU-hour (optional)",
-    "training.price_help": "What one GPU-hour costs you, in any currency (e.g. 2.5). Leave "
-                           "blank to skip the cost.",
+    "training.price_help": "What one GPU-hour costs you, in any currency: 2.5, $2, ¥15, "
+                           "2 USD, 15 元. Leave blank to skip the cost.",
     "training.peak_used": "Peak per GPU: **{peak}** ({device}, {precision}, from the sidebar).",
     "training.results_heading": "Result",
     "training.metric.flops": "Total training FLOP",
@@ -100,7 +100,7 @@ ZH = {
     "training.compare_mfu": "对比的 MFU",
     "training.compare_mfu_help": "拿来对比的另一个 MFU，比如优化前的现状。",
     "training.price": "每 GPU 小时价格（可选）",
-    "training.price_help": "一个 GPU 小时（一张卡用一小时）的费用，币种随意（例如 2.5 或 15）。留空则不算花费。",
+    "training.price_help": "一个 GPU 小时（一张卡用一小时）的费用，币种随意：2.5、$2、¥15、2 USD、15 元。留空则不算花费。",
     "training.peak_used": "单卡峰值：**{peak}**（{device}，{precision}，来自侧边栏）。",
     "training.results_heading": "结果",
     "training.metric.flops": "训练总 FLOP",
