@@ -65,7 +65,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import _validate as v
-from .models import ModelArch, expected_distinct_experts, keys_per_query
+from .models import (ModelArch, expected_distinct_experts, keys_per_query, kv_cache_bytes_per_seq,
+                     param_counts)
 
 __all__ = [
     "Operator",
@@ -78,6 +79,7 @@ __all__ = [
     "OP_KEYS",
     "PHASES",
     "model_operators",
+    "memory_per_gpu",
     "KernelMatch",
     "MATCH_CLASS",
     "match_class",
@@ -542,3 +544,25 @@ def match_kernels(model_ops: ModelOps, kernel_classes: Sequence[str], flops: Any
             idx[sel[ok]] = cand[best[ok]]
     model_s = np.where(idx >= 0, op_t[np.maximum(idx, 0)], np.nan)
     return KernelMatch(idx, model_s, model_s / s)
+
+
+def memory_per_gpu(arch: ModelArch, *, batch: Any, context: Any, weight_bytes: Any = 2.0,
+                   kv_bytes: Any = 2.0, tp: Any = 1) -> tuple[float, float]:
+    """What one GPU of the tensor-parallel group holds: (weights, KV cache)   [bytes].
+
+        weights = N_total · b_w / tp            (every stored weight: all experts, embeddings)
+        KV      = batch · kv_cache_bytes_per_seq(context) / min(tp, kv_heads)   (MLA: / 1)
+
+    The KV split is :func:`_kv_split`'s (KV heads replicated beyond their count; MLA's latent
+    cache on every GPU). Activations, the CUDA context and fragmentation are not counted.
+    E.g. Llama 2 7B, bf16, one GPU, batch 1 at 4096 tokens: 6.74e9 · 2 = 13.5 GB of weights
+    and 4096 · 2·32·32·128·2 = 2.15 GB of cache.
+    """
+    B = _int("batch", batch)
+    c = _int("context", context, "non_negative")
+    tp_ = _int("tp", tp)
+    bw = v.number("weight_bytes", weight_bytes, "positive", "bytes")
+    bkv = v.number("kv_bytes", kv_bytes, "positive", "bytes")
+    weights = param_counts(arch).total * bw / tp_
+    kv = B * float(kv_cache_bytes_per_seq(arch, c, bkv)) / _kv_split(arch, tp_)
+    return weights, kv

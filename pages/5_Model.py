@@ -22,7 +22,7 @@ arch = model.render_model(ctx)
 @st.fragment
 def step_section() -> None:
     """Inputs and everything computed from them: a slider reruns only this."""
-    left, right = st.columns([1, 2.2], gap="large")
+    left, right = st.columns([1, 2.6], gap="large")
     with left:
         st.subheader(t("ops.inputs_heading"))
         step = inputs.render_inputs(t, arch)

@@ -236,3 +236,19 @@ def test_kv_heads_split_at_most_kv_heads_ways():
     assert t16["attn_fused"].flops == pytest.approx(one["attn_fused"].flops / 16)
     # QKV weights per GPU: Q 8192·8192/16 + K,V 8192·2048/8, in bf16.
     assert t16["qkv"].weight_bytes == pytest.approx((8192 * 8192 / 16 + 8192 * 2048 / 8) * 2)
+
+
+def test_memory_per_gpu():
+    from calc.model_ops import memory_per_gpu
+    from calc.models import param_counts
+    # Llama 2 7B bf16 on one GPU, batch 1 at 4096 tokens: the stored weights (6,738,415,616
+    # parameters, the published 6.74B) · 2 B, and 4096 · (2·32 layers·32 heads·128·2 B) of cache.
+    w, kv = memory_per_gpu(LLAMA2_7B, batch=1, context=4096)
+    assert param_counts(LLAMA2_7B).total == 6_738_415_616
+    assert w == 2 * 6_738_415_616
+    assert kv == 4096 * 2 * 32 * 32 * 128 * 2
+    # 8 KV heads over 16 GPUs: each keeps 1/8 of the cache; weights split 16 ways.
+    w16, kv16 = memory_per_gpu(LLAMA31_70B, batch=4, context=8192, tp=16)
+    _, kv1 = memory_per_gpu(LLAMA31_70B, batch=4, context=8192)
+    assert kv16 == pytest.approx(kv1 / 8)
+    assert w16 == pytest.approx(param_counts(LLAMA31_70B).total * 2 / 16)

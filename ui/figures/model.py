@@ -25,6 +25,9 @@ BOUND_COLORS = {"memory": "#1565c0", "compute": "#2e7d32"}
 ZERO_COLOR = "#757575"
 #: The x span of the chart around the ridge: from ridge ÷ 2000 to ridge × 60 (decades).
 X_SPAN = (1 / 2000.0, 60.0)
+#: Operators with a text label: the LABELLED_TOP largest shares and any above LABELLED_SHARE.
+LABELLED_TOP = 6
+LABELLED_SHARE = 0.05
 
 
 def _pct(x: float) -> str:
@@ -51,6 +54,12 @@ def operator_traces(t: Translator, ops: ModelOps, labels: Sequence[str], x_floor
                                                    if o.count > 1 else ""),
                _pct(s), o.formula.replace("<", "&lt;")]
               for o, yy, s in zip(rows, y, shares)]
+    # Label the operators that matter (the largest shares); the rest say who they are on hover.
+    order = np.argsort(-shares)
+    labelled = np.zeros(len(rows), dtype=bool)
+    labelled[order[:LABELLED_TOP]] = True
+    labelled |= shares >= LABELLED_SHARE
+    labelled |= zero
     traces = []
     for bound, color, name_key in (("memory", BOUND_COLORS["memory"], "ops.fig.memory"),
                                    ("compute", BOUND_COLORS["compute"], "ops.fig.compute"),
@@ -60,7 +69,9 @@ def operator_traces(t: Translator, ops: ModelOps, labels: Sequence[str], x_floor
             continue
         traces.append({
             "type": "scatter", "x": x[sel].tolist(), "y": y[sel].tolist(), "mode": "markers+text",
-            "name": t(name_key), "text": [labels[i] for i in sel], "textposition": "middle right",
+            "name": t(name_key), "text": [labels[i] if labelled[i] else "" for i in sel],
+            # Right of the ridge the labels go above their point (they would leave the chart).
+            "textposition": "top center" if bound == "compute" else "middle right",
             "textfont": {"size": 11, "color": color}, "hovertext": [labels[i] for i in sel],
             "customdata": [custom[i] for i in sel],
             "marker": {"color": color, "size": sizes[sel].tolist(), "opacity": 0.85,

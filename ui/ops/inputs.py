@@ -63,13 +63,9 @@ def render_inputs(t, arch: ModelArch) -> StepInputs:
     else:
         tokens = quantity_input(t, t("ops.context"), "context", "4096", kind="count",
                                 bounds=COUNT, help=t("ops.context_help"), slider=(128, 2e6))
-    c1, c2, c3 = st.columns(3)
-    with c1:
-        weights = _dtype(t, "ops.weights", WEIGHT_OPTIONS, "weights", "ops.weights_help")
-    with c2:
-        act = _dtype(t, "ops.act", ACT_OPTIONS, "act", "ops.act_help")
-    with c3:
-        kv = _dtype(t, "ops.kv", KV_OPTIONS, "kv_dtype", "ops.kv_help")
+    weights = _dtype(t, "ops.weights", WEIGHT_OPTIONS, "weights", "ops.weights_help")
+    act = _dtype(t, "ops.act", ACT_OPTIONS, "act", "ops.act_help")
+    kv = _dtype(t, "ops.kv", KV_OPTIONS, "kv_dtype", "ops.kv_help")
     # A text field like the Training page's "tp" (the same name, kept across the pages).
     tp = quantity_input(t, t("ops.tp"), "tp", "1", kind="count", bounds=COUNT, help=t("ops.tp_help"))
     if tp is not None and (tp > arch.n_heads or arch.n_heads % tp):

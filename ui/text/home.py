@@ -31,6 +31,9 @@ EN = {
                           "needed to meet a deadline.",
     "home.tool.decode": "The tokens/s ceiling of decoding: bandwidth ÷ model bytes, "
                         "batching and the KV cache.",
+    "home.tool.model": "Every operator of a model (attention, MLP, experts, norms) on the "
+                       "roofline for one prefill or decode step, timed and summed, beside "
+                       "measured kernels.",
 }
 
 ZH = {
@@ -56,4 +59,6 @@ ZH = {
     "home.tool.mfu": "训练的模型算力利用率（MFU）、评级，以及偏低时按顺序排查的清单。",
     "home.tool.training": "一次训练要几天、多少 GPU 小时、多少钱；以及按期完成需要多少张卡。",
     "home.tool.decode": "解码速度的上限：带宽 ÷ 模型大小、批处理和 KV cache。",
+    "home.tool.model": "模型的每个算子（attention、MLP、expert、norm）在一次 prefill 或 decode 中放上 "
+                       "Roofline，逐个计时并求和，并与实测 kernel 对照。",
 }

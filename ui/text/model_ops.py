@@ -100,14 +100,20 @@ EN = {
                             "token sooner.",
     "ops.metric.prefill_tps": "Prompt tokens/s",
     "ops.metric.prefill_tps_help": "Batch × prompt length ÷ the prefill time bound.",
-    "ops.metric.whole": "As one kernel (Decode page's model)",
+    "ops.metric.whole": "As one kernel",
     "ops.metric.whole_help": "max(Σ FLOPs ÷ peak, Σ bytes ÷ bandwidth): the step treated as one "
-                             "kernel, the ceiling the Decode page shows. Equal to the sum over "
+                             "kernel (the model of the Decode page). Equal to the sum over "
                              "operators when every operator has the same bound; shorter when "
                              "some are compute-bound and others memory-bound.",
     "ops.whole_caption": "The step as one kernel, max(Σ FLOPs ÷ peak, Σ bytes ÷ bandwidth) — the "
                          "Decode page's ceiling: {whole}, {tps}. The sum over operators above is "
                          "longer when some operators are compute-bound and others memory-bound.",
+    "ops.needs": "needs {mem}",
+    "ops.fits": "Memory per GPU: {weights} of weights + {kv} of KV cache = {total} of {mem} "
+                "(activations not counted).",
+    "ops.no_fit": "Does not fit: each GPU would hold {weights} of weights + {kv} of KV cache = "
+                  "{total}, more than its {mem}. The bounds above assume it fits: use more "
+                  "tensor-parallel GPUs, a smaller batch or context, or fewer bytes per weight.",
     "ops.summary_decode": "Decode reads **{weights}** of weights and **{kv}** of KV cache per GPU "
                           "per step; **{mem_share}** of the time bound goes to memory-bound "
                           "operators. Largest: **{top}** ({top_share}).",
@@ -267,12 +273,16 @@ ZH = {
     "ops.metric.ttft_help": "整个 batch 的 prefill 这一步：没有请求能更早拿到第一个 token。",
     "ops.metric.prefill_tps": "prompt token/s",
     "ops.metric.prefill_tps_help": "批大小 × prompt 长度 ÷ prefill 时间下限。",
-    "ops.metric.whole": "当成一个 kernel（Decode 页的模型）",
-    "ops.metric.whole_help": "max(Σ FLOP ÷ 峰值算力, Σ 字节 ÷ 显存带宽)：把整步当成一个 kernel，"
-                             "即 Decode 页显示的上限。所有算子瓶颈相同时与逐算子求和相等；"
+    "ops.metric.whole": "当成一个 kernel",
+    "ops.metric.whole_help": "max(Σ FLOP ÷ 峰值算力, Σ 字节 ÷ 显存带宽)：把整步当成一个 kernel"
+                             "（Decode 页的模型）。所有算子瓶颈相同时与逐算子求和相等；"
                              "有的算力受限、有的带宽受限时更短。",
     "ops.whole_caption": "把整步当成一个 kernel，max(Σ FLOP ÷ 峰值算力, Σ 字节 ÷ 显存带宽)——即 Decode 页的"
                          "上限：{whole}，{tps}。有的算子算力受限、有的带宽受限时，上面逐算子求和的结果更长。",
+    "ops.needs": "需要 {mem}",
+    "ops.fits": "每张卡的显存：权重 {weights} + KV cache {kv} = {total}，共 {mem}（不计激活）。",
+    "ops.no_fit": "放不下：每张卡要存 {weights} 权重 + {kv} KV cache = {total}，超过它的 {mem}。上面的"
+                  "上限假设放得下：请增加张量并行 GPU 数、减小批大小或上下文，或减少每个权重的字节数。",
     "ops.summary_decode": "decode 每一步每张卡读 **{weights}** 权重和 **{kv}** KV cache；"
                           "**{mem_share}** 的时间下限花在带宽受限的算子上。最大的是 **{top}**（{top_share}）。",
     "ops.summary_prefill": "prompt 每张卡要做 **{flops}**；**{cmp_share}** 的时间下限花在算力受限的算子上。"
