@@ -38,6 +38,7 @@ PAGE_PATHS = {
     "mfu": "/MFU",
     "training": "/Training_time",
     "decode": "/Decode_speed",
+    "model": "/Model",
 }
 
 
