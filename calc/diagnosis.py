@@ -696,16 +696,19 @@ class StepMfu:
 
 def step_mfu(step_seconds, n_params: float, tokens_per_step: float, n_gpus: float,
              peak_flops: float, *, recompute_fraction: float = 0.0,
-             flops_per_token: float | None = None) -> StepMfu:
+             flops_per_token: float | None = None,
+             hardware_flops_per_token: float | None = None) -> StepMfu:
     """MFU and HFU per training step from step times measured in a trace.
 
         tokens/s = tokens_per_step / step_seconds           (tokens of the whole job per step)
         MFU      = flops_per_token · tokens/s / (n_gpus · peak_flops)    (calc.mfu.mfu)
-        HFU      = (flops_per_token + 2·N·recompute_fraction) · tokens/s / (n_gpus · peak)
+        HFU      = hardware_flops_per_token · tokens/s / (n_gpus · peak_flops)
 
-    flops_per_token defaults to 6·N; ``recompute_fraction`` is the share of the forward pass
-    recomputed in the backward (1 = full activation checkpointing: 8·N hardware FLOP per
-    token). ``mean_*`` use the mean step time. Sources: seed chapter 04; PaLM (2022) App. B
+    flops_per_token defaults to 6·N; hardware_flops_per_token to flops_per_token +
+    2·N·recompute_fraction (``recompute_fraction``: the share of the forward pass recomputed
+    in the backward; 1 = full activation checkpointing, 8·N per token). Pass both from
+    :func:`calc.models.flops_per_token` (``.model``, ``.hardware``) when the architecture is
+    known. ``mean_*`` use the mean step time. Sources: seed chapter 04; PaLM (2022) App. B
     (MFU vs HFU); Korthikanti et al. (2022) §6.
     """
     from calc import mfu as M
@@ -722,7 +725,8 @@ def step_mfu(step_seconds, n_params: float, tokens_per_step: float, n_gpus: floa
     if not (math.isfinite(tps) and tps > 0):
         raise ValueError(f"tokens_per_step must be > 0, got {tokens_per_step!r}")
     fpt = 6.0 * float(n_params) if flops_per_token is None else float(flops_per_token)
-    hw = fpt + 2.0 * float(n_params) * r
+    hw = (fpt + 2.0 * float(n_params) * r if hardware_flops_per_token is None
+          else float(hardware_flops_per_token))
     tokens_per_sec = tps / secs
     m = np.asarray(M.mfu(n_params, tokens_per_sec, n_gpus, peak_flops, flops_per_token=fpt))
     h = np.asarray(M.mfu(n_params, tokens_per_sec, n_gpus, peak_flops, flops_per_token=hw))

@@ -16,6 +16,7 @@ from ui.formula import count, formula, si
 from ui.frame import how_computed, page_frame
 from ui.model_sections import (flops_breakdown, model_params_note, recompute_select,
                                training_flops as model_training_flops, training_memory_section)
+from ui.plans.add import training_setup_button
 from ui.state import bound, set_value
 from ui.widgets import COUNT, bound_checkbox, format_quantity, quantity_input
 
@@ -91,6 +92,8 @@ with inputs:
     if ctx.ready:
         st.caption(t("training.peak_used", peak=format_si(peak, "FLOP/s"),
                      device=ctx.device_label(), precision=t(f"common.prec.{ctx.precision}")))
+    training_setup_button(ctx, n_params, n_tokens, n_gpus, chosen_mfu, price,
+                          recompute=recompute, seq=seq, causal=causal)
 
 items: list = []
 ok = ctx.ready and n_params is not None and n_tokens is not None and n_gpus is not None \

@@ -17,6 +17,7 @@ from ui.figures.decode import batch_figure, decode_roofline_figure
 from ui.figures.roofline import Roof
 from ui.formula import formula, latex, si
 from ui.frame import how_computed, page_frame
+from ui.plans.add import serving_setup_button
 from ui.model_decode import decode_model_results
 from ui.model_sections import model_params_note
 from ui.state import bound, set_value
@@ -71,8 +72,7 @@ with inputs:
                   is_valid=lambda v: v in BATCH_OPTIONS)
     with st.expander(t("decode.kv_heading") if model is None else t("model.decode.kv_heading"),
                      expanded=model is not None):
-        use_kv = bound_checkbox(t("decode.kv"), "kv", value=model is not None,
-                                help=t("decode.kv_help"))
+        use_kv = bound_checkbox(t("decode.kv"), "kv", value=False, help=t("decode.kv_help"))
         if model is None:
             n_layers = quantity_input(t, t("decode.layers"), "layers", "32", kind="count",
                                       bounds=COUNT, help=t("decode.layers_help"))
@@ -101,6 +101,8 @@ with inputs:
                                  help=t("model.decode.tp_comm_help"))
     else:
         prompt, tp_comm = None, False
+    serving_setup_button(ctx, n_params, weights, n_gpus, batch, use_kv, n_layers, kv_heads,
+                         head_dim, context, kv_dtype, prompt=prompt, tp_comm=tp_comm)
 
 formulas: list = []
 kv_ok = n_layers is not None and kv_heads is not None and head_dim is not None \

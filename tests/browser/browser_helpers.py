@@ -34,11 +34,13 @@ CHROMIUM_ARGS = [
 # Page paths in pages-directory mode (derived from the file names in pages/).
 PAGE_PATHS = {
     "home": "/",
+    "learn": "/Learn",
     "roofline": "/Roofline",
     "mfu": "/MFU",
     "training": "/Training_time",
     "decode": "/Decode_speed",
     "model": "/Model",
+    "measure": "/Measure",
 }
 
 

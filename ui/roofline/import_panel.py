@@ -33,7 +33,6 @@ DISMISS_KEY = "rlx_import_dismiss"
 
 #: dtypes offered for traces without 'Input type' (calc.importers.torch_trace).
 DTYPES = ("bf16", "fp16", "fp32", "fp8", "fp64", "int8", "fp4", "tf32")
-DEFAULT_TENSOR_FLOPS_PER_INST = 512
 #: File types the uploader accepts (".json.gz" is covered by "gz").
 UPLOAD_TYPES = ["json", "gz", "csv"]
 #: Most skipped rows listed in the report table (all are counted).
@@ -110,12 +109,15 @@ def process_upload(session: MutableMapping[str, Any], data: bytes, filename: str
     return out
 
 
-def import_options() -> dict:
-    """The import options as currently set in the panel (defaults before it is drawn)."""
+def import_options(device_name: str | None = None) -> dict:
+    """The import options as currently set in the panel (defaults before it is drawn).
+
+    ``tensor_flops_per_inst`` is None (take it from the report's GPU, else from
+    ``device_name``, the sidebar's device) unless the user typed a value."""
     dtype = st.session_state.get(DTYPE_KEY, DTYPES[0])
-    k = st.session_state.get(TENSOR_KEY, DEFAULT_TENSOR_FLOPS_PER_INST)
+    k = st.session_state.get(TENSOR_KEY)
     return {"default_dtype": dtype if dtype in DTYPES else DTYPES[0],
-            "tensor_flops_per_inst": int(k or DEFAULT_TENSOR_FLOPS_PER_INST)}
+            "tensor_flops_per_inst": int(k) if k else None, "device_name": device_name}
 
 
 def _translate_or(t: Translator, key: str, fallback: str, **fields: Any) -> str:
@@ -175,6 +177,11 @@ def render_report(t: Translator, out: ImportOutcome, *, key: str = "rlx_import")
         (st.warning if rep.unplaced_time_share > 0.10 else st.info)(msg)
     else:
         st.info(t("rlx.imp.no_time"))
+    for n in rep.notes:
+        key = "tensor_k_option" if n.key == "tensor_k" and dict(n.detail).get("basis") == "option" \
+            else n.key
+        fields = dict(n.detail)
+        st.info(_translate_or(t, f"rlx.note.{key}", n.message, **fields), icon=":material/info:")
     for w in rep.warnings:
         st.warning(warning_text(t, w.key, w.message, w.detail), icon=":material/warning:")
     if rep.skipped:
@@ -219,7 +226,8 @@ def render_import_panel(ctx) -> ImportOutcome | None:
                      format_func=lambda d: t(f"common.prec.{d}"), help=t("rlx.imp.dtype_help"))
     with c2:
         st.number_input(t("rlx.imp.tensor_k"), min_value=1, max_value=1 << 20,
-                        value=DEFAULT_TENSOR_FLOPS_PER_INST, step=1, key=TENSOR_KEY,
+                        value=None, step=1, key=TENSOR_KEY,
+                        placeholder=t("rlx.imp.tensor_k_placeholder"),
                         help=t("rlx.imp.tensor_k_help"))
     upload = st.file_uploader(t("rlx.imp.uploader"), type=UPLOAD_TYPES, key=UPLOAD_KEY,
                               help=t("rlx.imp.uploader_help"))
@@ -242,7 +250,8 @@ def render_import_panel(ctx) -> ImportOutcome | None:
                 bar.progress(min(1.0, max(0.0, float(fraction))),
                              text=t("rlx.imp.progress", file=upload.name))
 
-            done = process_upload(st.session_state, data, upload.name, import_options(),
+            device_name = ctx.device.name if ctx.device is not None else None
+            done = process_upload(st.session_state, data, upload.name, import_options(device_name),
                                   state.add_kernels, progress)
             bar.empty()
             if done is not None and done.ok and done.added:

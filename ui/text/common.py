@@ -3,11 +3,15 @@
 EN = {
     # navigation
     "nav.home": "Home",
+    "nav.learn": "Learn",
     "nav.roofline": "Roofline",
     "nav.mfu": "MFU",
     "nav.training": "Training time",
     "nav.decode": "Decode speed",
     "nav.model": "Model on the roofline",
+    "nav.diagnosis": "Trace doctor",
+    "nav.plans": "Plans",
+    "nav.measure": "Measure this machine",
     "common.nav_heading": "Tools",
     "common.lang_help": "Every label, explanation, chart and message switches language; "
                         "the numbers stay the same. Kept in the link as lang=en / lang=zh.",
@@ -93,11 +97,15 @@ EN = {
 
 ZH = {
     "nav.home": "首页",
+    "nav.learn": "学习",
     "nav.roofline": "Roofline 屋顶线",
     "nav.mfu": "MFU 算力利用率",
     "nav.training": "训练时长",
     "nav.decode": "解码速度",
     "nav.model": "整个模型的 Roofline",
+    "nav.diagnosis": "Trace 诊断",
+    "nav.plans": "方案对比",
+    "nav.measure": "实测本机",
     "common.nav_heading": "工具",
     "common.lang_help": "所有标签、说明、图表和提示都会切换语言，数字不变。链接里记作 lang=en / lang=zh。",
     "common.device_heading": "加速器",
