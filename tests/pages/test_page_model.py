@@ -80,12 +80,14 @@ def _number(text: str) -> float:
     ("llama-3.1-70b", dict(batch="8", context="32768", kv_dtype="fp8"), "4"),
 ])
 def test_decode_total_agrees_with_the_decode_page(model_id, params, tp):
-    # The same inputs on both pages (the Decode page calls the tensor-parallel group `gpus`):
+    # The same inputs on both pages (the Decode page calls the tensor-parallel group `gpus`
+    # and counts the KV cache when `kv` is on; attention on the Model page always reads it):
     # the sum over operators (Model) and the step's bytes over the bandwidth (Decode) agree
     # below the ridge — calc.model_ops' tests prove the bytes agree; here the pages'
     # headline numbers do (within their 3 significant digits).
     model_page = open_app_page(PAGE, "en", model=model_id, tp=tp, **params)
-    decode_page = open_app_page("pages/4_Decode_speed.py", "en", model=model_id, gpus=tp, **params)
+    decode_page = open_app_page("pages/4_Decode_speed.py", "en", model=model_id, gpus=tp, kv="true",
+                                **params)
     ours = _number(model_page.metric[1].value)
     theirs = _number(decode_page.metric[1].value)
     assert ours == pytest.approx(theirs, rel=0.015), (ours, theirs)

@@ -59,7 +59,8 @@ def render_totals(ctx, ops: ModelOps, inputs: StepInputs) -> None:
         st.caption(t("ops.whole_caption", whole=format_si(ops.whole_step_seconds, "s"),
                      tps=_tps(ops.batch / ops.whole_step_seconds)))
         params = {**nav_query_params(), "batch": str(ops.batch), "context": str(inputs.tokens),
-                  "weights": inputs.weights, "kv_dtype": inputs.kv, "gpus": str(inputs.tp)}
+                  "weights": inputs.weights, "kv_dtype": inputs.kv, "gpus": str(inputs.tp),
+                  "kv": "true"}           # attention reads the KV cache: count it there too
         st.page_link(DECODE_PAGE, label=t("ops.decode_link"), icon=":material/bolt:",
                      query_params=params)
     else:
