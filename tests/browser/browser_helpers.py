@@ -41,6 +41,7 @@ PAGE_PATHS = {
     "decode": "/Decode_speed",
     "model": "/Model",
     "measure": "/Measure",
+    "plans": "/Plans",
 }
 
 
