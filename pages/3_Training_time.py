@@ -18,8 +18,8 @@ from ui.formula import count, formula, si
 from ui.frame import how_computed, page_frame
 from ui.model_sections import (flops_breakdown, model_params_note, recompute_select,
                                training_flops as model_training_flops, training_memory_section)
-from ui.plans.add import training_setup_button
 from ui.numbers import SECONDS_PER_DAY, format_count, format_duration, format_exact, plural
+from ui.plans.add import published_mfu_caption, training_setup_button
 from ui.state import bound, set_value
 from ui.widgets import COUNT, bound_checkbox, bound_select, format_quantity, quantity_input
 
@@ -67,6 +67,7 @@ with inputs:
     mfu_text = bound(st.select_slider, t("training.mfu"), key="mfu", options=MFU_OPTIONS,
                      value="45%", help=t("training.mfu_help"),
                      is_valid=lambda v: v in MFU_OPTIONS)
+    published_mfu_caption(ctx, n_params, n_gpus)
     compare_text = bound(st.select_slider, t("training.compare_mfu"), key="compare_mfu",
                          options=MFU_OPTIONS, value="25%", help=t("training.compare_mfu_help"),
                          is_valid=lambda v: v in MFU_OPTIONS)

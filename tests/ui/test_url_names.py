@@ -16,6 +16,8 @@ PINNED = {
     "learn": {"quiz", "lesson"},
     "decode": {"params", "weights", "gpus", "batch", "kv", "layers", "kv_heads", "head_dim",
                "context", "kv_dtype", "measured"},
+    "model": {"phase", "batch", "prompt", "context", "weights", "act", "kv_dtype", "tp",
+              "attn_impl", "overlay"},
     "diagnosis": {"small", "trace_gpu", "params", "tokens_step", "gpus", "recompute", "seq",
                   "causal"},
     "plans": {"plans"},

@@ -162,20 +162,22 @@ def _vrect(x0: float, x1: float, color: str) -> dict:
 
 def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints | None = None,
                     *, height: int = 560, compact: bool = False,
-                    show_regions: bool = True, title: str | None = None) -> go.Figure:
+                    show_regions: bool = True, title: str | None = None,
+                    ranges: tuple[tuple[float, float], tuple[float, float]] | None = None) -> go.Figure:
     """A log-log roofline chart.
 
     roofs[0] is the main roofline: its ridge is marked and labelled, and the memory- and
     compute-bound regions are named relative to it. The other roofs (other precisions,
     other devices) are drawn as extra lines. `kernels` are drawn as WebGL points coloured
-    by verdict, measured ones with a dotted line up to their roof.
+    by verdict, measured ones with a dotted line up to their roof. `ranges` ((x_lo, x_hi),
+    (y_lo, y_hi)) fixes the axes (e.g. so that points move while the axes stay put).
     """
     if not roofs:
         raise ValueError("roofline_figure needs at least one roof")
     main = roofs[0]
     intens = kernels.intensity if kernels is not None else None
     ys = kernels.y if kernels is not None else None
-    (x_lo, x_hi), (y_lo, y_hi) = axis_ranges(roofs, intens, ys)
+    (x_lo, x_hi), (y_lo, y_hi) = ranges if ranges is not None else axis_ranges(roofs, intens, ys)
 
     shapes: list[dict] = []
     annotations: list[dict] = []
