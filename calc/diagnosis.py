@@ -167,7 +167,8 @@ _KERNEL_RULES: tuple[tuple[int, re.Pattern], ...] = tuple((c, re.compile(p)) for
     (MATMUL, r"gemm|gemv|cublas|cutlass|xmma|wgmma|hmma|tensorop|nvjet|matmul|conv|cudnn|"
              r"winograd|fprop|dgrad|wgrad|cijk_|miopen|cask_|splitkreduce|"
              r"(^|[^a-z])(ampere|volta|turing|hopper|sm\d\d)_|[hsi]\d{3,5}gemm"),
-    (OPTIMIZER, r"adam|sgd|lamb|adagrad|rmsprop|multi_tensor_apply|fused_optim|lion"),
+    (OPTIMIZER, r"adam|(?<![a-z])sgd|lamb(?!da)|adagrad|rmsprop|multi_tensor_apply|fused_optim|"
+                r"(?<![a-z])lion"),
     (MEMORY, r"memcpy|memset|copy_kernel|direct_copy|catarraybatchedcopy|fillfunctor|"
              r"fill_kernel|zero_kernel"),
     (REDUCTION, r"softmax|reduce|reduction|sum_kernel|mean_kernel|arg_?max|arg_?min|"
@@ -179,7 +180,8 @@ _KERNEL_RULES: tuple[tuple[int, re.Pattern], ...] = tuple((c, re.compile(p)) for
 ))
 
 _OP_RULES: tuple[tuple[int, re.Pattern], ...] = tuple((c, re.compile(p)) for c, p in (
-    (OPTIMIZER, r"optimizer\.|optim|adam|sgd|lamb|adagrad|rmsprop|_foreach_|zero_grad"),
+    (OPTIMIZER, r"optimizer\.|optim|adam|(?<![a-z])sgd|lamb(?!da)|adagrad|rmsprop|_foreach_|"
+                r"zero_grad"),
     (COMM, r"nccl|c10d|all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|broadcast_|"
            r"record_param_comms"),
     (ATTENTION, r"scaled_dot_product|flash|attention|efficient_attention"),
