@@ -72,8 +72,7 @@ with inputs:
                   is_valid=lambda v: v in BATCH_OPTIONS)
     with st.expander(t("decode.kv_heading") if model is None else t("model.decode.kv_heading"),
                      expanded=model is not None):
-        use_kv = bound_checkbox(t("decode.kv"), "kv", value=model is not None,
-                                help=t("decode.kv_help"))
+        use_kv = bound_checkbox(t("decode.kv"), "kv", value=False, help=t("decode.kv_help"))
         if model is None:
             n_layers = quantity_input(t, t("decode.layers"), "layers", "32", kind="count",
                                       bounds=COUNT, help=t("decode.layers_help"))

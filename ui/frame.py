@@ -35,12 +35,17 @@ PAGES: tuple[tuple[str, str, str], ...] = (
     ("decode", "pages/4_Decode_speed.py", ":material/bolt:"),
     ("diagnosis", "pages/6_Trace_doctor.py", ":material/troubleshoot:"),
     ("plans", "pages/7_Plans.py", ":material/compare:"),
+    ("measure", "pages/8_Measure.py", ":material/timer:"),
 )
 
 # Set ROOFLINE_LAB_HARDWARE to read another hardware file (tests, private devices).
 HARDWARE_ENV = "ROOFLINE_LAB_HARDWARE"
 
 IMAGE_FORMATS = ("png", "svg")
+
+# Devices added for this session only ({id: Accelerator}; the Measure page's measured
+# machine), listed in the sidebar after the hardware file's.
+SESSION_DEVICES = "_session_devices"
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,7 @@ def page_frame(page_id: str) -> PageContext:
     t = translator(lang)
 
     devices, hw_error = hardware()
+    devices = {**devices, **st.session_state.get(SESSION_DEVICES, {})}
     device_ids = list(devices) + [CUSTOM]
     default_device = "a100-80gb-sxm" if "a100-80gb-sxm" in devices else device_ids[0]
     if st.session_state.get("device") not in device_ids:

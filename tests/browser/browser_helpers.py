@@ -40,6 +40,8 @@ PAGE_PATHS = {
     "training": "/Training_time",
     "decode": "/Decode_speed",
     "diagnosis": "/Trace_doctor",
+    "measure": "/Measure",
+    "plans": "/Plans",
 }
 
 

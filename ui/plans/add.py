@@ -22,9 +22,18 @@ def _custom(ctx) -> dict:
     return {"peak_flops": ctx.peak_flops, "mem_bw": ctx.mem_bw}
 
 
+def _price_currency() -> Optional[str]:
+    """The currency of the page's price field ("$2" -> "USD"), or None."""
+    from calc.units import QuantityError, parse_price
+    try:
+        return parse_price(st.session_state.get("price", "") or "")[1]
+    except (QuantityError, ValueError):
+        return None
+
+
 def _add(t, plan: Plan, page: str) -> None:
     n = len(state.get_table().plans)
-    if state.add_plan(plan) is None:
+    if state.add_plan(plan, _price_currency()) is None:
         st.session_state[ADDED_KEY] = (page, "warning", t("plans.too_many", n=MAX_PLANS))
     else:
         st.session_state[ADDED_KEY] = (page, "success", t("plans.added", name=plan.name, n=n + 1))

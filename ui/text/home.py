@@ -39,6 +39,8 @@ EN = {
     "home.tool.diagnosis": "Upload a PyTorch profiler trace: idle gaps, tiny kernels, "
                             "communication, time by class and MFU per step — the chapter's "
                             "diagnosis in numbers.",
+    "home.tool.measure": "Measure the machine this app runs on: its real peaks and "
+                          "bandwidths beside the datasheet's, and live numpy kernels on its roofline.",
 }
 
 ZH = {
@@ -68,4 +70,5 @@ ZH = {
     "home.tool.plans": "为规划会议并排对比多个配置：每个方案的天数、费用、tokens/s 和显存是否够，"
                        "公开训练达到的 MFU、基准方案、分享链接和一页报告。",
     "home.tool.diagnosis": "上传 PyTorch Profiler 的 trace：空隙、小 kernel、通信、按类别的时间分布和每一步的 MFU——用数字给出本章的诊断。",
+    "home.tool.measure": "实测运行本应用的机器：真实的峰值算力和带宽与规格书对比，再把现场运行的 numpy kernel 画到它的 Roofline 上。",
 }
