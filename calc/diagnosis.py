@@ -133,6 +133,7 @@ __all__ = [
     "diagnose_activity",
     "diagnose_trace",
     "step_mfu",
+    "roofline_coverage",
 ]
 
 #: GPU time classes, in display order.
@@ -736,6 +737,19 @@ def step_mfu(step_seconds, n_params: float, tokens_per_step: float, n_gpus: floa
     return StepMfu(secs, m, h, mean, tps / mean,
                    float(M.mfu(n_params, tps / mean, n_gpus, peak_flops, flops_per_token=fpt)),
                    float(M.mfu(n_params, tps / mean, n_gpus, peak_flops, flops_per_token=hw)))
+
+
+def roofline_coverage(placed_seconds: float, d: TraceDiagnosis) -> float:
+    """Share (0..1) of the trace's GPU time that the roofline import placed:
+
+        placed_seconds / d.covered_seconds      (covered = every kernel, copy and memset)
+
+    ``placed_seconds``: GPU time of the kernels the importer placed (its total minus its
+    skipped time). The diagnosis itself covers all of ``d.covered_seconds``."""
+    placed = float(placed_seconds)
+    if not math.isfinite(placed) or placed < 0:
+        raise ValueError(f"placed_seconds must be a finite number >= 0, got {placed_seconds!r}")
+    return min(1.0, placed / d.covered_seconds) if d.covered_seconds > 0 else 0.0
 
 
 # ----------------------------------------------------------------------------- traces
