@@ -40,6 +40,7 @@ PAGE_PATHS = {
     "training": "/Training_time",
     "decode": "/Decode_speed",
     "diagnosis": "/Trace_doctor",
+    "model": "/Model",
     "measure": "/Measure",
     "plans": "/Plans",
 }

@@ -118,3 +118,13 @@ def serving_setup_button(ctx, n_params, weights, n_gpus, batch, kv, n_layers, kv
                     device=ctx.device_id, precision=ctx.precision, n_gpus=int(n_gpus),
                     weights=weights, batch=int(batch), kv=bool(kv), **extra, **_custom(ctx))
     _button(ctx, plan, "decode")
+
+
+def published_mfu_caption(ctx, n_params, n_gpus) -> None:
+    """Under the Training page's MFU input: the MFU published runs reached at this scale
+    (parameters N, the sidebar's device, the GPU count), from published_mfu.toml."""
+    if n_params is None or n_gpus is None:
+        return
+    from ui.plans.editor import published_mfu_text
+    published, _ = state.published()
+    st.caption(published_mfu_text(ctx.t, n_params, n_gpus, ctx.device_id, published))

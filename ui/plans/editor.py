@@ -397,9 +397,13 @@ def published_mfu_text(t: Translator, n_params: float, n_gpus: float, device: st
     by_source: dict[str, list[str]] = {}
     for r in rng.runs:
         by_source.setdefault(r.source, []).append(f"{r.model} × {r.n_gpus:,} {_family_name(r.device)}")
-    runs = "; ".join(f"{published.sources[k].title.split(',')[0]}: {', '.join(dict.fromkeys(v))}"
+    runs = "; ".join(f"{_short(published.sources[k])}: {', '.join(dict.fromkeys(v))}"
                      for k, v in by_source.items())
     return t("plans.published_mfu", lo=fmt_pct(rng.lo), hi=fmt_pct(rng.hi), runs=runs, note=note)
+
+
+def _short(source) -> str:
+    return source.short or source.title
 
 
 def _family_name(device_id: str) -> str:
@@ -425,7 +429,7 @@ def _published_eff_caption(t: Translator, plan: Plan, published, devices, models
         st.caption(t("plans.published_none"))
         return
     runs = "; ".join(f"{r.model} {r.weights} × {r.n_gpus}" for r in rng.runs)
-    src = published.sources[rng.runs[0].source].title.split(" (")[0]
+    src = _short(published.sources[rng.runs[0].source])
     st.caption(t("plans.published_eff", lo=fmt_pct(rng.lo), hi=fmt_pct(rng.hi),
                  runs=f"{src}: {runs}", note="" if rng.same_gpus else t("plans.published_eff_note_all")))
 
