@@ -9,6 +9,7 @@ top, and tests/measure check that the whole run stays within 30 s / 10 s.
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -41,13 +42,26 @@ _GPU_SIZES_QUICK = (4096, 8192)
 _GPU_SIZES_FULL = (2048, 4096, 8192, 16384)
 
 
+SCALE_ENV = "ROOFLINE_LAB_MEASURE_SCALE"
+"""Multiplies every budget (0 < scale <= 1): the AppTest page tests run a 0.25 × quick run."""
+
+
+def budget_scale() -> float:
+    """ROOFLINE_LAB_MEASURE_SCALE clamped to (0, 1]; 1 when unset or not a number."""
+    try:
+        value = float(os.environ.get(SCALE_ENV, "1"))
+    except ValueError:
+        return 1.0
+    return min(1.0, value) if value > 0 else 1.0
+
+
 def plan(quick: bool, with_gpu: bool) -> tuple[Benchmark, ...]:
     """The benchmarks of a run, in order, with their budgets (s). With a GPU the CPU
-    budgets are halved so the whole run keeps its bound."""
-    scale = 0.5 if with_gpu else 1.0
+    budgets are halved so the whole run keeps its bound (times budget_scale())."""
+    scale = (0.5 if with_gpu else 1.0) * budget_scale()
     out = [Benchmark(b, s * scale) for b, s in (_CPU_QUICK if quick else _CPU_FULL)]
     if with_gpu:
-        out += [Benchmark(b, s) for b, s in (_GPU_QUICK if quick else _GPU_FULL)]
+        out += [Benchmark(b, s * budget_scale()) for b, s in (_GPU_QUICK if quick else _GPU_FULL)]
     return tuple(out)
 
 

@@ -29,6 +29,7 @@ TOKEN_KEY = "mcfg"
 _PASTED_STATE = "_model.pasted"        # the pasted ModelArch (not a widget key)
 _PASTE_ERROR = "_model.paste_error"
 _PASTE_OK = "_model.paste_ok"
+_TOKEN_ERROR = "_model.token_error"
 
 # Set ROOFLINE_LAB_MODELS to read another models file (tests, private models).
 MODELS_ENV = "ROOFLINE_LAB_MODELS"
@@ -96,9 +97,11 @@ def _restore_pasted_from_url(sb, t: Translator) -> None:
     try:
         arch = decode_arch(token)
     except ModelConfigError as exc:
-        sb.error(t("model.token_error", message=str(exc)), icon=":material/error:")
+        st.session_state[_TOKEN_ERROR] = str(exc)      # shown until another model is chosen
+        remember(TOKEN_KEY, None)
         write_url(TOKEN_KEY, None)
         return
+    st.session_state.pop(_TOKEN_ERROR, None)
     st.session_state[_PASTED_STATE] = arch
     remember(TOKEN_KEY, token)
     write_url(TOKEN_KEY, token)
@@ -127,6 +130,12 @@ def model_picker(sb, t: Translator) -> tuple[str, ModelArch | None]:
                    is_valid=lambda v: v in options)
     if error:
         sb.error(t("model.file_error", message=error), icon=":material/error:")
+    if st.session_state.get(_TOKEN_ERROR):
+        if choice == CUSTOM_MODEL:
+            sb.error(t("model.token_error", message=st.session_state[_TOKEN_ERROR]),
+                     icon=":material/error:")
+        else:
+            st.session_state.pop(_TOKEN_ERROR, None)
     if choice == PASTED:
         arch = pasted
     elif choice == CUSTOM_MODEL:

@@ -39,10 +39,17 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
             "hidden", "seq", "causal", "target_mfu", "recompute"),
     "training": ("params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days",
                  "logy", "seq", "causal", "recompute", "gpu_hours", "zero", "optim", "mbs", "tp",
-                 "pp", "flash"),
+                 "pp", "flash", "currency"),
+    "learn": ("quiz", "lesson"),
     "decode": ("params", "weights", "gpus", "batch", "kv", "layers", "kv_heads",
                "head_dim", "context", "kv_dtype", "measured", "prompt", "tp_comm"),
+    "model": ("phase", "batch", "prompt", "context", "weights", "act", "kv_dtype", "tp",
+              "attn_impl", "overlay"),
+    "diagnosis": ("small", "trace_gpu", "params", "tokens_step", "gpus", "recompute", "seq",
+                  "causal"),
     "plans": ("plans",),
+    "measure": ("m_quick", "m_gpu", "m_dev", "m_prec", "m_dtype", "m_gemm", "m_gemv", "m_add",
+                "m_sum", "m_gemm_n", "m_gemv_m", "m_gemv_n", "m_add_n", "m_sum_n"),
 }
 
 # Names the navigation links carry from page to page.

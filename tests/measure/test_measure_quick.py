@@ -108,7 +108,7 @@ def test_sweep_spans_l1_to_beyond_the_last_level_cache(quick):
         assert max(sizes) >= 2 * llc.size_bytes
         # every cache level got a plateau
         assert {c.name for c in quick.host.caches} <= set(quick.cpu_plateaus)
-    assert all(p.timing.samples >= 3 for p in quick.stream)
+    assert all(p.timing.samples >= 2 for p in quick.stream)
 
 
 def test_quick_plan_fits_its_bound():
