@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import random
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
@@ -160,8 +161,8 @@ class Check:
 
 def parse_quiz(text: object) -> int | None:
     """A quiz number 0..MAX_QUIZ from URL or field text ("42"), else None."""
-    s = str(text).strip() if text is not None else ""
-    if not re.fullmatch(r"\d{1,6}", s):
+    s = unicodedata.normalize("NFKC", str(text)).strip() if text is not None else ""
+    if not re.fullmatch(r"[0-9]{1,6}", s):      # full-width digits normalised; no other scripts
         return None
     return int(s)
 

@@ -33,6 +33,7 @@ PAGES: tuple[tuple[str, str, str], ...] = (
     ("mfu", "pages/2_MFU.py", ":material/speed:"),
     ("training", "pages/3_Training_time.py", ":material/schedule:"),
     ("decode", "pages/4_Decode_speed.py", ":material/bolt:"),
+    ("model", "pages/5_Model.py", ":material/account_tree:"),
     ("diagnosis", "pages/6_Trace_doctor.py", ":material/troubleshoot:"),
     ("plans", "pages/7_Plans.py", ":material/compare:"),
     ("measure", "pages/8_Measure.py", ":material/timer:"),

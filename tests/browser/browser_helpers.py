@@ -39,7 +39,9 @@ PAGE_PATHS = {
     "mfu": "/MFU",
     "training": "/Training_time",
     "decode": "/Decode_speed",
+    "model": "/Model",
     "measure": "/Measure",
+    "plans": "/Plans",
 }
 
 

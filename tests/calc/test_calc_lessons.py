@@ -49,6 +49,7 @@ def test_bad_arguments():
         make_problem(1, True, TEXTBOOK)
     assert parse_quiz("42") == 42 and parse_quiz(" 7 ") == 7
     assert parse_quiz("abc") is None and parse_quiz("-1") is None and parse_quiz("1234567") is None
+    assert parse_quiz("４２") == 42 and parse_quiz("٣١٢") is None and parse_quiz("1e3") is None
 
 
 @pytest.mark.parametrize("text", ["156", "1.56e2", "156 FLOP/B", "152", "160", "3*52"])

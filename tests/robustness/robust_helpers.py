@@ -11,6 +11,7 @@ APP = str(ROOT / "app.py")
 # (page id, script path relative to app.py); the home page is app.py itself.
 PAGES: tuple[tuple[str, str], ...] = (
     ("home", "app.py"),
+    ("learn", "pages/0_Learn.py"),
     ("roofline", "pages/1_Roofline.py"),
     ("mfu", "pages/2_MFU.py"),
     ("training", "pages/3_Training_time.py"),

@@ -74,14 +74,14 @@ def numeric_field(t: Translator, problem: Problem, qid: str, label: str, help_te
 
 
 def choice_field(t: Translator, problem: Problem, qid: str, label: str, help_text: str,
-                 choice_label: Callable[[str], str]) -> None:
+                 choice_label: Callable[[str], str], horizontal: bool = False) -> None:
     """Radio buttons for a choice question, its Check button and the verdict."""
     question = problem.question(qid)
     key = _key(problem, question)
     if key in st.session_state and st.session_state[key] not in question.choices:
         del st.session_state[key]
     st.radio(label, list(question.choices), index=None, key=key, help=help_text,
-             format_func=choice_label)
+             format_func=choice_label, horizontal=horizontal)
     st.button(t("learn.check"), key=key + "_check", help=t("learn.check_help"),
               on_click=_check_choice, args=(problem, question, key),
               icon=":material/task_alt:")

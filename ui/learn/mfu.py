@@ -69,7 +69,7 @@ def render_bands(t: Translator, problem: Problem, chart_config: dict) -> None:
                           gpus=count(g[f"run{i}.gpus"]),
                           tokens=count(g[f"run{i}.tokens_per_s"])))
             choice_field(t, problem, f"run{i}", t("learn.q.run", i=i), t("learn.q.run.help"),
-                         band_label(t))
+                         band_label(t), horizontal=True)
 
 
 def worked_bands(t: Translator, problem: Problem) -> str:

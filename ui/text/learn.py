@@ -451,7 +451,7 @@ ZH = {
     "learn.l6.rule_not": "不到 {rise} 倍：卡没有在等数据",
     "learn.l7.title": "读 profiler trace",
     "learn.l7.question": "读 profiler trace 时，“GPU 时间轴有空隙”说明什么？",
-    "learn.l7.task": "几个训练 step 的合成 GPU 时间轴（{kernels} 个 kernel；上：整个时间窗，下：放大开头的几个 kernel）。"
+    "learn.l7.task": "几个训练步的合成 GPU 时间轴（{kernels} 个 kernel；上：整个时间窗，下：放大开头的几个 kernel）。"
                      "把鼠标放在 kernel 上能看到名字和时长。它显示的是哪个信号？",
     "learn.q.signal": "这个 trace 说明什么？",
     "learn.q.signal.help": "本章读 trace 的三个信号，或者都不是。",
