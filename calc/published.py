@@ -60,6 +60,7 @@ class Source:
     title: str
     url: str
     definition: str
+    short: str = ""          # a name for captions ("MosaicML llm-foundry"); "" = title
 
 
 @dataclass(frozen=True)
@@ -194,12 +195,13 @@ def load_published(path: Optional[str | Path] = None) -> Published:
         where = f"sources.{sid}"
         if not isinstance(s, dict):
             raise _err(p, where, "must be a table")
-        extra_keys = sorted(set(s) - {"title", "url", "definition"})
+        extra_keys = sorted(set(s) - {"title", "url", "definition", "short"})
         if extra_keys:
             raise _err(p, where, f"{extra_keys[0]} is not a known field")
         sources[sid] = Source(sid, _field(p, where, s, "title", "text"),
                               _field(p, where, s, "url", "text"),
-                              _field(p, where, s, "definition", "text"))
+                              _field(p, where, s, "definition", "text"),
+                              _field(p, where, s, "short", "text", required=False) or "")
     training = []
     for i, r in enumerate(_rows(p, data, "training", _TRAINING_KEYS)):
         where = f"training[{i}]"

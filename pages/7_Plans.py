@@ -19,8 +19,8 @@ t = ctx.t
 state.sync_url(set(ctx.devices))
 published, published_error = state.published()
 models, models_error = state.models()
-symbol, code = state.currency()
-table = state.with_currency(state.get_table(), symbol, code)
+table = state.get_table()
+code = table.currency_code              # the plans' currency (from their prices), or ""
 results = evaluate_all(table.plans, ctx.devices, published, models)
 
 st.title(t("plans.title"))
@@ -32,8 +32,8 @@ for problem in (published_error, models_error):
     if problem:
         st.warning(problem, icon=":material/warning:")
 
-render_tables(t, table, results, ctx.devices, symbol)
-render_charts(t, table, results, symbol, code, ctx.chart_config)
+render_tables(t, table, results, ctx.devices, code)
+render_charts(t, table, results, code, ctx.chart_config)
 st.divider()
 render_editor(t, ctx.devices, published, models)
 st.divider()

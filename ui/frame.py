@@ -33,6 +33,7 @@ PAGES: tuple[tuple[str, str, str], ...] = (
     ("mfu", "pages/2_MFU.py", ":material/speed:"),
     ("training", "pages/3_Training_time.py", ":material/schedule:"),
     ("decode", "pages/4_Decode_speed.py", ":material/bolt:"),
+    ("model", "pages/5_Model.py", ":material/account_tree:"),
     ("diagnosis", "pages/6_Trace_doctor.py", ":material/troubleshoot:"),
     ("plans", "pages/7_Plans.py", ":material/compare:"),
     ("measure", "pages/8_Measure.py", ":material/timer:"),
@@ -217,9 +218,8 @@ def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
 def _navigation(sb, t: Translator, page_id: str) -> None:
     sb.divider()
     sb.markdown(f"### {t('common.nav_heading')}")
-    params = nav_query_params()
     for pid, path, icon in PAGES:
-        sb.page_link(path, label=t(f"nav.{pid}"), icon=icon, query_params=params,
+        sb.page_link(path, label=t(f"nav.{pid}"), icon=icon, query_params=nav_query_params(pid),
                      disabled=(pid == page_id))
 
 

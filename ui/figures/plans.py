@@ -47,7 +47,7 @@ def plans_figure(chart: ChartData, *, height: int = 420) -> go.Figure:
     return make_figure(data, {
         "title": {"text": chart.title, "font": {"size": 15}},
         "xaxis": {"title": {"text": chart.x_label}, "showgrid": True, "gridcolor": "#e0e0e0",
-                  "zeroline": False, "range": [0, max(xs) * 1.15 if xs else 1]},
+                  "zeroline": False, "range": [0, max(xs) * 1.3 if xs else 1]},
         "yaxis": {"title": {"text": chart.y_label}, "showgrid": True, "gridcolor": "#e0e0e0",
                   "zeroline": False, "range": [0, max(ys) * 1.18 if ys else 1]},
         "height": height, "font": {"size": 13}, "margin": {"l": 10, "r": 10, "t": 50, "b": 10},

@@ -22,9 +22,18 @@ def _custom(ctx) -> dict:
     return {"peak_flops": ctx.peak_flops, "mem_bw": ctx.mem_bw}
 
 
+def _price_currency() -> Optional[str]:
+    """The currency of the page's price field ("$2" -> "USD"), or None."""
+    from calc.units import QuantityError, parse_price
+    try:
+        return parse_price(st.session_state.get("price", "") or "")[1]
+    except (QuantityError, ValueError):
+        return None
+
+
 def _add(t, plan: Plan, page: str) -> None:
     n = len(state.get_table().plans)
-    if state.add_plan(plan) is None:
+    if state.add_plan(plan, _price_currency()) is None:
         st.session_state[ADDED_KEY] = (page, "warning", t("plans.too_many", n=MAX_PLANS))
     else:
         st.session_state[ADDED_KEY] = (page, "success", t("plans.added", name=plan.name, n=n + 1))
@@ -109,3 +118,13 @@ def serving_setup_button(ctx, n_params, weights, n_gpus, batch, kv, n_layers, kv
                     device=ctx.device_id, precision=ctx.precision, n_gpus=int(n_gpus),
                     weights=weights, batch=int(batch), kv=bool(kv), **extra, **_custom(ctx))
     _button(ctx, plan, "decode")
+
+
+def published_mfu_caption(ctx, n_params, n_gpus) -> None:
+    """Under the Training page's MFU input: the MFU published runs reached at this scale
+    (parameters N, the sidebar's device, the GPU count), from published_mfu.toml."""
+    if n_params is None or n_gpus is None:
+        return
+    from ui.plans.editor import published_mfu_text
+    published, _ = state.published()
+    st.caption(published_mfu_text(ctx.t, n_params, n_gpus, ctx.device_id, published))

@@ -17,11 +17,11 @@ import streamlit as st
 from calc.plans import (KV_PRECISIONS, MAX_PLANS, RECOMPUTE, SERVING, TRAINING,
                         WEIGHT_PRECISIONS, Plan, default_plans)
 from calc.published import decode_efficiency_range, mfu_range
-from calc.units import QuantityError, format_si, parse_quantity
+from calc.units import QuantityError, format_si, parse_price, parse_quantity
 from ui.i18n import Translator
 from ui.plans import state
 from ui.model_sections import OPTIMIZERS, ZERO_OPTIONS
-from ui.plans.rows import fmt_pct, plan_label
+from ui.plans.rows import currency_sign, fmt_pct, plan_label
 from ui.widgets import format_quantity, quantity_error
 
 P = "pl_e_"
@@ -37,12 +37,12 @@ def _pct_text(x: float) -> str:
     return f"{x * 100:.4g}%"
 
 
-def _fields_of(plan: Plan) -> dict[str, Any]:
+def _fields_of(plan: Plan, currency: str = "") -> dict[str, Any]:
     """Widget values for a plan (text as people type it)."""
     v: dict[str, Any] = {
         "name": plan.name, "params": format_quantity(plan.n_params), "device": plan.device,
         "precision": plan.precision, "gpus": f"{plan.n_gpus}",
-        "price": "" if plan.price is None else f"{plan.price:g}",
+        "price": "" if plan.price is None else f"{currency_sign(currency)}{plan.price:g}",
         "peak": format_si(plan.peak_flops, "FLOP/s", digits=6) if plan.peak_flops else "312 TFLOP/s",
         "bw": format_si(plan.mem_bw, "B/s", digits=6) if plan.mem_bw else "2 TB/s",
         "memory": format_si(plan.memory_bytes, "B", digits=6) if plan.memory_bytes else "",
@@ -61,7 +61,7 @@ def _fields_of(plan: Plan) -> dict[str, Any]:
 
 
 def _load(i: int, plan: Plan) -> None:
-    for k, val in _fields_of(plan).items():
+    for k, val in _fields_of(plan, state.get_table().currency_code).items():
         st.session_state[P + k] = val
     st.session_state[LOADED_KEY] = (i, plan)
 
@@ -140,7 +140,7 @@ def candidate(t: Translator, base: Plan, models=None) -> tuple[Optional[Plan], d
         "device": device,
         "precision": s.get(P + "precision", base.precision) if device != CUSTOM else "bf16",
         "n_gpus": r.whole("gpus", t("plans.f.gpus")),
-        "price": r.quantity("price", t("plans.f.price"), "count", optional=True),
+        "price": r.quantity("price", t("plans.f.price"), "price", optional=True),
     }
     if device == CUSTOM:
         values["peak_flops"] = r.quantity("peak", t("plans.f.peak"), "flop_rate", unit="FLOP/s")
@@ -185,6 +185,14 @@ def _flash(kind: str, text: str) -> None:
     st.session_state[FLASH_KEY] = (kind, text)
 
 
+def _price_currency() -> Optional[str]:
+    """The currency the editor's price names ("$2" -> "USD"), or None."""
+    try:
+        return parse_price(st.session_state.get(P + "price", "") or "")[1]
+    except (QuantityError, ValueError):
+        return None
+
+
 def _on_select() -> None:
     state.select(int(st.session_state[SELECT_KEY]))
 
@@ -199,6 +207,7 @@ def _on_save(t: Translator, models) -> None:
         _flash("error", t("plans.not_saved"))
         return
     state.replace_plan(i, plan)
+    state.set_currency(_price_currency())
     st.session_state[LOADED_KEY] = (i, plan)
     _flash("success", t("plans.saved", name=plan.name or t("plans.default_name", n=i + 1)))
 
@@ -388,9 +397,13 @@ def published_mfu_text(t: Translator, n_params: float, n_gpus: float, device: st
     by_source: dict[str, list[str]] = {}
     for r in rng.runs:
         by_source.setdefault(r.source, []).append(f"{r.model} × {r.n_gpus:,} {_family_name(r.device)}")
-    runs = "; ".join(f"{published.sources[k].title.split(',')[0]}: {', '.join(dict.fromkeys(v))}"
+    runs = "; ".join(f"{_short(published.sources[k])}: {', '.join(dict.fromkeys(v))}"
                      for k, v in by_source.items())
     return t("plans.published_mfu", lo=fmt_pct(rng.lo), hi=fmt_pct(rng.hi), runs=runs, note=note)
+
+
+def _short(source) -> str:
+    return source.short or source.title
 
 
 def _family_name(device_id: str) -> str:
@@ -416,7 +429,7 @@ def _published_eff_caption(t: Translator, plan: Plan, published, devices, models
         st.caption(t("plans.published_none"))
         return
     runs = "; ".join(f"{r.model} {r.weights} × {r.n_gpus}" for r in rng.runs)
-    src = published.sources[rng.runs[0].source].title.split(" (")[0]
+    src = _short(published.sources[rng.runs[0].source])
     st.caption(t("plans.published_eff", lo=fmt_pct(rng.lo), hi=fmt_pct(rng.hi),
                  runs=f"{src}: {runs}", note="" if rng.same_gpus else t("plans.published_eff_note_all")))
 

@@ -38,13 +38,12 @@ class ChartData:
     points: tuple[Point, ...]
 
 
-def _money_label(t: Translator, key_cur: str, key_plain: str, code: str, symbol: str) -> str:
-    cur = code or symbol
-    return t(key_cur, currency=cur) if cur else t(key_plain)
+def _money_label(t: Translator, key_cur: str, key_plain: str, code: str) -> str:
+    return t(key_cur, currency=code) if code else t(key_plain)
 
 
 def training_chart(t: Translator, table: PlanTable, results: Sequence,
-                   symbol: str = "", code: str = "") -> Optional[ChartData]:
+                   code: str = "") -> Optional[ChartData]:
     items = [(i, r) for i, r in enumerate(results) if isinstance(r, TrainingResult)]
     if not items:
         return None
@@ -62,14 +61,14 @@ def training_chart(t: Translator, table: PlanTable, results: Sequence,
         pts.append(Point(plan_label(t, table, i).replace(t("plans.baseline_mark"), "★").strip(),
                          r.days, y, r.days_at_hi, r.days_at_lo, y_lo, y_hi,
                          baseline=i == table.baseline))
-    y_label = _money_label(t, "plans.chart.cost", "plans.chart.cost_plain", code, symbol) \
+    y_label = _money_label(t, "plans.chart.cost", "plans.chart.cost_plain", code) \
         if priced else t("plans.chart.gpu_hours")
     return ChartData(t("plans.chart.training_title", money=y_label), t("plans.chart.days"),
                      y_label, tuple(pts))
 
 
 def serving_chart(t: Translator, table: PlanTable, results: Sequence,
-                  symbol: str = "", code: str = "") -> Optional[ChartData]:
+                  code: str = "") -> Optional[ChartData]:
     items = [(i, r) for i, r in enumerate(results) if isinstance(r, ServingResult)]
     if not items:
         return None
@@ -88,7 +87,7 @@ def serving_chart(t: Translator, table: PlanTable, results: Sequence,
             y, y_lo, y_hi = r.total_at_eff, r.total_lo, r.total_hi
         pts.append(Point(plan_label(t, table, i).replace(t("plans.baseline_mark"), "★").strip(),
                          x, y, x_lo, x_hi, y_lo, y_hi, baseline=i == table.baseline))
-    y_label = _money_label(t, "plans.chart.cost_per_m", "plans.chart.cost_per_m_plain", code,
-                           symbol) if priced else t("plans.chart.tokens_total")
+    y_label = _money_label(t, "plans.chart.cost_per_m", "plans.chart.cost_per_m_plain", code) \
+        if priced else t("plans.chart.tokens_total")
     return ChartData(t("plans.chart.serving_title"), t("plans.chart.per_user"), y_label,
                      tuple(pts))

@@ -54,14 +54,15 @@ def select(i: int) -> None:
     st.session_state[SELECTED_KEY] = i
 
 
-def add_plan(plan: Plan) -> Optional[int]:
-    """Append a plan (None when the table is full); the new row is selected."""
+def add_plan(plan: Plan, currency: Optional[str] = None) -> Optional[int]:
+    """Append a plan (None when the table is full); the new row is selected.  A currency
+    code (from a price typed as "$2" or "¥15") becomes the table's currency."""
     table = get_table()
     if len(table.plans) >= MAX_PLANS:
         return None
     plans = table.plans + (plan,)
     base = table.baseline if table.baseline is not None else 0
-    set_table(dataclasses.replace(table, plans=plans, baseline=base))
+    set_table(with_currency(dataclasses.replace(table, plans=plans, baseline=base), currency))
     select(len(plans) - 1)
     return len(plans) - 1
 
@@ -93,10 +94,17 @@ def set_baseline(i: int) -> None:
     set_table(dataclasses.replace(get_table(), baseline=i))
 
 
-def with_currency(table: PlanTable, symbol: str, code: str) -> PlanTable:
-    if (table.currency_symbol, table.currency_code) == (symbol, code):
+def with_currency(table: PlanTable, code: Optional[str]) -> PlanTable:
+    """The table with currency ``code`` (ISO, e.g. "USD"); None keeps the current one.
+    Every price in the table is read in this currency (one comparison, one currency)."""
+    if not code or code == table.currency_code:
         return table
-    return dataclasses.replace(table, currency_symbol=symbol, currency_code=code)
+    from ui.plans.rows import currency_sign
+    return dataclasses.replace(table, currency_symbol=currency_sign(code), currency_code=code)
+
+
+def set_currency(code: Optional[str]) -> None:
+    set_table(with_currency(get_table(), code))
 
 
 def sync_url(known_devices) -> None:
@@ -155,7 +163,3 @@ def models() -> tuple[dict, Optional[str]]:
     except (ModelFileError, ValueError) as exc:
         return {}, str(exc)
 
-
-def currency() -> tuple[str, str]:
-    """(symbol, ISO code) of the page's currency; ("", "") while none is chosen."""
-    return "", ""

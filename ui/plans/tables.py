@@ -26,10 +26,10 @@ def _baseline_caption(t: Translator, table: PlanTable, results: Sequence, cls, k
         st.caption(t("plans.baseline_caption", name=plan_label(t, table, table.baseline)))
     else:
         other = table.plans[table.baseline].kind
-        st.caption(t("plans.baseline_other_kind", kind=t(f"plans.kind.{other}")))
+        st.caption(t("plans.baseline_other_kind", kind=t(f"plans.kind.{other}").lower()))
 
 
-def render_tables(t: Translator, table: PlanTable, results: Sequence, devices, symbol: str) -> None:
+def render_tables(t: Translator, table: PlanTable, results: Sequence, devices, code: str) -> None:
     if not table.plans:
         st.info(t("plans.none"), icon=":material/info:")
         return
@@ -38,7 +38,7 @@ def render_tables(t: Translator, table: PlanTable, results: Sequence, devices, s
     for heading, builder, cls, kind in (
             ("plans.training_heading", training_rows, TrainingResult, "training"),
             ("plans.serving_heading", serving_rows, ServingResult, "serving")):
-        cols, rows, _ = builder(t, table, results, devices, symbol)
+        cols, rows, _ = builder(t, table, results, devices, code)
         if not rows:
             continue
         st.subheader(t(heading))
@@ -47,10 +47,10 @@ def render_tables(t: Translator, table: PlanTable, results: Sequence, devices, s
         _baseline_caption(t, table, results, cls, kind)
 
 
-def render_charts(t: Translator, table: PlanTable, results: Sequence, symbol: str, code: str,
+def render_charts(t: Translator, table: PlanTable, results: Sequence, code: str,
                   chart_config) -> None:
-    charts = [(c, stem) for c, stem in ((training_chart(t, table, results, symbol, code), "plans_training"),
-                                        (serving_chart(t, table, results, symbol, code), "plans_serving"))
+    charts = [(c, stem) for c, stem in ((training_chart(t, table, results, code), "plans_training"),
+                                        (serving_chart(t, table, results, code), "plans_serving"))
               if c is not None]
     if not charts:
         return

@@ -31,6 +31,9 @@ EN = {
                           "needed to meet a deadline.",
     "home.tool.decode": "The tokens/s ceiling of decoding: bandwidth ÷ model bytes, "
                         "batching and the KV cache.",
+    "home.tool.model": "Every operator of a model (attention, MLP, experts, norms) on the "
+                       "roofline for one prefill or decode step, timed and summed, beside "
+                       "measured kernels.",
     "home.tool.learn": "The chapter's eight checkpoint questions as lessons, with your own "
                        "numbers, checked as you type: for a class or on your own.",
     "home.tool.plans": "Setups side by side for a planning meeting: days, cost, tokens/s and "
@@ -66,6 +69,8 @@ ZH = {
     "home.tool.mfu": "训练的模型算力利用率（MFU）、评级，以及偏低时按顺序排查的清单。",
     "home.tool.training": "一次训练要几天、多少 GPU 小时、多少钱；以及按期完成需要多少张卡。",
     "home.tool.decode": "解码速度的上限：带宽 ÷ 模型大小、批处理和 KV cache。",
+    "home.tool.model": "模型的每个算子（attention、MLP、expert、norm）在一次 prefill 或 decode 中放上 "
+                       "Roofline，逐个计时并求和，并与实测 kernel 对照。",
     "home.tool.learn": "把本章的八个检查点问题做成小课，用你自己的数字，边做边检查：适合课堂，也适合自学。",
     "home.tool.plans": "为规划会议并排对比多个配置：每个方案的天数、费用、tokens/s 和显存是否够，"
                        "公开训练达到的 MFU、基准方案、分享链接和一页报告。",

@@ -113,7 +113,9 @@ EN = {
     "plans.f.mfu_help": "Model FLOPs utilisation you plan for (6N per token ÷ peak). The "
                         "published range at this scale is shown below.",
     "plans.f.price": "Price per GPU-hour (optional)",
-    "plans.f.price_help": "In the page's currency, e.g. 2.5; empty: no cost.",
+    "plans.f.price_help": "Per GPU-hour, e.g. 2.5, $2, ¥15 or 2 USD; a currency mark sets the "
+                          "currency of the whole table (one comparison, one currency). Empty: "
+                          "no cost.",
     "plans.f.weights": "Weight precision",
     "plans.f.weights_help": "Bytes per weight: bf16/fp16 2, fp8/int8 1, int4 0.5.",
     "plans.f.kv_dtype": "KV-cache precision",
@@ -223,6 +225,10 @@ EN = {
     "plans.report.a_currency": "Money in {currency}.",
     "plans.report.sources": "Published figures used",
     "plans.report.print_hint": "Print this page (Ctrl/⌘ + P) for A4 or Letter.",
+    "plans.report.vs_baseline": "vs baseline (×, Δ)",
+    "plans.report.tokens": "tokens",
+    "plans.report.latency": "TTFT / per-token bound",
+    "plans.report.efficiency": "Efficiency: stated (published)",
 }
 
 ZH = {
@@ -325,7 +331,8 @@ ZH = {
     "plans.f.mfu": "MFU",
     "plans.f.mfu_help": "计划达到的模型 FLOPs 利用率（每 token 6N ÷ 峰值）。下方显示同规模公开结果的范围。",
     "plans.f.price": "每 GPU 小时价格（可选）",
-    "plans.f.price_help": "按本页货币，例如 2.5；留空则不计算费用。",
+    "plans.f.price_help": "每 GPU 小时，例如 2.5、$2、¥15 或 2 USD；带币种符号时整张表都用这个币种（一次比较只用一种币种）。"
+                          "留空则不计算费用。",
     "plans.f.weights": "权重精度",
     "plans.f.weights_help": "每个权重的字节数：bf16/fp16 为 2，fp8/int8 为 1，int4 为 0.5。",
     "plans.f.kv_dtype": "KV cache 精度",
@@ -412,4 +419,8 @@ ZH = {
     "plans.report.a_currency": "金额单位：{currency}。",
     "plans.report.sources": "引用的公开数据",
     "plans.report.print_hint": "打印本页（Ctrl/⌘ + P），适用于 A4 或 Letter。",
+    "plans.report.vs_baseline": "相对基准（×、Δ）",
+    "plans.report.tokens": "token",
+    "plans.report.latency": "首 token / 每 token 时间上限",
+    "plans.report.efficiency": "效率：设定（公开）",
 }
