@@ -158,7 +158,8 @@ with results:
                   help=t("decode.metric.per_request_help"))
         if not fits_b1:
             st.error(t("decode.headline_no_fit", need=format_si(need_b1, "B"),
-                       mem=format_si(mem, "B"), gpus=f"{n_gpus:,.0f}"), icon=":material/error:")
+                       mem=format_si(mem, "B"), gpus=plural(t, "common.n_gpus", n_gpus)),
+                     icon=":material/error:")
         elif use_kv:
             st.info(t("decode.headline_kv", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
                       kv=format_si(kv_seq, "B"), bound=tps(bound_b1), weights=weights.upper(),
