@@ -18,6 +18,7 @@ from calc.roofline import ridge_point
 from calc.units import format_si
 from ui.formula import Formula, latex_text  # noqa: F401 - latex_text: pages import it from here
 from ui.i18n import LANG_NAMES, LANGS, Translator, translator
+from ui import timing
 from ui.state import bound, nav_query_params
 from ui.widgets import Bounds, quantity_input
 
@@ -93,6 +94,7 @@ def _current_lang() -> str:
 
 def page_frame(page_id: str) -> PageContext:
     """Set up the page and draw the shared sidebar. Call first on every page."""
+    timing.start_run(page_id)
     t0 = translator(_current_lang())
     st.set_page_config(page_title=f"{t0('nav.' + page_id)} · Roofline Lab",
                        page_icon=":material/show_chart:", layout="wide")
