@@ -9,7 +9,7 @@ decoding up directly (half the bytes ⇒ twice the speed) and why batching is
 
 The step model used here (one decoding step for a batch of ``batch`` sequences):
 
-    bytes read   = weights + KV cache = n_params·bytes_per_param + kv_bytes
+    bytes read   = weights + KV cache = n_params·bytes_per_param + batch·kv_bytes_per_seq
     FLOP         = 2·n_params·batch                    (forward only, 2 per weight)
     step time    = max(bytes read / mem_bw, FLOP / peak_flops)       [s]
     tokens/s     = batch / step time
@@ -47,6 +47,10 @@ __all__ = [
     "decode_step_work",
     "decode_mfu",
     "bandwidth_utilisation",
+    "max_batch_in_memory",
+    "decode_memory_bytes",
+    "batch1_decode_mfu",
+    "batch_for_decode_mfu",
 ]
 
 BYTES_PER_PARAM = MappingProxyType({
@@ -86,16 +90,23 @@ def model_bytes(n_params: Any, bytes_per_param: Any):
     return v.finish(_mul(N, b), N, b)
 
 
-def max_decode_tokens_per_sec(model_bytes: Any, mem_bw: Any):
-    """Batch-1 decoding ceiling = mem_bw / model_bytes   [tokens/s].
+def max_decode_tokens_per_sec(model_bytes: Any, mem_bw: Any, kv_bytes_per_seq: Any = 0):
+    """Batch-1 decoding ceiling = mem_bw / (model_bytes + kv_bytes_per_seq)   [tokens/s].
 
-    One full read of the weights per generated token.  Seed: 2e12 B/s / 14e9 B
-    ≈ 142.9 ≈ 143 tokens/s (7B bf16 on an A100).  Accepts arrays.
-    Source: seed chapter 04 ("理论最快解码速度 = 显存带宽 / 模型大小").
+    Every generated token reads all the weights once and, when the KV cache is
+    counted, the request's whole cache (kv_bytes_per_seq, see :func:`kv_cache_bytes`
+    with batch 1).  Seed: 2e12 B/s / 14e9 B ≈ 142.9 ≈ 143 tokens/s (7B bf16 on an
+    A100, no KV).  Llama-2-70B bf16 on 8 × A100 80GB with a 128k context:
+    16.312e12 / (140e9 + 42.95e9) ≈ 89.2 tokens/s (116.5 without the cache).
+    Accepts arrays.  Source: seed chapter 04 ("理论最快解码速度 = 显存带宽 / 模型大小");
+    Pope et al. 2022 §2 (the KV cache is read every step).
     """
     mb = v.number("model_bytes", model_bytes, "positive", "bytes")
     bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
-    return v.finish(np.divide(bw, mb) if not v.is_scalar(mb, bw) else bw / mb, mb, bw)
+    kv = v.number("kv_bytes_per_seq", kv_bytes_per_seq, "non_negative", "bytes")
+    if v.is_scalar(mb, bw, kv):
+        return bw / (mb + kv)
+    return v.finish(np.divide(bw, np.add(mb, kv)), mb, bw, kv)
 
 
 def kv_cache_bytes(n_layers: Any, n_kv_heads: Any, head_dim: Any, context_len: Any, batch: Any,
@@ -319,3 +330,90 @@ def bandwidth_utilisation(achieved_bw: Any, mem_bw: Any):
     a = v.number("achieved_bw", achieved_bw, "non_negative", "bytes/s")
     bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
     return v.finish(np.divide(a, bw) if not v.is_scalar(a, bw) else a / bw, a, bw)
+
+
+def max_batch_in_memory(model_bytes: Any, memory_bytes: Any, kv_bytes_per_seq: Any,
+                        reserve_fraction: float = 0.0) -> float:
+    """Largest batch whose weights + KV cache fit   [sequences, a whole number].
+
+        b_fit = floor((memory_bytes × (1 − reserve_fraction) − model_bytes) / kv_bytes_per_seq)
+
+    0 when the weights alone do not fit; ``inf`` when kv_bytes_per_seq is 0 (the KV
+    cache is not counted, so memory puts no limit on the batch).  The inverse of
+    :func:`fits_in_memory`.  E.g. Llama-2-70B bf16 (140e9 B) on 8 × 80 GiB
+    (687.2e9 B), 128k context (42.95e9 B per request): floor(547.2 / 42.95) = 12.
+    Scalars only.  Source: Kwon et al., vLLM (2023): the cache, not compute, caps the batch.
+    """
+    mb = v.number("model_bytes", model_bytes, "non_negative", "bytes")
+    mem = v.number("memory_bytes", memory_bytes, "positive", "bytes")
+    k = v.number("kv_bytes_per_seq", kv_bytes_per_seq, "non_negative", "bytes")
+    r = v.number("reserve_fraction", reserve_fraction, "non_negative")
+    if not all(isinstance(x, float) for x in (mb, mem, k, r)) or r >= 1:
+        raise ValueError("max_batch_in_memory takes single numbers, reserve_fraction in [0, 1)")
+    room = mem * (1.0 - r) - mb
+    if room < 0:
+        return 0.0
+    if k == 0:
+        return math.inf
+    return float(math.floor(room / k * (1 + 1e-12)))
+
+
+def batch1_decode_mfu(bytes_per_param: Any, ridge: Any):
+    """Best-case MFU of batch-1 decoding (no KV cache) = 2 / (bytes_per_param × ridge)   [0..1].
+
+    One token costs 2·N FLOP and reads N·bytes_per_param bytes, so its intensity is
+    2 / bytes_per_param FLOP/byte; on the memory slope attainable = intensity × mem_bw,
+    and MFU = attainable / peak = intensity / ridge.  A100 80GB bf16: ridge
+    312e12 / 2.039e12 = 153.0 FLOP/B ⇒ 2 / (2 × 153.0) = 0.65 %.  Accepts arrays.
+    Source: seed chapter 04; Pope et al. 2022.
+    """
+    b = v.number("bytes_per_param", bytes_per_param, "positive", "bytes")
+    r = v.number("ridge", ridge, "positive", "FLOP/byte")
+    if v.is_scalar(b, r):
+        return 2.0 / (b * r)
+    return v.finish(2.0 / np.multiply(b, r), b, r)
+
+
+def batch_for_decode_mfu(target_mfu: Any, n_params: Any, bytes_per_param: Any, peak_flops: Any,
+                         mem_bw: Any, kv_bytes_per_seq: Any = 0):
+    """Batch at which best-case decode MFU reaches ``target_mfu`` (0 < target <= 1)   [sequences].
+
+    Below the knee MFU(b) = 2·N·b·mem_bw / ((W + b·k)·peak_flops), W = N·bytes_per_param,
+    k = kv_bytes_per_seq; solving MFU(b) = m gives
+
+        b = m·W·peak_flops / (2·N·mem_bw − m·k·peak_flops)
+
+    (``inf`` when the KV reads keep MFU below m at any batch).  Without KV this is
+    m × bytes_per_param × ridge / 2: A100 80GB bf16 (ridge 153.0) reaches 1 % at batch
+    1.53 and 5 % at batch 7.65; m = 1 gives the knee (:func:`critical_batch`).
+    Fractional; accepts arrays.  Source: seed chapter 04; Pope et al. 2022.
+    """
+    m = v.number("target_mfu", target_mfu, "fraction")
+    N = v.number("n_params", n_params, "positive", "parameters")
+    bpp = v.number("bytes_per_param", bytes_per_param, "positive", "bytes")
+    p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
+    bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
+    k = v.number("kv_bytes_per_seq", kv_bytes_per_seq, "non_negative", "bytes")
+    ins = (m, N, bpp, p, bw, k)
+    if v.is_scalar(*ins):
+        den = 2.0 * N * bw - m * k * p
+        return m * N * bpp * p / den if den > 0 else math.inf
+    num = np.multiply(np.multiply(np.multiply(m, N), bpp), p)
+    den = np.multiply(2.0 * np.asarray(N), bw) - np.multiply(np.multiply(m, k), p)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.inf)
+    return v.finish(out, *ins)
+
+
+def decode_memory_bytes(model_bytes: Any, kv_bytes_per_seq: Any = 0, batch: Any = 1):
+    """Memory a decoding batch needs = model_bytes + batch × kv_bytes_per_seq   [bytes].
+
+    What :func:`fits_in_memory` compares with the device memory, and what the page shows
+    instead of a throughput the memory cannot hold.  Accepts arrays.
+    """
+    mb = v.number("model_bytes", model_bytes, "non_negative", "bytes")
+    k = v.number("kv_bytes_per_seq", kv_bytes_per_seq, "non_negative", "bytes")
+    B = v.number("batch", batch, "positive", "sequences")
+    if v.is_scalar(mb, k, B):
+        return mb + B * k
+    return v.finish(np.add(mb, np.multiply(B, k)), mb, k, B)

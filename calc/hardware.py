@@ -19,6 +19,7 @@ from typing import Any, Mapping, Optional
 __all__ = [
     "PRECISIONS",
     "FLOAT_PRECISIONS",
+    "SPARSE_PRECISIONS",
     "DEFAULT_HARDWARE_PATH",
     "Accelerator",
     "HardwareFileError",
@@ -32,6 +33,14 @@ PRECISIONS = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")
 
 FLOAT_PRECISIONS = tuple(p for p in PRECISIONS if p != "int8")
 
+SPARSE_PRECISIONS = ("tf32", "bf16", "fp16", "fp8", "int8", "fp4")
+"""Tensor precisions that can have a 2:4-sparse headline (twice the dense peak).
+
+FP64 and FP32 never do: 2:4 structured sparsity is a tensor-core (matrix-engine)
+mode for these formats only.  Source: NVIDIA A100 whitepaper ("Fine-grained structured
+sparsity", TF32/BF16/FP16/INT8), H100 and Blackwell datasheets (adds FP8/FP4); AMD
+MI300 series datasheets ("with structured sparsity" for TF32/FP16/BF16/FP8/INT8)."""
+
 DEFAULT_HARDWARE_PATH = Path(__file__).resolve().parent.parent / "hardware.toml"
 """The repository's hardware.toml, found relative to this package (not the working directory)."""
 
@@ -40,7 +49,7 @@ _MIB = 2.0**20
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 _REQUIRED = ("name", "vendor", "year", "mem_bw_gbs", "sparse_headline", "source", "peak_tflops")
-_OPTIONAL = ("notes", "l2_mb", "interconnect_gbs", "tdp_w", "memory_gb", "memory_gib")
+_OPTIONAL = ("notes", "l2_mb", "interconnect_gbs", "tdp_w", "memory_gb", "memory_gib", "memory_binary")
 
 
 class HardwareFileError(ValueError):
@@ -60,9 +69,13 @@ class Accelerator:
 
     memory_bytes (bytes), mem_bw (bytes/s), peaks: precision -> dense peak (FLOP/s,
     int8 in ops/s), ordered as PRECISIONS (treat as read-only), sparse_headline: the
-    vendor's headline tensor figure is the 2:4-sparse one (twice ``peaks``),
-    l2_bytes (bytes), interconnect_bytes_per_s (bytes/s, both directions), tdp_w (W).
-    memory_bytes is None only for :func:`custom_accelerator` devices without one.
+    vendor headlines a 2:4-sparse figure for at least one precision, sparse_precisions:
+    exactly those precisions (a subset of SPARSE_PRECISIONS; their headline is twice
+    ``peaks``), l2_bytes (bytes), interconnect_bytes_per_s (bytes/s, both directions),
+    tdp_w (W), memory_binary: the datasheet's capacity figure is binary (GiB, 2**30 bytes,
+    as DRAM and HBM are built: an "80 GB" A100 holds 80 GiB = 85.9e9 bytes), already
+    applied to memory_bytes.  memory_bytes is None only for :func:`custom_accelerator`
+    devices without one.
     """
 
     id: str
@@ -78,6 +91,21 @@ class Accelerator:
     interconnect_bytes_per_s: Optional[float] = None
     tdp_w: Optional[float] = None
     notes: str = ""
+    sparse_precisions: tuple[str, ...] = ()
+    memory_binary: bool = True
+
+    def sparse_headline_flops(self, precision: Optional[str] = None) -> Optional[float]:
+        """The vendor's 2:4-sparse headline at ``precision`` = 2 × dense peak (FLOP/s), or None.
+
+        None when the vendor publishes no sparse figure for that precision (FP64, FP32 and
+        every precision of a device without 2:4 sparsity): A100 bf16 -> 624e12, A100 fp32
+        -> None (the datasheet's 19.5 TFLOP/s is the only FP32 figure).
+        """
+        if precision is None:
+            precision = self.default_precision
+        if precision not in self.sparse_precisions:
+            return None
+        return 2.0 * self.peak_flops(precision)
 
     @property
     def precisions(self) -> tuple[str, ...]:
@@ -144,6 +172,28 @@ def _str(path, dev, name, value, *, allow_empty=False) -> str:
     return value
 
 
+def _sparse(path: Path, dev_id: str, value: Any, peaks: Mapping[str, float]) -> tuple[str, ...]:
+    """sparse_headline: false, or the list of precisions with a 2:4-sparse headline.
+
+    ``true`` (the older form) means every tensor precision of the device (its peaks in
+    SPARSE_PRECISIONS) -- never FP64 or FP32.
+    """
+    if isinstance(value, bool):
+        return tuple(p for p in SPARSE_PRECISIONS if p in peaks) if value else ()
+    if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
+        raise _err(path, dev_id, "sparse_headline",
+                   f"must be false or a list of precisions such as [\"bf16\", \"fp8\"], got {value!r}")
+    for p in value:
+        if p not in SPARSE_PRECISIONS:
+            raise _err(path, dev_id, "sparse_headline",
+                       f"{p!r} has no 2:4-sparse figure (only {', '.join(SPARSE_PRECISIONS)} can)")
+        if p not in peaks:
+            raise _err(path, dev_id, "sparse_headline", f"{p!r} is not in peak_tflops")
+    if len(set(value)) != len(value):
+        raise _err(path, dev_id, "sparse_headline", f"lists a precision twice: {value!r}")
+    return tuple(p for p in PRECISIONS if p in value)
+
+
 def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
     if not _ID.match(dev_id):
         raise _err(path, dev_id, "id", "must be kebab-case: lowercase letters, digits and single dashes (e.g. h100-sxm)")
@@ -158,16 +208,21 @@ def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
                    f"is not a known field (known: {', '.join(_REQUIRED + _OPTIONAL)})")
     if ("memory_gb" in d) == ("memory_gib" in d):
         raise _err(path, dev_id, "memory_gb", "give exactly one of memory_gb (GB) or memory_gib (GiB)")
-    if "memory_gb" in d:
-        memory = _dec(_num(path, dev_id, "memory_gb", d["memory_gb"]), 9)
-    else:
+    binary = d.get("memory_binary", True)
+    if not isinstance(binary, bool):
+        raise _err(path, dev_id, "memory_binary", f"must be true or false, got {binary!r}")
+    if "memory_gib" in d:
+        if not binary:
+            raise _err(path, dev_id, "memory_binary", "memory_gib is binary by definition; "
+                       "use memory_gb with memory_binary = false for a decimal figure")
         memory = _num(path, dev_id, "memory_gib", d["memory_gib"]) * _GIB
+    elif binary:
+        memory = _num(path, dev_id, "memory_gb", d["memory_gb"]) * _GIB
+    else:
+        memory = _dec(_num(path, dev_id, "memory_gb", d["memory_gb"]), 9)
     year = d["year"]
     if isinstance(year, bool) or not isinstance(year, int) or not 1950 <= year <= 2100:
         raise _err(path, dev_id, "year", f"must be an integer year, got {year!r}")
-    sparse = d["sparse_headline"]
-    if not isinstance(sparse, bool):
-        raise _err(path, dev_id, "sparse_headline", f"must be true or false, got {sparse!r}")
     table = d["peak_tflops"]
     if not isinstance(table, dict):
         raise _err(path, dev_id, "peak_tflops", f"must be a table of precision = TFLOP/s, got {type(table).__name__}")
@@ -177,6 +232,7 @@ def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
         if p not in PRECISIONS:
             raise _err(path, dev_id, f"peak_tflops.{p}", f"unknown precision (allowed: {', '.join(PRECISIONS)})")
     peaks = {p: _dec(_num(path, dev_id, f"peak_tflops.{p}", table[p]), 12) for p in PRECISIONS if p in table}
+    sparse = _sparse(path, dev_id, d["sparse_headline"], peaks)
     opt = {}
     opt["l2_mb"] = _num(path, dev_id, "l2_mb", d["l2_mb"]) * _MIB if "l2_mb" in d else None
     opt["interconnect_gbs"] = (_dec(_num(path, dev_id, "interconnect_gbs", d["interconnect_gbs"]), 9)
@@ -190,7 +246,9 @@ def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
         memory_bytes=memory,
         mem_bw=_dec(_num(path, dev_id, "mem_bw_gbs", d["mem_bw_gbs"]), 9),
         peaks=peaks,
-        sparse_headline=sparse,
+        sparse_headline=bool(sparse),
+        sparse_precisions=sparse,
+        memory_binary=binary,
         source=_str(path, dev_id, "source", d["source"]),
         l2_bytes=opt["l2_mb"],
         interconnect_bytes_per_s=opt["interconnect_gbs"],
@@ -235,7 +293,9 @@ def load_hardware(path: Optional[str | Path] = None) -> dict[str, Accelerator]:
 
     path defaults to DEFAULT_HARDWARE_PATH (the repository's hardware.toml, located
     relative to this package).  Units converted on load: TFLOP/s x 1e12 -> FLOP/s,
-    GB/s x 1e9 -> bytes/s, GB x 1e9 or GiB x 2**30 -> bytes, MB x 2**20 -> bytes.
+    GB/s x 1e9 -> bytes/s, memory_gb x 2**30 -> bytes when memory_binary (the
+    default: DRAM/HBM capacities are binary) else x 1e9, memory_gib x 2**30,
+    MB x 2**20 -> bytes.
     Raises HardwareFileError (a ValueError) naming the file, device id and field for:
     unreadable or non-TOML files, duplicate ids, missing or unknown fields, wrong
     types, non-positive numbers, unknown precision keys.  Pure: safe to cache.

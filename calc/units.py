@@ -72,6 +72,7 @@ __all__ = [
     "QuantityError",
     "parse_quantity",
     "format_si",
+    "format_binary_bytes",
     "KINDS",
     "MAX_TEXT_LENGTH",
     "MAX_EXPONENT",
@@ -448,3 +449,22 @@ def format_si(value: Any, unit: str, digits: int = 3) -> str:
         # beyond the top prefix: exponent notation
         return f"{sign}{_exp(a, digits)}{sep}{unit}"
     return f"{sign}{_sig(a / f, digits)}{sep}{p}{unit}"
+
+
+def format_binary_bytes(value: Any, digits: int = 3) -> str:
+    """Bytes with a binary (IEC) prefix: ``format_binary_bytes(80 * 2**30) == "80 GiB"``.
+
+    For capacities built in powers of two (DRAM, HBM): an "80 GB" A100 holds
+    80 × 2**30 = 85.9e9 bytes, which :func:`format_si` writes "85.9 GB".  Prefixes Ki,
+    Mi, Gi, Ti, Pi, Ei (IEC 80000-13); below 1 KiB plain "B".  Round-trips through
+    :func:`parse_quantity`.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"value must be a number, got {value!r}")
+    x = float(value)
+    if not math.isfinite(x) or x < 1024:
+        return format_si(x, "B", digits)
+    for p, f in reversed(list(BINARY_PREFIXES.items())):
+        if x >= f and _round_sig(x / f, digits) < 1024:
+            return f"{_sig(x / f, digits)} {p}B"
+    return format_si(x, "B", digits)

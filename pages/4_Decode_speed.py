@@ -7,9 +7,11 @@ import numpy as np
 import streamlit as st
 
 from calc.decode import (BYTES_PER_PARAM, achieved_bandwidth, aggregate, bandwidth_utilisation,
-                         bytes_per_param, critical_batch, decode_intensity, decode_mfu,
-                         decode_step_work, decode_tokens_per_sec, fits_in_memory, kv_cache_bytes,
-                         max_decode_tokens_per_sec, model_bytes, per_sequence_tokens_per_sec)
+                         batch1_decode_mfu, batch_for_decode_mfu, bytes_per_param, critical_batch,
+                         decode_intensity, decode_memory_bytes, decode_mfu, decode_step_work,
+                         decode_tokens_per_sec, fits_in_memory, kv_cache_bytes,
+                         max_batch_in_memory, max_decode_tokens_per_sec, model_bytes,
+                         per_sequence_tokens_per_sec)
 from calc.units import format_si
 from ui.figures.decode import batch_figure, decode_roofline_figure
 from ui.figures.roofline import Roof
@@ -102,52 +104,68 @@ with results:
             kv_total = kv_cache_bytes(n_layers, kv_heads, head_dim, context, batch, kv_elem)
         else:
             kv_seq = kv_total = 0.0
-        bound_b1 = max_decode_tokens_per_sec(w_bytes, bw)
+        bound_b1 = max_decode_tokens_per_sec(w_bytes, bw, kv_seq)
         thr = decode_tokens_per_sec(batch, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
         per = per_sequence_tokens_per_sec(batch, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
         knee = critical_batch(n_params, bpp, peak, bw, kv_seq)
 
+        # Memory: weights + KV cache against the GPUs' memory (None: the custom device has none).
+        device_mem = ctx.device.memory_bytes if ctx.device is not None else None
+        mem = aggregate(device_mem, n_gpus) if device_mem else None
+        need_b1 = decode_memory_bytes(w_bytes, kv_seq, 1)
+        need_now = decode_memory_bytes(w_bytes, kv_seq, batch)
+        fits_b1 = mem is None or fits_in_memory(w_bytes, mem, kv_seq)
+        fits_now = mem is None or fits_in_memory(w_bytes, mem, kv_total)
+        max_fit = max_batch_in_memory(w_bytes, mem, kv_seq) if mem is not None else None
+
+        def needs(nbytes: float) -> str:
+            return t("decode.metric.needs", need=format_si(nbytes, "B"))
+
         c1, c2, c3 = st.columns(3)
-        c1.metric(t("decode.metric.bound"), tps(bound_b1), help=t("decode.metric.bound_help"))
-        c2.metric(t("decode.metric.throughput", batch=batch), tps(thr),
+        c1.metric(t("decode.metric.bound"), tps(bound_b1) if fits_b1 else needs(need_b1),
+                  help=t("decode.metric.bound_help"))
+        c2.metric(t("decode.metric.throughput", batch=batch), tps(thr) if fits_now else needs(need_now),
                   help=t("decode.metric.throughput_help"))
-        c3.metric(t("decode.metric.per_request", batch=batch), tps(per),
+        c3.metric(t("decode.metric.per_request", batch=batch), tps(per) if fits_now else needs(need_now),
                   help=t("decode.metric.per_request_help"))
-        st.info(t("decode.headline", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
-                  bound=tps(bound_b1), weights=weights.upper()), icon=":material/bolt:")
-        if use_kv:
-            per_b1_kv = per_sequence_tokens_per_sec(1, n_params, bpp, peak, bw,
-                                                    kv_bytes_per_seq=kv_seq)
-            st.caption(t("decode.kv_effect", kv=format_si(kv_seq, "B"), speed=tps(per_b1_kv)))
+        if not fits_b1:
+            st.error(t("decode.headline_no_fit", need=format_si(need_b1, "B"),
+                       mem=format_si(mem, "B"), gpus=f"{n_gpus:,.0f}"), icon=":material/error:")
+        elif use_kv:
+            st.info(t("decode.headline_kv", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
+                      kv=format_si(kv_seq, "B"), bound=tps(bound_b1), weights=weights.upper(),
+                      without=tps(max_decode_tokens_per_sec(w_bytes, bw))),
+                    icon=":material/bolt:")
+        else:
+            st.info(t("decode.headline", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
+                      bound=tps(bound_b1), weights=weights.upper()), icon=":material/bolt:")
 
         curve_thr = decode_tokens_per_sec(CURVE_BATCHES, n_params, bpp, peak, bw,
                                           kv_bytes_per_seq=kv_seq)
         curve_per = per_sequence_tokens_per_sec(CURVE_BATCHES, n_params, bpp, peak, bw,
                                                 kv_bytes_per_seq=kv_seq)
         fig = batch_figure(t, CURVE_BATCHES, curve_thr, curve_per, knee=knee,
-                           current=(batch, thr, per))
+                           current=(batch, thr, per), max_fit=max_fit)
         st.plotly_chart(fig, config=ctx.chart_config("decode_batch"), key="decode_batch")
         if np.isfinite(knee):
             knee_thr = decode_tokens_per_sec(knee, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
             st.markdown(t("decode.knee_text", knee=f"{knee:,.0f}", thr=tps(knee_thr),
-                          per=tps(bound_b1) if not use_kv else tps(
-                              per_sequence_tokens_per_sec(1, n_params, bpp, peak, bw,
-                                                          kv_bytes_per_seq=kv_seq))))
+                          per=tps(bound_b1)))
         else:
             st.markdown(t("decode.knee_never"))
 
-        # Memory: weights + KV cache against the GPUs' memory.
-        device_mem = ctx.device.memory_bytes if ctx.device is not None else None
-        if device_mem:
-            mem = aggregate(device_mem, n_gpus)
+        if mem is not None:
             args = dict(model=format_si(w_bytes, "B"), kv=format_si(kv_total, "B"),
                         mem=format_si(mem, "B"), gpus=f"{n_gpus:,.0f}")
             if fits_in_memory(w_bytes, mem, kv_total, reserve_fraction=0.1):
                 st.success(t("decode.fits", **args), icon=":material/check_circle:")
-            elif fits_in_memory(w_bytes, mem, kv_total):
+            elif fits_now:
                 st.warning(t("decode.fits_tight", **args), icon=":material/warning:")
             else:
                 st.error(t("decode.no_fit", **args), icon=":material/error:")
+            if use_kv and max_fit is not None and np.isfinite(max_fit):
+                st.caption(t("decode.max_fit", batch=f"{max_fit:,.0f}", kv=format_si(kv_seq, "B"))
+                           if max_fit >= 1 else t("decode.max_fit_none"))
         else:
             st.caption(t("decode.memory_unknown"))
 
@@ -172,19 +190,37 @@ with results:
         intensity_b1 = decode_intensity(1, bpp, kv_seq, n_params)
         mfu_b1 = decode_mfu(1, n_params, bpp, peak, bw, kv_seq)
         mfu_b = decode_mfu(batch, n_params, bpp, peak, bw, kv_seq)
-        st.markdown(t("decode.roofline_text", intensity=f"{intensity_b1:.2g}",
-                      ridge=format_si(roof.ridge, "FLOP/B"), mfu1=f"{mfu_b1:.1%}",
-                      at_batch="" if batch == 1 else t("decode.at_batch", batch=batch,
-                                                       mfub=f"{mfu_b:.1%}")))
+        reach = [batch_for_decode_mfu(m, n_params, bpp, peak, bw, kv_seq) for m in (0.01, 0.05)]
+        if not np.isfinite(reach[1]):
+            reach_text = t("decode.reach_never", mfu=f"{mfu_b1:.1%}")
+        elif reach[0] < 1:
+            reach_text = t("decode.reach_b1", b5=f"{max(reach[1], 1):,.0f}")
+        else:
+            reach_text = t("decode.reach", b1=f"{reach[0]:,.0f}", b5=f"{reach[1]:,.0f}")
+        if batch == 1:
+            at_batch = ""
+        elif not fits_now:
+            at_batch = t("decode.at_batch_no_fit", batch=batch)
+        elif batch >= knee:
+            at_batch = t("decode.at_batch_knee_kv" if use_kv else "decode.at_batch_knee",
+                         batch=batch, knee=f"{knee:,.0f}")
+        else:
+            at_batch = t("decode.at_batch", batch=batch, mfub=f"{mfu_b:.1%}")
+        st.markdown(t("decode.roofline_text_kv" if use_kv else "decode.roofline_text",
+                      intensity=f"{intensity_b1:.2g}", ridge=format_si(roof.ridge, "FLOP/B"),
+                      mfu1=f"{mfu_b1:.2%}" if mfu_b1 < 0.01 else f"{mfu_b1:.1%}",
+                      bpp=f"{bpp:g}", rule=f"{batch1_decode_mfu(bpp, roof.ridge):.2%}",
+                      reach=reach_text, at_batch=at_batch))
 
         step_flops, step_bytes = decode_step_work(batch, n_params, bpp, kv_seq)
         W, B, P = si(w_bytes, "B"), si(bw, "B/s"), si(peak, "FLOP/s")
         formulas = [
             formula(r"W = N \times b_w = @params \times @bpp = @weights", t("decode.how.weights"),
                     params=format_quantity(n_params), bpp=si(bpp, "B"), weights=W),
-            formula(r"\text{tok/s}_{\max} = \frac{B_{\text{mem}} \times n_{\text{GPU}}}{W}"
-                    r" = \frac{@bw}{@weights} = @bound", t("decode.how.bound"),
-                    bw=B, weights=W, bound=tps(bound_b1)),
+            formula(r"\text{tok/s}_{\max} = \frac{B_{\text{mem}} \times n_{\text{GPU}}}"
+                    r"{W + KV_{\text{seq}}} = \frac{@bw}{@weights + @kvseq} = @bound",
+                    t("decode.how.bound_kv" if use_kv else "decode.how.bound"),
+                    bw=B, weights=W, kvseq=si(kv_seq, "B"), bound=tps(bound_b1)),
             formula(r"\begin{aligned} t_{\text{step}} &= \max\left(\frac{W + b \cdot KV_{\text{seq}}}"
                     r"{B_{\text{mem}}},\;\frac{2 N b}{P_{\text{peak}}}\right) \\"
                     r" &= \max\left(\frac{@bytes}{@bw},\;\frac{@flops}{@peak}\right) \\"

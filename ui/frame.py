@@ -15,7 +15,7 @@ import streamlit as st
 
 from calc.hardware import Accelerator, HardwareFileError, load_hardware
 from calc.roofline import ridge_point
-from calc.units import format_si
+from calc.units import format_binary_bytes, format_si
 from ui.formula import Formula, latex_text  # noqa: F401 - latex_text: pages import it from here
 from ui.i18n import LANG_NAMES, LANGS, Translator, translator
 from ui import timing
@@ -181,12 +181,16 @@ def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
         (t("common.fact.ridge"), format_si(ridge_point(peak_flops, mem_bw), "FLOP/B")),
     ]
     if device is not None and device.memory_bytes:
-        rows.append((t("common.fact.memory"), format_si(device.memory_bytes, "B")))
+        mem = device.memory_bytes
+        rows.append((t("common.fact.memory"),
+                     t("common.fact.memory_binary", gib=format_binary_bytes(mem),
+                       gb=format_si(mem, "B")) if device.memory_binary else format_si(mem, "B")))
     sb.markdown("\n".join(f"- {name}: **{value}**" for name, value in rows))
-    if device is not None and device.sparse_headline:
-        sb.caption(t("common.sparse_caption",
-                     sparse=format_si(2 * peak_flops, "FLOP/s"),
-                     dense=format_si(peak_flops, "FLOP/s")))
+    sparse = device.sparse_headline_flops(precision) if device is not None else None
+    if sparse is not None:
+        sb.caption(t("common.sparse_caption", sparse=format_si(sparse, "FLOP/s"),
+                     dense=format_si(peak_flops, "FLOP/s"),
+                     precision=t(f"common.prec.{precision}")))
     if device is not None and device.notes:
         with sb.expander(t("common.device_notes")):
             st.text(device.notes)

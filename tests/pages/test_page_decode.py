@@ -27,8 +27,8 @@ def test_defaults(lang):
     assert "14 GB" in texts(at, "info")
     # knee: bytes_per_param x peak / (2 x bw) = 2 x 312e12 / (2 x 2.039e12) = 153
     assert any("153" in m.value for m in at.markdown)
-    # roofline text: intensity 2 x 1 / 2 = 1 FLOP/B; MFU 2.039e12 / 312e12 = 0.65 % -> "0.7%"
-    assert any("0.7%" in m.value for m in at.markdown)
+    # roofline text: intensity 2 x 1 / 2 = 1 FLOP/B; MFU 2.039e12 / 312e12 = 0.65 %
+    assert any("0.65%" in m.value for m in at.markdown)
     assert at.success                          # 14 GB fits in 80 GB
     assert len(at.get("plotly_chart")) == 2
 

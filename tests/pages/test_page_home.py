@@ -30,7 +30,7 @@ def test_default_device_is_a100_80gb_and_the_seed_lesson_is_shown():
     info = at.info[0].value
     assert "153 FLOP/B" in info and "4.08 TFLOP/s" in info
     facts = sidebar_text(at)
-    assert "312 TFLOP/s" in facts and "2.04 TB/s" in facts and "80 GB" in facts
+    assert "312 TFLOP/s" in facts and "2.04 TB/s" in facts and "80 GiB" in facts
 
 
 def test_custom_device_reproduces_the_seed_ridge_156():

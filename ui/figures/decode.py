@@ -20,6 +20,7 @@ from ui.i18n import Translator
 THROUGHPUT = "#1565c0"
 PER_REQUEST = "#ef6c00"
 KNEE = "#6a1b9a"
+NO_FIT = "#c62828"
 
 
 def _log(v: float) -> float:
@@ -29,11 +30,13 @@ def _log(v: float) -> float:
 def batch_figure(t: Translator, batches: Sequence[float], throughput: Sequence[float],
                  per_request: Sequence[float], *, knee: float | None = None,
                  current: tuple[float, float, float] | None = None,
-                 height: int = 460) -> go.Figure:
+                 max_fit: float | None = None, height: int = 460) -> go.Figure:
     """Aggregate tokens/s (left axis) and per-request tokens/s (right axis) vs batch.
 
     Both axes log. `knee` is the critical batch (None or inf: never compute-bound within
-    reach); `current` is (batch, throughput, per-request) of the selected batch.
+    reach); `current` is (batch, throughput, per-request) of the selected batch;
+    `max_fit` the largest batch whose weights + KV cache fit in memory (None or inf: no
+    limit drawn; 0: not even batch 1 fits) -- beyond it the curve is shaded "does not fit".
     """
     b = np.asarray(batches, dtype=float)
     thr = np.asarray(throughput, dtype=float)
@@ -73,6 +76,21 @@ def batch_figure(t: Translator, batches: Sequence[float], throughput: Sequence[f
         annotations.append({"x": (_log(x_lo) + _log(knee)) / 2, "y": 1.0, "yref": "paper",
                             "yanchor": "top", "text": t("decode.fig.free_zone"), "showarrow": False,
                             "font": {"size": 12, "color": "#1565c0"}})
+    if max_fit is not None and math.isfinite(max_fit) and max_fit < x_hi:
+        edge = max(max_fit, x_lo)
+        shapes.append({"type": "rect", "x0": edge, "x1": x_hi, "xref": "x", "y0": 0, "y1": 1,
+                       "yref": "y domain", "fillcolor": "rgba(198,40,40,0.10)",
+                       "line": {"width": 0}, "layer": "below"})
+        if max_fit >= x_lo:
+            shapes.append({"type": "line", "x0": max_fit, "x1": max_fit, "xref": "x", "y0": 0,
+                           "y1": 1, "yref": "y domain",
+                           "line": {"color": NO_FIT, "width": 2, "dash": "dash"}})
+        annotations.append({"x": _log(edge), "y": 0.12, "yref": "paper", "yanchor": "bottom",
+                            "xanchor": "left", "showarrow": False,
+                            "text": (t("decode.fig.max_fit", batch=f"{max_fit:,.0f}")
+                                     if max_fit >= 1 else t("decode.fig.none_fit")),
+                            "font": {"size": 13, "color": NO_FIT},
+                            "bgcolor": "rgba(255,255,255,0.85)"})
     x_ticks = [v for v in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
                if x_lo <= v <= x_hi]
     y1_ticks, y1_text = decade_ticks(max(float(np.nanmin(thr)), 1e-3), float(np.nanmax(thr)), "")

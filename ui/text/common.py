@@ -40,9 +40,11 @@ EN = {
     "common.fact.bw": "Memory bandwidth",
     "common.fact.ridge": "Ridge point",
     "common.fact.memory": "Memory",
-    "common.sparse_caption": "The vendor's headline figure ({sparse}) assumes 2:4 "
-                             "structured sparsity. Roofline Lab always uses the dense "
-                             "figure ({dense}); real training and inference run dense.",
+    "common.fact.memory_binary": "{gib} ({gb})",
+    "common.sparse_caption": "The vendor's {precision} headline ({sparse}) assumes 2:4 "
+                             "structured sparsity, twice the dense figure. Roofline Lab "
+                             "always uses the dense figure ({dense}); real training and "
+                             "inference run dense.",
     "common.device_notes": "Notes on these figures",
     "common.source": "Source: {source}",
     "common.hardware_error": "The hardware file could not be read, so only the custom "
@@ -97,7 +99,8 @@ ZH = {
     "common.fact.bw": "显存带宽",
     "common.fact.ridge": "拐点",
     "common.fact.memory": "显存",
-    "common.sparse_caption": "厂商宣传的 {sparse} 是按 2:4 结构化稀疏算的。"
+    "common.fact.memory_binary": "{gib}（{gb}）",
+    "common.sparse_caption": "厂商宣传的 {precision} 数字 {sparse} 是按 2:4 结构化稀疏算的，是稠密值的两倍。"
                              "Roofline Lab 一律用稠密值（{dense}）——真实的训练和推理都是稠密计算。",
     "common.device_notes": "关于这些数字的说明",
     "common.source": "来源：{source}",

@@ -51,17 +51,30 @@ EN = {
                             "bandwidth you actually use.",
     "decode.results_heading": "Result",
     "decode.metric.bound": "Ceiling, 1 request",
-    "decode.metric.bound_help": "Memory bandwidth ÷ weight bytes: one full read of the "
-                                "weights per generated token (batch 1, KV cache ignored).",
+    "decode.metric.bound_help": "Memory bandwidth ÷ the bytes one token reads: the weights "
+                                "once, plus the request's whole KV cache when it is switched "
+                                "on (batch 1). Shows the memory needed instead when it does "
+                                "not fit.",
+    "decode.metric.needs": "needs {need}",
     "decode.metric.throughput": "Total, batch {batch}",
     "decode.metric.throughput_help": "Tokens/s of the whole batch: batch ÷ step time. A "
-                                     "ceiling, not a prediction.",
+                                     "ceiling, not a prediction. When the weights and KV "
+                                     "caches of this batch do not fit in memory, the memory "
+                                     "they would need is shown instead.",
     "decode.metric.per_request": "Per request, batch {batch}",
     "decode.metric.per_request_help": "The speed one user sees: one token per step.",
     "decode.headline": "**{bw} ÷ {model} ({weights} weights) = {bound}** for one request. No "
                        "kernel tuning gets a single request past this: it is a hardware limit.",
-    "decode.kv_effect": "With the KV cache ({kv} per request read every step) one request "
-                        "gets at most {speed}.",
+    "decode.headline_kv": "**{bw} ÷ ({model} {weights} weights + {kv} KV cache) = {bound}** "
+                          "for one request: every token reads the weights and the request's "
+                          "whole cache (without the cache: {without}). No kernel tuning gets "
+                          "a single request past this: it is a hardware limit.",
+    "decode.headline_no_fit": "One request does not fit: it needs {need} (weights + its KV "
+                              "cache) but {gpus} GPU(s) hold {mem}, so no speed is shown. Use "
+                              "more GPUs, a smaller weight or KV precision, or a shorter context.",
+    "decode.max_fit": "Largest batch that fits in memory: **{batch}** (each request adds "
+                      "{kv} of KV cache); marked on the chart.",
+    "decode.max_fit_none": "Not even one request fits in memory with this context.",
     "decode.knee_text": "**The knee at batch ≈ {knee}.** Below it each step is limited by "
                         "reading the weights, and the step takes about as long for 1 request "
                         "as for {knee}: batching is nearly free — throughput grows with the "
@@ -87,19 +100,48 @@ EN = {
                               "synchronisation) are worth chasing.",
     "decode.measured_over": "More than the hardware can stream: check the measurement, the "
                             "batch size and the weight precision.",
-    "decode.roofline_heading": "Why decode MFU is 1–5 % by physics",
+    "decode.roofline_heading": "Why decode MFU is low: the physics",
     "decode.step_name": "decode step, batch {batch}",
     "decode.roofline_text": "At batch 1 a decode step does about **{intensity} FLOP per byte** "
                             "it reads — far left of the ridge ({ridge}). The step sits on the "
-                            "memory slope, so the best possible MFU is **{mfu1}**, however "
-                            "good the kernels are{at_batch}. Inference is sped "
-                            "up by raising the intensity (batching, quantisation, speculative "
+                            "memory slope, so the best possible MFU is intensity ÷ ridge = "
+                            "2 ÷ (bytes per parameter × ridge) = 2 ÷ ({bpp} × {ridge}) = "
+                            "**{mfu1}**, however good the kernels are. It grows about in "
+                            "proportion to the batch: {reach}{at_batch} Inference is sped up "
+                            "by raising the intensity (batching, quantisation, speculative "
                             "decoding), not by buying more FLOP/s.",
-    "decode.at_batch": " (at batch {batch}: {mfub})",
+    "decode.roofline_text_kv": "At batch 1 a decode step does about **{intensity} FLOP per "
+                               "byte** it reads (the weights and the request's KV cache) — "
+                               "far left of the ridge ({ridge}). The best possible MFU is "
+                               "**{mfu1}** (without the cache 2 ÷ (bytes per parameter × "
+                               "ridge) = {rule}), however good the kernels are. It grows "
+                               "with the batch, more slowly than without the cache because "
+                               "every request adds its own cache to read: {reach}{at_batch} "
+                               "Inference is sped up by raising the intensity (batching, "
+                               "quantisation, a smaller cache), not by buying more FLOP/s.",
+    "decode.reach": "on this device it reaches 1 % at batch ≈ {b1} and 5 % at batch ≈ {b5}.",
+    "decode.reach_b1": "batch 1 already passes 1 % on this device, and 5 % is reached at "
+                       "batch ≈ {b5}.",
+    "decode.reach_never": "with this KV cache it never reaches 5 % at any batch (batch 1: "
+                          "{mfu}).",
+    "decode.at_batch": " At batch {batch}: {mfub}.",
+    "decode.at_batch_no_fit": " Batch {batch} does not fit in memory, so no MFU is given "
+                              "for it.",
+    "decode.at_batch_knee": " Batch {batch} is at or past the knee (≈ {knee}), where this "
+                            "estimate would read 100 %: that needs attention and the KV-cache "
+                            "reads to be free, and they are not. No MFU is given there; switch "
+                            "on the KV cache above for a bound that counts its reads.",
+    "decode.at_batch_knee_kv": " Batch {batch} is at or past the knee (≈ {knee}), where this "
+                               "estimate would read 100 %: that needs attention's FLOPs and "
+                               "softmax to be free, and they are not, so no MFU is given there.",
     "decode.how.weights": "Weight bytes (N parameters × bytes per parameter):",
-    "decode.how.bound": "Single-request upper bound (one read of all weights per token):",
+    "decode.how.bound": "Single-request upper bound. Bytes counted per token: all the "
+                        "weights W, once (the KV cache is off, so KV_seq = 0):",
+    "decode.how.bound_kv": "Single-request upper bound. Bytes counted per token: all the "
+                           "weights W once, plus the request's whole KV cache KV_seq:",
     "decode.how.step": "One decode step for batch b = {batch}: the slower of reading the bytes "
-                       "and doing the math:",
+                       "(the weights once for the whole batch, plus every request's KV "
+                       "cache) and doing the math:",
     "decode.how.knee": "The knee (critical batch) where the two terms are equal:",
     "decode.how.kv": "KV cache (K and V, per layer, head, position and request):",
     "decode.fig.throughput": "Throughput, whole batch",
@@ -107,6 +149,8 @@ EN = {
     "decode.fig.throughput_hover": "batch %{x:.0f}<br>%{y:,.0f} tok/s in total",
     "decode.fig.per_request_hover": "batch %{x:.0f}<br>%{y:,.1f} tok/s per request",
     "decode.fig.current": "Your batch",
+    "decode.fig.max_fit": "largest batch that fits: {batch}",
+    "decode.fig.none_fit": "nothing fits in memory",
     "decode.fig.current_hover": "batch {batch}: {tps}",
     "decode.fig.knee": "knee ≈ {batch}",
     "decode.fig.free_zone": "batching is nearly free here",
@@ -160,14 +204,23 @@ ZH = {
                             "页面会换算成你实际用到的显存带宽。",
     "decode.results_heading": "结果",
     "decode.metric.bound": "单请求理论上限",
-    "decode.metric.bound_help": "显存带宽 ÷ 权重字节数：每生成一个 token 完整读一遍权重（batch 1，不计 KV cache）。",
+    "decode.metric.bound_help": "显存带宽 ÷ 每个 token 要读的字节数：权重读一遍，打开 KV cache 时再加上这个请求的"
+                                "全部缓存（batch 1）。放不下时改为显示需要多少显存。",
+    "decode.metric.needs": "需要 {need}",
     "decode.metric.throughput": "batch {batch} 的总吞吐",
-    "decode.metric.throughput_help": "整批每秒生成的 token 数：batch ÷ 单步时间。这是上限，不是预测。",
+    "decode.metric.throughput_help": "整批每秒生成的 token 数：batch ÷ 单步时间。这是上限，不是预测。"
+                                     "这个 batch 的权重和 KV cache 放不进显存时，改为显示需要多少显存。",
     "decode.metric.per_request": "batch {batch} 时每个请求",
     "decode.metric.per_request_help": "单个用户感受到的速度：每一步一个 token。",
     "decode.headline": "**{bw} ÷ {model}（{weights} 权重）= {bound}**，这是单个请求的上限。"
                        "kernel 调得再好也超不过它：这是硬件决定的。",
-    "decode.kv_effect": "算上 KV cache（每个请求每步要读 {kv}），单个请求最多 {speed}。",
+    "decode.headline_kv": "**{bw} ÷（{model} {weights} 权重 + {kv} KV cache）= {bound}**，这是单个请求的上限："
+                          "每个 token 都要读一遍权重和这个请求的全部缓存（不计缓存时为 {without}）。"
+                          "kernel 调得再好也超不过它：这是硬件决定的。",
+    "decode.headline_no_fit": "一个请求都放不下：需要 {need}（权重 + 它的 KV cache），而 {gpus} 张卡只有 {mem}，"
+                              "所以不给出速度。加卡、降低权重或 KV 精度，或者缩短上下文。",
+    "decode.max_fit": "显存最多放得下的批大小：**{batch}**（每个请求多占 {kv} 的 KV cache），图上已标出。",
+    "decode.max_fit_none": "在这个上下文长度下，连一个请求都放不进显存。",
     "decode.knee_text": "**临界批大小 ≈ {knee}。** 低于它时，每一步的瓶颈是读权重，1 个请求和 {knee} 个请求"
                         "一步花的时间差不多：批处理几乎免费——吞吐随 batch 增长，每个请求仍然能拿到约 {per}。"
                         "超过它，计算本身成了瓶颈：吞吐停在约 {thr}，每个请求开始变慢。",
@@ -186,16 +239,34 @@ ZH = {
     "decode.measured_advice": "到 70–80% 以上说明 kernel 已经接近硬件极限；低得多则说明开销"
                               "（kernel 启动、batch 太小、同步）值得去查。",
     "decode.measured_over": "超过了硬件能提供的带宽：请检查测量方法、批大小和权重精度。",
-    "decode.roofline_heading": "为什么解码的 MFU 只有 1–5%——这是物理决定的",
+    "decode.roofline_heading": "为什么解码的 MFU 这么低：物理决定的",
     "decode.step_name": "解码一步，batch {batch}",
     "decode.roofline_text": "batch 1 时，解码一步每读 1 字节只做约 **{intensity} 次 FLOP**——"
                             "远在拐点（{ridge}）左边。它落在带宽斜坡上，kernel 写得再好，MFU 最多也只有 "
-                            "**{mfu1}**{at_batch}。所以推理优化的方向是提高算术强度"
+                            "算术强度 ÷ 拐点 = 2 ÷（每参数字节数 × 拐点）= 2 ÷（{bpp} × {ridge}）= **{mfu1}**。"
+                            "它大致和 batch 成正比地增长：{reach}{at_batch}所以推理优化的方向是提高算术强度"
                             "（批处理、量化、投机解码），而不是买更强的算力。",
-    "decode.at_batch": "（batch {batch} 时为 {mfub}）",
+    "decode.roofline_text_kv": "batch 1 时，解码一步每读 1 字节（权重加上这个请求的 KV cache）只做约 "
+                               "**{intensity} 次 FLOP**——远在拐点（{ridge}）左边。kernel 写得再好，MFU "
+                               "最多也只有 **{mfu1}**（不计缓存时为 2 ÷（每参数字节数 × 拐点）= {rule}）。"
+                               "它随 batch 增长，但比不计缓存时慢，因为每个请求都要多读自己的缓存：{reach}"
+                               "{at_batch}所以推理优化的方向是提高算术强度（批处理、量化、更小的缓存），"
+                               "而不是买更强的算力。",
+    "decode.reach": "在这台设备上，batch ≈ {b1} 时达到 1%，batch ≈ {b5} 时达到 5%。",
+    "decode.reach_b1": "在这台设备上 batch 1 就已超过 1%，batch ≈ {b5} 时达到 5%。",
+    "decode.reach_never": "在这样的 KV cache 下，batch 再大也到不了 5%（batch 1 时为 {mfu}）。",
+    "decode.at_batch": "batch {batch} 时为 {mfub}。",
+    "decode.at_batch_no_fit": "batch {batch} 放不进显存，所以不给出它的 MFU。",
+    "decode.at_batch_knee": "batch {batch} 已达到或超过临界批大小（≈ {knee}），这个估算在那里会得出 100%："
+                            "那要求注意力计算和读 KV cache 都不花时间，而实际并非如此。所以这里不给出 MFU；"
+                            "打开上面的 KV cache，可以得到计入缓存读取的上限。",
+    "decode.at_batch_knee_kv": "batch {batch} 已达到或超过临界批大小（≈ {knee}），这个估算在那里会得出 100%："
+                               "那要求注意力的 FLOP 和 softmax 都不花时间，而实际并非如此，所以这里不给出 MFU。",
     "decode.how.weights": "权重字节数（参数量 × 每参数字节数）：",
-    "decode.how.bound": "单请求上限（每个 token 读一遍全部权重）：",
-    "decode.how.step": "batch b = {batch} 时的一步解码：读数据和做计算，取较慢的那个：",
+    "decode.how.bound": "单请求上限。每个 token 计入的字节：全部权重 W 读一遍（KV cache 关闭，KV_seq = 0）：",
+    "decode.how.bound_kv": "单请求上限。每个 token 计入的字节：全部权重 W 读一遍，再加上这个请求的全部 KV cache KV_seq：",
+    "decode.how.step": "batch b = {batch} 时的一步解码：读数据（整批读一遍权重，加上每个请求的 KV cache）"
+                       "和做计算，取较慢的那个：",
     "decode.how.knee": "临界批大小：读数据和做计算两项相等的 batch：",
     "decode.how.kv": "KV cache（K 和 V，按层、头、位置、请求计）：",
     "decode.fig.throughput": "整批吞吐",
@@ -203,6 +274,8 @@ ZH = {
     "decode.fig.throughput_hover": "batch %{x:.0f}<br>共 %{y:,.0f} tok/s",
     "decode.fig.per_request_hover": "batch %{x:.0f}<br>每请求 %{y:,.1f} tok/s",
     "decode.fig.current": "当前 batch",
+    "decode.fig.max_fit": "显存最多放得下的批大小：{batch}",
+    "decode.fig.none_fit": "显存里什么都放不下",
     "decode.fig.current_hover": "batch {batch}：{tps}",
     "decode.fig.knee": "临界批大小 ≈ {batch}",
     "decode.fig.free_zone": "这一段批处理几乎免费",

@@ -1,0 +1,44 @@
+"""Issue 8, defects 1 and 7 in the shared sidebar (ui.frame), both languages."""
+import pytest
+from streamlit.testing.v1 import AppTest
+
+
+def run_home(**params) -> AppTest:
+    at = AppTest.from_file("../../app.py", default_timeout=60)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    return at
+
+
+def captions(at) -> str:
+    return "\n".join(c.value for c in at.sidebar.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("device, precision", [
+    ("a100-80gb-sxm", "fp32"),  # A100 datasheet: FP32 19.5 TFLOPS, no sparse figure (not 39)
+    ("h100-sxm", "fp64"),       # H100: FP64 33.5 (vector), no sparse figure (not 67)
+    ("mi300x", "fp32"),         # MI300X: FP32 163.4, no sparse figure (not 326.8)
+])
+def test_no_sparse_caption_for_precisions_without_one(lang, device, precision):
+    at = run_home(lang=lang, device=device, precision=precision)
+    assert "2:4" not in captions(at)
+    assert "39 TFLOP/s" not in captions(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_sparse_caption_names_the_precision_and_the_right_number(lang):
+    # A100 datasheet: BF16 312 | 624* TFLOPS (* with sparsity) -> 2 x 312 = 624 TFLOP/s
+    at = run_home(lang=lang, device="a100-80gb-sxm", precision="bf16")
+    cap = captions(at)
+    assert "2:4" in cap and "624 TFLOP/s" in cap and "312 TFLOP/s" in cap and "BF16" in cap
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_memory_fact_is_binary(lang):
+    # "80 GB" A100 = 80 GiB = 80 x 2**30 = 85,899,345,920 bytes = 85.9 GB
+    at = run_home(lang=lang)
+    facts = "\n".join(m.value for m in at.sidebar.markdown)
+    assert "80 GiB" in facts and "85.9 GB" in facts
