@@ -50,6 +50,9 @@ _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 _REQUIRED = ("name", "vendor", "year", "mem_bw_gbs", "sparse_headline", "source", "peak_tflops")
 _OPTIONAL = ("notes", "l2_mb", "interconnect_gbs", "tdp_w", "memory_gb", "memory_gib", "memory_binary")
+# Written by `python -m measure` (measure/device.py) for a measured machine.
+_MEASURED = ("measured", "date", "host", "cache_bw_gbs", "versions")
+_CACHE_LEVEL = re.compile(r"^l[1-9]$")
 
 
 class HardwareFileError(ValueError):
@@ -91,6 +94,11 @@ class Accelerator:
     interconnect_bytes_per_s: Optional[float] = None
     tdp_w: Optional[float] = None
     notes: str = ""
+    measured: bool = False
+    date: str = ""
+    host: str = ""
+    cache_bw: Mapping[str, float] = field(default_factory=dict, hash=False)
+    versions: Mapping[str, str] = field(default_factory=dict, hash=False)
     sparse_precisions: tuple[str, ...] = ()
     memory_binary: bool = True
 
@@ -114,8 +122,12 @@ class Accelerator:
 
     @property
     def default_precision(self) -> str:
-        """"bf16" when present, else "fp16", else the fastest float precision, else the first."""
-        for p in ("bf16", "fp16"):
+        """"bf16" when present, else "fp16", else the fastest float precision, else the first.
+
+        A measured device starts at its fastest float precision (a CPU's numpy float16
+        runs outside the BLAS, far below its float32).
+        """
+        for p in () if self.measured else ("bf16", "fp16"):
             if p in self.peaks:
                 return p
         floats = [p for p in self.peaks if p in FLOAT_PRECISIONS]
@@ -202,10 +214,10 @@ def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
     for f in _REQUIRED:
         if f not in d:
             raise _err(path, dev_id, f, "is missing")
-    unknown = [k for k in d if k not in _REQUIRED and k not in _OPTIONAL]
+    unknown = [k for k in d if k not in _REQUIRED + _OPTIONAL + _MEASURED]
     if unknown:
         raise _err(path, dev_id, unknown[0],
-                   f"is not a known field (known: {', '.join(_REQUIRED + _OPTIONAL)})")
+                   f"is not a known field (known: {', '.join(_REQUIRED + _OPTIONAL + _MEASURED)})")
     if ("memory_gb" in d) == ("memory_gib" in d):
         raise _err(path, dev_id, "memory_gb", "give exactly one of memory_gb (GB) or memory_gib (GiB)")
     binary = d.get("memory_binary", True)
@@ -254,7 +266,35 @@ def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
         interconnect_bytes_per_s=opt["interconnect_gbs"],
         tdp_w=opt["tdp_w"],
         notes=_str(path, dev_id, "notes", d.get("notes", ""), allow_empty=True),
+        **_measured_fields(path, dev_id, d),
     )
+
+
+def _measured_fields(path: Path, dev_id: str, d: dict) -> dict[str, Any]:
+    """measured (bool), date and host (strings, required when measured = true),
+    cache_bw_gbs {l1 = GB/s, ...} -> cache_bw (bytes/s), versions {library = "x.y"}."""
+    out: dict[str, Any] = {}
+    measured = d.get("measured", False)
+    if not isinstance(measured, bool):
+        raise _err(path, dev_id, "measured", f"must be true or false, got {measured!r}")
+    out["measured"] = measured
+    for f in ("date", "host"):
+        if measured and f not in d:
+            raise _err(path, dev_id, f, "is missing (a measured device says when and where)")
+        value = d.get(f, "")
+        out[f] = value.isoformat() if hasattr(value, "isoformat") else _str(path, dev_id, f, value, allow_empty=not measured)
+    for f, unit in (("cache_bw_gbs", "GB/s"), ("versions", "version string")):
+        table = d.get(f, {})
+        if not isinstance(table, dict):
+            raise _err(path, dev_id, f, f"must be a table of name = {unit}, got {type(table).__name__}")
+        if f == "cache_bw_gbs":
+            bad = [k for k in table if not _CACHE_LEVEL.match(k)]
+            if bad:
+                raise _err(path, dev_id, f"{f}.{bad[0]}", "unknown cache level (allowed: l1 … l9)")
+            out["cache_bw"] = {k: _dec(_num(path, dev_id, f"{f}.{k}", table[k]), 9) for k in sorted(table)}
+        else:
+            out["versions"] = {k: _str(path, dev_id, f"{f}.{k}", v) for k, v in table.items()}
+    return out
 
 
 _DUP = re.compile(r"Cannot declare \(([^)]*)\) twice")

@@ -26,6 +26,7 @@ __all__ = [
     "gemm",
     "gemv",
     "elementwise",
+    "reduction",
     "softmax",
     "layernorm",
     "attention",
@@ -137,6 +138,29 @@ def elementwise(n: Any, bytes_per_elem: Any = 2, flops_per_elem: Any = 1, n_inpu
         f"elementwise {_s(N)}, {_s(b)} B",
         f"FLOP = n·f = {_s(N)}·{_s(f)} = {flops:.4g}; "
         f"bytes = n·(inputs + outputs)·b = {_s(N)}·({_s(i)} + {_s(o)})·{_s(b)} = {nbytes:.4g}",
+    )
+
+
+def reduction(n: Any, bytes_per_elem: Any = 2) -> KernelCost:
+    """Sum of n elements to one value (numpy.sum, torch.sum over a flat tensor).
+
+        FLOP  = n - 1                  (one add per element after the first)
+        bytes = (n + 1) · bytes_per_elem   (the input read once, the result written once)
+
+    Intensity ≈ 1 / bytes_per_elem (1/8 FLOP/byte in fp64): always memory-bound.
+    n must be >= 2 (a sum of one number does no arithmetic).  Source: Williams et al. 2009.
+    """
+    N = _n("n", n, "elements")
+    if N < 2:
+        raise ValueError(f"n must be >= 2 elements (a sum of one number has no FLOP), got {n!r}")
+    b = _n("bytes_per_elem", bytes_per_elem, "bytes")
+    flops = N - 1.0
+    nbytes = (N + 1.0) * b
+    return KernelCost(
+        flops, nbytes,
+        f"sum {_s(N)}, {_s(b)} B",
+        f"FLOP = n − 1 = {_s(N)} − 1 = {flops:.4g}; "
+        f"bytes = (n + 1)·b = ({_s(N)} + 1)·{_s(b)} = {nbytes:.4g}",
     )
 
 

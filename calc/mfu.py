@@ -35,6 +35,8 @@ __all__ = [
     "mfu_band",
     "required_tokens_per_sec",
     "achieved_flops_per_gpu",
+    "tokens_per_sec_per_gpu",
+    "per_gpu_mix_up",
 ]
 
 ATTENTION_WARNING_SEQ_LEN = 8192
@@ -196,3 +198,35 @@ def achieved_flops_per_gpu(n_params: Any, tokens_per_sec: Any, n_gpus: Any,
     if v.is_scalar(N, fpt, t, g):
         return fpt * t / g
     return v.finish(np.multiply(fpt, t) / g, N, fpt, t, g)
+
+
+def tokens_per_sec_per_gpu(tokens_per_sec: Any, n_gpus: Any):
+    """Throughput per GPU = tokens_per_sec / n_gpus   [tokens/s].
+
+    The MFU inputs take the whole job's throughput; this is the figure a per-GPU log
+    line prints (seed example: 12 000 tok/s on 8 GPUs = 1 500 tok/s per GPU).
+    Accepts arrays.
+    """
+    t = v.number("tokens_per_sec", tokens_per_sec, "non_negative", "tokens/s")
+    g = v.number("n_gpus", n_gpus, "positive", "GPUs")
+    return v.finish(np.divide(t, g) if not v.is_scalar(t, g) else t / g, t, g)
+
+
+def per_gpu_mix_up(mfu_value: float, n_gpus: float) -> Optional[float]:
+    """The MFU the run would have if its tokens/s had been a per-GPU figure, when that
+    explains an implausibly low MFU; else None.
+
+    Returns mfu_value × n_gpus when mfu_value is in the "problem" band (< MFU_PROBLEM_BELOW,
+    20 %), n_gpus > 1 and mfu_value × n_gpus lies in the plausible range 20 %–60 %
+    (MFU_PROBLEM_BELOW .. MFU_EXCELLENT_UP_TO).  Seed run typed per GPU: 1 500 tok/s on
+    8 × A100 gives 6·7e9·1500 / (8·312e12) = 2.52 %, and 2.52 % × 8 = 20.2 % is plausible.
+    Source: seed chapter 04 (MFU bands); the tokens/s field wants the whole job's figure.
+    """
+    m = v.number("mfu_value", mfu_value, "non_negative", "MFU fraction")
+    g = v.number("n_gpus", n_gpus, "positive", "GPUs")
+    if not isinstance(m, float) or not isinstance(g, float):
+        raise ValueError("per_gpu_mix_up takes single numbers")
+    if g <= 1 or m >= MFU_PROBLEM_BELOW:
+        return None
+    whole = m * g
+    return whole if MFU_PROBLEM_BELOW <= whole <= MFU_EXCELLENT_UP_TO else None

@@ -23,6 +23,7 @@ Loading
     ``load_models(path=None) -> dict[id, ModelArch]``   read + validate models.toml
     ``from_hf_config(config, id=..., name=...) -> ModelArch``   parse a config.json
     ``arch_to_dict(arch)`` / ``arch_from_dict(d)``      round trip (URLs, tests)
+    ``encode_arch(arch) -> str`` / ``decode_arch(token)``  compact URL token (zlib + base64url)
 Parameters and attention
     ``param_counts(arch)``         total / active / by term (embeddings stated)
     ``attention_width(arch)``      heads × head dim (query-key and value widths)
@@ -30,6 +31,7 @@ Parameters and attention
     ``attention_flops_per_token(arch, seq_len, causal)``   forward attention FLOP/token
 Training
     ``flops_per_token(arch, seq_len, causal=True, recompute="none")``   FlopsPerToken
+    ``recompute_flops_per_token(n_params, attention_forward, recompute)``  the same from N alone
     ``training_memory(arch, ...)``  TrainingMemory (ZeRO / FSDP, Korthikanti activations)
     ``activation_bytes_per_layer(seq_len, micro_batch, d_model, n_heads, recompute, ...)``
 Inference
@@ -38,6 +40,7 @@ Inference
     ``expected_distinct_experts(n_experts, experts_per_token, batch)``  uniform routing
     ``decode_weight_bytes(arch, batch, bytes_per_param)``  weights one decode step reads
     ``decode_step(arch, batch, context_len, bytes_per_param, kv_bytes_per_elem, peak_flops, mem_bw)``
+    ``decode_critical_batch(arch, context_len, bytes_per_param, kv_bytes_per_elem, peak_flops, mem_bw)``
     ``prefill_flops(arch, prompt_len)``    forward FLOP of a prompt (attention included)
     ``prefill_seconds(arch, prompt_len, bytes_per_param, peak_flops, mem_bw)``  TTFT bound
     ``tp_allreduce_seconds_per_token(arch, batch, tp, link_bw, bytes_per_elem)``
@@ -92,6 +95,10 @@ __all__ = [
     "keys_per_query",
     "attention_flops_per_token",
     "flops_per_token",
+    "recompute_flops_per_token",
+    "encode_arch",
+    "decode_arch",
+    "decode_critical_batch",
     "activation_bytes_per_layer",
     "training_memory",
     "kv_bytes_per_token",
@@ -464,39 +471,56 @@ def attention_flops_per_token(arch: ModelArch, seq_len: Any, causal: bool = True
     return v.finish(total, s)
 
 
+def recompute_flops_per_token(n_params: float, attention_forward: float,
+                              recompute: str = "none") -> FlopsPerToken:
+    """Training FLOP per token from active parameters and forward attention FLOP.
+
+        model    = 6·N + 3·A                 (forward 1×, backward 2×)
+        hardware = model                     recompute "none"
+                 = 6·N + 4·A                 "selective" (core attention re-run, Korthikanti 2022)
+                 = 8·N + 4·A                 "full" (one more forward pass)
+
+    N active parameters, A forward attention FLOP per token.  MFU uses ``model``
+    (PaLM's definition: recomputation is not useful work); HFU uses ``hardware``.
+    MosaicML's llm-foundry counts HFU with activation checkpointing as 4/3 of both terms
+    (= "full").  Sources: PaLM (2022) App. B; Korthikanti et al. 2022 §4-5.
+    """
+    if recompute not in RECOMPUTE_MODES:
+        raise ValueError(f"recompute must be one of {', '.join(RECOMPUTE_MODES)}, got {recompute!r}")
+    n = v.number("n_params", n_params, "positive", "parameters")
+    a = v.number("attention_forward", attention_forward, "non_negative", "FLOP/token")
+    if not isinstance(n, float) or not isinstance(a, float):
+        raise ValueError("n_params and attention_forward must be single numbers")
+    matmul = 6.0 * n
+    attention = 3.0 * a
+    model = matmul + attention
+    if recompute == "none":
+        hw = model
+    elif recompute == "selective":
+        hw = matmul + 4.0 * a
+    else:
+        hw = 8.0 * n + 4.0 * a
+    return FlopsPerToken(matmul=matmul, attention=attention, model=model, hardware=hw,
+                         recompute=recompute, attention_forward=a, active_params=n)
+
+
 def flops_per_token(arch: ModelArch, seq_len: Any, causal: bool = True,
                     recompute: str = "none") -> FlopsPerToken:
-    """Training FLOP per token with the attention term, for MFU and HFU  [FLOP/token].
+    """Training FLOP per token of ``arch`` with the attention term, for MFU and HFU  [FLOP/token].
 
-        model    = 6·N_active + 3·A                 (forward 1×, backward 2×)
-        hardware = model                            recompute "none"
-                 = 6·N_active + 4·A                 "selective" (core attention re-run)
-                 = 8·N_active + 4·A                 "full" (one more forward pass)
+        model    = 6·N_active + 3·A(s)       hardware: see :func:`recompute_flops_per_token`
 
-    A = :func:`attention_flops_per_token` (forward).  MFU uses ``model`` (PaLM's
-    definition: recomputation is not useful work); HFU uses ``hardware``.  MosaicML's
-    llm-foundry counts HFU with activation checkpointing as 4/3 of both terms.
-    Scalar seq_len.  Sources: PaLM (2022) App. B; Korthikanti et al., "Reducing Activation
-    Recomputation in Large Transformer Models" (2022) §4-5; Narayanan et al. 2021.
+    A = :func:`attention_flops_per_token` (forward, attention width heads × head_dim,
+    causal or not, sliding windows capped).  Scalar seq_len.
+    Sources: PaLM (2022) App. B; Korthikanti et al. 2022; Narayanan et al. 2021.
     """
     if recompute not in RECOMPUTE_MODES:
         raise ValueError(f"recompute must be one of {', '.join(RECOMPUTE_MODES)}, got {recompute!r}")
     s = v.number("seq_len", seq_len, "non_negative", "tokens")
     if not isinstance(s, float):
         raise ValueError("seq_len must be a single number")
-    n_active = param_counts(arch).active
     attn_fwd = float(attention_flops_per_token(arch, s, causal))
-    matmul = 6.0 * n_active
-    attention = 3.0 * attn_fwd
-    model = matmul + attention
-    if recompute == "none":
-        hw = model
-    elif recompute == "selective":
-        hw = matmul + 4.0 * attn_fwd
-    else:
-        hw = 8.0 * n_active + 4.0 * attn_fwd
-    return FlopsPerToken(matmul=matmul, attention=attention, model=model, hardware=hw,
-                         recompute=recompute, attention_forward=attn_fwd, active_params=n_active)
+    return recompute_flops_per_token(param_counts(arch).active, attn_fwd, recompute)
 
 
 # --------------------------------------------------------------------------------------
@@ -505,7 +529,7 @@ def flops_per_token(arch: ModelArch, seq_len: Any, causal: bool = True,
 
 def activation_bytes_per_layer(seq_len: Any, micro_batch: Any, d_model: Any, n_heads: Any,
                                recompute: str = "none", tensor_parallel: Any = 1,
-                               sequence_parallel: bool = True):
+                               sequence_parallel: bool = True, flash_attention: bool = False):
     """Activation memory of one transformer layer for one micro-batch   [bytes].
 
         none:       s·b·h·(34 + 5·a·s/h) / t
@@ -516,8 +540,10 @@ def activation_bytes_per_layer(seq_len: Any, micro_batch: Any, d_model: Any, n_h
     size (with sequence parallelism; without it, the 10·s·b·h of the norms and dropouts
     is not divided: s·b·h·(10 + 24/t + 5·a·s/(h·t))).  16-bit activations, 1-byte
     dropout masks.  Assumes the paper's GPT layer (FFN 4h, MHA); a gated FFN or GQA
-    changes the constant by a few percent.  Accepts arrays.
-    Source: Korthikanti et al. 2022, Table 2 and eq. (1)-(2).
+    changes the constant by a few percent.  ``flash_attention=True``: the s×s scores and
+    softmax are never stored (FlashAttention recomputes them in its backward pass), so
+    "none" keeps 34·s·b·h/t like "selective".  Accepts arrays.
+    Sources: Korthikanti et al. 2022, Table 2 and eq. (1)-(2); Dao et al. 2022 (FlashAttention).
     """
     if recompute not in RECOMPUTE_MODES:
         raise ValueError(f"recompute must be one of {', '.join(RECOMPUTE_MODES)}, got {recompute!r}")
@@ -530,7 +556,7 @@ def activation_bytes_per_layer(seq_len: Any, micro_batch: Any, d_model: Any, n_h
     if recompute == "full":
         out = 2.0 * sbh
     else:
-        attn = 0.0 if recompute == "selective" else 5.0 * np.multiply(a, s) / h
+        attn = 0.0 if (recompute == "selective" or flash_attention) else 5.0 * np.multiply(a, s) / h
         if sequence_parallel:
             out = sbh * (34.0 + attn) / t
         else:
@@ -541,13 +567,13 @@ def activation_bytes_per_layer(seq_len: Any, micro_batch: Any, d_model: Any, n_h
 def training_memory(arch: ModelArch, *, seq_len: float, micro_batch: float, dp: float,
                     zero_stage: int = 0, recompute: str = "none", tp: float = 1, pp: float = 1,
                     weight_bytes: float = 2.0, grad_bytes: float = 2.0,
-                    optimizer: str = "adam-mixed") -> TrainingMemory:
+                    optimizer: str = "adam-mixed", flash_attention: bool = False) -> TrainingMemory:
     """Training memory per GPU   [bytes].
 
         weights    = N·w / (t·p)          / dp when ZeRO-3 (FSDP FULL_SHARD)
         gradients  = N·g / (t·p)          / dp when ZeRO ≥ 2
         optimizer  = N·o / (t·p)          / dp when ZeRO ≥ 1     (o = 12 for Adam mixed precision)
-        activations = L/p · activation_bytes_per_layer(s, b, d, H, recompute, t)
+        activations = L/p · activation_bytes_per_layer(s, b, d, H, recompute, t, flash_attention)
 
     N total parameters (all experts: every GPU of the data-parallel group holds them;
     expert parallelism is not modelled), w/g bytes per weight/gradient (2 for bf16),
@@ -569,7 +595,7 @@ def training_memory(arch: ModelArch, *, seq_len: float, micro_batch: float, dp: 
     grads = n_per_gpu * gb / (dp_ if zero_stage >= 2 else 1.0)
     opt = n_per_gpu * OPTIMIZER_BYTES_PER_PARAM[optimizer] / (dp_ if zero_stage >= 1 else 1.0)
     per_layer = float(activation_bytes_per_layer(seq_len, micro_batch, arch.d_model, arch.n_heads,
-                                                 recompute, tp_))
+                                                 recompute, tp_, flash_attention=flash_attention))
     layers = arch.n_layers / pp_
     acts = per_layer * layers
     return TrainingMemory(weights=weights, gradients=grads, optimizer=opt, activations=acts,
@@ -693,6 +719,41 @@ def decode_step(arch: ModelArch, batch: Any, context_len: Any, bytes_per_param: 
                       seconds=v.finish(secs, B), tokens_per_sec=v.finish(np.divide(B, secs), B),
                       memory_bound=(bool(t_mem >= t_cmp) if isinstance(B, float)
                                     else np.asarray(t_mem >= t_cmp)))
+
+
+def decode_critical_batch(arch: ModelArch, context_len: Any, bytes_per_param: Any,
+                          kv_bytes_per_elem: Any, peak_flops: Any, mem_bw: Any) -> float:
+    """Batch at which a decode step turns compute-bound (the knee)   [sequences].
+
+    The B where bytes(B) / mem_bw = FLOP(B) / peak_flops with :func:`decode_step`'s terms.
+    Dense models without KV: B* = bytes_per_param·peak / (2·mem_bw) (calc.decode's
+    critical_batch).  For MoE the weight read grows with the distinct experts the batch
+    routes to, so B* moves right.  FLOP(B) is linear and bytes(B) concave in B, so there
+    is one crossing; found by bisection on log B.  Returns ``inf`` when every sequence's
+    KV read costs more time than its FLOP (never compute-bound).  Fractional.
+    """
+    p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
+    bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
+
+    def gap(b: float) -> float:
+        st_ = decode_step(arch, b, context_len, bytes_per_param, kv_bytes_per_elem, p, bw)
+        return st_.flops / p - st_.bytes / bw
+
+    lo, hi = 1e-6, 1e12
+    if gap(hi) <= 0:
+        return math.inf
+    if gap(lo) >= 0:
+        return lo
+    llo, lhi = math.log(lo), math.log(hi)
+    for _ in range(200):
+        mid = 0.5 * (llo + lhi)
+        if gap(math.exp(mid)) < 0:
+            llo = mid
+        else:
+            lhi = mid
+        if lhi - llo < 1e-12:
+            break
+    return math.exp(0.5 * (llo + lhi))
 
 
 def prefill_flops(arch: ModelArch, prompt_len: Any):
@@ -1012,6 +1073,60 @@ def _validate_arch(arch: ModelArch) -> None:
     for f, (attr, kind, _) in _TOML_FIELDS.items():
         _coerce(kind, getattr(arch, attr), lambda problem, f=f: ModelConfigError(f"'{f}' {problem}"))
     _check_consistency(arch, lambda attr, problem: ModelConfigError(f"'{back.get(attr, attr)}' {problem}"))
+
+
+_TOKEN_VERSION = "1"
+_MAX_TOKEN_CHARS = 20_000
+_MAX_TOKEN_BYTES = 200_000
+
+
+def encode_arch(arch: ModelArch) -> str:
+    """A compact URL token for ``arch``: "1" + base64url(zlib9(JSON of the non-default
+    fields)), no padding.  Inverse: :func:`decode_arch`.  (The kernel table's share-link
+    scheme, calc.scenario.encode_kernels.)"""
+    import base64
+    import zlib
+
+    defaults = {f.name: f.default for f in fields(ModelArch)}
+    d = {k: val for k, val in arch_to_dict(arch).items()
+         if k not in defaults or not _same_default(val, defaults[k])}
+    raw = json.dumps(d, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    return _TOKEN_VERSION + base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
+
+
+def _same_default(val: Any, default: Any) -> bool:
+    from dataclasses import MISSING
+    if default is MISSING:
+        return False
+    if isinstance(default, tuple):
+        return list(default) == val
+    return val == default
+
+
+def decode_arch(token: str) -> ModelArch:
+    """Rebuild a ModelArch from :func:`encode_arch`'s token.  Raises ModelConfigError for
+    an unknown version, bad base64, corrupt or oversized data, or an invalid architecture."""
+    import base64
+    import binascii
+    import zlib
+
+    if not isinstance(token, str) or not token or len(token) > _MAX_TOKEN_CHARS:
+        raise ModelConfigError("the model link token is empty or too long")
+    if token[0] != _TOKEN_VERSION:
+        raise ModelConfigError(f"the model link token has an unknown version {token[0]!r}")
+    body = token[1:]
+    try:
+        comp = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        dec = zlib.decompressobj()
+        raw = dec.decompress(comp, _MAX_TOKEN_BYTES)
+        if dec.unconsumed_tail:
+            raise ModelConfigError("the model link token decompresses to too much data")
+        d = json.loads(raw.decode("utf-8"))
+    except ModelConfigError:
+        raise
+    except (binascii.Error, zlib.error, ValueError, UnicodeDecodeError) as e:
+        raise ModelConfigError(f"the model link token is corrupt ({e})") from None
+    return arch_from_dict(d)
 
 
 SUPPORTED_HF_TYPES = ("llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe",

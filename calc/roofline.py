@@ -39,8 +39,14 @@ __all__ = [
 
 ABOVE_ROOF_FRACTION = 1.05
 """A measured kernel faster than 105 % of its attainable roof is "above_roof": the
-numbers are wrong (2:4-sparse peak, FLOPs counted as MACs or twice, wrong units or
-precision). 5 % leaves room for clock boost and timer noise."""
+numbers are wrong.  Causes that push a point ABOVE the roof: a peak that is too small
+(the roof of a lower precision than the kernel's -- BF16 for an FP8 kernel -- or of a
+PCIe part for an SXM one), FLOPs counted too high (counted twice), bytes counted too high
+for a kernel whose data really comes from cache (its true DRAM intensity is higher, so it
+belongs further right under a higher ceiling), or a time measured too short (asynchronous
+launches timed without synchronising, ms read as µs).  Counting MACs as FLOPs halves the
+FLOPs and a 2:4-sparse peak doubles the roof: both put a point BELOW the roof, never
+above.  5 % leaves room for clock boost and timer noise."""
 
 NEAR_ROOF_FRACTION = 0.70
 """At or above 70 % of the attainable roof a kernel is "near_roof": it is done,

@@ -25,6 +25,7 @@ __all__ = [
     "training_seconds",
     "gpus_for_deadline",
     "gpu_hours",
+    "mfu_from_gpu_hours",
     "training_cost",
     "tokens_for_params",
     "days",
@@ -160,7 +161,8 @@ class MfuGain(tuple):
 
 
 def mfu_gain(n_params: Any, n_tokens: Any, n_gpus: Any, peak_flops: Any, mfu_from: float,
-             mfu_to: float, price_per_gpu_hour: float = 0.0) -> MfuGain:
+             mfu_to: float, price_per_gpu_hour: float = 0.0,
+             flops_per_token: Optional[Any] = None) -> MfuGain:
     """Days, GPU-hours and money saved by raising MFU from ``mfu_from`` to ``mfu_to``.
 
         days saved      = days(T(mfu_from)) − days(T(mfu_to))       (T = training_seconds)
@@ -168,12 +170,30 @@ def mfu_gain(n_params: Any, n_tokens: Any, n_gpus: Any, peak_flops: Any, mfu_fro
         cost saved      = GPU-hours saved × price_per_gpu_hour
 
     Scalars only.  Seed: 7B, 1T tokens, 64 × 312 TFLOP/s, 25 % → 45 %:
-    97.38 − 54.10 ≈ 43.3 days (the seed's "差了 43 天").  Source: seed chapter 04.
+    97.38 − 54.10 ≈ 43.3 days (the seed's "差了 43 天").  flops_per_token as in
+    :func:`training_flops` (default 6·N).  Source: seed chapter 04.
     """
-    d_from = days(training_seconds(n_params, n_tokens, n_gpus, peak_flops, mfu_from))
-    d_to = days(training_seconds(n_params, n_tokens, n_gpus, peak_flops, mfu_to))
-    h_from = gpu_hours(n_params, n_tokens, peak_flops, mfu_from)
-    h_to = gpu_hours(n_params, n_tokens, peak_flops, mfu_to)
+    fpt = flops_per_token
+    d_from = days(training_seconds(n_params, n_tokens, n_gpus, peak_flops, mfu_from, fpt))
+    d_to = days(training_seconds(n_params, n_tokens, n_gpus, peak_flops, mfu_to, fpt))
+    h_from = gpu_hours(n_params, n_tokens, peak_flops, mfu_from, fpt)
+    h_to = gpu_hours(n_params, n_tokens, peak_flops, mfu_to, fpt)
     saved_h = h_from - h_to
     price = v.number("price_per_gpu_hour", price_per_gpu_hour, "non_negative", "currency per GPU-hour")
     return MfuGain(d_from - d_to, saved_h, saved_h * price)
+
+
+def mfu_from_gpu_hours(n_params: Any, n_tokens: Any, gpu_hours: Any, peak_flops: Any,
+                       flops_per_token: Optional[Any] = None):
+    """The MFU a run's GPU-hours imply: the inverse of :func:`gpu_hours`   [fraction].
+
+        MFU = 6·N·D / (gpu_hours × 3600 × peak_flops)     (or flops_per_token·D on top)
+
+    Check a published run: its GPU-hours, tokens and model give the MFU it reached.
+    A result above 1 means the inputs are inconsistent (wrong peak, tokens or hours).
+    Accepts arrays.  Source: seed chapter 04 (GPU-hours = C / (peak × MFU) / 3600).
+    """
+    ins, c = _flops(n_params, n_tokens, flops_per_token)
+    h = v.number("gpu_hours", gpu_hours, "positive", "GPU-hours")
+    p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
+    return v.finish(np.divide(c, _mul(h, SECONDS_PER_HOUR, p)), *ins, h, p)

@@ -73,6 +73,9 @@ __all__ = [
     "parse_quantity",
     "format_si",
     "format_binary_bytes",
+    "format_percent",
+    "is_absurd_fraction",
+    "ABSURD_FRACTION",
     "KINDS",
     "MAX_TEXT_LENGTH",
     "MAX_EXPONENT",
@@ -468,3 +471,40 @@ def format_binary_bytes(value: Any, digits: int = 3) -> str:
         if x >= f and _round_sig(x / f, digits) < 1024:
             return f"{_sig(x / f, digits)} {p}B"
     return format_si(x, "B", digits)
+
+
+ABSURD_FRACTION = 10.0
+"""A utilisation (MFU, fraction of a roof, bandwidth use) above 10 = 1,000 % is not a
+result but a sign of wrong inputs: :func:`format_percent` writes it "> 1,000%"."""
+
+
+def is_absurd_fraction(fraction: Any) -> bool:
+    """True when a utilisation fraction is not a meaningful result: > ABSURD_FRACTION
+    (1,000 %), infinite or NaN."""
+    try:
+        x = float(fraction)
+    except (TypeError, ValueError, OverflowError):
+        return True
+    return not math.isfinite(x) or x > ABSURD_FRACTION
+
+
+def format_percent(fraction: Any, decimals: int = 1) -> str:
+    """A fraction as a percentage: 0.2019 -> "20.2%"; beyond 1,000 % -> "> 1,000%".
+
+    Utilisations far beyond 100 % (MFU from 1e30 tokens/s is 1.7e27) are wrong inputs,
+    not numbers worth printing 28 digits of; NaN -> "—", -inf/inf -> "> 1,000%" or
+    "-∞%".  decimals: digits after the point (0..6).
+    """
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 6:
+        raise ValueError(f"decimals must be an integer from 0 to 6, got {decimals!r}")
+    try:
+        x = float(fraction)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"fraction must be a number, got {fraction!r}") from None
+    if math.isnan(x):
+        return "—"
+    if x > ABSURD_FRACTION:
+        return f"> {ABSURD_FRACTION:,.0%}"
+    if x == -math.inf:
+        return "-∞%"
+    return f"{x:.{decimals}%}"

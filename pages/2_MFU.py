@@ -5,20 +5,25 @@ Every number comes from calc.mfu; this page only reads inputs and lays out resul
 import streamlit as st
 
 from calc.mfu import (ATTENTION_WARNING_SEQ_LEN, achieved_flops_per_gpu, attention_flops_share,
-                      mfu, mfu_band, required_tokens_per_sec, training_flops_per_token)
+                      mfu, mfu_band, per_gpu_mix_up, required_tokens_per_sec,
+                      tokens_per_sec_per_gpu)
 from calc.units import format_si, parse_quantity
 from ui.figures.mfu import mfu_band_figure
 from ui.formula import count, formula, si
 from ui.frame import how_computed, page_frame
+from ui.model_sections import (flops_breakdown, model_params_note, recompute_select,
+                               training_flops)
 from ui.state import bound
-from ui.widgets import COUNT, Bounds, bound_checkbox, format_quantity, is_blank, quantity_input
+from ui.widgets import (COUNT, Bounds, bound_checkbox, format_quantity, is_blank, percent_text,
+                        quantity_input)
 
 ctx = page_frame("mfu")
 t = ctx.t
+model = ctx.model           # None: "Custom: parameters only" (the sidebar's Model choice)
 
 
 def pct(x: float) -> str:
-    return f"{x:.1%}"
+    return percent_text(t, x)
 
 
 # Percent labels as options: the URL reads "target_mfu=45%", calc.units turns it into 0.45.
@@ -31,13 +36,20 @@ inputs, results = st.columns([1, 1.45], gap="large")
 
 with inputs:
     st.subheader(t("mfu.inputs_heading"))
-    n_params = quantity_input(t, t("mfu.params"), "params", "7B", kind="count",
-                              help=t("mfu.params_help"), slider=(1e8, 2e12))
+    if model is None:
+        n_params = quantity_input(t, t("mfu.params"), "params", "7B", kind="count",
+                                  help=t("mfu.params_help"), slider=(1e8, 2e12))
+    else:
+        n_params = model_params_note(t, model)
     tokens_per_s = quantity_input(t, t("mfu.tokens_per_s"), "tokens_per_s", "12k",
                                   kind="token_rate", help=t("mfu.tokens_per_s_help"),
                                   slider=(100, 1e8))
     n_gpus = quantity_input(t, t("mfu.gpus"), "gpus", "8", kind="count", bounds=COUNT,
                             help=t("mfu.gpus_help"))
+    if tokens_per_s is not None and n_gpus is not None:
+        st.caption(t("mfu.per_gpu_caption",
+                     per=format_si(tokens_per_sec_per_gpu(tokens_per_s, n_gpus), "tok/s"),
+                     total=format_si(tokens_per_s, "tok/s"), gpus=f"{n_gpus:,.0f}"))
 
     # Peak: the sidebar's device and precision, unless typed here.
     override = quantity_input(t, t("mfu.peak_override"), "peak_override", "", unit="FLOP/s",
@@ -53,16 +65,27 @@ with inputs:
     if peak is not None:
         st.caption(t("mfu.peak_used", peak=format_si(peak, "FLOP/s"), source=peak_source))
 
-    with st.expander(t("mfu.attn_heading"), expanded=False):
-        st.caption(t("mfu.attn_intro"))
-        use_attn = bound_checkbox(t("mfu.attn"), "attn", value=False, help=t("mfu.attn_help"))
-        n_layers = quantity_input(t, t("mfu.layers"), "layers", "32", kind="count",
-                                  bounds=COUNT, help=t("mfu.layers_help"))
-        hidden = quantity_input(t, t("mfu.hidden"), "hidden", "4096", kind="count",
-                                bounds=COUNT, help=t("mfu.hidden_help"))
-        seq = quantity_input(t, t("mfu.seq"), "seq", "4096", kind="count", bounds=COUNT,
-                             help=t("mfu.seq_help"), slider=(128, 1e6))
-        causal = bound_checkbox(t("mfu.causal"), "causal", value=False, help=t("mfu.causal_help"))
+    if model is None:
+        with st.expander(t("mfu.attn_heading"), expanded=False):
+            st.caption(t("mfu.attn_intro"))
+            use_attn = bound_checkbox(t("mfu.attn"), "attn", value=False, help=t("mfu.attn_help"))
+            n_layers = quantity_input(t, t("mfu.layers"), "layers", "32", kind="count",
+                                      bounds=COUNT, help=t("mfu.layers_help"))
+            hidden = quantity_input(t, t("mfu.hidden"), "hidden", "4096", kind="count",
+                                    bounds=COUNT, help=t("mfu.hidden_help"))
+            seq = quantity_input(t, t("mfu.seq"), "seq", "4096", kind="count", bounds=COUNT,
+                                 help=t("mfu.seq_help"), slider=(128, 1e6))
+            causal = bound_checkbox(t("mfu.causal"), "causal", value=False,
+                                    help=t("mfu.causal_help"))
+    else:                       # the architecture is known: the attention term is always in
+        with st.expander(t("model.attn_heading"), expanded=True):
+            st.caption(t("model.attn_intro"))
+            use_attn, n_layers, hidden = True, model.n_layers, model.d_model
+            seq = quantity_input(t, t("mfu.seq"), "seq", "4096", kind="count", bounds=COUNT,
+                                 help=t("mfu.seq_help"), slider=(128, 1e6))
+            causal = bound_checkbox(t("mfu.causal"), "causal", value=False,
+                                    help=t("mfu.causal_help"))
+    recompute = recompute_select(t)
 
     st.subheader(t("mfu.inverse_heading"))
     target_text = bound(st.select_slider, t("mfu.target_mfu"), key="target_mfu",
@@ -82,13 +105,12 @@ with results:
     elif use_attn and not attn_ok:
         st.warning(t("mfu.attn_missing"))
     else:
-        if use_attn:
-            fpt = training_flops_per_token(n_params, n_layers, hidden, seq, causal=causal)
-            share = attention_flops_share(n_params, n_layers, hidden, seq, causal=causal)
-        else:
-            fpt = training_flops_per_token(n_params)
-            share = None
+        tf = training_flops(t, model, n_params=n_params, use_attn=use_attn, n_layers=n_layers,
+                            hidden=hidden, seq=seq, causal=causal, recompute=recompute)
+        fpt = tf.flops.model
+        share = tf.flops.attention_share if use_attn else None
         value = mfu(n_params, tokens_per_s, n_gpus, peak, flops_per_token=fpt)
+        hfu = mfu(n_params, tokens_per_s, n_gpus, peak, flops_per_token=tf.flops.hardware)
         achieved = achieved_flops_per_gpu(n_params, tokens_per_s, n_gpus, flops_per_token=fpt)
         band = mfu_band(value)
 
@@ -100,7 +122,15 @@ with results:
         c4.metric(t("mfu.metric.peak"), format_si(peak, "FLOP/s"), help=t("mfu.metric.peak_help"))
         c3.metric(t("mfu.metric.fpt"), format_si(fpt, "FLOP"),
                   help=t("mfu.metric.fpt_help"))
-        if share is not None:
+        c5, c6 = st.columns(2)
+        c5.metric(t("model.metric.hfu"), pct(hfu),
+                  help=t("model.metric.hfu_help", recompute=t(f"model.recompute.{recompute}")))
+        c6.metric(t("model.metric.hw_fpt"), format_si(tf.flops.hardware, "FLOP"),
+                  help=t("model.metric.hw_fpt_help"))
+        st.caption(t("model.hfu_note"))
+        if model is not None:
+            flops_breakdown(t, tf.flops)
+        elif share is not None:
             st.caption(t("mfu.attn_share", share=pct(share)))
 
         st.plotly_chart(mfu_band_figure(t, value, band), config=ctx.chart_config("mfu_bands"),
@@ -120,8 +150,15 @@ with results:
         else:
             st.success(advice, icon=":material/check_circle:")
         st.caption(t("mfu.ceiling_note"))
+        whole_mfu = per_gpu_mix_up(value, n_gpus)
+        if whole_mfu is not None:
+            st.warning(t("mfu.per_gpu_hint", typed=format_si(tokens_per_s, "tok/s"),
+                         gpus=f"{n_gpus:,.0f}", would=pct(whole_mfu),
+                         total=format_si(required_tokens_per_sec(n_params, whole_mfu, n_gpus, peak,
+                                                                 flops_per_token=fpt), "tok/s")),
+                       icon=":material/help:")
 
-        if not use_attn and attn_ok and seq >= ATTENTION_WARNING_SEQ_LEN:
+        if model is None and not use_attn and attn_ok and seq >= ATTENTION_WARNING_SEQ_LEN:
             would = attention_flops_share(n_params, n_layers, hidden, seq, causal=causal)
             st.warning(t("mfu.seq_warning", seq=f"{seq:,.0f}", share=pct(would)), icon=":material/warning:")
 
@@ -133,14 +170,22 @@ with results:
         fpt_tex = (r"C_{\text{tok}} = 6N + 12\,L\,h\,s" + (r"\cdot\tfrac12" if causal else "")
                    + " = @fpt") if use_attn else r"C_{\text{tok}} = 6N = 6 \times @params = @fpt"
         shared = dict(fpt=si(fpt, "FLOP"), gpus=count(n_gpus), peak=si(peak, "FLOP/s"))
-        formulas = [
+        formulas = list(tf.formulas) if model is not None else [
             formula(fpt_tex, t("mfu.how.fpt"), fpt=shared["fpt"],
-                    **({} if use_attn else {"params": format_quantity(n_params)})),
+                    **({} if use_attn else {"params": format_quantity(n_params)}))]
+        if model is None:
+            formulas += list(tf.formulas)
+        formulas += [
             formula(r"\begin{aligned}\text{MFU} &= \frac{C_{\text{tok}} \times \text{tok/s}}"
                     r"{n_{\text{GPU}} \times P_{\text{peak}}} = \frac{@fpt \times @tps}{@gpus \times @peak}"
                     r" \\ &= \frac{@achieved}{@peak} = @mfu\end{aligned}",
                     t("mfu.how.mfu"), **shared, tps=si(tokens_per_s, "tok/s"),
                     achieved=si(achieved, "FLOP/s"), mfu=pct(value)),
+            formula(r"\text{HFU} = \frac{C^{\text{HW}}_{\text{tok}} \times \text{tok/s}}"
+                    r"{n_{\text{GPU}} \times P_{\text{peak}}} = \frac{@hw \times @tps}{@gpus \times @peak}"
+                    r" = @hfu", t("model.how.hfu"), hw=si(tf.flops.hardware, "FLOP"),
+                    tps=si(tokens_per_s, "tok/s"), gpus=shared["gpus"], peak=shared["peak"],
+                    hfu=pct(hfu)),
             formula(r"\begin{aligned}\text{tok/s}_{\text{target}} &= \frac{\text{MFU}_{\text{target}}"
                     r" \times n_{\text{GPU}} \times P_{\text{peak}}}{C_{\text{tok}}} \\"
                     r" &= \frac{@target \times @gpus \times @peak}{@fpt} = @needed\end{aligned}",
@@ -152,7 +197,13 @@ if formulas:
     how_computed(t, formulas)
 
 st.divider()
-st.subheader(t("mfu.diag_heading"))
+if not formulas:
+    diag_key = "mfu.diag_heading"
+elif value > 1.0:
+    diag_key = "mfu.diag_heading.impossible"
+else:
+    diag_key = f"mfu.diag_heading.{band.key}"
+st.subheader(t(diag_key))
 st.markdown(t("mfu.diag_intro"))
 for step in range(1, 7):
     st.markdown(t(f"mfu.diag.{step}"))

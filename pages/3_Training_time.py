@@ -8,17 +8,20 @@ import numpy as np
 import streamlit as st
 
 from calc.training import (CHINCHILLA_TOKENS_PER_PARAM, days, gpu_hours, gpus_for_deadline,
-                           mfu_gain, seconds_from_days, tokens_for_params, training_cost,
-                           training_flops, training_seconds)
+                           mfu_from_gpu_hours, mfu_gain, seconds_from_days, tokens_for_params,
+                           training_cost, training_flops, training_seconds)
 from calc.units import QuantityError, format_si, parse_quantity
 from ui.figures.training import days_vs_mfu_figure
 from ui.formula import count, formula, si
 from ui.frame import how_computed, page_frame
+from ui.model_sections import (flops_breakdown, model_params_note, recompute_select,
+                               training_flops as model_training_flops, training_memory_section)
 from ui.state import bound, set_value
 from ui.widgets import COUNT, bound_checkbox, format_quantity, quantity_input
 
 ctx = page_frame("training")
 t = ctx.t
+model = ctx.model           # None: "Custom: parameters only" (6·N per token, the chapter's)
 
 # Percent labels as options: the URL reads "mfu=45%", calc.units turns it into 0.45.
 MFU_OPTIONS = [f"{k}%" for k in range(5, 81)]
@@ -36,7 +39,11 @@ def fmt_money(x: float) -> str:
 def use_chinchilla() -> None:
     """Button callback: D = 20 × N (when N is readable)."""
     try:
-        n = parse_quantity(st.session_state.get("params", "7B"), kind="count")
+        if model is not None:
+            from calc.models import param_counts
+            n = param_counts(model).total
+        else:
+            n = parse_quantity(st.session_state.get("params", "7B"), kind="count")
         set_value("tokens", format_quantity(tokens_for_params(n)))
     except (QuantityError, ValueError, TypeError):
         st.session_state["_training_chinchilla_failed"] = True
@@ -48,8 +55,11 @@ st.markdown(t("training.intro"))
 inputs, results = st.columns([1, 1.45], gap="large")
 with inputs:
     st.subheader(t("training.inputs_heading"))
-    n_params = quantity_input(t, t("training.params"), "params", "7B", kind="count",
-                              help=t("training.params_help"), slider=(1e8, 2e12))
+    if model is None:
+        n_params = quantity_input(t, t("training.params"), "params", "7B", kind="count",
+                                  help=t("training.params_help"), slider=(1e8, 2e12))
+    else:
+        n_params = model_params_note(t, model)
     n_tokens = quantity_input(t, t("training.tokens"), "tokens", "1T", kind="count",
                               help=t("training.tokens_help"), slider=(1e9, 1e14))
     st.button(t("training.chinchilla", k=f"{CHINCHILLA_TOKENS_PER_PARAM:g}"),
@@ -66,6 +76,14 @@ with inputs:
                          is_valid=lambda v: v in MFU_OPTIONS)
     chosen_mfu = parse_quantity(mfu_text, kind="fraction")
     compare_mfu = parse_quantity(compare_text, kind="fraction")
+    if model is not None:
+        seq = quantity_input(t, t("mfu.seq"), "seq", "4096", kind="count", bounds=COUNT,
+                             help=t("mfu.seq_help"), slider=(128, 1e6))
+        causal = bound_checkbox(t("mfu.causal"), "causal", value=True,
+                                help=t("mfu.causal_help"))
+    else:
+        seq, causal = None, True
+    recompute = recompute_select(t)
     price = quantity_input(t, t("training.price"), "price", "", kind="count",
                            help=t("training.price_help"), placeholder="2.5", optional=True)
     peak = ctx.peak_flops
@@ -74,17 +92,21 @@ with inputs:
                      device=ctx.device_label(), precision=t(f"common.prec.{ctx.precision}")))
 
 items: list = []
-ok = ctx.ready and n_params is not None and n_tokens is not None and n_gpus is not None
+ok = ctx.ready and n_params is not None and n_tokens is not None and n_gpus is not None \
+    and (model is None or seq is not None)
 
 with results:
     st.subheader(t("training.results_heading"))
     if not ok:
         st.warning(t("common.missing_inputs"))
     else:
-        flops = training_flops(n_params, n_tokens)
-        secs = training_seconds(n_params, n_tokens, n_gpus, peak, chosen_mfu)
+        tf = model_training_flops(t, model, n_params=n_params, use_attn=False, n_layers=None,
+                                  hidden=None, seq=seq, causal=causal, recompute=recompute)
+        fpt = tf.flops.model if model is not None else None    # None: 6·N (calc.training)
+        flops = training_flops(n_params, n_tokens, fpt)
+        secs = training_seconds(n_params, n_tokens, n_gpus, peak, chosen_mfu, fpt)
         n_days = days(secs)
-        hours = gpu_hours(n_params, n_tokens, peak, chosen_mfu)
+        hours = gpu_hours(n_params, n_tokens, peak, chosen_mfu, fpt)
         c1, c2 = st.columns(2)
         c3, c4 = st.columns(2)
         c1.metric(t("training.metric.flops"), format_si(flops, "FLOP"),
@@ -99,18 +121,24 @@ with results:
                       help=t("training.metric.cost_help", price=f"{price:g}"))
         else:
             c4.metric(t("training.metric.cost"), "—", help=t("training.metric.cost_none"))
+        if model is not None:
+            flops_breakdown(t, tf.flops)
+        hfu_equiv = chosen_mfu * tf.flops.hardware / tf.flops.model
+        if recompute != "none":
+            st.caption(t("model.training.hfu", mfu=mfu_text, hfu=f"{hfu_equiv:.1%}",
+                         recompute=t(f"model.recompute.{recompute}")))
 
         log_y = bound_checkbox(t("training.log_y"), "logy", value=False,
                                help=t("training.log_y_help"))
-        grid_days = days(training_seconds(n_params, n_tokens, n_gpus, peak, MFU_GRID))
-        cmp_days = days(training_seconds(n_params, n_tokens, n_gpus, peak, compare_mfu))
+        grid_days = days(training_seconds(n_params, n_tokens, n_gpus, peak, MFU_GRID, fpt))
+        cmp_days = days(training_seconds(n_params, n_tokens, n_gpus, peak, compare_mfu, fpt))
         fig = days_vs_mfu_figure(t, MFU_GRID, grid_days, (chosen_mfu, n_days),
                                  (compare_mfu, cmp_days), log_y=log_y)
         st.plotly_chart(fig, config=ctx.chart_config("training_days_vs_mfu"),
                         key="training_days_vs_mfu")
 
         gain = mfu_gain(n_params, n_tokens, n_gpus, peak, compare_mfu, chosen_mfu,
-                        price_per_gpu_hour=price or 0.0)
+                        price_per_gpu_hour=price or 0.0, flops_per_token=fpt)
         if compare_mfu == chosen_mfu:
             st.info(t("training.compare_same"))
         else:
@@ -127,14 +155,31 @@ with results:
                                   kind="count", help=t("training.deadline_days_help"))
         if deadline is not None:
             need = gpus_for_deadline(n_params, n_tokens, seconds_from_days(deadline), peak,
-                                     chosen_mfu)
+                                     chosen_mfu, fpt)
             st.success(t("training.deadline_result", days=f"{deadline:g}", mfu=mfu_text,
                          gpus=f"{math.ceil(need):,}", exact=f"{need:,.1f}"), icon=":material/calculate:")
         else:
             need = None
 
+        st.subheader(t("model.training.inverse_heading"))
+        published_hours = quantity_input(t, t("model.training.gpu_hours"), "gpu_hours", "",
+                                         kind="count", help=t("model.training.gpu_hours_help"),
+                                         placeholder="1.8M", optional=True)
+        implied = None
+        if published_hours is not None:
+            implied = mfu_from_gpu_hours(n_params, n_tokens, published_hours, peak, fpt)
+            msg = t("model.training.implied", hours=f"{published_hours:,.0f}",
+                    mfu=f"{implied:.1%}", tokens=format_quantity(n_tokens))
+            if implied > 1.0:
+                st.error(msg + " " + t("model.training.implied_over"), icon=":material/error:")
+            else:
+                st.info(msg, icon=":material/history:")
+
         F, P, M = si(flops, "FLOP"), si(peak, "FLOP/s"), mfu_text
-        items = [
+        items = list(tf.formulas) + [
+            formula(r"C = C_{\text{tok}}\,D = @fpt \times @tokens = @flops", t("model.how.training_flops"),
+                    fpt=si(fpt, "FLOP"), tokens=format_quantity(n_tokens), flops=F)
+            if model is not None else
             formula(r"C = 6\,N\,D = 6 \times @params \times @tokens = @flops", t("training.how.flops"),
                     params=format_quantity(n_params), tokens=format_quantity(n_tokens), flops=F),
             formula(r"\begin{aligned} T &= \frac{C}{n_{\text{GPU}} \times P_{\text{peak}} \times \text{MFU}}"
@@ -154,6 +199,17 @@ with results:
                 r" \times \text{MFU}} \\ &= \frac{@flops}{@deadline \times @peak \times @mfu} = @need"
                 r"\end{aligned}", t("training.how.deadline"), flops=F,
                 deadline=f"{seconds_from_days(deadline):,.0f} s", peak=P, mfu=M, need=f"{need:,.1f}"))
+
+        if implied is not None:
+            items.append(formula(r"\text{MFU} = \frac{C}{\text{GPU·h} \times 3600 \times P_{\text{peak}}}"
+                                 r" = \frac{@flops}{@hours \times 3600 \times @peak} = @mfu",
+                                 t("model.how.implied_mfu"), flops=F, hours=count(published_hours),
+                                 peak=P, mfu=f"{implied:.1%}"))
+
+if ok:
+    st.divider()
+    items += training_memory_section(t, model, n_gpus=n_gpus, seq=seq, recompute=recompute,
+                                     memory_bytes=ctx.device.memory_bytes if ctx.device else None)
 
 if items:
     how_computed(t, items)

@@ -14,11 +14,13 @@ from typing import Mapping, Sequence
 import streamlit as st
 
 from calc.hardware import Accelerator, HardwareFileError, load_hardware
+from calc.models import ModelArch
 from calc.roofline import ridge_point
 from calc.units import format_binary_bytes, format_si
 from ui.formula import Formula, latex_text  # noqa: F401 - latex_text: pages import it from here
 from ui.i18n import LANG_NAMES, LANGS, Translator, translator
 from ui import timing
+from ui.model import model_picker
 from ui.state import bound, nav_query_params
 from ui.widgets import Bounds, quantity_input
 
@@ -53,6 +55,8 @@ class PageContext:
     hardware_error: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
     img_format: str = "png"           # chart download format (plotly modebar camera)
+    model_id: str = "custom"          # sidebar Model choice: a models.toml id, "custom", "config"
+    model: ModelArch | None = None    # None for "Custom: parameters only"
 
     @property
     def ready(self) -> bool:
@@ -152,6 +156,7 @@ def page_frame(page_id: str) -> PageContext:
             notes.append(device.notes)
 
     _device_facts(sb, t, device, precision, peak_flops, mem_bw)
+    model_id, model = model_picker(sb, t)
     _navigation(sb, t, page_id)
     img_format = bound(sb.radio, t("common.img_format"), list(IMAGE_FORMATS), key="img",
                        index=0, horizontal=True, help=t("common.img_format_help"),
@@ -159,7 +164,8 @@ def page_frame(page_id: str) -> PageContext:
                        is_valid=lambda v: v in IMAGE_FORMATS)
     return PageContext(lang=lang, t=t, devices=devices, device_id=device_id, device=device,
                        precision=precision, peak_flops=peak_flops, mem_bw=mem_bw,
-                       hardware_error=hw_error, notes=tuple(notes), img_format=img_format)
+                       hardware_error=hw_error, notes=tuple(notes), img_format=img_format,
+                       model_id=model_id, model=model)
 
 
 def _custom_device(peak: float | None, bw: float | None) -> Accelerator | None:

@@ -27,7 +27,7 @@ KEEP_PREFIX = "_keep."
 
 # Every URL name the app reads, by page. A test pins this table: renaming breaks links.
 URL_NAMES: dict[str, tuple[str, ...]] = {
-    "common": ("lang", "device", "precision", "peak", "bw", "img"),
+    "common": ("lang", "device", "precision", "peak", "bw", "img", "model", "mcfg"),
     "roofline": ("roofs", "k", "compare", "l2_bw", "l1_bw", "hier", "top", "filter", "size_by",
                  # kernel builder
                  "b_kind", "b_dtype", "b_m", "b_n", "b_k", "b_vm", "b_vn", "b_elems", "b_inputs",
@@ -35,15 +35,17 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
                  "b_rows", "b_cols", "b_batch", "b_heads", "b_seq", "b_hd", "b_flash",
                  "b_causal", "b_time"),
     "mfu": ("params", "tokens_per_s", "gpus", "peak_override", "attn", "layers",
-            "hidden", "seq", "causal", "target_mfu"),
+            "hidden", "seq", "causal", "target_mfu", "recompute"),
     "training": ("params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days",
-                 "logy"),
+                 "logy", "seq", "causal", "recompute", "gpu_hours", "zero", "optim", "mbs", "tp",
+                 "pp", "flash"),
     "decode": ("params", "weights", "gpus", "batch", "kv", "layers", "kv_heads",
                "head_dim", "context", "kv_dtype", "measured"),
 }
 
 # Names the navigation links carry from page to page.
-SHARED_NAMES: tuple[str, ...] = ("lang", "device", "precision", "peak", "bw", "img")
+SHARED_NAMES: tuple[str, ...] = ("lang", "device", "precision", "peak", "bw", "img", "model",
+                                 "mcfg")
 
 
 def _keep_key(key: str) -> str:

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from calc.units import QuantityError, format_si, parse_quantity
+from calc.units import QuantityError, format_percent, format_si, is_absurd_fraction, parse_quantity
 from ui.i18n import Translator
 from ui.state import bound, restore, set_value
 
@@ -40,6 +40,13 @@ def nearest_option(value: float, options: list[float]) -> float:
 
 
 _COUNT_SUFFIXES = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k"))
+
+
+def percent_text(t: Translator, fraction: float, decimals: int = 1) -> str:
+    """A utilisation for display: "20.2%", or "> 1,000% — check the inputs" when it is
+    not a meaningful result (see calc.units.is_absurd_fraction)."""
+    text = format_percent(fraction, decimals)
+    return t("common.absurd", value=text) if is_absurd_fraction(fraction) else text
 
 
 def format_quantity(value: float, unit: str = "", digits: int = 3) -> str:
@@ -179,6 +186,6 @@ def bound_select(label: str, options: list[Any], key: str, *, container: Any = N
 __all__ = [
     "Bounds", "COUNT", "FRACTION", "POSITIVE", "bound_checkbox", "bound_select",
     "bound_slider", "check_bounds", "is_blank", "log_options", "nearest_option",
-    "quantity_input",
+    "percent_text", "quantity_input",
     "restore",
 ]

@@ -130,3 +130,17 @@ def test_kernel_labels_are_language_neutral_and_frozen(fn, args):
     assert k.label and k.formula and "=" in k.formula
     with pytest.raises(Exception):
         k.flops = 1  # type: ignore[misc]
+
+
+def test_reduction_by_hand():
+    # numpy.sum of 1,000,000 fp64: 999,999 adds; reads 8 MB, writes one 8-byte result.
+    c = kernels.reduction(1_000_000, 8)
+    assert c.flops == 999_999
+    assert c.bytes_moved == 1_000_001 * 8
+    assert c.intensity == pytest.approx(999_999 / 8_000_008)     # ≈ 1/8 FLOP/B
+    assert c.label == "sum 1000000, 8 B"
+    assert "n − 1" in c.formula and c.formula.endswith("= 8e+06")
+    with pytest.raises(ValueError, match="n must be >= 2"):
+        kernels.reduction(1, 8)
+    with pytest.raises(ValueError):
+        kernels.reduction(-5, 8)

@@ -156,3 +156,75 @@ def test_not_toml_or_no_devices(tmp_path, text):
 def test_missing_file(tmp_path):
     with pytest.raises(HardwareFileError, match="cannot be read"):
         load_hardware(tmp_path / "nope.toml")
+
+
+# --- measured devices (written by `python -m measure`, issue 14) -----------------------
+
+_MEASURED = """
+[devices.measured-cpu-box]
+name = "AMD EPYC (2 CPUs, measured)"
+vendor = "AMD"
+year = 2026
+memory_gb = 25.3
+memory_binary = false
+mem_bw_gbs = 20.13
+l2_mb = 32
+sparse_headline = false
+source = "python -m measure"
+measured = true
+date = "2026-12-01T08:04:36Z"
+host = "box: Linux, AMD EPYC"
+[devices.measured-cpu-box.peak_tflops]
+fp64 = 0.0767
+fp32 = 0.1537
+fp16 = 0.000449
+[devices.measured-cpu-box.cache_bw_gbs]
+l1 = 14.42
+l3 = 81.59
+[devices.measured-cpu-box.versions]
+numpy = "2.4.6"
+"""
+
+
+def _write(tmp_path, text):
+    p = tmp_path / "m.toml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_measured_device_fields(tmp_path):
+    from calc.hardware import load_hardware
+    dev = load_hardware(_write(tmp_path, _MEASURED))["measured-cpu-box"]
+    assert dev.measured and dev.date == "2026-12-01T08:04:36Z" and dev.host.startswith("box")
+    # GB/s -> bytes/s, TFLOP/s -> FLOP/s
+    assert dev.cache_bw == {"l1": 14.42e9, "l3": 81.59e9}
+    assert dev.mem_bw == 20.13e9 and dev.peak_flops("fp64") == 0.0767e12
+    assert dev.versions == {"numpy": "2.4.6"}
+    assert dev.memory_bytes == 25.3e9
+    # fastest float precision, not the fp16 that bf16/fp16-first would pick
+    assert dev.default_precision == "fp32"
+
+
+def test_datasheet_devices_are_not_measured():
+    from calc.hardware import load_hardware
+    for dev in load_hardware().values():
+        assert not dev.measured and dev.cache_bw == {} and dev.versions == {}
+
+
+def test_measured_device_errors_name_the_field(tmp_path):
+    import pytest
+    from calc.hardware import HardwareFileError, load_hardware
+    cases = [
+        (_MEASURED.replace('date = "2026-12-01T08:04:36Z"\n', ""), "field 'date': is missing"),
+        (_MEASURED.replace("measured = true", 'measured = "yes"'), "field 'measured': must be true or false"),
+        (_MEASURED.replace("l1 = 14.42", "l7x = 14.42"), "field 'cache_bw_gbs.l7x'"),
+        (_MEASURED.replace("l1 = 14.42", "l1 = -1"), "field 'cache_bw_gbs.l1': must be a finite number > 0"),
+        (_MEASURED.replace('numpy = "2.4.6"', "numpy = 2"), "field 'versions.numpy': must be a string"),
+    ]
+    for text, message in cases:
+        with pytest.raises(HardwareFileError, match="measured-cpu-box") as err:
+            load_hardware(_write(tmp_path, text))
+        assert message in str(err.value), str(err.value)
+    # a TOML datetime (unquoted) is accepted and kept as ISO text
+    dev = load_hardware(_write(tmp_path, _MEASURED.replace('"2026-12-01T08:04:36Z"', "2026-12-01T08:04:36Z")))
+    assert dev["measured-cpu-box"].date.startswith("2026-12-01T08:04:36")

@@ -427,3 +427,60 @@ def test_malformed_models_file_names_file_model_field(tmp_path, edit, match):
 def test_unreadable_file(tmp_path):
     with pytest.raises(ModelFileError, match="cannot be read"):
         load_models(tmp_path / "missing.toml")
+
+
+# ---------------------------------------------------------------------------- link tokens, knee
+
+@pytest.mark.parametrize("name", ["llama-2-7b", "mistral-7b", "mixtral-8x7b", "qwen2.5-7b",
+                                  "qwen1.5-moe-a2.7b", "qwen3-8b", "qwen3-30b-a3b", "deepseek-v3",
+                                  "gemma-2-9b", "gpt-neox-20b", "gpt-oss-20b"])
+def test_pasted_config_round_trips_through_a_link_token(name):
+    a = from_hf_config(cfg(name), name=name)
+    token = m.encode_arch(a)
+    assert token[0] == "1" and len(token) < 600 and token.replace("-", "").replace("_", "").isalnum()
+    assert m.decode_arch(token) == a
+
+
+def test_bad_link_tokens_are_reported():
+    for bad in ("", "9abc", "1!!!!", "1" + "A" * 30):
+        with pytest.raises(ModelConfigError):
+            m.decode_arch(bad)
+
+
+def test_decode_knee_dense_and_moe(catalog):
+    # Dense, no context: the step reads (N_total - V*d + b*d)*w bytes (the untied input
+    # table is a gather of b rows) and does 2*N_active*b FLOP. For Llama 2 7B
+    # N_total - V*d = 6,607,343,616 = N_active, so 2*N_a*b/P = (N_a + b*d)*w/B gives
+    # b* = N_a*w*P / (2*N_a*B - d*w*P).
+    a = catalog["llama-2-7b"]
+    n_a, P, B = 6_607_343_616, 312e12, 2.039e12
+    knee = m.decode_critical_batch(a, 0, 2.0, 2.0, P, B)
+    assert knee == pytest.approx(n_a * 2 * P / (2 * n_a * B - 4096 * 2 * P), rel=1e-6)
+    # MoE: the weight read grows with the experts touched, so the knee is further right than
+    # the "active parameters only" knee bpp*P/(2B) = 1*989e12/(2*3.35e12) = 147.6
+    moe = m.decode_critical_batch(catalog["mixtral-8x7b"], 0, 1.0, 1.0, 989e12, 3.35e12)
+    assert moe > 147.6 * 2
+    # KV reads that cost more than the math per sequence: never compute-bound
+    assert m.decode_critical_batch(a, 10**6, 2.0, 2.0, 312e12, 2.039e12) == math.inf
+
+
+def test_recompute_flops_from_parameters_alone():
+    f = m.recompute_flops_per_token(7e9, 1e9, "full")
+    assert (f.model, f.hardware) == (6 * 7e9 + 3e9, 8 * 7e9 + 4e9)
+
+
+def test_mfu_from_gpu_hours_inverts_gpu_hours():
+    from calc.training import gpu_hours, mfu_from_gpu_hours
+    # Seed: 7B, 1T tokens, 312 TFLOP/s, MFU 45 %: GPU-hours = 4.2e22 / (312e12 * 0.45) / 3600
+    hours = 4.2e22 / (312e12 * 0.45) / 3600
+    assert gpu_hours(7e9, 1e12, 312e12, 0.45) == pytest.approx(hours)
+    assert mfu_from_gpu_hours(7e9, 1e12, hours, 312e12) == pytest.approx(0.45)
+    # Llama 3.1 405B (model card): 30.84M H100 GPU-hours for 15.6T tokens at 989 TFLOP/s
+    # with 6N: 6 * 405e9 * 15.6e12 / (30.84e6 * 3600 * 989e12) = 0.345
+    assert mfu_from_gpu_hours(405e9, 15.6e12, 30.84e6, 989e12) == pytest.approx(0.345, abs=0.002)
+
+
+def test_flash_attention_drops_the_score_term():
+    sbh = 4096 * 1 * 7168
+    assert activation_bytes_per_layer(4096, 1, 7168, 128, "none", 1, flash_attention=True) == \
+        pytest.approx(34 * sbh)

@@ -202,3 +202,12 @@ def test_too_long_table_leaves_the_link():
     at.run()
     assert not at.exception
     assert at.session_state["out.ok"] is False and at.session_state["out.k"] is None
+
+
+def test_above_roof_sentence_points_the_right_way():
+    # issue 8, defect 2: MACs-as-FLOPs and a sparse peak put a point BELOW the roof
+    rows = [{"name": "too fast", "flops": "2*8192**3", "bytes": "3*8192**2*2", "seconds": "1 ms"}]
+    s = R.sentence(en, _analysis(rows), 0)
+    assert "below the roof, never above" in s and "from cache" in s and "FP8" in s
+    z = R.sentence(zh, _analysis(rows), 0)
+    assert "不会超过屋顶" in z and "缓存" in z

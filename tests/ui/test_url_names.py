@@ -4,7 +4,7 @@ from ui.state import SHARED_NAMES, URL_NAMES
 
 # Pinned by hand from README.md ("Share links"). Extend when a page gains a name.
 PINNED = {
-    "common": {"lang", "device", "precision", "peak", "bw", "img"},
+    "common": {"lang", "device", "precision", "peak", "bw", "img", "model", "mcfg"},
     "roofline": {"roofs", "k", "compare", "l2_bw", "l1_bw", "hier", "top", "filter", "size_by",
                  "b_kind", "b_dtype", "b_m", "b_n", "b_k", "b_vm", "b_vn", "b_elems", "b_inputs",
                  "b_fpe", "b_rows", "b_cols", "b_batch", "b_heads", "b_seq", "b_hd", "b_flash",

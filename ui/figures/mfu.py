@@ -10,6 +10,7 @@ import math
 import plotly.graph_objects as go
 
 from calc.mfu import MFU_BANDS, MfuBand
+from calc.units import format_percent, is_absurd_fraction
 from ui.figures.roofline import make_figure
 from ui.i18n import Translator
 
@@ -28,6 +29,8 @@ def strip_end(value: float | None) -> float:
     """Right end of the strip (fraction): 80 %, or a bit beyond a larger MFU."""
     if value is None or not math.isfinite(value) or value <= STRIP_END * 0.92:
         return STRIP_END
+    if is_absurd_fraction(value):   # "> 1,000%": drawn just past 100 %, not to scale
+        return 1.2
     return value * 1.12
 
 
@@ -54,15 +57,17 @@ def mfu_band_figure(t: Translator, value: float | None, band: MfuBand | None = N
             + "<extra></extra>",
             "showlegend": False})
     annotations = []
-    if value is not None and math.isfinite(value):
+    if value is not None and not math.isnan(value):
+        x = min(value, end * 0.96)
+        shown = format_percent(value)
         data.append({
-            "type": "scatter", "x": [value], "y": [0.52], "mode": "markers",
+            "type": "scatter", "x": [x], "y": [0.52], "mode": "markers",
             "name": t("mfu.fig.marker"),
             "marker": {"symbol": "triangle-down", "size": 18, "color": "#212121"},
-            "hovertemplate": t("mfu.fig.marker_hover", mfu=f"{value:.1%}") + "<extra></extra>",
+            "hovertemplate": t("mfu.fig.marker_hover", mfu=shown) + "<extra></extra>",
             "showlegend": False, "cliponaxis": False})
-        annotations.append({"x": value, "y": 1.0, "yref": "paper", "yanchor": "bottom",
-                            "text": f"<b>{t('mfu.fig.marker_label', mfu=f'{value:.1%}')}</b>",
+        annotations.append({"x": x, "y": 1.0, "yref": "paper", "yanchor": "bottom",
+                            "text": f"<b>{t('mfu.fig.marker_label', mfu=shown)}</b>",
                             "showarrow": False, "font": {"size": 15, "color": "#212121"}})
     ticks = sorted({b.lower for b in MFU_BANDS} | {b.upper for b in MFU_BANDS
                                                     if math.isfinite(b.upper)})

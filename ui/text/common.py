@@ -20,7 +20,9 @@ EN = {
     "common.custom_device": "Custom device",
     "common.custom_peak": "Peak compute (FLOP/s)",
     "common.custom_peak_help": "Dense peak of the precision you run, e.g. 312T, "
-                               "989.4 TFLOP/s, 1.2e15. Not the 2:4-sparse headline.",
+                               "989.4 TFLOP/s, 1.2e15. Not the 2:4-sparse headline: it is twice the "
+                               "dense peak and would make MFU and the fraction of the roof "
+                               "too low.",
     "common.custom_bw": "Memory bandwidth (bytes/s)",
     "common.custom_bw_help": "Peak DRAM/HBM bandwidth, e.g. 2 TB/s, 3350 GB/s, 2.039e12.",
     "common.custom_incomplete": "Enter a valid peak and bandwidth for the custom device; "
@@ -53,6 +55,7 @@ EN = {
     "common.img_format_help": "What the camera button above each chart saves.",
     # errors and generic UI
     "common.err.field": "{label}: {message}",
+    "common.absurd": "{value} — check the inputs",
     "common.err.parse": "could not read “{text}” as a number. Examples: 7B, 312T, "
                         "2 TB/s, 1.2 ms, 1.5e9, 2*8192**3.",
     "common.err.not_finite": "must be a finite number.",
@@ -81,7 +84,7 @@ ZH = {
     "common.custom_device": "自定义设备",
     "common.custom_peak": "峰值算力（FLOP/s）",
     "common.custom_peak_help": "所用精度的稠密峰值，例如 312T、989.4 TFLOP/s、1.2e15。"
-                               "不要填 2:4 稀疏的宣传值。",
+                               "不要填 2:4 稀疏的宣传值：它是稠密峰值的两倍，会让 MFU 和占上限的比例偏低。",
     "common.custom_bw": "显存带宽（字节/秒）",
     "common.custom_bw_help": "DRAM/HBM 峰值带宽，例如 2 TB/s、3350 GB/s、2.039e12。",
     "common.custom_incomplete": "请为自定义设备填入有效的峰值算力和带宽，下面的数字两者都要用到。",
@@ -108,6 +111,7 @@ ZH = {
     "common.img_format": "图表下载格式",
     "common.img_format_help": "每张图右上角相机按钮保存的文件格式。",
     "common.err.field": "{label}：{message}",
+    "common.absurd": "{value}——请检查输入",
     "common.err.parse": "无法把“{text}”读成数字。可以这样写：7B、312T、2 TB/s、1.2 ms、1.5e9、2*8192**3。",
     "common.err.not_finite": "必须是有限的数。",
     "common.err.integer": "必须是整数。",

@@ -43,7 +43,9 @@ EN = {
     "mfu.peak_override_help": "Leave blank to use the dense peak of the device and "
                               "precision chosen in the sidebar. Type e.g. 312T or "
                               "989 TFLOP/s to override. Use the dense figure of the "
-                              "precision you train in, not the sparse headline.",
+                              "precision you train in, not the sparse headline: the "
+                              "2:4-sparse figure is twice the dense one and would halve "
+                              "your MFU.",
     "mfu.peak_from_sidebar": "{device}, {precision} (sidebar)",
     "mfu.peak_from_override": "typed above",
     "mfu.peak_used": "Peak used: **{peak}** per GPU — {source}.",
@@ -101,13 +103,22 @@ EN = {
     "mfu.band.excellent.advice": "You are close to the practical ceiling.",
     "mfu.band.suspicious.advice": "Check your formula before celebrating.",
     "mfu.band_verdict": "**MFU {mfu}: {name}.** {advice}",
-    "mfu.over_60": "Above 60 % is rare in practice. Check: is the peak the sparse (2:4) "
-                   "headline instead of the dense one? Are you training in FP8 but "
-                   "dividing by the BF16 peak, or the other way round? Are tokens counted "
-                   "twice (per GPU and again per data-parallel rank)?",
-    "mfu.over_100": "MFU above 100 % is impossible: the inputs are wrong. Usual causes: "
-                    "a sparse or FP8 peak for a dense BF16 run, tokens/s counted per GPU "
-                    "and then multiplied again, or parameters in the wrong unit.",
+    "mfu.over_60": "Above 60 % is rare in practice: check before celebrating. Is the peak "
+                   "too small — training in FP8 but dividing by the BF16 peak, or a PCIe "
+                   "part's peak for SXM GPUs? Are the FLOPs too high — the total instead of "
+                   "the active parameters of a mixture-of-experts model, or 6N counted per "
+                   "GPU and again for the cluster? Are tokens counted once, not per "
+                   "data-parallel rank and summed again? Is the step timed after a "
+                   "synchronise? (A 2:4-sparse peak is twice the dense one: it would make "
+                   "MFU lower, not higher.)",
+    "mfu.over_100": "MFU above 100 % is impossible: the inputs are wrong. The causes that "
+                    "push it up: a peak that is too small (the BF16 peak for an FP8 run, a "
+                    "PCIe peak for an SXM part); FLOPs counted too high (total instead of "
+                    "active parameters of a mixture-of-experts model, 6N counted per GPU "
+                    "and again per cluster); tokens counted per data-parallel rank and "
+                    "summed twice; or a time measured too short (asynchronous launches timed "
+                    "without synchronising). A 2:4-sparse peak cannot cause it: it is twice "
+                    "the dense peak and makes MFU lower.",
     "mfu.ceiling_note": "Why the ceiling is about 60 %, not 100 %: communication, non-matmul "
                         "work (LayerNorm, softmax, activations), data loading, kernel "
                         "launches and the optimizer step all take time but do no "
@@ -126,7 +137,21 @@ EN = {
     "mfu.fig.marker": "Your MFU",
     "mfu.fig.marker_hover": "Your MFU: {mfu}",
     "mfu.fig.marker_label": "your run: {mfu}",
-    "mfu.diag_heading": "MFU is low: check in this order",
+    "mfu.diag_heading": "Where MFU goes: check in this order",
+    "mfu.diag_heading.problem": "MFU is very low: check in this order",
+    "mfu.diag_heading.low": "MFU is low: check in this order",
+    "mfu.diag_heading.fair": "MFU is fair: where the rest goes, in this order",
+    "mfu.diag_heading.good": "MFU is good: if you want more, look in this order",
+    "mfu.diag_heading.excellent": "MFU is near the practical ceiling: what is left, in this order",
+    "mfu.diag_heading.suspicious": "MFU is suspiciously high: check the inputs first, then this list",
+    "mfu.diag_heading.impossible": "MFU above 100 % is impossible: fix the inputs first (above); "
+                                   "this list is for a real MFU",
+    "mfu.per_gpu_caption": "= {per} per GPU ({total} in total on {gpus} GPUs). The field wants "
+                           "the whole job's total.",
+    "mfu.per_gpu_hint": "Was {typed} the throughput of **one GPU**? The field wants the whole "
+                        "job's total: {typed} per GPU on {gpus} GPUs is {total} in total, which "
+                        "would give an MFU of **{would}** — a plausible value. If so, type "
+                        "{total}.",
     "mfu.diag_intro": "Work down the list: each step rules out a whole class of causes "
                       "before you spend time on the next.",
     "mfu.diag.1": "**1. Are the GPUs busy at all?** Watch `nvidia-smi`: utilisation "
@@ -181,7 +206,8 @@ ZH = {
     "mfu.peak_override": "单卡峰值算力（FLOP/s），可选",
     "mfu.peak_override_help": "留空则使用侧边栏所选设备和精度的稠密峰值。"
                               "想改就填，例如 312T、989 TFLOP/s。"
-                              "要填训练所用精度的稠密峰值，不要填稀疏宣传值。",
+                              "要填训练所用精度的稠密峰值，不要填稀疏宣传值：2:4 稀疏值是稠密值的两倍，"
+                              "会让 MFU 只剩一半。",
     "mfu.peak_from_sidebar": "{device}，{precision}（侧边栏）",
     "mfu.peak_from_override": "上面手动填写",
     "mfu.peak_used": "采用的峰值：单卡 **{peak}** —— {source}。",
@@ -235,11 +261,14 @@ ZH = {
     "mfu.band.excellent.advice": "已经接近实际能达到的天花板。",
     "mfu.band.suspicious.advice": "先别高兴，检查一下你的公式。",
     "mfu.band_verdict": "**MFU {mfu}：{name}。** {advice}",
-    "mfu.over_60": "实际中很少能超过 60%。请检查：峰值是不是用了 2:4 稀疏的宣传值而不是稠密值？"
-                   "是不是用 FP8 训练却除以 BF16 峰值（或者反过来）？"
-                   "token 是不是算了两遍（按卡算一次、又按数据并行 rank 乘了一次）？",
-    "mfu.over_100": "MFU 不可能超过 100%，输入一定有错。常见原因：稠密 BF16 训练却用了稀疏或 FP8 峰值；"
-                    "tokens/秒 按单卡算了又乘了一遍；参数量单位填错。",
+    "mfu.over_60": "实际中很少能超过 60%，先别急着庆祝，检查一下：峰值是不是太小了——用 FP8 训练却除以 BF16 峰值，"
+                   "或者 SXM 的卡用了 PCIe 版的峰值？FLOP 是不是算多了——混合专家（MoE）模型用了总参数量而不是激活参数量，"
+                   "或者 6N 按卡算了一遍又按集群算了一遍？token 是不是只算了一次，而不是按数据并行 rank 算了又加一遍？"
+                   "计时前有没有同步？（2:4 稀疏峰值是稠密值的两倍，只会让 MFU 变低，不会变高。）",
+    "mfu.over_100": "MFU 不可能超过 100%，输入一定有错。会把它推高的原因：峰值太小（FP8 训练用了 BF16 峰值、"
+                    "SXM 的卡用了 PCIe 版峰值）；FLOP 算多了（MoE 模型用了总参数量而不是激活参数量，"
+                    "6N 按卡算了又按集群算）；token 按数据并行 rank 算了又加了一遍；或者时间测短了"
+                    "（异步启动没有同步就计时）。2:4 稀疏峰值不会造成这种情况：它是稠密峰值的两倍，只会让 MFU 变低。",
     "mfu.ceiling_note": "为什么天花板是 60% 左右而不是 100%：通信、非矩阵乘操作（LayerNorm、Softmax、"
                         "激活函数）、数据加载、kernel 启动、优化器更新都要占时间，却不算“有效”的模型 FLOP。",
     "mfu.seq_warning": "序列长度 {seq} tokens：attention 项（当前未打开）会让每 token FLOP 多出 {share}，"
@@ -253,7 +282,17 @@ ZH = {
     "mfu.fig.marker": "你的 MFU",
     "mfu.fig.marker_hover": "你的 MFU：{mfu}",
     "mfu.fig.marker_label": "你的任务：{mfu}",
-    "mfu.diag_heading": "MFU 偏低：按这个顺序查",
+    "mfu.diag_heading": "MFU 损失在哪里：按这个顺序查",
+    "mfu.diag_heading.problem": "MFU 很低：按这个顺序查",
+    "mfu.diag_heading.low": "MFU 偏低：按这个顺序查",
+    "mfu.diag_heading.fair": "MFU 中等：剩下的损失在哪里，按这个顺序看",
+    "mfu.diag_heading.good": "MFU 良好：还想再提高，按这个顺序看",
+    "mfu.diag_heading.excellent": "MFU 已接近天花板：剩下的空间，按这个顺序看",
+    "mfu.diag_heading.suspicious": "MFU 高得可疑：先检查输入，再看这个清单",
+    "mfu.diag_heading.impossible": "MFU 超过 100% 是不可能的：先修正上面的输入；这个清单是给真实 MFU 用的",
+    "mfu.per_gpu_caption": "= 每张卡 {per}（{gpus} 张卡共 {total}）。这里要填整个任务的总吞吐。",
+    "mfu.per_gpu_hint": "{typed} 是不是**单张卡**的吞吐？这里要填整个任务的总吞吐：每张卡 {typed}、{gpus} 张卡，"
+                        "总共是 {total}，对应的 MFU 是 **{would}**——这才是合理的数值。如果是这样，请填 {total}。",
     "mfu.diag_intro": "从上往下查：每一步都能先排除一整类原因，再花时间看下一步。",
     "mfu.diag.1": "**① GPU 到底有没有在跑？** 看 `nvidia-smi`：利用率长期低于 90%，"
                   "说明 GPU 在等，而不是在算。",

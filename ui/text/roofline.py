@@ -147,9 +147,14 @@ EN = {
     "roofline.s.near_roof": "close to the roof — this kernel is done; optimise something else "
                             "(or raise its intensity to lift its ceiling).",
     "roofline.s.above_roof": "above the roof, which is impossible — your numbers are wrong. Likely "
-                             "causes: a 2:4-sparse headline peak, FLOPs counted as MACs (×2) or "
-                             "twice, wrong units (ms vs µs, GB vs GiB), the wrong precision in the "
-                             "sidebar, or bytes served from cache counted as DRAM traffic.",
+                             "causes: a roof that is too low (a lower precision in the sidebar than "
+                             "the kernel runs in, e.g. BF16 for an FP8 kernel, or a PCIe part for an "
+                             "SXM one); FLOPs counted too high (twice); bytes counted too high for a "
+                             "kernel whose data really comes from cache (its true DRAM intensity is "
+                             "higher, so it belongs further right); or a time measured too short "
+                             "(asynchronous launches timed without synchronising, ms read as µs). "
+                             "Counting MACs as FLOPs or using a 2:4-sparse peak would put it below "
+                             "the roof, never above.",
     "roofline.dl.table": "⬇️ Kernel table (CSV)",
     "roofline.dl.table_help": "The readable rows as CSV (name, flops, bytes, seconds, count); the "
                               "Import panel reads it back exactly.",
@@ -291,9 +296,11 @@ ZH = {
                              "算得再快也没用。",
     "roofline.s.fix.compute": "它是算力受限，应该优化**计算**（用上 Tensor Core、选对精度、维度对齐、更好的分块）。",
     "roofline.s.near_roof": "接近屋顶 —— 这个 kernel 已经到头了，去优化别的（或者提高它的算术强度，把上限抬高）。",
-    "roofline.s.above_roof": "超过了屋顶，这在物理上不可能 —— 你算错了。常见原因：用了 2:4 稀疏的宣传峰值、"
-                             "把 MAC 当成 FLOP（差 2 倍）或重复计数、单位弄错（ms 与 µs、GB 与 GiB）、"
-                             "侧栏选错了精度，或者把缓存命中的字节当成了显存流量。",
+    "roofline.s.above_roof": "超过了屋顶，这在物理上不可能 —— 你算错了。常见原因：屋顶太低（侧栏选的精度比 kernel "
+                             "实际用的低，比如 FP8 kernel 却选了 BF16，或者 SXM 的卡选成了 PCIe 版）；FLOP 算多了"
+                             "（重复计数）；数据其实来自缓存、字节却按显存流量算多了（真实的显存算术强度更高，点应该更靠右）；"
+                             "或者时间测短了（异步启动没有同步就计时、把 ms 当成 µs）。把 MAC 当成 FLOP、"
+                             "或者用 2:4 稀疏峰值，只会让点落到屋顶下面，不会超过屋顶。",
     "roofline.dl.table": "⬇️ Kernel 表（CSV）",
     "roofline.dl.table_help": "可读的行导出为 CSV（name, flops, bytes, seconds, count），导入面板可以原样读回。",
     "roofline.dl.results": "⬇️ 结果（CSV）",

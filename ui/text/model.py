@@ -1,0 +1,282 @@
+"""Strings of the sidebar's Model choice and the model sections of the pages (keys "model.*")."""
+
+EN = {
+    "model.heading": "Model",
+    "model.label": "Model",
+    "model.help": "A model from models.toml (each with its config.json or paper as the source) "
+                  "drives the MFU, training and decode numbers from its architecture: active "
+                  "and total parameters, attention width, KV cache, experts. \"Custom: "
+                  "parameters only\" uses the parameter count you type (the chapter's lesson). "
+                  "Kept in the link as model=<id>.",
+    "model.custom": "Custom: parameters only",
+    "model.option_dense": "Dense · {name}",
+    "model.option_moe": "MoE · {name}",
+    "model.pasted_option": "Pasted config · {name}",
+    "model.custom_caption": "The pages use the parameter count you type: 6·N per token for "
+                            "training, N × bytes per weight for decoding.",
+    "model.file_error": "The models file could not be read, so only \"Custom: parameters "
+                        "only\" is available. {message}",
+    "model.token_error": "The model in this link could not be read and was dropped: {message}",
+    "model.paste_heading": "Paste a config.json",
+    "model.paste_intro": "Your own model: paste or upload its Hugging Face config.json (Llama, "
+                         "Mistral, Mixtral, Qwen2/Qwen3 and their MoE variants, DeepSeek-V2/V3, "
+                         "Gemma 2, GPT-NeoX, gpt-oss). Nothing is downloaded. The architecture "
+                         "travels in the link, compressed.",
+    "model.paste_label": "config.json text",
+    "model.paste_help": "The whole file, as JSON. Only the architecture keys are read "
+                        "(layers, hidden size, heads, KV heads, FFN and expert sizes, ...).",
+    "model.upload_label": "…or upload config.json",
+    "model.upload_help": "A config.json file from the model's repository; it wins over the "
+                         "pasted text.",
+    "model.paste_button": "Use this config",
+    "model.paste_button_help": "Read the config and select it as the model.",
+    "model.paste_empty": "Paste a config.json or choose a file first.",
+    "model.paste_error": "This config cannot be used: {message}. The model choice and every "
+                         "other input are unchanged.",
+    "model.paste_ok": "Config read and selected as the model.",
+    "model.fact.total": "Total parameters",
+    "model.fact.active": "Active per token",
+    "model.fact.experts": "Experts",
+    "model.fact.experts_value": "{k} of {e} routed + {shared} shared, in {moe} of {layers} layers",
+    "model.fact.layers": "Layers",
+    "model.fact.heads": "Heads / KV heads",
+    "model.fact.heads_value": "{heads} / {kv} × {hd}",
+    "model.fact.width": "Attention width",
+    "model.fact.width_value": "{width} (d_model {d})",
+    "model.fact.kv": "KV cache per token (BF16)",
+    "model.fact.mla": "Latent attention (MLA)",
+    "model.fact.mla_value": "cache {r} + {rope} per layer",
+    "model.fact.window": "Sliding window",
+    "model.fact.window_value": "{w} tokens on {n} of {layers} layers",
+    "model.fact.convention": "Total: every stored weight (memory). Active: the weights one "
+                             "token multiplies by — the LM head in, the input-embedding lookup "
+                             "and the experts it is not routed to out. FLOP per token use the "
+                             "active count on every page.",
+    "model.notes": "Notes on this model",
+    # MFU and Training pages
+    "model.params_from_model": "N comes from the sidebar's model **{name}**: **{active}** active "
+                               "parameters per token ({total} in total).",
+    "model.attn_heading": "Attention term (from the model)",
+    "model.attn_intro": "The architecture is known, so the attention term is always counted: "
+                        "2 FLOP per multiply-add over the attended keys, with the attention width "
+                        "heads × head dim (not d_model), sliding-window layers capped at their window.",
+    "model.recompute": "Activation recomputation",
+    "model.recompute_help": "What the backward pass recomputes (activation checkpointing). It "
+                            "changes the hardware FLOP (HFU), not the useful model FLOP (MFU). "
+                            "Kept in the link as recompute=none / selective / full.",
+    "model.recompute.none": "None",
+    "model.recompute.selective": "Selective (core attention)",
+    "model.recompute.full": "Full (one more forward pass)",
+    "model.metric.hfu": "HFU",
+    "model.metric.hfu_help": "Hardware FLOPs Utilisation: like MFU but counting the work the "
+                             "GPUs really do, recomputation included ({recompute}).",
+    "model.metric.hw_fpt": "Hardware FLOP per token",
+    "model.metric.hw_fpt_help": "Model FLOP per token plus what recomputation runs again: full "
+                                "recompute gives 8N instead of 6N and 4/3 of the attention term.",
+    "model.hfu_note": "Published reports usually quote **MFU** (PaLM, Chinchilla-era papers, "
+                      "MosaicML's MFU column): recomputed work is not useful work. Megatron-LM's "
+                      "papers and llm-foundry's HFU column count it (HFU); with full recomputation "
+                      "HFU = 4/3 × MFU.",
+    "model.breakdown": "Per token: matmuls 6·N = {matmul}, attention {attn}, total {total} "
+                       "(attention {share}).",
+    "model.causal_yes": "causal (each query sees the keys before it)",
+    "model.causal_no": "not causal (every key counted, the PaLM / llm-foundry convention)",
+    "model.how.fpt_model": "FLOP per token of the chosen model: 6 per active parameter (forward 2, "
+                           "backward 4) plus three times the forward attention A.",
+    "model.how.attn": "Forward attention per token: QKᵀ and attention·V, 2 FLOP per multiply-add "
+                      "over k attended keys, width heads × head dim. Mask: {causal}. {groups}.",
+    "model.how.attn_group_full": "{n} full-attention layers, k = {k}",
+    "model.how.attn_group_window": "{n} sliding-window layers (window {w}), k = {k}",
+    "model.how.hw_selective": "Selective recomputation re-runs the core attention once more in "
+                              "the backward pass (Korthikanti et al. 2022).",
+    "model.how.hw_full": "Full recomputation re-runs every layer's forward pass: 8N instead of "
+                         "6N, and 4/3 of the attention term.",
+    "model.how.hfu": "HFU counts the hardware FLOP per token instead of the model FLOP.",
+    "model.training.hfu": "At {mfu} MFU with {recompute} recomputation the GPUs run at "
+                          "**{hfu} HFU** (the hardware FLOP the job really executes).",
+    "model.training.inverse_heading": "Check a published run: from GPU-hours to MFU",
+    "model.training.gpu_hours": "GPU-hours of the run (optional)",
+    "model.training.gpu_hours_help": "The GPU-hours a run reports (e.g. 30.84M for Llama 3.1 "
+                                     "405B on H100), with the tokens above and the sidebar's "
+                                     "device: the MFU those hours imply. Kept in the link as "
+                                     "gpu_hours.",
+    "model.training.implied": "{hours} GPU-hours for {tokens} tokens imply an MFU of **{mfu}** "
+                              "(averaged over the whole run, restarts and stalls included).",
+    "model.training.implied_over": "Above 100 %: the GPU-hours, tokens, model or peak do not fit "
+                                   "together (a sparse peak? GPU-hours of a different run?).",
+    "model.how.training_flops": "Training FLOP of the chosen model: FLOP per token (attention "
+                                "included) times the training tokens.",
+    "model.how.implied_mfu": "The MFU a run's GPU-hours imply: the GPU-hours formula solved for MFU.",
+    # training memory
+    "model.mem.heading": "Training memory per GPU",
+    "model.mem.needs_model": "Choose a model in the sidebar to see the memory per GPU: the "
+                             "activations need the layers, width and heads.",
+    "model.mem.zero": "Sharding (ZeRO / FSDP)",
+    "model.mem.zero_help": "What is split across the data-parallel GPUs. Kept in the link as "
+                           "zero=0…3.",
+    "model.mem.zero.0": "0: none (plain data parallel)",
+    "model.mem.zero.1": "1: optimizer states",
+    "model.mem.zero.2": "2: + gradients",
+    "model.mem.zero.3": "3: + weights (FSDP full shard)",
+    "model.mem.optim": "Optimizer",
+    "model.mem.optim_help": "Bytes of optimizer state per parameter. Adam in mixed precision "
+                            "keeps an FP32 copy of the weights and two FP32 moments: 12 bytes.",
+    "model.mem.optim.adam-mixed": "Adam, mixed precision (12 B/param)",
+    "model.mem.optim.adam-fp32": "Adam, FP32 weights (8 B/param)",
+    "model.mem.optim.adam-8bit": "Adam, 8-bit states (2 B/param)",
+    "model.mem.optim.sgd-momentum": "SGD with momentum (4 B/param)",
+    "model.mem.mbs": "Micro-batch (sequences per GPU)",
+    "model.mem.mbs_help": "Sequences each GPU processes in one forward/backward pass.",
+    "model.mem.tp": "Tensor-parallel size",
+    "model.mem.tp_help": "GPUs one layer is split across (with sequence parallelism).",
+    "model.mem.pp": "Pipeline-parallel size",
+    "model.mem.pp_help": "Pipeline stages; each GPU holds the layers of one stage.",
+    "model.mem.bad_split": "{gpus} GPUs cannot be split into tensor {tp} × pipeline {pp} × data "
+                           "parallel groups: the GPUs must be a multiple of {tp} × {pp}.",
+    "model.mem.flash": "FlashAttention (scores not stored)",
+    "model.mem.flash_help": "FlashAttention never stores the s × s attention scores, which "
+                            "removes Korthikanti's 5·a·s/h term even without recomputation. "
+                            "Kept in the link as flash=true/false.",
+    "model.mem.weights": "Weights",
+    "model.mem.grads": "Gradients",
+    "model.mem.optimizer": "Optimizer states",
+    "model.mem.acts": "Activations",
+    "model.mem.acts_help": "One micro-batch, recomputation: {recompute} (Korthikanti et al. 2022).",
+    "model.mem.total": "Total per GPU",
+    "model.mem.fits": "**{total}** per GPU fits in {mem} ({pct}), {diff} to spare.",
+    "model.mem.tight": "**{total}** per GPU is {pct} of {mem}: it fits on paper, but the CUDA "
+                       "context, fragmentation and temporary buffers need the last 10 %.",
+    "model.mem.no_fit": "**{total}** per GPU does not fit in {mem}: {diff} too much ({pct}). Shard "
+                        "more (a higher ZeRO stage), recompute, or use a smaller micro-batch.",
+    "model.mem.unknown_memory": "The device's memory is not known, so the fit cannot be checked.",
+    "model.mem.assumptions": "Weights and gradients in the training precision (2 bytes), every "
+                             "parameter counted (all experts: expert parallelism is not modelled). "
+                             "Activations per Korthikanti et al. 2022 (16-bit, GPT layer); the "
+                             "logits, the CUDA context and fragmentation are not counted.",
+    "model.how.mem_states": "Weights, gradients and optimizer states per GPU: N parameters split "
+                            "over tensor × pipeline parallel, then ZeRO stage {zero} shards "
+                            "them over the {dp} data-parallel GPUs.",
+    "model.how.mem_acts": "Activations of one micro-batch per layer (Korthikanti et al. 2022), "
+                          "times the layers on this GPU.",
+}
+
+ZH = {
+    "model.heading": "模型",
+    "model.label": "模型",
+    "model.help": "从 models.toml 选一个模型（每个都注明来源：config.json 或论文），MFU、训练和解码的数字"
+                  "就按它的结构来算：激活参数和总参数、注意力宽度、KV cache、专家。「自定义：只填参数量」"
+                  "用你输入的参数量（本章的思路）。链接里记作 model=<id>。",
+    "model.custom": "自定义：只填参数量",
+    "model.option_dense": "稠密 · {name}",
+    "model.option_moe": "MoE · {name}",
+    "model.pasted_option": "粘贴的配置 · {name}",
+    "model.custom_caption": "各页面使用你输入的参数量：训练按每 token 6·N，解码按 N × 每个权重的字节数。",
+    "model.file_error": "模型配置文件读取失败，目前只能用「自定义：只填参数量」。{message}",
+    "model.token_error": "链接里的模型无法读取，已忽略：{message}",
+    "model.paste_heading": "粘贴 config.json",
+    "model.paste_intro": "你自己的模型：粘贴或上传它的 Hugging Face config.json（Llama、Mistral、Mixtral、"
+                         "Qwen2/Qwen3 及其 MoE 版本、DeepSeek-V2/V3、Gemma 2、GPT-NeoX、gpt-oss）。"
+                         "不会下载任何东西。模型结构会压缩后放进链接。",
+    "model.paste_label": "config.json 内容",
+    "model.paste_help": "整个文件（JSON）。只读取结构相关的键（层数、隐藏维度、头数、KV 头数、FFN 和专家大小等）。",
+    "model.upload_label": "……或上传 config.json",
+    "model.upload_help": "模型仓库里的 config.json 文件；上传的文件优先于粘贴的文本。",
+    "model.paste_button": "使用这个配置",
+    "model.paste_button_help": "读取配置并把它选为当前模型。",
+    "model.paste_empty": "请先粘贴 config.json 或选择文件。",
+    "model.paste_error": "这个配置无法使用：{message}。模型选择和其他所有输入都保持不变。",
+    "model.paste_ok": "配置已读取，并已选为当前模型。",
+    "model.fact.total": "总参数",
+    "model.fact.active": "每 token 激活参数",
+    "model.fact.experts": "专家",
+    "model.fact.experts_value": "{e} 个路由专家中选 {k} 个 + {shared} 个共享专家，{layers} 层中有 {moe} 层",
+    "model.fact.layers": "层数",
+    "model.fact.heads": "头数 / KV 头数",
+    "model.fact.heads_value": "{heads} / {kv} × {hd}",
+    "model.fact.width": "注意力宽度",
+    "model.fact.width_value": "{width}（d_model {d}）",
+    "model.fact.kv": "每 token 的 KV cache（BF16）",
+    "model.fact.mla": "潜在注意力（MLA）",
+    "model.fact.mla_value": "每层缓存 {r} + {rope}",
+    "model.fact.window": "滑动窗口",
+    "model.fact.window_value": "{layers} 层中有 {n} 层，窗口 {w} 个 token",
+    "model.fact.convention": "总参数：存下来的全部权重（决定显存）。激活参数：一个 token 要乘到的权重——"
+                             "算上 LM head，不算输入 embedding 的查表，也不算它没被路由到的专家。"
+                             "各页面的每 token FLOP 都用激活参数。",
+    "model.notes": "关于这个模型的说明",
+    "model.params_from_model": "N 来自侧栏选的模型 **{name}**：每 token **{active}** 激活参数（总共 {total}）。",
+    "model.attn_heading": "注意力项（来自模型）",
+    "model.attn_intro": "模型结构已知，所以注意力项总会计入：对被关注的每个 key 每次乘加算 2 FLOP，"
+                        "注意力宽度是头数 × 每头维度（不是 d_model），滑动窗口层最多只看窗口内的 key。",
+    "model.recompute": "激活重计算",
+    "model.recompute_help": "反向传播时重新计算哪些激活（激活检查点）。它改变硬件 FLOP（HFU），不改变有用的模型 FLOP（MFU）。"
+                            "链接里记作 recompute=none / selective / full。",
+    "model.recompute.none": "不重计算",
+    "model.recompute.selective": "选择性（只重算注意力核心）",
+    "model.recompute.full": "完全（多一次前向）",
+    "model.metric.hfu": "HFU",
+    "model.metric.hfu_help": "硬件算力利用率：和 MFU 一样，但按 GPU 实际做的计算来算，包括重计算（{recompute}）。",
+    "model.metric.hw_fpt": "每 token 硬件 FLOP",
+    "model.metric.hw_fpt_help": "每 token 模型 FLOP 加上重计算再做一遍的部分：完全重计算是 8N 而不是 6N，注意力项也变成 4/3 倍。",
+    "model.hfu_note": "公开报告通常给的是 **MFU**（PaLM、Chinchilla 时代的论文、MosaicML 的 MFU 一栏）：重计算不算有用的计算。"
+                      "Megatron-LM 的论文和 llm-foundry 的 HFU 一栏会把它算进去（HFU）；完全重计算时 HFU = 4/3 × MFU。",
+    "model.breakdown": "每 token：矩阵乘 6·N = {matmul}，注意力 {attn}，合计 {total}（注意力占 {share}）。",
+    "model.causal_yes": "因果（每个 query 只看它之前的 key）",
+    "model.causal_no": "非因果（所有 key 都算，PaLM / llm-foundry 的算法）",
+    "model.how.fpt_model": "所选模型的每 token FLOP：每个激活参数 6 FLOP（前向 2、反向 4），加上前向注意力 A 的 3 倍。",
+    "model.how.attn": "每 token 的前向注意力：QKᵀ 和 attention·V，对 k 个被关注的 key 每次乘加 2 FLOP，"
+                      "宽度为头数 × 每头维度。掩码：{causal}。{groups}。",
+    "model.how.attn_group_full": "{n} 个全注意力层，k = {k}",
+    "model.how.attn_group_window": "{n} 个滑动窗口层（窗口 {w}），k = {k}",
+    "model.how.hw_selective": "选择性重计算在反向传播时把注意力核心再算一遍（Korthikanti 等，2022）。",
+    "model.how.hw_full": "完全重计算把每层的前向再跑一遍：8N 而不是 6N，注意力项也是 4/3 倍。",
+    "model.how.hfu": "HFU 用每 token 硬件 FLOP 代替模型 FLOP。",
+    "model.training.hfu": "MFU 为 {mfu}、{recompute}重计算时，GPU 实际跑在 **{hfu} HFU**（作业真正执行的硬件 FLOP）。",
+    "model.training.inverse_heading": "核对公开的训练：从 GPU 小时反推 MFU",
+    "model.training.gpu_hours": "这次训练的 GPU 小时（可选）",
+    "model.training.gpu_hours_help": "报告里给出的 GPU 小时（例如 Llama 3.1 405B 在 H100 上是 30.84M），"
+                                     "结合上面的 token 数和侧栏的设备，算出这些 GPU 小时对应的 MFU。链接里记作 gpu_hours。",
+    "model.training.implied": "{tokens} 个 token 用了 {hours} GPU 小时，对应的 MFU 是 **{mfu}**（整个训练的平均值，包括重启和停顿）。",
+    "model.training.implied_over": "超过 100 %：GPU 小时、token 数、模型或峰值对不上（用了稀疏峰值？是另一次训练的 GPU 小时？）。",
+    "model.how.training_flops": "所选模型的训练 FLOP：每 token FLOP（含注意力）乘以训练 token 数。",
+    "model.how.implied_mfu": "GPU 小时对应的 MFU：把 GPU 小时的公式反过来解出 MFU。",
+    "model.mem.heading": "每张 GPU 的训练显存",
+    "model.mem.needs_model": "在侧栏选一个模型，才能看到每张 GPU 的显存：激活需要层数、宽度和头数。",
+    "model.mem.zero": "切分（ZeRO / FSDP）",
+    "model.mem.zero_help": "哪些东西在数据并行的 GPU 之间切分。链接里记作 zero=0…3。",
+    "model.mem.zero.0": "0：不切分（普通数据并行）",
+    "model.mem.zero.1": "1：优化器状态",
+    "model.mem.zero.2": "2：+ 梯度",
+    "model.mem.zero.3": "3：+ 权重（FSDP 全切分）",
+    "model.mem.optim": "优化器",
+    "model.mem.optim_help": "每个参数的优化器状态字节数。混合精度 Adam 保存一份 FP32 权重和两个 FP32 动量：12 字节。",
+    "model.mem.optim.adam-mixed": "Adam，混合精度（12 字节/参数）",
+    "model.mem.optim.adam-fp32": "Adam，FP32 权重（8 字节/参数）",
+    "model.mem.optim.adam-8bit": "Adam，8 位状态（2 字节/参数）",
+    "model.mem.optim.sgd-momentum": "带动量的 SGD（4 字节/参数）",
+    "model.mem.mbs": "微批大小（每张 GPU 的序列数）",
+    "model.mem.mbs_help": "每张 GPU 一次前向/反向处理的序列数。",
+    "model.mem.tp": "张量并行规模",
+    "model.mem.tp_help": "一层被切到几张 GPU 上（带序列并行）。",
+    "model.mem.pp": "流水线并行规模",
+    "model.mem.pp_help": "流水线的级数；每张 GPU 只放一级的层。",
+    "model.mem.bad_split": "{gpus} 张 GPU 无法分成张量并行 {tp} × 流水线 {pp} × 数据并行：GPU 数必须是 {tp} × {pp} 的倍数。",
+    "model.mem.flash": "FlashAttention（不保存注意力分数）",
+    "model.mem.flash_help": "FlashAttention 从不保存 s × s 的注意力分数，所以即使不重计算，Korthikanti 公式里的 5·a·s/h 项也没有了。"
+                            "链接里记作 flash=true/false。",
+    "model.mem.weights": "权重",
+    "model.mem.grads": "梯度",
+    "model.mem.optimizer": "优化器状态",
+    "model.mem.acts": "激活",
+    "model.mem.acts_help": "一个微批，重计算：{recompute}（Korthikanti 等，2022）。",
+    "model.mem.total": "每张 GPU 合计",
+    "model.mem.fits": "每张 GPU **{total}**，装得进 {mem}（{pct}），还剩 {diff}。",
+    "model.mem.tight": "每张 GPU **{total}**，占 {mem} 的 {pct}：纸面上装得下，但 CUDA 上下文、碎片和临时缓冲需要最后那 10 %。",
+    "model.mem.no_fit": "每张 GPU **{total}**，装不进 {mem}：多了 {diff}（{pct}）。请切分得更多（更高的 ZeRO 阶段）、重计算，或减小微批。",
+    "model.mem.unknown_memory": "不知道设备的显存大小，无法判断是否装得下。",
+    "model.mem.assumptions": "权重和梯度按训练精度（2 字节），所有参数都计入（所有专家：不考虑专家并行）。"
+                             "激活按 Korthikanti 等（2022）的公式（16 位，GPT 结构的层）；logits、CUDA 上下文和碎片不计。",
+    "model.how.mem_states": "每张 GPU 的权重、梯度和优化器状态：N 个参数先按张量并行 × 流水线并行切分，"
+                            "再由 ZeRO 阶段 {zero} 在 {dp} 张数据并行 GPU 上切分。",
+    "model.how.mem_acts": "一个微批每层的激活（Korthikanti 等，2022），乘以这张 GPU 上的层数。",
+}
