@@ -6,6 +6,7 @@ Every page starts with `ctx = page_frame("mfu")` and then uses `ctx.t` for text 
 """
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -211,6 +212,21 @@ def _navigation(sb, t: Translator, page_id: str) -> None:
     for pid, path, icon in PAGES:
         sb.page_link(path, label=t(f"nav.{pid}"), icon=icon, query_params=params,
                      disabled=(pid == page_id))
+
+
+def calculator(page_id: str):
+    """Decorator: a page's calculator — its inputs and everything computed from them — as an
+    ``st.fragment``. Moving one of its inputs reruns only the calculator (not the sidebar,
+    the title or the explanations below it); the URL still follows, since its widgets
+    write it themselves. Everything that depends on the calculator's inputs must be drawn
+    inside it. Its fragment-only reruns are timed like page runs (ui.timing)."""
+    def decorate(body):
+        @functools.wraps(body)
+        def run(*args, **kwargs):
+            timing.start_run(page_id, fragment=True)
+            return body(*args, **kwargs)
+        return st.fragment(run)
+    return decorate
 
 
 def how_computed(t: Translator, items: Sequence[Formula | tuple[str, str]]) -> None:

@@ -34,7 +34,8 @@ def enabled() -> bool:
 
 
 def _emit(page: str, kind: str, session: str, seconds: float) -> None:
-    LOGGER.info("%s page=%s run=%s ms=%.2f session=%s", PREFIX, page, kind, seconds * 1e3, session)
+    LOGGER.log(logging.INFO, "%s page=%s run=%s ms=%.2f session=%s", PREFIX, page, kind,
+               seconds * 1e3, session)
 
 
 def _close(thread: threading.Thread, now: float) -> None:
