@@ -23,12 +23,18 @@ def _custom(ctx) -> dict:
 
 
 def _price_currency() -> Optional[str]:
-    """The currency of the page's price field ("$2" -> "USD"), or None."""
+    """The currency of the page's price: typed with it ("$2" -> "USD"), else the page's
+    currency choice (the Training page's selector, URL ``currency``), else None."""
     from calc.units import QuantityError, parse_price
+    text = st.session_state.get("price", "") or ""
     try:
-        return parse_price(st.session_state.get("price", "") or "")[1]
+        typed = parse_price(text)[1]
     except (QuantityError, ValueError):
         return None
+    if typed is None and str(text).strip():
+        chosen = st.session_state.get("currency")
+        return chosen if isinstance(chosen, str) and chosen else None
+    return typed
 
 
 def _add(t, plan: Plan, page: str) -> None:

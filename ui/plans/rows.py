@@ -31,8 +31,13 @@ def fmt_signed_money(x: Optional[float], code: str = "") -> str:
 
 
 def currency_sign(code: str) -> str:
-    """The sign format_money puts before an amount ("$" for USD, "" without a currency)."""
-    return format_money(0.0, code or None)[:-1]
+    """The symbol of a currency ("$" for USD, "HK$" for HKD; "" without a currency), as
+    calc.currency lists it; parse_price reads it back."""
+    from calc.currency import currency
+    try:
+        return currency(code).symbol if code else ""
+    except ValueError:
+        return ""
 
 
 def fmt_pct(x: Optional[float]) -> str:
