@@ -6,7 +6,8 @@
 
 Sections: apptest (each page's rerun time vs a bare one-slider page), browser (slider ->
 chart redrawn in headless Chromium), table10k (10,000 kernels: rerun time, figure size),
-calc (place_kernels on 1e6 kernels vs a Python loop; `import calc` in a fresh process).
+calc (place_kernels on 1e6 kernels vs a Python loop; `import calc` in a fresh process),
+diagnosis (a 100 MB Kineto trace through calc.diagnosis.diagnose_trace vs json.loads).
 Results are printed and written to bench/results/bench-<time>.json (gitignored).
 """
 from __future__ import annotations
@@ -251,8 +252,16 @@ def bench_calc(n_kernels=1_000_000, loop_n=100_000):
     }
 
 
+def bench_diagnosis():
+    """Trace doctor: a 100 MB Kineto trace (bench/bench_diagnosis.py)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bench_diagnosis import bench_diagnosis as run
+
+    return run(100.0, 3)
+
+
 SECTIONS = {"apptest": bench_apptest, "browser": bench_browser, "table10k": bench_table10k,
-            "calc": bench_calc}
+            "calc": bench_calc, "diagnosis": bench_diagnosis}
 
 
 def machine():

@@ -15,6 +15,8 @@ works, and so does ``from calc import roofline`` or ``from calc.roofline import 
 ``kernels``        FLOP and byte counts of common kernels (GEMM, attention...)
 ``units``          ``parse_quantity`` / ``format_si`` (no numpy)
 ``hardware``       ``load_hardware`` reading ``hardware.toml`` (no numpy)
+``published``      cited MFU / decode efficiency of published runs (``published_mfu.toml``)
+``plans``          plan records evaluated with training/decode, share link, CSV
 ``diagnosis``      trace doctor: idle gaps, tiny kernels, communication, time by class
 ``trace_events``   reading a Kineto chrome trace into arrays (for ``diagnosis``)
 ``model_ops``      every operator of a prefill / decode step on the roofline
@@ -37,6 +39,8 @@ __all__ = [
     "importers",
     "scenario",
     "kernel_table",
+    "published",
+    "plans",
     "diagnosis",
     "trace_events",
     "models",

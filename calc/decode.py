@@ -51,6 +51,7 @@ __all__ = [
     "decode_memory_bytes",
     "batch1_decode_mfu",
     "batch_for_decode_mfu",
+    "prefill_seconds",
 ]
 
 BYTES_PER_PARAM = MappingProxyType({
@@ -417,3 +418,29 @@ def decode_memory_bytes(model_bytes: Any, kv_bytes_per_seq: Any = 0, batch: Any 
     if v.is_scalar(mb, k, B):
         return mb + B * k
     return v.finish(np.add(mb, np.multiply(B, k)), mb, k, B)
+
+
+def prefill_seconds(prompt_len: Any, n_params: Any, bytes_per_param: Any, peak_flops: Any,
+                    mem_bw: Any, batch: Any = 1):
+    """Time-to-first-token bound from a bare parameter count   [s].
+
+        prefill = max(2·n_params·prompt_len·batch / peak_flops,
+                      n_params·bytes_per_param / mem_bw)
+
+    Prefill processes every prompt token at once, so it is compute-bound (2 FLOP per
+    weight per token) unless the prompt is so short that reading the weights once takes
+    longer.  Ignores the attention FLOP and the KV-cache write; with an architecture use
+    :func:`calc.models.prefill_seconds` (attention included).  7B bf16, prompt 1024, on
+    an A100 (312 TFLOP/s, 2.039 TB/s): 1.434e13 / 3.12e14 = 46 ms > 14e9 / 2.039e12 =
+    6.9 ms.  Accepts arrays.  Source: Pope et al. 2022, §2.
+    """
+    s = v.number("prompt_len", prompt_len, "positive", "tokens")
+    N = v.number("n_params", n_params, "positive", "parameters")
+    bpp = v.number("bytes_per_param", bytes_per_param, "positive", "bytes")
+    p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
+    bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
+    B = v.number("batch", batch, "positive", "sequences")
+    ins = (s, N, bpp, p, bw, B)
+    if v.is_scalar(*ins):
+        return max(2.0 * N * s * B / p, N * bpp / bw)
+    return v.finish(np.maximum(np.divide(_mul(2.0, N, s, B), p), np.divide(_mul(N, bpp), bw)), *ins)

@@ -133,6 +133,7 @@ __all__ = [
     "diagnose_activity",
     "diagnose_trace",
     "step_mfu",
+    "roofline_coverage",
 ]
 
 #: GPU time classes, in display order.
@@ -167,7 +168,8 @@ _KERNEL_RULES: tuple[tuple[int, re.Pattern], ...] = tuple((c, re.compile(p)) for
     (MATMUL, r"gemm|gemv|cublas|cutlass|xmma|wgmma|hmma|tensorop|nvjet|matmul|conv|cudnn|"
              r"winograd|fprop|dgrad|wgrad|cijk_|miopen|cask_|splitkreduce|"
              r"(^|[^a-z])(ampere|volta|turing|hopper|sm\d\d)_|[hsi]\d{3,5}gemm"),
-    (OPTIMIZER, r"adam|sgd|lamb|adagrad|rmsprop|multi_tensor_apply|fused_optim|lion"),
+    (OPTIMIZER, r"adam|(?<![a-z])sgd|lamb(?!da)|adagrad|rmsprop|multi_tensor_apply|fused_optim|"
+                r"(?<![a-z])lion"),
     (MEMORY, r"memcpy|memset|copy_kernel|direct_copy|catarraybatchedcopy|fillfunctor|"
              r"fill_kernel|zero_kernel"),
     (REDUCTION, r"softmax|reduce|reduction|sum_kernel|mean_kernel|arg_?max|arg_?min|"
@@ -179,7 +181,8 @@ _KERNEL_RULES: tuple[tuple[int, re.Pattern], ...] = tuple((c, re.compile(p)) for
 ))
 
 _OP_RULES: tuple[tuple[int, re.Pattern], ...] = tuple((c, re.compile(p)) for c, p in (
-    (OPTIMIZER, r"optimizer\.|optim|adam|sgd|lamb|adagrad|rmsprop|_foreach_|zero_grad"),
+    (OPTIMIZER, r"optimizer\.|optim|adam|(?<![a-z])sgd|lamb(?!da)|adagrad|rmsprop|_foreach_|"
+                r"zero_grad"),
     (COMM, r"nccl|c10d|all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|broadcast_|"
            r"record_param_comms"),
     (ATTENTION, r"scaled_dot_product|flash|attention|efficient_attention"),
@@ -696,16 +699,19 @@ class StepMfu:
 
 def step_mfu(step_seconds, n_params: float, tokens_per_step: float, n_gpus: float,
              peak_flops: float, *, recompute_fraction: float = 0.0,
-             flops_per_token: float | None = None) -> StepMfu:
+             flops_per_token: float | None = None,
+             hardware_flops_per_token: float | None = None) -> StepMfu:
     """MFU and HFU per training step from step times measured in a trace.
 
         tokens/s = tokens_per_step / step_seconds           (tokens of the whole job per step)
         MFU      = flops_per_token · tokens/s / (n_gpus · peak_flops)    (calc.mfu.mfu)
-        HFU      = (flops_per_token + 2·N·recompute_fraction) · tokens/s / (n_gpus · peak)
+        HFU      = hardware_flops_per_token · tokens/s / (n_gpus · peak_flops)
 
-    flops_per_token defaults to 6·N; ``recompute_fraction`` is the share of the forward pass
-    recomputed in the backward (1 = full activation checkpointing: 8·N hardware FLOP per
-    token). ``mean_*`` use the mean step time. Sources: seed chapter 04; PaLM (2022) App. B
+    flops_per_token defaults to 6·N; hardware_flops_per_token to flops_per_token +
+    2·N·recompute_fraction (``recompute_fraction``: the share of the forward pass recomputed
+    in the backward; 1 = full activation checkpointing, 8·N per token). Pass both from
+    :func:`calc.models.flops_per_token` (``.model``, ``.hardware``) when the architecture is
+    known. ``mean_*`` use the mean step time. Sources: seed chapter 04; PaLM (2022) App. B
     (MFU vs HFU); Korthikanti et al. (2022) §6.
     """
     from calc import mfu as M
@@ -722,7 +728,8 @@ def step_mfu(step_seconds, n_params: float, tokens_per_step: float, n_gpus: floa
     if not (math.isfinite(tps) and tps > 0):
         raise ValueError(f"tokens_per_step must be > 0, got {tokens_per_step!r}")
     fpt = 6.0 * float(n_params) if flops_per_token is None else float(flops_per_token)
-    hw = fpt + 2.0 * float(n_params) * r
+    hw = (fpt + 2.0 * float(n_params) * r if hardware_flops_per_token is None
+          else float(hardware_flops_per_token))
     tokens_per_sec = tps / secs
     m = np.asarray(M.mfu(n_params, tokens_per_sec, n_gpus, peak_flops, flops_per_token=fpt))
     h = np.asarray(M.mfu(n_params, tokens_per_sec, n_gpus, peak_flops, flops_per_token=hw))
@@ -730,6 +737,19 @@ def step_mfu(step_seconds, n_params: float, tokens_per_step: float, n_gpus: floa
     return StepMfu(secs, m, h, mean, tps / mean,
                    float(M.mfu(n_params, tps / mean, n_gpus, peak_flops, flops_per_token=fpt)),
                    float(M.mfu(n_params, tps / mean, n_gpus, peak_flops, flops_per_token=hw)))
+
+
+def roofline_coverage(placed_seconds: float, d: TraceDiagnosis) -> float:
+    """Share (0..1) of the trace's GPU time that the roofline import placed:
+
+        placed_seconds / d.covered_seconds      (covered = every kernel, copy and memset)
+
+    ``placed_seconds``: GPU time of the kernels the importer placed (its total minus its
+    skipped time). The diagnosis itself covers all of ``d.covered_seconds``."""
+    placed = float(placed_seconds)
+    if not math.isfinite(placed) or placed < 0:
+        raise ValueError(f"placed_seconds must be a finite number >= 0, got {placed_seconds!r}")
+    return min(1.0, placed / d.covered_seconds) if d.covered_seconds > 0 else 0.0
 
 
 # ----------------------------------------------------------------------------- traces

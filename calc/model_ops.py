@@ -44,7 +44,9 @@ Each operator's time bound is ``max(FLOP / peak_flops, bytes / mem_bw)``
 (:func:`calc.roofline.min_seconds`). With tensor parallelism over ``tp`` GPUs every
 projection, expert, attention head and the LM head is split ``tp`` ways (Megatron-LM), so
 per GPU each does 1/tp of its FLOPs and bytes; norms, residual adds, the router and the
-embedding are replicated. The step's time bound is the sum over operators and layers
+embedding are replicated. K,V heads split min(tp, kv_heads) ways (with more GPUs than KV
+heads each GPU keeps a copy of one), so the KV cache and the K,V weights do too; MLA's
+latent cache, shared by all heads, is replicated on every GPU. The step's time bound is the sum over operators and layers
 (``ModelOps.step_seconds``); below the ridge every operator is memory-bound and the sum is
 the step's bytes over the bandwidth — the Decode page's ceiling
 (:func:`calc.models.decode_step`; tests/calc/test_calc_model_ops.py proves the two agree).
@@ -60,8 +62,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+import numpy as np
+
 from . import _validate as v
-from .models import ModelArch, expected_distinct_experts, keys_per_query
+from .models import (ModelArch, expected_distinct_experts, keys_per_query, kv_cache_bytes_per_seq,
+                     param_counts)
 
 __all__ = [
     "Operator",
@@ -74,6 +79,11 @@ __all__ = [
     "OP_KEYS",
     "PHASES",
     "model_operators",
+    "memory_per_gpu",
+    "KernelMatch",
+    "MATCH_CLASS",
+    "match_class",
+    "match_kernels",
 ]
 
 NORM_FLOPS_PER_ELEM = {"rmsnorm": 4.0, "layernorm": 8.0, "layernorm-nobias": 7.0}
@@ -240,6 +250,13 @@ def _mlp(blk: _Block, a: ModelArch, key_prefix: str, T: float, d: float, F: floa
                     f"bytes = F·d·b_w + T·(F + d)·b_a = {_g(nb)}")
 
 
+def _kv_split(a: ModelArch, tp: int) -> int:
+    """How many ways the K,V heads (and the KV cache) split over ``tp`` GPUs: each GPU holds
+    at least one KV head, so with more GPUs than KV heads they are replicated
+    (min(tp, kv_heads)); MLA's latent cache is shared by every head and is not split (1)."""
+    return 1 if a.is_mla else min(tp, a.n_kv_heads)
+
+
 def _attention(blk: _Block, a: ModelArch, B: int, q: int, c: int, window: int, flash: bool,
                ba: float, bkv: float) -> None:
     """The attention core of one layer (fused, or QKᵀ / softmax / ·V)."""
@@ -250,19 +267,20 @@ def _attention(blk: _Block, a: ModelArch, B: int, q: int, c: int, window: int, f
         keys = keys_full                                   # a new token sees the whole cache
     else:
         keys = float(keys_per_query(q, window, True))      # causal prompt: mean keys per query
+    rep = blk.tp / _kv_split(a, blk.tp)     # K,V bytes are divided by the KV split, not tp
     if a.is_mla:
         r, rr = float(a.kv_lora_rank), float(a.qk_rope_head_dim)
         d_qk, d_v = r + rr, r
-        kv_read = B * keys_full * (r + rr) * bkv if q == 1 else 0.0
-        kv_new = T * (r + rr) * bkv
-        k_in = v_in = T * (r + rr) * ba if q > 1 else 0.0   # prefill: the latents just computed
+        kv_read = B * keys_full * (r + rr) * bkv * rep if q == 1 else 0.0
+        kv_new = T * (r + rr) * bkv * rep
+        k_in = T * (r + rr) * ba * rep if q > 1 else 0.0   # prefill: the latents just computed
         v_in = 0.0
     else:
         d_qk = d_v = float(a.head_dim)
         Akv = float(a.n_kv_heads * a.head_dim)
-        kv_read = B * keys_full * 2 * Akv * bkv if q == 1 else 0.0
-        kv_new = T * 2 * Akv * bkv
-        k_in = v_in = T * Akv * ba if q > 1 else 0.0
+        kv_read = B * keys_full * 2 * Akv * bkv * rep if q == 1 else 0.0
+        kv_new = T * 2 * Akv * bkv * rep
+        k_in = v_in = T * Akv * ba * rep if q > 1 else 0.0
     q_bytes = T * H * d_qk * ba
     o_bytes = T * H * d_v * ba
     fl = 2 * H * B * q * keys * (d_qk + d_v)
@@ -322,9 +340,10 @@ def _block_ops(a: ModelArch, *, kind: str, count: int, moe: bool, window: int, B
     else:
         Aq = Av = H * float(a.head_dim)
         Akv = float(a.n_kv_heads * a.head_dim)
-        w = d * (Aq + 2 * Akv)
+        rep = tp / _kv_split(a, tp)            # K,V weights replicated when tp > KV heads
+        w = d * (Aq + 2 * Akv * rep)
         f = 2 * T * w
-        nb = w * bw + T * (d + Aq + 2 * Akv) * ba
+        nb = w * bw + T * (d + Aq + 2 * Akv * rep) * ba
         blk.add("qkv", "matmul", f, nb, w * bw,
                 formula=f"FLOP = 2·T·d·(A_q + 2·A_kv) = 2·{T:g}·{d:g}·({Aq:g} + 2·{Akv:g}) = {_g(f)}; "
                         f"bytes = d·(A_q + 2·A_kv)·b_w + T·(d + A_q + 2·A_kv)·b_a = {_g(nb)}")
@@ -454,3 +473,96 @@ def _totals(ops: Sequence[Operator], phase: str, B: int, q: int, c: int, tp: int
     return ModelOps(phase, B, q, c, tp, tuple(ops), p, bw, step,
                     sum(o.count * o.flops for o in ops), sum(o.count * o.bytes_moved for o in ops),
                     sum(o.count * o.weight_bytes for o in ops), sum(o.count * o.kv_bytes for o in ops))
+
+
+MATCH_CLASS = {"matmul": "matmul", "moe": "matmul", "attention": "attention", "norm": "norm",
+               "elementwise": "elementwise", "embedding": "memory"}
+"""The kind of kernel each operator class launches (the classes of
+:func:`calc.diagnosis.kernel_class`): routers and experts are GEMMs, the embedding a copy."""
+
+
+def match_class(op: Operator) -> str:
+    """The kernel class (calc.diagnosis.CLASSES) ``op`` launches: MATCH_CLASS of its class;
+    an unfused softmax is a reduction kernel."""
+    return "reduction" if op.key == "attn_softmax" else MATCH_CLASS[op.op_class]
+
+
+@dataclass(frozen=True)
+class KernelMatch:
+    """Measured kernels matched to modelled operators (arrays, one entry per kernel).
+
+    ``op_index``: index into ``ModelOps.operators`` (-1: no operator of the kernel's
+    class within a factor ``max_ratio`` of its FLOPs); ``model_seconds``: that operator's
+    time bound for one instance (one layer), NaN when unmatched; ``of_bound`` =
+    model_seconds / measured seconds (1 = at the roofline, > 1 = faster than the bound:
+    check the numbers).
+    """
+
+    op_index: np.ndarray
+    model_seconds: np.ndarray
+    of_bound: np.ndarray
+
+
+def match_kernels(model_ops: ModelOps, kernel_classes: Sequence[str], flops: Any, seconds: Any,
+                  max_ratio: float = 2.0) -> KernelMatch:
+    """Match measured kernels to the operators of ``model_ops``.
+
+    A kernel of class c (from its name: :func:`calc.diagnosis.kernel_class`) is matched to
+    the operator with ``match_class(op) == c`` whose per-instance FLOPs are
+    closest in ratio, |log(F_kernel / F_op)| ≤ log(max_ratio); kernels without FLOPs, or
+    without such an operator, stay unmatched. Then
+
+        of_bound = max(F_op / peak, bytes_op / bw) / measured seconds
+
+    the fraction of the modelled bound the kernel achieves. ``flops`` (FLOP) and
+    ``seconds`` (s, NaN = not measured) are arrays of the kernels' length. Vectorized
+    over kernels (a loop over the few operator classes only).
+    """
+    classes = np.asarray(list(kernel_classes), dtype=object)
+    f = np.asarray(v.number("flops", flops, "non_negative", "FLOP"), dtype=float).reshape(-1)
+    s = np.asarray(v.number("seconds", seconds, "positive", "s", allow_nan=True), dtype=float).reshape(-1)
+    if not (classes.shape[0] == f.shape[0] == s.shape[0]):
+        raise ValueError(f"kernel_classes, flops and seconds must have one entry per kernel, got "
+                         f"{classes.shape[0]}, {f.shape[0]}, {s.shape[0]}")
+    r = v.number("max_ratio", max_ratio, "positive")
+    if not isinstance(r, float) or r < 1:
+        raise ValueError(f"max_ratio must be a single number >= 1, got {max_ratio!r}")
+    ops = model_ops.operators
+    idx = np.full(f.shape[0], -1, dtype=int)
+    op_cls = np.array([match_class(o) for o in ops], dtype=object)
+    op_f = np.array([o.flops for o in ops], dtype=float)
+    op_t = np.array([o.seconds(model_ops.peak_flops, model_ops.mem_bw) for o in ops], dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for cls in set(op_cls[op_f > 0]):
+            cand = np.flatnonzero((op_cls == cls) & (op_f > 0))
+            sel = np.flatnonzero((classes == cls) & (f > 0))
+            if not sel.size:
+                continue
+            dist = np.abs(np.log(f[sel, None] / op_f[None, cand]))     # kernels × operators
+            best = np.argmin(dist, axis=1)
+            ok = dist[np.arange(sel.size), best] <= np.log(r)
+            idx[sel[ok]] = cand[best[ok]]
+    model_s = np.where(idx >= 0, op_t[np.maximum(idx, 0)], np.nan)
+    return KernelMatch(idx, model_s, model_s / s)
+
+
+def memory_per_gpu(arch: ModelArch, *, batch: Any, context: Any, weight_bytes: Any = 2.0,
+                   kv_bytes: Any = 2.0, tp: Any = 1) -> tuple[float, float]:
+    """What one GPU of the tensor-parallel group holds: (weights, KV cache)   [bytes].
+
+        weights = N_total · b_w / tp            (every stored weight: all experts, embeddings)
+        KV      = batch · kv_cache_bytes_per_seq(context) / min(tp, kv_heads)   (MLA: / 1)
+
+    The KV split is :func:`_kv_split`'s (KV heads replicated beyond their count; MLA's latent
+    cache on every GPU). Activations, the CUDA context and fragmentation are not counted.
+    E.g. Llama 2 7B, bf16, one GPU, batch 1 at 4096 tokens: 6.74e9 · 2 = 13.5 GB of weights
+    and 4096 · 2·32·32·128·2 = 2.15 GB of cache.
+    """
+    B = _int("batch", batch)
+    c = _int("context", context, "non_negative")
+    tp_ = _int("tp", tp)
+    bw = v.number("weight_bytes", weight_bytes, "positive", "bytes")
+    bkv = v.number("kv_bytes", kv_bytes, "positive", "bytes")
+    weights = param_counts(arch).total * bw / tp_
+    kv = B * float(kv_cache_bytes_per_seq(arch, c, bkv)) / _kv_split(arch, tp_)
+    return weights, kv

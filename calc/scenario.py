@@ -59,6 +59,8 @@ __all__ = [
     "encode_kernels",
     "decode_kernels",
     "fits_in_url",
+    "pack_token",
+    "unpack_token",
 ]
 
 FORMAT = "roofline-lab.scenario"
@@ -379,16 +381,60 @@ def _kernel_to_list(k: KernelRecord) -> list:
     return row
 
 
-def encode_kernels(kernels: Iterable[KernelRecord]) -> str:
-    """Encode a kernel table for a share link: "1" + base64url(zlib9(compact JSON)), no padding.
-
-    JSON: a list of ``[name, flops|null, bytes, seconds|null, count(, {level: bytes})]``
-    (floats as repr: exact). ``source`` is not carried; decoded records get source "link".
-    """
-    rows = [_kernel_to_list(k) for k in kernels]
-    raw = json.dumps(rows, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+def pack_token(obj: object) -> str:
+    """A JSON-able object as a share-link token: "1" + base64url(zlib9(compact JSON)), no
+    padding.  Floats are written as repr (exact).  The inverse is :func:`unpack_token`.
+    Used for the kernel table (``k``) and the plan table (``plans``)."""
+    raw = json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
     comp = zlib.compress(raw, 9)
     return TOKEN_VERSION + base64.urlsafe_b64encode(comp).decode("ascii").rstrip("=")
+
+
+def unpack_token(token: str, what: str = "kernel table") -> object:
+    """The JSON value inside a :func:`pack_token` token.
+
+    Raises :class:`ScenarioError` ("The link's <what> ...") for an unknown version
+    character, bad base64, corrupt zlib data, more than :data:`MAX_TOKEN_JSON_BYTES`
+    after decompression (zip bomb), or bad JSON (NaN/Infinity included).
+    """
+    if not isinstance(token, str):
+        raise ScenarioError(f"The link's {what} must be text.")
+    token = token.strip()
+    if not token:
+        raise ScenarioError(f"The link's {what} is empty.")
+    if len(token) > 4 * MAX_TOKEN_JSON_BYTES:
+        raise ScenarioError(f"The link's {what} is too long.")
+    if token[0] != TOKEN_VERSION:
+        raise ScenarioError(f"The link's {what} has an unknown version ({token[0]!r}); the link may be from a newer app.")
+    body = token[1:]
+    try:
+        comp = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_", validate=True)
+    except (binascii.Error, ValueError):
+        raise ScenarioError(f"The link's {what} is damaged (not base64url); copy the whole link again.") from None
+    d = zlib.decompressobj()
+    try:
+        raw = d.decompress(comp, MAX_TOKEN_JSON_BYTES)
+        if d.unconsumed_tail or (not d.eof and d.decompress(b"", 1)):
+            raise ScenarioError(f"The link's {what} expands to more than "
+                                f"{MAX_TOKEN_JSON_BYTES // 2**20} MB; refused.")
+    except zlib.error:
+        raise ScenarioError(f"The link's {what} is damaged (bad compressed data); copy the whole link again.") from None
+    if not d.eof:
+        raise ScenarioError(f"The link's {what} is cut short; copy the whole link again.")
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+    except ScenarioError:
+        raise
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise ScenarioError(f"The link's {what} is not valid JSON.") from None
+
+
+def encode_kernels(kernels: Iterable[KernelRecord]) -> str:
+    """Encode a kernel table for a share link (:func:`pack_token` of a list of
+    ``[name, flops|null, bytes, seconds|null, count(, {level: bytes})]``; floats as repr:
+    exact). ``source`` is not carried; decoded records get source "link".
+    """
+    return pack_token([_kernel_to_list(k) for k in kernels])
 
 
 def fits_in_url(kernels: Iterable[KernelRecord]) -> bool:
@@ -399,40 +445,10 @@ def fits_in_url(kernels: Iterable[KernelRecord]) -> bool:
 def decode_kernels(token: str, max_kernels: int = MAX_KERNELS) -> list[KernelRecord]:
     """Decode a share-link token from :func:`encode_kernels` (inverse; source = "link").
 
-    Raises :class:`ScenarioError` for an unknown version character, bad base64, corrupt
-    zlib data, more than :data:`MAX_TOKEN_JSON_BYTES` after decompression (zip bomb), bad
-    JSON, wrong types or invalid numbers, and more than ``max_kernels`` kernels.
+    Raises :class:`ScenarioError` for everything :func:`unpack_token` refuses, wrong
+    types or invalid numbers, and more than ``max_kernels`` kernels.
     """
-    if not isinstance(token, str):
-        raise ScenarioError("The link's kernel table must be text.")
-    token = token.strip()
-    if not token:
-        raise ScenarioError("The link's kernel table is empty.")
-    if len(token) > 4 * MAX_TOKEN_JSON_BYTES:
-        raise ScenarioError("The link's kernel table is too long.")
-    if token[0] != TOKEN_VERSION:
-        raise ScenarioError(f"The link's kernel table has an unknown version ({token[0]!r}); the link may be from a newer app.")
-    body = token[1:]
-    try:
-        comp = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_", validate=True)
-    except (binascii.Error, ValueError):
-        raise ScenarioError("The link's kernel table is damaged (not base64url); copy the whole link again.") from None
-    d = zlib.decompressobj()
-    try:
-        raw = d.decompress(comp, MAX_TOKEN_JSON_BYTES)
-        if d.unconsumed_tail or (not d.eof and d.decompress(b"", 1)):
-            raise ScenarioError("The link's kernel table expands to more than "
-                                f"{MAX_TOKEN_JSON_BYTES // 2**20} MB; refused.")
-    except zlib.error:
-        raise ScenarioError("The link's kernel table is damaged (bad compressed data); copy the whole link again.") from None
-    if not d.eof:
-        raise ScenarioError("The link's kernel table is cut short; copy the whole link again.")
-    try:
-        rows = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
-    except ScenarioError:
-        raise
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise ScenarioError("The link's kernel table is not valid JSON.") from None
+    rows = unpack_token(token, "kernel table")
     if not isinstance(rows, list):
         raise ScenarioError("The link's kernel table must be a list.")
     if len(rows) > max_kernels:

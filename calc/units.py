@@ -70,6 +70,11 @@ from typing import Any
 
 __all__ = [
     "QuantityError",
+    "UnitKindError",
+    "kind_for_unit",
+    "parse_price",
+    "format_money",
+    "CURRENCIES",
     "parse_quantity",
     "format_si",
     "format_binary_bytes",
@@ -91,7 +96,8 @@ MAX_EXPONENT = 1024
 
 EXAMPLES = "Examples: 312T, 2 TB/s, 1.2 ms, 14 GB, 7B, 2*8192**3"
 
-KINDS = ("count", "time", "bytes", "bandwidth", "flops", "flop_rate", "intensity", "token_rate", "fraction")
+KINDS = ("count", "time", "bytes", "bandwidth", "flops", "flop_rate", "intensity", "token_rate", "fraction",
+         "price")
 
 _KIND_WORDS = {
     "count": "a plain count",
@@ -103,11 +109,24 @@ _KIND_WORDS = {
     "intensity": "an arithmetic intensity (e.g. 156 FLOP/B)",
     "token_rate": "a token rate (e.g. 143 tok/s)",
     "fraction": "a fraction (e.g. 0.45 or 45%)",
+    "price": "a price (e.g. 2.5, $2, ¥15, 2 USD)",
 }
 
 
 class QuantityError(ValueError):
     """A text could not be read as a quantity; the message says why and shows examples."""
+
+
+class UnitKindError(QuantityError):
+    """A quantity of the wrong kind: "3 TB/s" where a compute rate is wanted.
+
+    ``expected`` and ``got`` are kinds from KINDS ("flop_rate", "bandwidth"), ``text`` the
+    input, so a UI can name both in its own language.
+    """
+
+    def __init__(self, message: str, *, expected: str, got: str, text: str):
+        super().__init__(message)
+        self.expected, self.got, self.text = expected, got, text
 
 
 SI_PREFIXES = {
@@ -317,6 +336,8 @@ def parse_quantity(text: Any, kind: str | None = None) -> float:
         return x
 
     original = text
+    if kind == "price":
+        return parse_price(text)[0]
     s = text.strip()
     if not s:
         raise QuantityError("Empty value: type a number. " + EXAMPLES)
@@ -345,8 +366,9 @@ def parse_quantity(text: Any, kind: str | None = None) -> float:
     if unit:
         unit_kind, factor = _lookup_unit(re.sub(r"\s+", "", unit), spaced, kind)
     if kind is not None and unit_kind is not None and unit_kind != kind:
-        raise QuantityError(
-            f'Expected {_KIND_WORDS[kind]}, but "{original}" is {_KIND_WORDS[unit_kind].split(" (")[0]}.'
+        raise UnitKindError(
+            f'Expected {_KIND_WORDS[kind]}, but "{original}" is {_KIND_WORDS[unit_kind].split(" (")[0]}.',
+            expected=kind, got=unit_kind, text=original,
         )
     result = value * factor
     if not math.isfinite(result):
@@ -508,3 +530,90 @@ def format_percent(fraction: Any, decimals: int = 1) -> str:
     if x == -math.inf:
         return "-∞%"
     return f"{x:.{decimals}%}"
+
+
+_UNIT_KINDS = {"FLOP/s": "flop_rate", "B/s": "bandwidth", "B": "bytes", "s": "time",
+               "tok/s": "token_rate", "FLOP": "flops", "FLOP/B": "intensity", "%": "fraction"}
+
+
+def kind_for_unit(unit: str) -> str | None:
+    """The ``kind`` a field showing ``unit`` expects: "FLOP/s" -> "flop_rate", "B/s" ->
+    "bandwidth", "B" -> "bytes", "s" -> "time", "tok/s" -> "token_rate", "FLOP" ->
+    "flops", "FLOP/B" -> "intensity"; None for "" and unknown units."""
+    return _UNIT_KINDS.get(unit)
+
+
+def _currency_marks() -> dict[str, str]:
+    from calc.currency import CURRENCIES as LISTED
+    marks = {"US$": "USD", "RMB": "CNY", "rmb": "CNY", "元": "CNY", "円": "JPY"}
+    for c in LISTED:
+        marks[c.code] = marks[c.code.lower()] = c.code
+        marks.setdefault(c.symbol, c.code)      # "¥" stays CNY (listed before JPY), "$" USD
+    return marks
+
+
+CURRENCIES = _currency_marks()
+"""Currency marks a price may carry, before or after the amount, and their ISO 4217 code:
+every code and symbol of calc.currency.CURRENCIES, plus US$, RMB, 元 and 円. "¥" is read
+as CNY (the yuan); write JPY for yen."""
+
+_MARKS = "|".join(re.escape(m) for m in sorted(CURRENCIES, key=len, reverse=True))
+_CURRENCY_RE = re.compile(
+    rf"^\s*(?P<pre>{_MARKS})?\s*(?P<amount>.*?)\s*(?P<post>{_MARKS})?\s*$", re.I | re.S)
+
+
+def parse_price(text: Any) -> tuple[float, str | None]:
+    """A price as people type it -> (amount, ISO currency code or None).
+
+    "2.5" -> (2.5, None); "$2" -> (2.0, "USD"); "¥15" and "15 元" -> (15.0, "CNY");
+    "2 USD" -> (2.0, "USD"); "€1.8k" -> (1800.0, "EUR").  The amount is read by
+    :func:`parse_quantity` as a plain number (k/M suffixes, expressions); a unit such as
+    "14 GB" is rejected.  Full-width "￥" is NFKC-normalised to "¥".  Raises QuantityError.
+    """
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        return parse_quantity(text, kind="count"), None
+    if not isinstance(text, str):
+        raise QuantityError(f"Expected a price such as 2.5, $2 or ¥15, got {text!r}.")
+    s = unicodedata.normalize("NFKC", text).strip()
+    m = _CURRENCY_RE.match(s)
+    pre, amount, post = (m.group("pre"), m.group("amount"), m.group("post")) if m else (None, s, None)
+    if pre and post:
+        if CURRENCIES.get(pre, CURRENCIES.get(pre.upper())) != CURRENCIES.get(post, CURRENCIES.get(post.upper())):
+            raise QuantityError(f'"{text}" names two currencies; write one, e.g. $2 or 2 USD.')
+    mark = pre or post
+    code = None if mark is None else CURRENCIES.get(mark, CURRENCIES.get(mark.upper()))
+    try:
+        value = parse_quantity(amount, kind="count")
+    except UnitKindError as e:
+        raise UnitKindError(f'Expected {_KIND_WORDS["price"]}, but "{text}" is '
+                            f'{_KIND_WORDS[e.got].split(" (")[0]}.', expected="price",
+                            got=e.got, text=text) from None
+    except QuantityError:
+        raise QuantityError(f'Could not read "{text}" as a price. Examples: 2.5, $2, ¥15, 2 USD.') from None
+    return value, code
+
+
+def format_money(amount: Any, currency: str | None = None) -> str:
+    """An amount of money: "12,345" without a currency; with one, its symbol and ISO code
+    as calc.currency.format_money writes them ("$2,500 USD", "¥15.00 CNY").
+
+    currency: an ISO code of calc.currency.CURRENCY_CODES (parse_price returns USD, CNY,
+    EUR, GBP or JPY) or None.
+    """
+    if isinstance(amount, bool) or not isinstance(amount, (int, float)):
+        raise ValueError(f"amount must be a number, got {amount!r}")
+    x = float(amount)
+    if currency:
+        from calc.currency import format_money as with_code
+        return with_code(x, currency)
+    if math.isnan(x):
+        return "—"
+    if not math.isfinite(x):
+        return "∞" if x > 0 else "-∞"
+    if abs(x) >= 1e9:
+        return f"{_exp(abs(x), 3)}" if x > 0 else f"-{_exp(abs(x), 3)}"
+    if abs(x) >= 100 or x == 0:
+        body = f"{abs(x):,.0f}"
+    else:
+        body = f"{abs(x):,.2f}".rstrip("0").rstrip(".")
+    return ("-" if x < 0 else "") + body

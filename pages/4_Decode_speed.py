@@ -17,12 +17,17 @@ from ui.figures.decode import batch_figure, decode_roofline_figure
 from ui.figures.roofline import Roof
 from ui.formula import formula, latex, si
 from ui.frame import calculator, how_computed, page_frame
+from ui.plans.add import serving_setup_button
+from ui.model_decode import decode_model_results, prefill_params_section
+from ui.model_sections import model_params_note
+from ui.numbers import plural
 from ui.state import bound, set_value
 from ui.widgets import (COUNT, bound_checkbox, bound_select,
                         format_quantity, quantity_input)
 
 ctx = page_frame("decode")
 t = ctx.t
+model = ctx.model           # None: "Custom: parameters only" (N × bytes per weight)
 
 WEIGHT_OPTIONS = ["bf16", "fp16", "fp8", "int8", "int4"]
 KV_OPTIONS = ["bf16", "fp16", "fp8", "int8"]
@@ -38,7 +43,7 @@ def seed_example() -> None:
     """Button callback: the seed's example, 7B in bf16 on a 2 TB/s device, batch 1."""
     for key, value in (("params", "7B"), ("weights", "bf16"), ("device", "custom"),
                        ("peak", "312T"), ("bw", "2 TB/s"), ("gpus", "1"), ("batch", 1),
-                       ("kv", False)):
+                       ("kv", False), ("model", "custom")):
         set_value(key, value)
     for key in ("params__slider", "peak__slider", "bw__slider"):
         st.session_state.pop(key, None)
@@ -55,8 +60,11 @@ def decode_calculator() -> None:
     inputs, results = st.columns([1, 1.45], gap="large")
     with inputs:
         st.subheader(t("decode.inputs_heading"))
-        n_params = quantity_input(t, t("decode.params"), "params", "7B", kind="count",
-                                  help=t("decode.params_help"), slider=(1e8, 2e12))
+        if model is None:
+            n_params = quantity_input(t, t("decode.params"), "params", "7B", kind="count",
+                                      help=t("decode.params_help"), slider=(1e8, 2e12))
+        else:
+            n_params = model_params_note(t, model)
         weights = bound_select(t("decode.weights"), WEIGHT_OPTIONS, "weights", index=0,
                                format_func=lambda p: t("decode.dtype_label", name=p.upper(),
                                                        bytes=f"{BYTES_PER_PARAM[p]:g}"),
@@ -66,14 +74,19 @@ def decode_calculator() -> None:
         batch = bound(st.select_slider, t("decode.batch"), key="batch", options=BATCH_OPTIONS,
                       value=1, help=t("decode.batch_help"),
                       is_valid=lambda v: v in BATCH_OPTIONS)
-        with st.expander(t("decode.kv_heading"), expanded=False):
+        with st.expander(t("decode.kv_heading") if model is None else t("model.decode.kv_heading"),
+                         expanded=model is not None):
             use_kv = bound_checkbox(t("decode.kv"), "kv", value=False, help=t("decode.kv_help"))
-            n_layers = quantity_input(t, t("decode.layers"), "layers", "32", kind="count",
-                                      bounds=COUNT, help=t("decode.layers_help"))
-            kv_heads = quantity_input(t, t("decode.kv_heads"), "kv_heads", "32", kind="count",
-                                      bounds=COUNT, help=t("decode.kv_heads_help"))
-            head_dim = quantity_input(t, t("decode.head_dim"), "head_dim", "128", kind="count",
-                                      bounds=COUNT, help=t("decode.head_dim_help"))
+            if model is None:
+                n_layers = quantity_input(t, t("decode.layers"), "layers", "32", kind="count",
+                                          bounds=COUNT, help=t("decode.layers_help"))
+                kv_heads = quantity_input(t, t("decode.kv_heads"), "kv_heads", "32", kind="count",
+                                          bounds=COUNT, help=t("decode.kv_heads_help"))
+                head_dim = quantity_input(t, t("decode.head_dim"), "head_dim", "128", kind="count",
+                                          bounds=COUNT, help=t("decode.head_dim_help"))
+            else:
+                n_layers, kv_heads, head_dim = model.n_layers, model.n_kv_heads, model.head_dim
+                st.caption(t("model.decode.kv_from_model"))
             context = quantity_input(t, t("decode.context"), "context", "4096", kind="count",
                                      bounds=COUNT, help=t("decode.context_help"),
                                      slider=(128, 2e6))
@@ -84,6 +97,16 @@ def decode_calculator() -> None:
         measured = quantity_input(t, t("decode.measured"), "measured", "", unit="tok/s",
                                   kind="token_rate", help=t("decode.measured_help"),
                                   placeholder="120 tok/s", optional=True)
+        prompt = quantity_input(t, t("model.decode.prompt"), "prompt", "", kind="count",
+                                bounds=COUNT, help=t("model.decode.prompt_help"),
+                                placeholder="2048", optional=True)
+        if model is not None:
+            tp_comm = bound_checkbox(t("model.decode.tp_comm"), "tp_comm", value=False,
+                                     help=t("model.decode.tp_comm_help"))
+        else:
+            tp_comm = False
+        serving_setup_button(ctx, n_params, weights, n_gpus, batch, use_kv, n_layers, kv_heads,
+                             head_dim, context, kv_dtype, prompt=prompt, tp_comm=tp_comm)
 
     formulas: list = []
     kv_ok = n_layers is not None and kv_heads is not None and head_dim is not None \
@@ -96,6 +119,11 @@ def decode_calculator() -> None:
             st.warning(t("common.missing_inputs"))
         elif use_kv and not kv_ok:
             st.warning(t("decode.kv_missing"))
+        elif model is not None:
+            formulas = decode_model_results(
+                ctx, t, model, bpp=bytes_per_param(weights), weights=weights, n_gpus=n_gpus,
+                batch=batch, use_kv=use_kv, context=context, kv_bpe=bytes_per_param(kv_dtype),
+                measured=measured, prompt=prompt, tp_comm=tp_comm, curve_batches=CURVE_BATCHES)
         else:
             bpp = bytes_per_param(weights)
             w_bytes = model_bytes(n_params, bpp)
@@ -159,7 +187,7 @@ def decode_calculator() -> None:
 
             if mem is not None:
                 args = dict(model=format_si(w_bytes, "B"), kv=format_si(kv_total, "B"),
-                            mem=format_si(mem, "B"), gpus=f"{n_gpus:,.0f}")
+                            mem=format_si(mem, "B"), gpus=plural(t, "common.n_gpus", n_gpus))
                 if fits_in_memory(w_bytes, mem, kv_total, reserve_fraction=0.1):
                     st.success(t("decode.fits", **args), icon=":material/check_circle:")
                 elif fits_now:
@@ -181,6 +209,10 @@ def decode_calculator() -> None:
                     st.error(msg + " " + t("decode.measured_over"), icon=":material/error:")
                 else:
                     st.info(msg + " " + t("decode.measured_advice"), icon=":material/speed:")
+
+            prefill_items = [] if prompt is None else [prefill_params_section(
+                t, n_params=n_params, bpp=bpp, prompt=prompt, peak=peak, bw=bw,
+                per_token_s=1.0 / bound_b1)]
 
             st.subheader(t("decode.roofline_heading"))
             roof = Roof(label=f"{ctx.device_label()} · {t('common.prec.' + ctx.precision)}",
@@ -235,7 +267,7 @@ def decode_calculator() -> None:
                         knee=f"{knee:,.0f}" if np.isfinite(knee) else latex(r"\infty")),
                 formula(r"KV = 2 \times L \times H_{kv} \times d_{\text{head}} \times \text{ctx}"
                         r" \times b \times b_{kv} = @kv", t("decode.how.kv"), kv=si(kv_total, "B")),
-            ]
+            ] + prefill_items
 
     if formulas:
         how_computed(t, formulas)

@@ -30,16 +30,25 @@ CUSTOM = "custom"
 # (page id, file, icon). The order is the navigation order.
 PAGES: tuple[tuple[str, str, str], ...] = (
     ("home", "app.py", ":material/home:"),
+    ("learn", "pages/0_Learn.py", ":material/school:"),
     ("roofline", "pages/1_Roofline.py", ":material/show_chart:"),
     ("mfu", "pages/2_MFU.py", ":material/speed:"),
     ("training", "pages/3_Training_time.py", ":material/schedule:"),
     ("decode", "pages/4_Decode_speed.py", ":material/bolt:"),
+    ("model", "pages/5_Model.py", ":material/account_tree:"),
+    ("diagnosis", "pages/6_Trace_doctor.py", ":material/troubleshoot:"),
+    ("plans", "pages/7_Plans.py", ":material/compare:"),
+    ("measure", "pages/8_Measure.py", ":material/timer:"),
 )
 
 # Set ROOFLINE_LAB_HARDWARE to read another hardware file (tests, private devices).
 HARDWARE_ENV = "ROOFLINE_LAB_HARDWARE"
 
 IMAGE_FORMATS = ("png", "svg")
+
+# Devices added for this session only ({id: Accelerator}; the Measure page's measured
+# machine), listed in the sidebar after the hardware file's.
+SESSION_DEVICES = "_session_devices"
 
 
 @dataclass(frozen=True)
@@ -110,6 +119,7 @@ def page_frame(page_id: str) -> PageContext:
     t = translator(lang)
 
     devices, hw_error = hardware()
+    devices = {**devices, **st.session_state.get(SESSION_DEVICES, {})}
     device_ids = list(devices) + [CUSTOM]
     default_device = "a100-80gb-sxm" if "a100-80gb-sxm" in devices else device_ids[0]
     if st.session_state.get("device") not in device_ids:
@@ -156,7 +166,8 @@ def page_frame(page_id: str) -> PageContext:
         if device.notes:
             notes.append(device.notes)
 
-    _device_facts(sb, t, device, precision, peak_flops, mem_bw)
+    # The Learn page asks for the ridge point: the sidebar does not give it away there.
+    _device_facts(sb, t, device, precision, peak_flops, mem_bw, show_ridge=page_id != "learn")
     model_id, model = model_picker(sb, t)
     _navigation(sb, t, page_id)
     img_format = bound(sb.radio, t("common.img_format"), list(IMAGE_FORMATS), key="img",
@@ -177,7 +188,8 @@ def _custom_device(peak: float | None, bw: float | None) -> Accelerator | None:
 
 
 def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
-                  peak_flops: float | None, mem_bw: float | None) -> None:
+                  peak_flops: float | None, mem_bw: float | None,
+                  show_ridge: bool = True) -> None:
     if peak_flops is None or mem_bw is None:
         sb.warning(t("common.custom_incomplete"))
         return
@@ -185,8 +197,9 @@ def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
         (t("common.fact.peak", precision=t(f"common.prec.{precision}")),
          format_si(peak_flops, "FLOP/s")),
         (t("common.fact.bw"), format_si(mem_bw, "B/s")),
-        (t("common.fact.ridge"), format_si(ridge_point(peak_flops, mem_bw), "FLOP/B")),
     ]
+    if show_ridge:
+        rows.append((t("common.fact.ridge"), format_si(ridge_point(peak_flops, mem_bw), "FLOP/B")))
     if device is not None and device.memory_bytes:
         mem = device.memory_bytes
         rows.append((t("common.fact.memory"),
@@ -208,9 +221,8 @@ def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
 def _navigation(sb, t: Translator, page_id: str) -> None:
     sb.divider()
     sb.markdown(f"### {t('common.nav_heading')}")
-    params = nav_query_params()
     for pid, path, icon in PAGES:
-        sb.page_link(path, label=t(f"nav.{pid}"), icon=icon, query_params=params,
+        sb.page_link(path, label=t(f"nav.{pid}"), icon=icon, query_params=nav_query_params(pid),
                      disabled=(pid == page_id))
 
 

@@ -20,7 +20,7 @@ from calc.models import (DEFAULT_MODELS_PATH, ModelArch, ModelConfigError, Model
 from calc.units import format_si
 from ui.i18n import Translator
 from ui.state import bound, kept, remember, url_changed, write_url
-from ui.widgets import format_quantity
+from ui.widgets import format_quantity, uploader_note
 
 CUSTOM_MODEL = "custom"
 PASTED = "config"
@@ -29,6 +29,7 @@ TOKEN_KEY = "mcfg"
 _PASTED_STATE = "_model.pasted"        # the pasted ModelArch (not a widget key)
 _PASTE_ERROR = "_model.paste_error"
 _PASTE_OK = "_model.paste_ok"
+_TOKEN_ERROR = "_model.token_error"
 
 # Set ROOFLINE_LAB_MODELS to read another models file (tests, private models).
 MODELS_ENV = "ROOFLINE_LAB_MODELS"
@@ -96,9 +97,11 @@ def _restore_pasted_from_url(sb, t: Translator) -> None:
     try:
         arch = decode_arch(token)
     except ModelConfigError as exc:
-        sb.error(t("model.token_error", message=str(exc)), icon=":material/error:")
+        st.session_state[_TOKEN_ERROR] = str(exc)      # shown until another model is chosen
+        remember(TOKEN_KEY, None)
         write_url(TOKEN_KEY, None)
         return
+    st.session_state.pop(_TOKEN_ERROR, None)
     st.session_state[_PASTED_STATE] = arch
     remember(TOKEN_KEY, token)
     write_url(TOKEN_KEY, token)
@@ -127,6 +130,12 @@ def model_picker(sb, t: Translator) -> tuple[str, ModelArch | None]:
                    is_valid=lambda v: v in options)
     if error:
         sb.error(t("model.file_error", message=error), icon=":material/error:")
+    if st.session_state.get(_TOKEN_ERROR):
+        if choice == CUSTOM_MODEL:
+            sb.error(t("model.token_error", message=st.session_state[_TOKEN_ERROR]),
+                     icon=":material/error:")
+        else:
+            st.session_state.pop(_TOKEN_ERROR, None)
     if choice == PASTED:
         arch = pasted
     elif choice == CUSTOM_MODEL:
@@ -150,6 +159,7 @@ def _paste_box(sb, t: Translator) -> None:
                      help=t("model.paste_help"), placeholder='{"model_type": "llama", ...}')
         st.file_uploader(t("model.upload_label"), type=["json"], key="model_upload",
                          help=t("model.upload_help"))
+        uploader_note(t, ["json"])
         st.button(t("model.paste_button"), on_click=_use_pasted_config,
                   help=t("model.paste_button_help"), icon=":material/input:")
         problem = st.session_state.get(_PASTE_ERROR)

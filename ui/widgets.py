@@ -13,7 +13,8 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from calc.units import QuantityError, format_percent, format_si, is_absurd_fraction, parse_quantity
+from calc.units import (QuantityError, UnitKindError, format_percent, format_si,
+                        is_absurd_fraction, kind_for_unit, parse_quantity)
 from ui.i18n import Translator
 from ui.state import bound, restore, set_value
 
@@ -39,6 +40,13 @@ def nearest_option(value: float, options: list[float]) -> float:
     return min(options, key=lambda opt: abs(math.log(opt) - math.log(value)))
 
 
+def with_option(options: list[float], value: float) -> list[float]:
+    """`options` with `value` added in order, unless an option already equals it (to 1e-9)."""
+    if any(math.isclose(opt, value, rel_tol=1e-9) for opt in options):
+        return options
+    return sorted([*options, float(value)])
+
+
 _COUNT_SUFFIXES = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k"))
 
 
@@ -58,6 +66,19 @@ def format_quantity(value: float, unit: str = "", digits: int = 3) -> str:
         if abs(value) >= scale:
             return f"{value / scale:.{digits}g}{suffix}"
     return f"{value:.{digits}g}"
+
+
+def exact_quantity(value: float, unit: str = "") -> str:
+    """format_quantity with the fewest digits (3 to 6) that read back as `value`: a slider
+    label says "4.096k" for 4096, never "4.1k", which the field would read as 4100."""
+    for digits in range(3, 7):
+        text = format_quantity(value, unit, digits=digits)
+        try:
+            if math.isclose(parse_quantity(text), value, rel_tol=1e-9):
+                return text
+        except (QuantityError, ValueError):
+            break
+    return format_quantity(value, unit, digits=6)
 
 
 # Every quantity field stays within these magnitudes, so the products and quotients the
@@ -99,6 +120,22 @@ def check_bounds(value: float, bounds: Bounds, unit: str, t: Translator) -> str 
     return None
 
 
+def quantity_error(t: Translator, text: str, error: Exception, kind: str | None) -> str:
+    """The message under a field whose text could not be used, in the page's language.
+
+    A quantity of another kind names both ("expected a compute rate, but “3 TB/s” is a
+    bandwidth"); any other problem says what the field wants.  The examples fit the field
+    (``kind``), never another one's.
+    """
+    shown = text if len(text) <= 40 else text[:40] + "…"
+    examples = t(f"common.examples.{kind or 'any'}")
+    if isinstance(error, UnitKindError):
+        return t("common.err.kind", text=shown, expected=t(f"common.kind.{error.expected}"),
+                 got=t(f"common.kind.{error.got}"), examples=examples)
+    return t("common.err.parse", text=shown, what=t(f"common.kind.{kind or 'any'}"),
+             examples=examples)
+
+
 def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: str = "",
                    help: str | None = None, bounds: Bounds = POSITIVE,
                    kind: str | None = None, slider: tuple[float, float] | None = None,
@@ -109,10 +146,14 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
     With `slider=(lo, hi)` a log-spaced select-slider sits under the field for quick
     exploration; moving it writes the field, typing in the field moves it.
     Returns the value in SI base units, or None after showing why it cannot be used.
+    ``kind`` defaults to the one ``unit`` implies (calc.units.kind_for_unit: "FLOP/s" ->
+    a compute rate), so a field with a unit rejects a quantity of another unit.
     With `optional=True` a blank field is allowed: it returns None quietly (tell a blank
     field from a rejected one with `is_blank(key)`).
     """
     box = container if container is not None else st
+    if kind is None:
+        kind = kind_for_unit(unit)
     slider_key = f"{key}__slider"
     options = log_options(*slider) if slider else []
 
@@ -123,7 +164,8 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
             value = parse_quantity(st.session_state[key])
         except (QuantityError, ValueError, TypeError):
             return
-        st.session_state[slider_key] = nearest_option(value, options)
+        if value > 0 and math.isfinite(value):
+            st.session_state[slider_key] = value
 
     def slider_changed() -> None:
         set_value(key, format_quantity(st.session_state[slider_key], unit))
@@ -136,10 +178,9 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
     value: float | None
     try:
         value = parse_quantity(text, kind=kind)
-    except (QuantityError, ValueError, TypeError):
-        shown = text if len(text) <= 40 else text[:40] + "…"
+    except (QuantityError, ValueError, TypeError) as exc:
         box.error(t("common.err.field", label=label,
-                    message=t("common.err.parse", text=shown)), icon=":material/warning:")
+                    message=quantity_error(t, str(text), exc, kind)), icon=":material/warning:")
         value = None
     if value is not None:
         problem = check_bounds(value, bounds, unit, t)
@@ -147,13 +188,38 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
             box.error(t("common.err.field", label=label, message=problem), icon=":material/warning:")
             value = None
     if options:
-        if slider_key not in st.session_state:
-            st.session_state[slider_key] = nearest_option(value or options[0], options)
+        # The slider shows the field's own value: a value between the log steps (13B,
+        # 37.7k) or beyond the range becomes an option of its own, so the slider never
+        # claims a value the field does not hold (it would say 12B while the field says 13B).
+        if value is not None and value > 0:
+            st.session_state[slider_key] = value
+        elif slider_key not in st.session_state:
+            st.session_state[slider_key] = options[0]
+        options = with_option(options, st.session_state[slider_key])
         box.select_slider(t("common.slider_for", label=label), options=options,
                           key=slider_key, on_change=slider_changed,
-                          format_func=lambda v: format_quantity(v, unit),
+                          format_func=lambda v: exact_quantity(v, unit),
                           label_visibility="collapsed")
     return value
+
+
+def uploader_note(t: Translator, types: list[str], container: Any = None) -> None:
+    """Under an st.file_uploader in Chinese: what its English says.
+
+    Streamlit 1.67 draws the dropzone's own text ("Upload", "25MB per file • JSON") in
+    English and offers no parameter to set it (st.file_uploader takes label, help, type,
+    max_upload_size, ...: no text; the feature request streamlit/streamlit#13500 is open,
+    the pull request #10042 that added browse/drag-and-drop texts was closed unmerged).
+    So the page labels the control instead: a caption in the page's language naming the
+    button, the size limit (server.maxUploadSize) and the accepted types. In English the
+    dropzone already speaks the page's language and nothing is added.
+    """
+    if getattr(t, "lang", "en") == "en":
+        return
+    box = container if container is not None else st
+    limit = st.get_option("server.maxUploadSize")
+    box.caption(t("common.uploader_note", limit=f"{limit:g} MB",
+                  types="、".join(x.upper() for x in types)))
 
 
 def is_blank(key: str) -> bool:
@@ -185,7 +251,8 @@ def bound_select(label: str, options: list[Any], key: str, *, container: Any = N
 
 __all__ = [
     "Bounds", "COUNT", "FRACTION", "POSITIVE", "bound_checkbox", "bound_select",
-    "bound_slider", "check_bounds", "is_blank", "log_options", "nearest_option",
-    "percent_text", "quantity_input",
+    "bound_slider", "check_bounds", "exact_quantity", "is_blank", "log_options",
+    "nearest_option", "percent_text", "quantity_error", "quantity_input", "uploader_note",
+    "with_option",
     "restore",
 ]

@@ -190,7 +190,9 @@ def import_file(data: bytes, filename: str, **options) -> ImportResult:
 
     ``data``: the file's bytes; ``filename``: its name (for messages and tie-breaks).
     Options: ``default_dtype`` ("bf16"; dtype for traces without ``Input type``),
-    ``tensor_flops_per_inst`` (512; ncu FLOPs per tensor-pipe instruction),
+    ``tensor_flops_per_inst`` (None: from the report's GPU architecture, see
+    :func:`calc.importers.ncu.tensor_flops_per_inst_for`; a number overrides it),
+    ``device_name`` (the selected device, used when the report names no GPU),
     ``progress`` (callable taking 0..1), ``max_rows`` (table rows / ncu kernels limit),
     ``max_bytes`` (decompressed size limit).
     Returns an :class:`ImportResult`; raises :class:`ImportFormatError` for empty,
@@ -260,6 +262,8 @@ def import_files(files: Iterable[tuple[bytes, str]], **options) -> ImportResult:
         for w in r.report.warnings:
             if w.key != "flops_missing":
                 rb.warn(w.key, w.message, **dict(w.detail))
+        for n in r.report.notes:
+            rb.note(n.key, n.message, **dict(n.detail))
     basis = {r.report.time_basis for r in results}
     total = sum(r.report.total_seconds for r in results)
     return rb.build(kernels, time_basis=basis.pop() if len(basis) == 1 else "mixed",

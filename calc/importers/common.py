@@ -114,6 +114,7 @@ class ImportReport:
     time_basis: str = "none"
     total_seconds: float = 0.0
     skipped_seconds: float = 0.0
+    notes: tuple[ImportWarning, ...] = ()
 
     def reason_counts(self) -> dict[str, int]:
         """Number of skipped items per reason key."""
@@ -155,6 +156,7 @@ class ReportBuilder:
         self.progress = progress
         self._skipped: dict[tuple[str, str], list] = {}
         self._warnings: dict[str, ImportWarning] = {}
+        self._notes: dict[str, ImportWarning] = {}
         self.n_read = 0
 
     def tick(self, fraction: float) -> None:
@@ -182,6 +184,11 @@ class ReportBuilder:
         """Record a warning once per key."""
         if key not in self._warnings:
             self._warnings[key] = ImportWarning(key, message, tuple(sorted(detail.items())))
+
+    def note(self, key: str, message: str, **detail: object) -> None:
+        """Record an informational note (an assumption the import made) once per key."""
+        if key not in self._notes:
+            self._notes[key] = ImportWarning(key, message, tuple(sorted(detail.items())))
 
     def build(self, kernels: list[KernelRecord], time_basis: str = "none",
               total_seconds: float | None = None) -> ImportResult:
@@ -213,6 +220,7 @@ class ReportBuilder:
             time_basis=time_basis,
             total_seconds=total,
             skipped_seconds=skipped_s,
+            notes=tuple(self._notes.values()),
         )
         self.tick(1.0)
         return ImportResult(tuple(kernels), report, self.format)

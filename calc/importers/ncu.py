@@ -24,9 +24,11 @@ Metrics used (the method of NERSC's roofline papers and Nsight Compute's own roo
   + ``..._{p}mul_...`` + 2 x ``..._{p}fma_...``; plus tensor-core FLOPs: the
   ``sm__ops_path_tensor_*`` op counters when present (taken as FLOPs), else
   ``tensor_flops_per_inst`` x ``sm__inst_executed_pipe_tensor.sum`` where
-  ``tensor_flops_per_inst`` is the FLOPs of one warp-level MMA instruction: 512 for V100
-  HMMA.884 (default; a m8n8k4 MMA per quad-pair), it depends on the instruction shape
-  (e.g. an m16n8k16 HMMA is 2*16*8*16 = 4096) — an explicit option, check your GPU;
+  ``tensor_flops_per_inst`` is the FLOPs of one warp-level MMA instruction, which depends
+  on the architecture (:func:`tensor_flops_per_inst_for`): 512 on Volta (HMMA.884),
+  2*16*8*8 = 2048 on Turing (HMMA.1688), 2*16*8*16 = 4096 on Ampere and later (mma
+  m16n8k16). Taken from the report's compute capability ("CC" column) or device name,
+  else the selected device; an explicit option overrides it; the report says which;
 * bytes per level: DRAM ``dram__bytes.sum`` (or read + write, ``dram__bytes_op_read/
   write.sum`` on RTX 50xx, or ``dram__sectors*`` x 32); L2 ``lts__t_bytes.sum`` (or
   ``lts__t_sectors.sum`` or the sum of ``lts__t_sectors_op_{read,write,atom,red}.sum``, x 32);
@@ -54,6 +56,7 @@ __all__ = [
     "NCU_METRICS",
     "NCU_COMMAND",
     "DEFAULT_TENSOR_FLOPS_PER_INST",
+    "tensor_flops_per_inst_for",
     "import_ncu_text",
     "parse_ncu_text",
     "merge_ncu_kernels",
@@ -62,7 +65,68 @@ __all__ = [
 
 csv.field_size_limit(10_000_000)
 
-DEFAULT_TENSOR_FLOPS_PER_INST = 512
+DEFAULT_TENSOR_FLOPS_PER_INST = 4096
+"""FLOPs per warp-level tensor instruction when the architecture is unknown: an FP16 mma
+m16n8k16 (2 x 16 x 8 x 16), the shape of Ampere and every later NVIDIA GPU."""
+
+# (compute capability major, minor or None for any) -> (FLOPs per warp-level tensor
+# instruction, architecture, instruction).  Volta: HMMA.884 = 4 x m8n8k4 per warp = 512
+# (Yang et al., "Hierarchical Roofline Analysis for GPUs", NERSC 2020); Turing: HMMA.1688
+# (m16n8k8) = 2048; Ampere/Ada/Hopper/Blackwell: HMMA.16816 (m16n8k16) = 4096 (PTX ISA,
+# "Matrix shapes" of mma.sync; Hopper's wgmma is counted by sm__ops_path_tensor_* instead).
+_TENSOR_K_BY_CC = (
+    ((7, 0), 512.0, "Volta", "HMMA.884"), ((7, 2), 512.0, "Volta", "HMMA.884"),
+    ((7, 5), 2048.0, "Turing", "HMMA.1688 (m16n8k8)"),
+    ((8, None), 4096.0, "Ampere/Ada", "HMMA.16816 (m16n8k16)"),
+    ((9, None), 4096.0, "Hopper", "HMMA.16816 (m16n8k16)"),
+    ((10, None), 4096.0, "Blackwell", "HMMA.16816 (m16n8k16)"),
+    ((12, None), 4096.0, "Blackwell", "HMMA.16816 (m16n8k16)"),
+)
+# device-name patterns -> compute capability (checked in order, case-insensitive)
+_CC_BY_NAME = (
+    (r"v100|titan v\b|gv100", (7, 0)),
+    (r"\bt4\b|rtx 20\d0|titan rtx|quadro rtx|tu10\d", (7, 5)),
+    (r"a100|a800|\ba30\b|ga100", (8, 0)),
+    (r"\ba10\b|\ba40\b|\ba16\b|\ba2\b|rtx 30\d0|rtx a\d000|ga10\d", (8, 6)),
+    (r"\bl4\b|\bl40|\bl20\b|rtx 40\d0|rtx \d000 ada|ad10\d", (8, 9)),
+    (r"h100|h800|h200|\bh20\b|gh200|gh100", (9, 0)),
+    (r"b100|b200|b300|gb200|gb300", (10, 0)),
+    (r"rtx 50\d0|rtx pro \d000|gb20\d", (12, 0)),
+)
+
+
+def _cc_from_text(cc: str | None) -> tuple[int, int] | None:
+    m = re.match(r"^\s*(?:sm_?)?(\d+)[._]?(\d)?\s*$", str(cc or ""), re.I)
+    if not m:
+        return None
+    if m.group(2) is None and len(m.group(1)) >= 2:      # "sm_80" / "80"
+        return int(m.group(1)[:-1]), int(m.group(1)[-1])
+    return int(m.group(1)), int(m.group(2) or 0)
+
+
+def tensor_flops_per_inst_for(cc: str | None = None, device_name: str | None = None
+                              ) -> tuple[float, str, str] | None:
+    """FLOPs of one warp-level tensor-pipe instruction for a GPU: (FLOPs, architecture,
+    instruction), or None when neither the compute capability nor the name is known.
+
+    ``cc``: "8.0", "sm_90", "12.0"; ``device_name``: "NVIDIA A100-SXM4-80GB", "Tesla V100".
+    A100 (8.0) / H100 (9.0): an mma m16n8k16 = 2 x 16 x 8 x 16 = 4096 FLOPs; V100 (7.0):
+    512; T4 (7.5): 2048.  Source: PTX ISA mma shapes; NERSC hierarchical roofline (V100).
+    """
+    key = _cc_from_text(cc)
+    if key is None and device_name:
+        for pattern, c in _CC_BY_NAME:
+            if re.search(pattern, str(device_name), re.I):
+                key = c
+                break
+    if key is None:
+        return None
+    for (major, minor), k, arch, inst in _TENSOR_K_BY_CC:
+        if key[0] == major and (minor is None or key[1] == minor):
+            return k, arch, inst
+    if key[0] > 12:
+        return DEFAULT_TENSOR_FLOPS_PER_INST, "newer than Blackwell", "HMMA.16816 (m16n8k16)"
+    return None
 
 _SASS = "sm__sass_thread_inst_executed_op_{p}{op}_pred_on.sum"
 #: Every metric the importer reads (the ones :data:`NCU_COMMAND` collects).
@@ -132,7 +196,7 @@ def _value(text: str) -> float | None:
 class NcuKernel:
     """Per-launch-average metrics of one kernel (or of Invocations launches) — internal."""
 
-    __slots__ = ("name", "key", "count", "metrics", "source", "ids")
+    __slots__ = ("name", "key", "count", "metrics", "source", "ids", "cc", "device_name")
 
     def __init__(self, name: str, key: tuple, source: str):
         self.name = name
@@ -141,6 +205,8 @@ class NcuKernel:
         self.metrics: dict[str, float] = {}  # per launch, SI units
         self.source = source
         self.ids: list[str] = []
+        self.cc = ""            # compute capability from the "CC" column ("8.0")
+        self.device_name = ""   # from device__attribute_display_name, when collected
 
 
 def _find_header(lines: list[str]) -> int:
@@ -181,6 +247,7 @@ def parse_ncu_text(text: str, filename: str = "ncu.csv", *, max_rows: int | None
     grid = col.get("Grid Size")
     block = col.get("Block Size")
     dev = col.get("Device")
+    cc_col = col.get("CC")
     kernels: dict[tuple, NcuKernel] = {}
     unknown_units: set[str] = set()
     n_rows = 0
@@ -195,6 +262,7 @@ def parse_ncu_text(text: str, filename: str = "ncu.csv", *, max_rows: int | None
             name = get(rec, kname) or "kernel"
             src = f"ncu:{filename}"
             k = kernels[key] = NcuKernel(name, key, src)
+            k.cc = get(rec, cc_col)
         return k
 
     try:
@@ -221,6 +289,9 @@ def parse_ncu_text(text: str, filename: str = "ncu.csv", *, max_rows: int | None
                     c = _value(get(rec, inv))
                     if c and c >= 1:
                         k.count = int(c)
+                if get(rec, mname) == "device__attribute_display_name":
+                    k.device_name = rec[mval].strip()
+                    continue
                 v = _value(rec[mval])
                 if v is None:
                     continue
@@ -269,6 +340,9 @@ def parse_ncu_text(text: str, filename: str = "ncu.csv", *, max_rows: int | None
                 k = kernel_for(rec, launch)
                 k.ids.append(get(rec, idc))
                 for i, c in metric_cols:
+                    if c == "device__attribute_display_name" and i < len(rec):
+                        k.device_name = rec[i].strip()
+                        continue
                     if i < len(rec):
                         v = _value(rec[i])
                         f = units[i]
@@ -308,6 +382,14 @@ def _seconds(ms: dict) -> float | None:
         if cyc and rate:
             t = cyc / rate
     return t if t and t > 0 else None
+
+
+def _uses_tensor_instructions(ms: dict) -> bool:
+    """True when the tensor FLOPs come from instruction counts x FLOPs per instruction."""
+    if any(n.startswith("sm__ops_path_tensor_") and n.endswith(".sum") for n in ms):
+        return False
+    return _m(ms, "sm__inst_executed_pipe_tensor.sum", "sm__inst_executed_pipe_tensor_op_hmma.sum",
+              "smsp__inst_executed_pipe_tensor.sum") not in (None, 0.0)
 
 
 def _flops(ms: dict, k_tensor: float) -> float | None:
@@ -363,7 +445,38 @@ def _levels(ms: dict) -> list[tuple[str, float]]:
     return out
 
 
-def _records(kernels: list[NcuKernel], rb: ReportBuilder, k_tensor: float) -> list[KernelRecord]:
+def _tensor_k(k: NcuKernel, override: float | None, device_name: str | None,
+              rb: ReportBuilder) -> float:
+    """FLOPs per tensor instruction for one kernel, recording in the report which was used."""
+    uses = _uses_tensor_instructions(k.metrics)
+    if override is not None:
+        if uses:
+            rb.note("tensor_k", f"Tensor-core FLOPs: {override:g} FLOPs per tensor instruction "
+                    "(set in the import options).", value=f"{override:g}", basis="option",
+                    arch="", inst="")
+        return override
+    found = tensor_flops_per_inst_for(k.cc, k.device_name)
+    basis = f"CC {k.cc}" if _cc_from_text(k.cc) else (k.device_name or "")
+    if found is None and device_name:
+        found = tensor_flops_per_inst_for(None, device_name)
+        basis = f"selected device {device_name}"
+    if found is None:
+        if uses:
+            rb.warn("tensor_k_unknown", "The report names no GPU and the selected device is not "
+                    f"an NVIDIA GPU with tensor cores: tensor FLOPs assume {DEFAULT_TENSOR_FLOPS_PER_INST:g} "
+                    "FLOPs per instruction (mma m16n8k16, Ampere and later); set the value in the "
+                    "import options if the GPU is older.", value=f"{DEFAULT_TENSOR_FLOPS_PER_INST:g}")
+        return DEFAULT_TENSOR_FLOPS_PER_INST
+    value, arch, inst = found
+    if uses:
+        rb.note("tensor_k", f"Tensor-core FLOPs: {value:g} FLOPs per tensor instruction "
+                f"({arch}, {inst}; from {basis}).", value=f"{value:g}", basis=basis, arch=arch,
+                inst=inst)
+    return value
+
+
+def _records(kernels: list[NcuKernel], rb: ReportBuilder, k_tensor: float | None,
+             device_name: str | None = None) -> list[KernelRecord]:
     groups: dict[tuple, list] = {}
     order: list[tuple] = []
     for k in kernels:
@@ -383,7 +496,7 @@ def _records(kernels: list[NcuKernel], rb: ReportBuilder, k_tensor: float) -> li
         total_s = sum(s * k.count for s, k in zip(secs, ks) if s) or None
         if total_s is not None and any(s is None for s in secs):
             rb.warn("time_missing", "Some launches had no time metric; their time is not counted.")
-        fl = [_flops(k.metrics, k_tensor) for k in ks]
+        fl = [_flops(k.metrics, _tensor_k(k, k_tensor, device_name, rb)) for k in ks]
         flops = sum(f * k.count for f, k in zip(fl, ks) if f) if all(f for f in fl) else None
         lv: dict[str, float] = {}
         lv_ok: dict[str, bool] = {}
@@ -410,14 +523,21 @@ def _records(kernels: list[NcuKernel], rb: ReportBuilder, k_tensor: float) -> li
     return out
 
 
-def import_ncu_text(text: str, filename: str = "ncu.csv", *, tensor_flops_per_inst: float = DEFAULT_TENSOR_FLOPS_PER_INST,
-                    progress=None, max_rows: int | None = None, **_ignored) -> ImportResult:
-    """Import one Nsight Compute CSV (any of the three layouts) into an ImportResult."""
-    k_tensor = _check_k(tensor_flops_per_inst)
+def import_ncu_text(text: str, filename: str = "ncu.csv", *, tensor_flops_per_inst: float | None = None,
+                    device_name: str | None = None, progress=None, max_rows: int | None = None,
+                    **_ignored) -> ImportResult:
+    """Import one Nsight Compute CSV (any of the three layouts) into an ImportResult.
+
+    tensor_flops_per_inst: None (default) takes it from each kernel's GPU (the report's
+    CC column or device name, else ``device_name``, the selected device), see
+    :func:`tensor_flops_per_inst_for`; a number overrides it.  The report's notes say
+    which value was used.
+    """
+    k_tensor = None if tensor_flops_per_inst is None else _check_k(tensor_flops_per_inst)
     rb = ReportBuilder("ncu", progress)
     layout, kernels = parse_ncu_text(text, filename, max_rows=max_rows, rb=rb)
     rb.format = layout
-    recs = _records(kernels, rb, k_tensor)
+    recs = _records(kernels, rb, k_tensor, device_name)
     if not recs:
         rb.warn("time_only", f"{filename} has no memory-traffic metrics (only times?): import it "
                 "together with the file that has them (e.g. metrics.csv + timing.csv); kernels "
@@ -453,6 +573,8 @@ def merge_ncu_parsed(parsed: list[list[NcuKernel]]) -> list[NcuKernel]:
             for name, v in k.metrics.items():
                 m.metrics.setdefault(name, v)
             m.ids.extend(k.ids)
+            m.cc = m.cc or k.cc
+            m.device_name = m.device_name or k.device_name
     return [merged[n] for n in order]
 
 
@@ -478,10 +600,12 @@ def merge_ncu_kernels(record_lists) -> list[KernelRecord]:
     return [out[n] for n in order]
 
 
-def import_ncu_texts(texts: list[tuple[str, str]], *, tensor_flops_per_inst: float = DEFAULT_TENSOR_FLOPS_PER_INST,
-                     progress=None, max_rows: int | None = None, **_ignored) -> ImportResult:
-    """Import several ncu CSVs (text, filename) merged by kernel name into one result."""
-    k_tensor = _check_k(tensor_flops_per_inst)
+def import_ncu_texts(texts: list[tuple[str, str]], *, tensor_flops_per_inst: float | None = None,
+                     device_name: str | None = None, progress=None, max_rows: int | None = None,
+                     **_ignored) -> ImportResult:
+    """Import several ncu CSVs (text, filename) merged by kernel name into one result
+    (tensor_flops_per_inst and device_name as in :func:`import_ncu_text`)."""
+    k_tensor = None if tensor_flops_per_inst is None else _check_k(tensor_flops_per_inst)
     rb = ReportBuilder("ncu", progress)
     parsed = []
     layouts = set()
@@ -490,5 +614,5 @@ def import_ncu_texts(texts: list[tuple[str, str]], *, tensor_flops_per_inst: flo
         layouts.add(layout)
         parsed.append(ks)
     rb.format = layouts.pop() if len(layouts) == 1 else "ncu"
-    recs = _records(merge_ncu_parsed(parsed), rb, k_tensor)
+    recs = _records(merge_ncu_parsed(parsed), rb, k_tensor, device_name)
     return rb.build(recs, time_basis="measured")

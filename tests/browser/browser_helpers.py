@@ -34,10 +34,15 @@ CHROMIUM_ARGS = [
 # Page paths in pages-directory mode (derived from the file names in pages/).
 PAGE_PATHS = {
     "home": "/",
+    "learn": "/Learn",
     "roofline": "/Roofline",
     "mfu": "/MFU",
     "training": "/Training_time",
     "decode": "/Decode_speed",
+    "diagnosis": "/Trace_doctor",
+    "model": "/Model",
+    "measure": "/Measure",
+    "plans": "/Plans",
 }
 
 

@@ -203,3 +203,52 @@ def test_bad_inputs_name_the_argument(kwargs, message):
     args.update(kwargs)
     with pytest.raises(ValueError, match=message):
         model_operators(LLAMA2_7B, **args)
+
+
+def test_measured_kernels_match_operators_by_class_and_flops():
+    from calc.model_ops import match_kernels
+    r = model_operators(LLAMA2_7B, phase="decode", batch=1, tokens=4096, **A100)
+    ops = r.operators
+    qkv = next(i for i, o in enumerate(ops) if o.key == "qkv")
+    att = next(i for i, o in enumerate(ops) if o.key == "attn_fused")
+    # A GEMM of 1.1e8 FLOP is closest to the QKV projection (1.007e8; the MLP GEMMs do 9.0e7
+    # and the output projection 3.4e7). Its bound: 100,696,064 B / 2.039e12 B/s = 49.39 µs;
+    # measured in 61.7 µs it reaches 49.39 / 61.7 = 80 % of it.
+    # An attention kernel of 6.7e7 FLOP is the fused attention (bound 67,141,632 B / bw);
+    # a GEMM of 1e12 FLOP has no operator within 2×; a norm without FLOP stays unmatched.
+    m = match_kernels(r, ["matmul", "attention", "matmul", "norm"],
+                      [1.1e8, 6.7e7, 1e12, 0.0], [61.7e-6, 50e-6, 1e-3, float("nan")])
+    assert list(m.op_index) == [qkv, att, -1, -1]
+    assert m.model_seconds[0] == pytest.approx(100_696_064 / 2.039e12)
+    assert m.of_bound[0] == pytest.approx(100_696_064 / 2.039e12 / 61.7e-6)
+    assert m.of_bound[1] == pytest.approx(67_141_632 / 2.039e12 / 50e-6)
+    assert math.isnan(m.of_bound[2]) and math.isnan(m.of_bound[3])
+    with pytest.raises(ValueError, match="one entry per kernel"):
+        match_kernels(r, ["matmul"], [1.0, 2.0], [1.0, 1.0])
+
+
+def test_kv_heads_split_at_most_kv_heads_ways():
+    # Llama 3.1 70B has 8 KV heads: over 16 GPUs each GPU keeps one KV head (a copy), so the
+    # cache read per GPU is 1/8 of the total, not 1/16; the query work still splits 16 ways.
+    one = ops_by_key(model_operators(LLAMA31_70B, phase="decode", batch=1, tokens=8192, **A100))
+    t16 = ops_by_key(model_operators(LLAMA31_70B, phase="decode", batch=1, tokens=8192, tp=16, **A100))
+    assert t16["attn_fused"].kv_bytes == pytest.approx(one["attn_fused"].kv_bytes / 8)
+    assert t16["attn_fused"].flops == pytest.approx(one["attn_fused"].flops / 16)
+    # QKV weights per GPU: Q 8192·8192/16 + K,V 8192·2048/8, in bf16.
+    assert t16["qkv"].weight_bytes == pytest.approx((8192 * 8192 / 16 + 8192 * 2048 / 8) * 2)
+
+
+def test_memory_per_gpu():
+    from calc.model_ops import memory_per_gpu
+    from calc.models import param_counts
+    # Llama 2 7B bf16 on one GPU, batch 1 at 4096 tokens: the stored weights (6,738,415,616
+    # parameters, the published 6.74B) · 2 B, and 4096 · (2·32 layers·32 heads·128·2 B) of cache.
+    w, kv = memory_per_gpu(LLAMA2_7B, batch=1, context=4096)
+    assert param_counts(LLAMA2_7B).total == 6_738_415_616
+    assert w == 2 * 6_738_415_616
+    assert kv == 4096 * 2 * 32 * 32 * 128 * 2
+    # 8 KV heads over 16 GPUs: each keeps 1/8 of the cache; weights split 16 ways.
+    w16, kv16 = memory_per_gpu(LLAMA31_70B, batch=4, context=8192, tp=16)
+    _, kv1 = memory_per_gpu(LLAMA31_70B, batch=4, context=8192)
+    assert kv16 == pytest.approx(kv1 / 8)
+    assert w16 == pytest.approx(param_counts(LLAMA31_70B).total * 2 / 16)

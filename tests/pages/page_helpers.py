@@ -13,6 +13,7 @@ def open_app_page(page: str, lang: str = "en", timeout: float = 30, **params) ->
     for key, value in params.items():
         at.query_params[key] = value
     at.run()
+    assert not at.exception, at.exception      # the home page (app.py) runs first
     at.switch_page(page)
     at.run()
     assert not at.exception, at.exception

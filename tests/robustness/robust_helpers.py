@@ -11,10 +11,13 @@ APP = str(ROOT / "app.py")
 # (page id, script path relative to app.py); the home page is app.py itself.
 PAGES: tuple[tuple[str, str], ...] = (
     ("home", "app.py"),
+    ("learn", "pages/0_Learn.py"),
     ("roofline", "pages/1_Roofline.py"),
     ("mfu", "pages/2_MFU.py"),
     ("training", "pages/3_Training_time.py"),
     ("decode", "pages/4_Decode_speed.py"),
+    ("plans", "pages/7_Plans.py"),
+    ("measure", "pages/8_Measure.py"),
 )
 
 HOSTILE: tuple[str, ...] = (

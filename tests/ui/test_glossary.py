@@ -35,6 +35,7 @@ DISCOURAGED: dict[str, list[str]] = {
     "worked example": [r"种子(?:例子|示例|例题)"],
     "point size": [r"(?<!决)定点的?大小"],
     "kernel": [r"内核", r"核函数"],
+    "idle gap": [r"间隙", r"空档"],
 }
 
 # English pattern -> Chinese term its translation must contain (placeholders are stripped).

@@ -12,9 +12,17 @@ PINNED = {
     "mfu": {"params", "tokens_per_s", "gpus", "peak_override", "attn", "layers", "hidden",
             "seq", "causal", "target_mfu"},
     "training": {"params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days",
-                 "logy"},
+                 "logy", "currency"},
+    "learn": {"quiz", "lesson"},
     "decode": {"params", "weights", "gpus", "batch", "kv", "layers", "kv_heads", "head_dim",
                "context", "kv_dtype", "measured"},
+    "model": {"phase", "batch", "prompt", "context", "weights", "act", "kv_dtype", "tp",
+              "attn_impl", "overlay"},
+    "diagnosis": {"small", "trace_gpu", "params", "tokens_step", "gpus", "recompute", "seq",
+                  "causal"},
+    "plans": {"plans"},
+    "measure": {"m_quick", "m_gpu", "m_dev", "m_prec", "m_dtype", "m_gemm", "m_gemv", "m_add",
+                "m_sum", "m_gemm_n", "m_gemv_m", "m_gemv_n", "m_add_n", "m_sum_n"},
 }
 
 

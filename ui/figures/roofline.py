@@ -112,12 +112,15 @@ def decade_ticks(lo: float, hi: float, unit: str) -> tuple[list[float], list[str
 def _decades(lo: float, hi: float, values: np.ndarray | None) -> tuple[float, float]:
     """Widen [lo, hi] to show every finite positive value with a third of a decade to
     spare, then round out to whole decades."""
+    lo_exp, hi_exp = _log(lo), _log(hi)
     if values is not None and len(values):
         finite = values[np.isfinite(values) & (values > 0)]
         if finite.size:
-            lo = min(lo, float(finite.min()) / 3.0)
-            hi = max(hi, float(finite.max()) * 3.0)
-    return 10.0 ** math.floor(_log(lo)), 10.0 ** math.ceil(_log(hi))
+            # in log10 space: a value near 1e308 times 3 would overflow to inf
+            lo_exp = min(lo_exp, _log(float(finite.min())) - math.log10(3.0))
+            hi_exp = max(hi_exp, _log(float(finite.max())) + math.log10(3.0))
+    lo_exp, hi_exp = max(lo_exp, -300.0), min(hi_exp, 300.0)
+    return 10.0 ** math.floor(lo_exp), 10.0 ** math.ceil(hi_exp)
 
 
 def axis_ranges(roofs: Sequence[Roof], intensities: np.ndarray | None = None,
@@ -143,6 +146,17 @@ def _roof_trace(roof: Roof, x_lo: float, x_hi: float, t: Translator, main: bool)
             "hovertemplate": hover + "<extra></extra>"}
 
 
+def _region_label(text: str, compact: bool) -> str:
+    """A region name; in a compact chart two lines, the colon (: or ：) becoming the break."""
+    if not compact:
+        return text
+    for colon in ("：", ": "):
+        head, sep, tail = text.partition(colon)
+        if sep:
+            return head + "<br>" + tail
+    return text
+
+
 def _vrect(x0: float, x1: float, color: str) -> dict:
     """What `fig.add_vrect(x0, x1, fillcolor=color, line_width=0, layer="below")` adds."""
     return {"type": "rect", "xref": "x", "yref": "y domain", "x0": x0, "x1": x1, "y0": 0, "y1": 1,
@@ -151,20 +165,22 @@ def _vrect(x0: float, x1: float, color: str) -> dict:
 
 def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints | None = None,
                     *, height: int = 560, compact: bool = False,
-                    show_regions: bool = True, title: str | None = None) -> go.Figure:
+                    show_regions: bool = True, title: str | None = None,
+                    ranges: tuple[tuple[float, float], tuple[float, float]] | None = None) -> go.Figure:
     """A log-log roofline chart.
 
     roofs[0] is the main roofline: its ridge is marked and labelled, and the memory- and
     compute-bound regions are named relative to it. The other roofs (other precisions,
     other devices) are drawn as extra lines. `kernels` are drawn as WebGL points coloured
-    by verdict, measured ones with a dotted line up to their roof.
+    by verdict, measured ones with a dotted line up to their roof. `ranges` ((x_lo, x_hi),
+    (y_lo, y_hi)) fixes the axes (e.g. so that points move while the axes stay put).
     """
     if not roofs:
         raise ValueError("roofline_figure needs at least one roof")
     main = roofs[0]
     intens = kernels.intensity if kernels is not None else None
     ys = kernels.y if kernels is not None else None
-    (x_lo, x_hi), (y_lo, y_hi) = axis_ranges(roofs, intens, ys)
+    (x_lo, x_hi), (y_lo, y_hi) = ranges if ranges is not None else axis_ranges(roofs, intens, ys)
 
     shapes: list[dict] = []
     annotations: list[dict] = []
@@ -187,14 +203,18 @@ def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints 
                         "font": {"size": 12 if compact else 13, "color": main.color},
                         "bgcolor": "rgba(255,255,255,0.85)"})
     if show_regions:
-        # Region names sit at the bottom of each region, under the roofline.
+        # Region names in opposite corners, so they can never run into each other: the
+        # memory-bound one top-left (above the slope, just under the roof's height, below the
+        # ridge label), the compute-bound one bottom-right (under the roof). In a compact
+        # chart each name breaks after its colon.
+        size = 12 if compact else 14
         annotations += [
-            {"x": (_log(x_lo) + _log(main.ridge)) / 2, "y": _log(y_lo), "yanchor": "bottom",
-             "yshift": 6, "text": t("fig.memory_bound"), "showarrow": False,
-             "font": {"size": 12 if compact else 14, "color": "#1565c0"}},
-            {"x": (_log(main.ridge) + _log(x_hi)) / 2, "y": _log(y_lo), "yanchor": "bottom",
-             "yshift": 6, "text": t("fig.compute_bound"), "showarrow": False,
-             "font": {"size": 12 if compact else 14, "color": "#2e7d32"}},
+            {"x": _log(x_lo), "y": _log(main.peak_flops), "xanchor": "left", "yanchor": "top",
+             "xshift": 4, "yshift": -4, "text": _region_label(t("fig.memory_bound"), compact),
+             "showarrow": False, "align": "left", "font": {"size": size, "color": "#1565c0"}},
+            {"x": _log(x_hi), "y": _log(y_lo), "xanchor": "right", "yanchor": "bottom",
+             "xshift": -4, "yshift": 4, "text": _region_label(t("fig.compute_bound"), compact),
+             "showarrow": False, "align": "right", "font": {"size": size, "color": "#2e7d32"}},
         ]
 
     if kernels is not None and len(kernels.intensity):

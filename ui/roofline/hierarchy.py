@@ -25,7 +25,7 @@ from calc.units import QuantityError, format_si, parse_quantity
 from calc.views import level_points
 from ui.i18n import Translator
 from ui.state import bound, set_value
-from ui.widgets import Bounds, bound_checkbox, check_bounds
+from ui.widgets import Bounds, bound_checkbox, check_bounds, quantity_error
 
 HIER_KEY = "hier"
 L2_KEY = "l2_bw"
@@ -55,7 +55,7 @@ def parse_ceiling(text: Any) -> float | None:
     """A ceiling field's value in bytes/s; None when blank. Raises ValueError when bad."""
     if text is None or not str(text).strip():
         return None
-    value = float(parse_quantity(str(text)))
+    value = float(parse_quantity(str(text), kind="bandwidth"))
     if not math.isfinite(value) or value <= 0 or value > CEILING_BOUNDS.hi:
         raise ValueError(f"out of range: {text!r}")
     return value
@@ -112,10 +112,10 @@ def _ceiling_input(t: Translator, label: str, key: str) -> float | None:
     if not str(text or "").strip():
         return None
     try:
-        value = float(parse_quantity(str(text)))
-    except (QuantityError, ValueError, TypeError):
-        shown = text if len(text) <= 40 else text[:40] + "…"
-        st.error(t("common.err.field", label=label, message=t("common.err.parse", text=shown)),
+        value = float(parse_quantity(str(text), kind="bandwidth"))
+    except (QuantityError, ValueError, TypeError) as exc:
+        st.error(t("common.err.field", label=label,
+                   message=quantity_error(t, str(text), exc, "bandwidth")),
                  icon=":material/warning:")
         return None
     problem = check_bounds(value, CEILING_BOUNDS, "B/s", t)

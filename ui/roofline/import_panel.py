@@ -23,6 +23,7 @@ from calc.kernel_table import KernelRecord, to_csv
 from calc.units import format_si
 from ui.i18n import Translator
 from ui.roofline import state
+from ui.widgets import uploader_note
 
 UPLOAD_KEY = "rlx_import_file"
 DTYPE_KEY = "rlx_import_dtype"
@@ -33,7 +34,6 @@ DISMISS_KEY = "rlx_import_dismiss"
 
 #: dtypes offered for traces without 'Input type' (calc.importers.torch_trace).
 DTYPES = ("bf16", "fp16", "fp32", "fp8", "fp64", "int8", "fp4", "tf32")
-DEFAULT_TENSOR_FLOPS_PER_INST = 512
 #: File types the uploader accepts (".json.gz" is covered by "gz").
 UPLOAD_TYPES = ["json", "gz", "csv"]
 #: Most skipped rows listed in the report table (all are counted).
@@ -106,16 +106,23 @@ def process_upload(session: MutableMapping[str, Any], data: bytes, filename: str
     if out.ok:
         added = add(out.records, source_label=f"import:{filename}")
         out = dataclasses.replace(out, added=int(added or 0))
+        if out.format == "torch_trace":     # the Trace doctor reads the whole trace too
+            from ui.diagnosis.state import from_roofline_import
+
+            from_roofline_import(session, data, filename, sig)
     session[RESULT_KEY] = out
     return out
 
 
-def import_options() -> dict:
-    """The import options as currently set in the panel (defaults before it is drawn)."""
+def import_options(device_name: str | None = None) -> dict:
+    """The import options as currently set in the panel (defaults before it is drawn).
+
+    ``tensor_flops_per_inst`` is None (take it from the report's GPU, else from
+    ``device_name``, the sidebar's device) unless the user typed a value."""
     dtype = st.session_state.get(DTYPE_KEY, DTYPES[0])
-    k = st.session_state.get(TENSOR_KEY, DEFAULT_TENSOR_FLOPS_PER_INST)
+    k = st.session_state.get(TENSOR_KEY)
     return {"default_dtype": dtype if dtype in DTYPES else DTYPES[0],
-            "tensor_flops_per_inst": int(k or DEFAULT_TENSOR_FLOPS_PER_INST)}
+            "tensor_flops_per_inst": int(k) if k else None, "device_name": device_name}
 
 
 def _translate_or(t: Translator, key: str, fallback: str, **fields: Any) -> str:
@@ -175,6 +182,15 @@ def render_report(t: Translator, out: ImportOutcome, *, key: str = "rlx_import")
         (st.warning if rep.unplaced_time_share > 0.10 else st.info)(msg)
     else:
         st.info(t("rlx.imp.no_time"))
+    if out.format == "torch_trace":
+        from ui.diagnosis.report import render_coverage
+
+        render_coverage(t, out.filename, rep)
+    for n in rep.notes:
+        key = "tensor_k_option" if n.key == "tensor_k" and dict(n.detail).get("basis") == "option" \
+            else n.key
+        fields = dict(n.detail)
+        st.info(_translate_or(t, f"rlx.note.{key}", n.message, **fields), icon=":material/info:")
     for w in rep.warnings:
         st.warning(warning_text(t, w.key, w.message, w.detail), icon=":material/warning:")
     if rep.skipped:
@@ -219,10 +235,12 @@ def render_import_panel(ctx) -> ImportOutcome | None:
                      format_func=lambda d: t(f"common.prec.{d}"), help=t("rlx.imp.dtype_help"))
     with c2:
         st.number_input(t("rlx.imp.tensor_k"), min_value=1, max_value=1 << 20,
-                        value=DEFAULT_TENSOR_FLOPS_PER_INST, step=1, key=TENSOR_KEY,
+                        value=None, step=1, key=TENSOR_KEY,
+                        placeholder=t("rlx.imp.tensor_k_placeholder"),
                         help=t("rlx.imp.tensor_k_help"))
     upload = st.file_uploader(t("rlx.imp.uploader"), type=UPLOAD_TYPES, key=UPLOAD_KEY,
                               help=t("rlx.imp.uploader_help"))
+    uploader_note(t, UPLOAD_TYPES)
     command = _ncu_command()
     if command:
         with st.expander(t("rlx.imp.ncu_heading")):
@@ -242,7 +260,8 @@ def render_import_panel(ctx) -> ImportOutcome | None:
                 bar.progress(min(1.0, max(0.0, float(fraction))),
                              text=t("rlx.imp.progress", file=upload.name))
 
-            done = process_upload(st.session_state, data, upload.name, import_options(),
+            device_name = ctx.device.name if ctx.device is not None else None
+            done = process_upload(st.session_state, data, upload.name, import_options(device_name),
                                   state.add_kernels, progress)
             bar.empty()
             if done is not None and done.ok and done.added:

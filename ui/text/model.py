@@ -107,6 +107,77 @@ EN = {
     "model.how.training_flops": "Training FLOP of the chosen model: FLOP per token (attention "
                                 "included) times the training tokens.",
     "model.how.implied_mfu": "The MFU a run's GPU-hours imply: the GPU-hours formula solved for MFU.",
+    # Decode page
+    "model.decode.kv_heading": "KV cache (from the model)",
+    "model.decode.kv_from_model": "Layers, KV heads and head size come from the model (GQA, MQA "
+                                  "or MLA as the architecture has it; sliding-window layers keep "
+                                  "at most their window).",
+    "model.decode.prompt": "Prompt length for prefill (optional, tokens)",
+    "model.decode.prompt_help": "Tokens of the prompt processed before the first new token, e.g. "
+                                "2048. Gives the time-to-first-token bound beside the per-token "
+                                "time. Kept in the link as prompt.",
+    "model.decode.tp_comm": "Add the tensor-parallel all-reduce time",
+    "model.decode.tp_comm_help": "With several GPUs, each layer ends in two all-reduces of the "
+                                 "batch's hidden states over the device's interconnect (ring, "
+                                 "one direction = half the hardware.toml figure). Latency is not "
+                                 "counted. Kept in the link as tp_comm=true/false.",
+    "model.decode.bound_help": "Memory bandwidth ÷ the bytes one token reads: the dense weights, "
+                               "the experts it is routed to, and its KV cache (when on).",
+    "model.decode.headline": "**{bw} ÷ ({read} weights read + {kv} KV cache) = {bound}** for one "
+                             "request ({weights}). Memory holds all {total} of weights.",
+    "model.decode.no_fit_b1": "One request does not fit: the total weights are {total} ({weights}) "
+                              "plus {kv} of KV cache, more than {mem} ({gpus} GPU(s)). Use more "
+                              "GPUs or fewer bytes per weight.",
+    "model.decode.moe": "Mixture of experts: at batch {batch} each MoE layer reads about **{d} of "
+                        "{e} experts** ({d1} at batch 1), so a step reads {read} of weights — "
+                        "not the {active} of the active parameters, and less than the {total} in "
+                        "memory. Assumption: uniform routing (real routers are skewed and touch "
+                        "fewer).",
+    "model.decode.moe_b1": "Mixture of experts: one token reads **{d1} of {e} experts** per MoE "
+                           "layer, so a step reads {read} of weights while memory holds all {total}. "
+                           "Larger batches route to more experts (uniform routing assumed).",
+    "model.decode.comm": "Tensor-parallel all-reduce: **{time}** per step on {gpus} GPUs at {link} "
+                         "per direction, added to the step time.",
+    "model.decode.comm_unknown": "The device has no interconnect figure, so no all-reduce time is added.",
+    "model.decode.prefill_heading": "Prefill: time to first token",
+    "model.decode.ttft": "Time to first token (bound)",
+    "model.decode.ttft_help": "The prompt's forward FLOP over the peak, or reading the weights "
+                              "once, whichever is longer; queueing and scheduling not counted.",
+    "model.decode.per_token": "Then per token (batch 1)",
+    "model.decode.per_token_help": "One decode step at batch 1 after the prompt.",
+    "model.decode.prefill_flops": "Prefill FLOP",
+    "model.decode.prefill_flops_help": "P × (2 FLOP per weight + causal attention), logits for "
+                                       "the last position only.",
+    "model.decode.prefill_flops_params_help": "2 FLOP per parameter per prompt token (2·N·P); "
+                                              "no attention term without a model.",
+    "model.decode.prefill_params_note": "Parameters only: the attention term is left out; choose a "
+                                        "model in the sidebar to count it.",
+    "model.how.prefill_params": "Time to first token from the parameter count: the prompt's 2·N·P "
+                                "forward FLOP over the peak, or one read of the weights:",
+    "model.decode.prefill_compute": "A {prompt}-token prompt is compute-bound: {compute} of math "
+                                    "against {memory} to read the weights.",
+    "model.decode.prefill_memory": "A {prompt}-token prompt is still bandwidth-bound: reading the "
+                                   "weights takes {memory}, the math only {compute}.",
+    "model.decode.roofline_text": "At batch 1 a decode step of this model does about **{intensity} "
+                                  "FLOP per byte** (arithmetic intensity), far left of the ridge "
+                                  "at {ridge}: MFU {mfu1}. At batch {batch}: {mfub}.",
+    "model.how.decode_total": "Memory holds every weight (all experts):",
+    "model.how.decode_moe": "Expected distinct experts per MoE layer for b tokens choosing k of E "
+                            "uniformly, and the weights one step reads (dense part once, routed "
+                            "experts only those used; the untied input table is a gather of b rows):",
+    "model.how.decode_dense": "Weights one step reads (the untied input table is a gather of b rows):",
+    "model.how.decode_kv": "KV cache per token of context; at {ctx} tokens one sequence holds "
+                           "{seq}{windows}:",
+    "model.how.decode_windows": " (sliding-window layers capped at their window)",
+    "model.how.decode_step": "One decode step for batch b = {batch}: the slower of reading the "
+                             "bytes and doing the math (2 FLOP per active weight plus attention "
+                             "over the context), plus the all-reduce time when on:",
+    "model.how.decode_knee": "The knee (critical batch) where the two terms are equal, found "
+                             "numerically (the MoE weight read grows with b):",
+    "model.how.prefill": "Time to first token: the prompt's forward FLOP (causal attention, logits "
+                         "of the last position only) over the peak, or one read of the weights:",
+    "model.how.comm": "Ring all-reduce, two per layer, of b × d_model BF16 values, 2(t−1)/t of "
+                      "them over each GPU's link:",
     # training memory
     "model.mem.heading": "Training memory per GPU",
     "model.mem.needs_model": "Choose a model in the sidebar to see the memory per GPU: the "
@@ -240,6 +311,45 @@ ZH = {
     "model.training.implied_over": "超过 100 %：GPU 小时、token 数、模型或峰值对不上（用了稀疏峰值？是另一次训练的 GPU 小时？）。",
     "model.how.training_flops": "所选模型的训练 FLOP：每 token FLOP（含注意力）乘以训练 token 数。",
     "model.how.implied_mfu": "GPU 小时对应的 MFU：把 GPU 小时的公式反过来解出 MFU。",
+    "model.decode.kv_heading": "KV cache（来自模型）",
+    "model.decode.kv_from_model": "层数、KV 头数和每头维度来自模型（按结构是 GQA、MQA 或 MLA；滑动窗口层最多只存窗口内的 token）。",
+    "model.decode.prompt": "预填充的提示长度（可选，token）",
+    "model.decode.prompt_help": "生成第一个新 token 之前要处理的提示 token 数，例如 2048。给出首 token 时间的下限，和每 token 时间并列。链接里记作 prompt。",
+    "model.decode.tp_comm": "计入张量并行的 all-reduce 时间",
+    "model.decode.tp_comm_help": "用多张 GPU 的时候，每层结束要对这批的隐藏状态做两次 all-reduce，走设备的互联（ring 算法，单方向 = hardware.toml 数字的一半）。不计延迟。链接里记作 tp_comm=true/false。",
+    "model.decode.bound_help": "显存带宽 ÷ 一个 token 要读的字节：稠密权重、它被路由到的专家，以及它的 KV cache（打开时）。",
+    "model.decode.headline": "**{bw} ÷（读 {read} 权重 + {kv} KV cache）= {bound}**，一个请求（{weights}）。显存里要放下全部 {total} 权重。",
+    "model.decode.no_fit_b1": "一个请求都放不下：全部权重 {total}（{weights}）加上 {kv} KV cache，超过了 {mem}（{gpus} 张 GPU）。请用更多 GPU 或每个权重更少的字节。",
+    "model.decode.moe": "混合专家：批大小 {batch} 时每个 MoE 层大约要读 **{e} 个专家中的 {d} 个**（批大小 1 时是 {d1} 个），"
+                        "所以一步要读 {read} 权重——不是激活参数的 {active}，也少于显存里的 {total}。假设：均匀路由（真实的路由不均匀，用到的专家更少）。",
+    "model.decode.moe_b1": "混合专家：一个 token 在每个 MoE 层只读 **{e} 个专家中的 {d1} 个**，所以一步读 {read} 权重，而显存里要放下全部 {total}。"
+                           "批越大，路由到的专家越多（假设均匀路由）。",
+    "model.decode.comm": "张量并行 all-reduce：{gpus} 张 GPU、单方向 {link} 时每步 **{time}**，加到每步时间上。",
+    "model.decode.comm_unknown": "设备没有互联带宽数据，所以没有加 all-reduce 时间。",
+    "model.decode.prefill_heading": "预填充：首 token 时间",
+    "model.decode.ttft": "首 token 时间（下限）",
+    "model.decode.ttft_help": "提示的前向 FLOP ÷ 峰值算力，或把权重读一遍的时间，取较长者；不计排队和调度。",
+    "model.decode.per_token": "之后每个 token（批大小 1）",
+    "model.decode.per_token_help": "处理完提示后，批大小 1 的一个解码步。",
+    "model.decode.prefill_flops": "预填充 FLOP",
+    "model.decode.prefill_flops_help": "P ×（每个权重 2 FLOP + 因果注意力），只算最后一个位置的 logits。",
+    "model.decode.prefill_flops_params_help": "每个提示 token 每个参数 2 FLOP（2·N·P）；没有选模型时不含注意力项。",
+    "model.decode.prefill_params_note": "只填了参数量：不含注意力项；在侧栏选一个模型才能把它算进去。",
+    "model.how.prefill_params": "由参数量得到的首 token 时间：提示的 2·N·P 前向 FLOP ÷ 峰值算力，或把权重读一遍：",
+    "model.decode.prefill_compute": "{prompt} 个 token 的提示是算力受限的：计算要 {compute}，读权重只要 {memory}。",
+    "model.decode.prefill_memory": "{prompt} 个 token 的提示仍是带宽受限的：读权重要 {memory}，计算只要 {compute}。",
+    "model.decode.roofline_text": "批大小 1 时，这个模型的一个解码步每字节只做约 **{intensity} FLOP**（算术强度），"
+                                  "远在拐点 {ridge} 的左边：MFU {mfu1}。批大小 {batch} 时：{mfub}。",
+    "model.how.decode_total": "显存里要放下全部权重（所有专家）：",
+    "model.how.decode_moe": "b 个 token 各自从 E 个专家里均匀选 k 个时，每个 MoE 层用到的不同专家数的期望，"
+                            "以及一步要读的权重（稠密部分读一次，路由专家只读用到的；未共享的输入 embedding 表只取 b 行）：",
+    "model.how.decode_dense": "一步要读的权重（未共享的输入 embedding 表只取 b 行）：",
+    "model.how.decode_kv": "每个上下文 token 的 KV cache；{ctx} 个 token 时一条序列占 {seq}{windows}：",
+    "model.how.decode_windows": "（滑动窗口层最多存窗口大小）",
+    "model.how.decode_step": "批大小 b = {batch} 的一个解码步：读字节和做计算（每个激活权重 2 FLOP 加上对上下文的注意力）取较慢者，打开时再加 all-reduce 时间：",
+    "model.how.decode_knee": "两项相等时的临界批大小，用数值方法求（MoE 要读的权重随 b 增加）：",
+    "model.how.prefill": "首 token 时间：提示的前向 FLOP（因果注意力，只算最后一个位置的 logits）÷ 峰值算力，或者把权重读一遍：",
+    "model.how.comm": "Ring all-reduce，每层两次，每次 b × d_model 个 BF16 数，每张 GPU 的链路上走其中的 2(t−1)/t：",
     "model.mem.heading": "每张 GPU 的训练显存",
     "model.mem.needs_model": "在侧栏选一个模型，才能看到每张 GPU 的显存：激活需要层数、宽度和头数。",
     "model.mem.zero": "切分（ZeRO / FSDP）",

@@ -13,14 +13,16 @@ EN = {
     "rlx.imp.dtype_help": "Traces recorded without 'Input type' (older PyTorch) do not say "
                           "how many bytes an element has. This type is assumed for them; "
                           "the report says when it was used.",
-    "rlx.imp.tensor_k": "Tensor-core FLOPs per instruction (ncu)",
+    "rlx.imp.tensor_k": "Tensor-core FLOPs per instruction (ncu; blank = from the GPU)",
     "rlx.imp.tensor_k_help": "Nsight Compute counts tensor-core work as warp-level MMA "
-                             "instructions (sm__inst_executed_pipe_tensor.sum). FLOPs = this "
-                             "factor × that count. The factor depends on the MMA instruction "
-                             "shape: 512 for V100's HMMA.884 (the common default); other "
-                             "shapes and GPUs differ (e.g. m16n8k16 = 2·16·8·16 = 4096 per "
-                             "warp instruction). Check your kernel's SASS or use ncu's "
-                             "sm__ops_path_tensor_* op counters when you have them.",
+                             "instructions (sm__inst_executed_pipe_tensor.sum); FLOPs = this "
+                             "factor × that count. Left blank, it comes from the report's GPU "
+                             "(its CC column or device name, else the sidebar's device): 512 on "
+                             "Volta (V100, HMMA.884), 2048 on Turing (T4, m16n8k8), 4096 on "
+                             "Ampere, Ada, Hopper and Blackwell (mma m16n8k16 = 2·16·8·16). "
+                             "The import report says which value was used. Type a number to "
+                             "override it.",
+    "rlx.imp.tensor_k_placeholder": "from the GPU",
     "rlx.imp.uploader": "Profiler trace or CSV",
     "rlx.imp.uploader_help": "At most 25 MB per file (gzip a larger trace: .json.gz). "
                              "The file is read once; upload it again to import it again.",
@@ -78,6 +80,12 @@ EN = {
     "rlx.reason.no_bytes": "no memory-traffic metric for this kernel",
     "rlx.reason.op_overhead": "operator time outside its GPU kernels (CPU overhead)",
     # warnings (calc.importers.WARNING_KEYS)
+    "rlx.note.tensor_k": "Tensor-core FLOPs: {value} FLOPs per tensor instruction ({arch}, {inst}; from {basis}).",
+    "rlx.note.tensor_k_option": "Tensor-core FLOPs: {value} FLOPs per tensor instruction (set in the import options).",
+    "rlx.warn.tensor_k_unknown": "The report names no GPU and the selected device is not an NVIDIA GPU "
+                                 "with tensor cores: tensor FLOPs assume {value} FLOPs per instruction "
+                                 "(mma m16n8k16, Ampere and later). Set the value in the import options "
+                                 "for an older GPU.",
     "rlx.warn.flops_missing": "{n} kernel(s) have no FLOP count (common for Nsight Compute "
                               "files without FLOP counters): type their FLOPs in the table "
                               "to place them on the roofline.",
@@ -200,12 +208,13 @@ ZH = {
     "rlx.imp.dtype": "trace 没有数据类型时按此类型",
     "rlx.imp.dtype_help": "没有记录 'Input type' 的 trace（较旧的 PyTorch）不知道每个元素几个字节，"
                           "此时按这里选的类型计算；用到时报告会注明。",
-    "rlx.imp.tensor_k": "每条 Tensor Core 指令的 FLOPs（ncu）",
+    "rlx.imp.tensor_k": "每条 Tensor Core 指令的 FLOPs（ncu；留空 = 按 GPU 取值）",
     "rlx.imp.tensor_k_help": "Nsight Compute 以 warp 级 MMA 指令数统计 Tensor Core 工作量"
-                             "（sm__inst_executed_pipe_tensor.sum）。FLOPs = 本系数 × 该计数。"
-                             "系数取决于 MMA 指令形状：V100 的 HMMA.884 为 512（常用默认值）；"
-                             "其他形状和 GPU 不同（例如 m16n8k16 = 2·16·8·16 = 每条 warp 指令 4096）。"
-                             "请查看 kernel 的 SASS，或在有 sm__ops_path_tensor_* 计数器时使用它们。",
+                             "（sm__inst_executed_pipe_tensor.sum），FLOPs = 本系数 × 该计数。"
+                             "留空时按报告里的 GPU 取值（CC 列或设备名，否则用侧栏选的设备）：Volta（V100，HMMA.884）为 512，"
+                             "Turing（T4，m16n8k8）为 2048，Ampere、Ada、Hopper 和 Blackwell（mma m16n8k16 = 2·16·8·16）为 4096。"
+                             "导入报告会注明用了哪个值。填一个数可以覆盖它。",
+    "rlx.imp.tensor_k_placeholder": "按 GPU 取值",
     "rlx.imp.uploader": "Profiler trace 或 CSV",
     "rlx.imp.uploader_help": "每个文件最多 25 MB（更大的 trace 请压缩成 .json.gz）。"
                              "同一个文件只读一次；想重新导入就再上传一次。",
@@ -256,6 +265,11 @@ ZH = {
     "rlx.reason.cell_error": "有单元格无法读取",
     "rlx.reason.no_bytes": "该 kernel 没有访存指标",
     "rlx.reason.op_overhead": "算子在其 GPU kernel 之外的时间（CPU 开销）",
+    "rlx.note.tensor_k": "Tensor Core FLOPs：每条 Tensor Core 指令按 {value} FLOPs 计（{arch}，{inst}；依据：{basis}）。",
+    "rlx.note.tensor_k_option": "Tensor Core FLOPs：每条 Tensor Core 指令按 {value} FLOPs 计（在导入选项里设定）。",
+    "rlx.warn.tensor_k_unknown": "报告里没有 GPU 信息，侧栏选的设备也不是带 Tensor Core 的 NVIDIA GPU："
+                                 "Tensor Core FLOPs 按每条指令 {value} FLOPs 计（mma m16n8k16，Ampere 及以后）。"
+                                 "如果是更老的 GPU，请在导入选项里填写。",
     "rlx.warn.flops_missing": "{n} 个 kernel 没有 FLOP 计数（没有 FLOP 计数器的 Nsight Compute "
                               "文件常见）：在表格里填上 FLOPs 才能画到 roofline 上。",
     "rlx.warn.dtype_assumed": "trace 中部分算子没有 'Input type'，按 {dtype} 计算（上面选择的数据类型）。",

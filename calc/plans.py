@@ -1,0 +1,666 @@
+"""Plans side by side: training and serving setups as records, evaluated with the same
+functions as the Training and Decode pages, compared against a baseline.
+
+A :class:`Plan` is one row of the planning table.  ``kind`` says which fields apply:
+
+* ``"training"`` — model (catalog id or "" for parameters only), ``n_params`` N,
+  ``n_tokens`` D, device, precision, ``n_gpus``, ``mfu``, ``recompute``, ``price``.
+  Results (:func:`evaluate`): C = 6·N·D (:func:`calc.training.training_flops`),
+  T = C / (GPUs × peak × MFU) (:func:`calc.training.training_seconds`), days,
+  GPU-hours = C / (peak × MFU) / 3600, cost = GPU-hours × price — exactly the Training
+  page's numbers — plus the MFU range published runs reached at that scale
+  (:func:`calc.published.mfu_range`) and the days and cost at both ends of it.
+* ``"serving"`` — model, ``n_params``, device, precision (compute), ``weights`` and
+  ``kv_dtype`` precisions, ``n_gpus`` (tensor parallel), ``batch``, ``prompt_len``,
+  ``output_len``, ``context`` (KV-cache tokens per sequence, counted when ``kv``),
+  the KV shape (``n_layers``, ``kv_heads``, ``head_dim``), ``price`` and a stated
+  ``efficiency`` (the share of the bandwidth bound the server reaches).
+  Results: the Decode page's step model (:mod:`calc.decode`: aggregate bandwidth and
+  peak over the TP group, weights + KV read per step) for the per-token bound and the
+  tokens/s per user, in total and per GPU; the TTFT bound
+  (:func:`calc.decode.prefill_seconds`); memory fit of weights + KV against the GPUs'
+  memory with 10 % kept free (as the Decode page); cost per million output tokens =
+  price × GPUs / 3600 / (tokens/s) × 1e6; the same at the stated efficiency and at the
+  published efficiency range (:func:`calc.published.decode_efficiency_range`).
+
+:func:`relative` compares a result to the baseline's (× and Δ).  The whole table
+travels in a share link (:func:`encode_plans`, the kernel table's token format,
+:func:`calc.scenario.pack_token`) and a JSON file (:func:`dump_plans` /
+:func:`load_plans`, format ``roofline-lab.plans`` version 1); :func:`plans_csv` writes
+inputs and results with SI units in the column names.  Units: SI base units; fractions
+0..1; money in the price's currency.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Mapping, Optional, Sequence
+
+from calc import decode as dec
+from calc import models as mdl
+from calc import training as tr
+from calc.published import EfficiencyRange, MfuRange, Published, decode_efficiency_range, mfu_range
+from calc.scenario import ScenarioError, pack_token, unpack_token
+
+__all__ = [
+    "TRAINING", "SERVING", "KINDS", "RECOMPUTE", "WEIGHT_PRECISIONS", "KV_PRECISIONS",
+    "MEMORY_RESERVE", "MAX_PLANS", "PLANS_FORMAT", "PLANS_VERSION",
+    "Plan", "DeviceFacts", "TrainingResult", "ServingResult", "Relative", "PlanTable",
+    "device_facts", "model_arch", "evaluate", "evaluate_all", "relative", "cost_per_million_tokens",
+    "encode_plans", "decode_plans", "dump_plans", "load_plans", "plan_from_dict",
+    "plan_to_dict", "plans_csv", "default_plans",
+]
+
+TRAINING = "training"
+SERVING = "serving"
+KINDS = (TRAINING, SERVING)
+RECOMPUTE = ("none", "selective", "full")
+WEIGHT_PRECISIONS = ("bf16", "fp16", "fp8", "int8", "int4")
+KV_PRECISIONS = ("bf16", "fp16", "fp8", "int8")
+MEMORY_RESERVE = 0.1
+"""Share of GPU memory kept free for activations, the CUDA context and fragmentation
+(the Decode page's "fits" test)."""
+MAX_PLANS = 40
+PLANS_FORMAT = "roofline-lab.plans"
+PLANS_VERSION = 1
+_MAX_TEXT = 120
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One row of the plan table (see the module docstring for which fields apply).
+
+    Custom devices carry ``peak_flops`` (FLOP/s), ``mem_bw`` (bytes/s) and optionally
+    ``memory_bytes``; catalog devices take them from hardware.toml.  ``price`` is per
+    GPU-hour in the page's currency, or None.  ``model``: a models.toml id, or "" for
+    "parameters only" (``n_params`` is then N); with a model, ``n_params`` is ignored and
+    the architecture gives the FLOPs (attention included), memory and KV bytes.
+    Training memory per GPU (calc.models.training_memory, as on the Training page):
+    tensor- and pipeline-parallel sizes ``tp``, ``pp``, data parallelism over the rest
+    (``n_gpus`` ÷ (tp × pp)) with ``zero_stage`` (3 = FSDP full shard), ``micro_batch``
+    sequences of ``seq_len`` tokens, bf16 weights and gradients, ``optimizer``,
+    ``flash_attention``.  ``causal`` applies to the attention FLOP term.
+    """
+    kind: str = TRAINING
+    name: str = ""
+    model: str = ""
+    n_params: float = 7e9
+    device: str = "a100-80gb-sxm"
+    precision: str = "bf16"
+    n_gpus: int = 64
+    price: Optional[float] = None
+    peak_flops: Optional[float] = None
+    mem_bw: Optional[float] = None
+    memory_bytes: Optional[float] = None
+    # training
+    n_tokens: float = 1e12
+    mfu: float = 0.45
+    recompute: str = "none"
+    seq_len: int = 4096
+    causal: bool = True
+    micro_batch: int = 1
+    zero_stage: int = 3
+    tp: int = 1
+    pp: int = 1
+    optimizer: str = "adam-mixed"
+    flash_attention: bool = True
+    # serving
+    weights: str = "bf16"
+    kv_dtype: str = "bf16"
+    batch: int = 1
+    prompt_len: int = 1024
+    output_len: int = 256
+    kv: bool = True
+    context: int = 4096
+    tp_comm: bool = False
+    n_layers: int = 32
+    kv_heads: int = 32
+    head_dim: int = 128
+    efficiency: float = 0.6
+
+
+def default_plans() -> list[Plan]:
+    """The newcomer's table: the seed's 7B / 1T tokens on 64 A100s at MFU 45 % (54 days),
+    the same at 25 % (97 days), and a 7B bf16 serving plan on one A100."""
+    return [
+        Plan(kind=TRAINING, name="7B · 64 × A100 · MFU 45 %", n_params=7e9, n_tokens=1e12,
+             device="a100-80gb-sxm", n_gpus=64, mfu=0.45),
+        Plan(kind=TRAINING, name="7B · 64 × A100 · MFU 25 %", n_params=7e9, n_tokens=1e12,
+             device="a100-80gb-sxm", n_gpus=64, mfu=0.25),
+        Plan(kind=SERVING, name="7B bf16 · 1 × A100 · batch 16", n_params=7e9,
+             device="a100-80gb-sxm", n_gpus=1, batch=16),
+    ]
+
+
+@dataclass(frozen=True)
+class DeviceFacts:
+    """What a plan needs from its device: dense peak (FLOP/s) of the plan's precision,
+    bandwidth (bytes/s), memory (bytes or None) and a display name."""
+    peak_flops: float
+    mem_bw: float
+    memory_bytes: Optional[float]
+    name: str
+    interconnect: Optional[float] = None     # bytes/s, both directions (hardware.toml)
+
+
+def device_facts(plan: Plan, devices: Mapping[str, Any]) -> DeviceFacts:
+    """The plan's device figures; ValueError naming the field when they are missing."""
+    if plan.device == "custom":
+        if plan.peak_flops is None or plan.mem_bw is None:
+            raise ValueError("a custom device needs peak_flops and mem_bw")
+        return DeviceFacts(float(plan.peak_flops), float(plan.mem_bw), plan.memory_bytes,
+                           "custom")
+    dev = devices.get(plan.device)
+    if dev is None:
+        raise ValueError(f"device {plan.device!r} is not in hardware.toml")
+    if plan.precision not in dev.precisions:
+        raise ValueError(f"precision: {dev.name} has no {plan.precision!r} peak "
+                         f"(available: {', '.join(dev.precisions)})")
+    return DeviceFacts(dev.peak_flops(plan.precision), dev.mem_bw, dev.memory_bytes, dev.name,
+                       dev.interconnect_bytes_per_s)
+
+
+@dataclass(frozen=True)
+class TrainingResult:
+    """A training plan's numbers: FLOP, seconds, days, GPU-hours, cost (None without a
+    price), the published MFU range used (None when unknown) and the days / cost at its
+    high (fast) and low (slow) ends.  memory_per_gpu / fits: None until known."""
+    plan: Plan
+    device: DeviceFacts
+    flops: float
+    seconds: float
+    days: float
+    gpu_hours: float
+    cost: Optional[float]
+    hfu: Optional[float]
+    published: Optional[MfuRange]
+    days_at_hi: Optional[float]
+    days_at_lo: Optional[float]
+    cost_at_hi: Optional[float]
+    cost_at_lo: Optional[float]
+    memory_per_gpu: Optional[float] = None
+    fits: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class ServingResult:
+    """A serving plan's numbers (bounds unless named "_at_eff" / "_lo" / "_hi").
+
+    step_seconds: one decode step of the batch; ttft: prefill bound of one prompt;
+    per_user / total / per_gpu: output tokens/s; request_seconds = ttft + output_len ×
+    step; cost_per_m: currency per million output tokens (None without a price);
+    weight_bytes, kv_bytes (whole batch at ``context``), memory (the TP group's),
+    fits: "fits" / "tight" (fits only without the 10 % reserve) / "no" / None.
+    """
+    plan: Plan
+    device: DeviceFacts
+    step_seconds: float
+    ttft: float
+    per_user: float
+    total: float
+    per_gpu: float
+    request_seconds: float
+    cost_per_m: Optional[float]
+    per_user_at_eff: float
+    total_at_eff: float
+    cost_per_m_at_eff: Optional[float]
+    published: Optional[EfficiencyRange]
+    total_lo: Optional[float]
+    total_hi: Optional[float]
+    cost_per_m_lo: Optional[float]
+    cost_per_m_hi: Optional[float]
+    weight_bytes: float
+    kv_bytes: float
+    memory: Optional[float]
+    fits: Optional[str]
+
+
+def cost_per_million_tokens(price_per_gpu_hour: float, n_gpus: float, tokens_per_sec: float) -> float:
+    """Serving cost per million generated tokens = price × GPUs / 3600 / tokens_per_sec × 1e6.
+
+    price in currency per GPU-hour, tokens_per_sec of the whole TP group.  1 A100 at
+    2 per hour serving 2000 tok/s: 2 / 3600 / 2000 × 1e6 = 0.278 per million tokens.
+    """
+    from calc import _validate as v
+    pr = v.number("price_per_gpu_hour", price_per_gpu_hour, "non_negative", "currency per GPU-hour")
+    g = v.number("n_gpus", n_gpus, "positive", "GPUs")
+    t = v.number("tokens_per_sec", tokens_per_sec, "positive", "tokens/s")
+    return pr * g / tr.SECONDS_PER_HOUR / t * 1e6
+
+
+def _fit(model_bytes: float, memory: Optional[float], kv_bytes: float) -> Optional[str]:
+    if not memory:
+        return None
+    if dec.fits_in_memory(model_bytes, memory, kv_bytes, reserve_fraction=MEMORY_RESERVE):
+        return "fits"
+    if dec.fits_in_memory(model_bytes, memory, kv_bytes):
+        return "tight"
+    return "no"
+
+
+def _evaluate_training(plan: Plan, facts: DeviceFacts, published: Optional[Published],
+                       arch=None) -> TrainingResult:
+    D, G, peak, m = plan.n_tokens, plan.n_gpus, facts.peak_flops, plan.mfu
+    if arch is not None:
+        fpt = mdl.flops_per_token(arch, plan.seq_len, causal=plan.causal, recompute=plan.recompute)
+        N, per_token, hw_ratio = fpt.active_params, fpt.model, fpt.hardware / fpt.model
+    else:
+        # Parameters only: 6N per token; full recomputation adds a forward pass (8N).
+        N, per_token = plan.n_params, None
+        hw_ratio = 8.0 / 6.0 if plan.recompute == "full" else 1.0
+    flops = tr.training_flops(N, D, per_token)
+    secs = tr.training_seconds(N, D, G, peak, m, per_token)
+    hours = tr.gpu_hours(N, D, peak, m, per_token)
+    cost = tr.training_cost(hours, plan.price) if plan.price is not None else None
+    hfu = m * hw_ratio if hw_ratio != 1.0 else None
+    rng = mfu_range(N, G, plan.device if plan.device != "custom" else None, published) \
+        if published is not None else None
+    d_hi = d_lo = c_hi = c_lo = None
+    if rng is not None:
+        d_hi = tr.days(tr.training_seconds(N, D, G, peak, rng.hi, per_token))
+        d_lo = tr.days(tr.training_seconds(N, D, G, peak, rng.lo, per_token))
+        if plan.price is not None:
+            c_hi = tr.training_cost(tr.gpu_hours(N, D, peak, rng.hi, per_token), plan.price)
+            c_lo = tr.training_cost(tr.gpu_hours(N, D, peak, rng.lo, per_token), plan.price)
+    mem = fits = None
+    if arch is not None:
+        if G % (plan.tp * plan.pp):
+            raise ValueError(f"n_gpus ({G:,}) must be a multiple of tp × pp ({plan.tp} × {plan.pp})")
+        tm = mdl.training_memory(arch, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
+                                 dp=G / (plan.tp * plan.pp), zero_stage=plan.zero_stage,
+                                 recompute=plan.recompute, tp=plan.tp, pp=plan.pp,
+                                 optimizer=plan.optimizer,
+                                 flash_attention=plan.flash_attention)
+        mem = tm.total
+        fits = _fit(mem, facts.memory_bytes, 0.0)
+    return TrainingResult(plan, facts, flops, secs, tr.days(secs), hours, cost, hfu,
+                          rng, d_hi, d_lo, c_hi, c_lo, mem, fits)
+
+
+def _evaluate_serving(plan: Plan, facts: DeviceFacts, published: Optional[Published],
+                      devices: Mapping[str, Any], arch=None) -> ServingResult:
+    G, B = plan.n_gpus, plan.batch
+    bpp = dec.bytes_per_param(plan.weights)
+    kv_elem = dec.bytes_per_param(plan.kv_dtype)
+    bw = dec.aggregate(facts.mem_bw, G)
+    peak = dec.aggregate(facts.peak_flops, G)
+    if arch is not None:
+        w_bytes = mdl.param_counts(arch).total * bpp          # memory holds every weight
+        context = float(plan.context) if plan.kv else 0.0
+        step_info = mdl.decode_step(arch, B, context, bpp, kv_elem, peak, bw)
+        step = step_info.seconds
+        if plan.tp_comm and G > 1 and facts.interconnect:
+            # the Decode page's TP all-reduce: one direction = half the datasheet figure
+            step += mdl.tp_allreduce_seconds_per_token(arch, B, G, facts.interconnect / 2.0, 2.0)
+        total, per_user = B / step, 1.0 / step
+        kv_total = step_info.kv_bytes
+        ttft = mdl.prefill_seconds(arch, plan.prompt_len, bpp, peak, bw)
+    else:
+        N = plan.n_params
+        w_bytes = dec.model_bytes(N, bpp)
+        if plan.kv:
+            kv_seq = dec.kv_cache_bytes(plan.n_layers, plan.kv_heads, plan.head_dim, plan.context, 1, kv_elem)
+            kv_total = dec.kv_cache_bytes(plan.n_layers, plan.kv_heads, plan.head_dim, plan.context, B, kv_elem)
+        else:
+            kv_seq = kv_total = 0.0
+        step = dec.decode_step_seconds(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+        total = dec.decode_tokens_per_sec(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+        per_user = dec.per_sequence_tokens_per_sec(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+        ttft = dec.prefill_seconds(plan.prompt_len, N, bpp, peak, bw)
+    eff = plan.efficiency
+    total_eff, per_user_eff = total * eff, per_user * eff
+
+    def cost(tps: Optional[float]) -> Optional[float]:
+        if plan.price is None or tps is None:
+            return None
+        return cost_per_million_tokens(plan.price, G, tps)
+
+    rng = decode_efficiency_range(G, published, devices) if published is not None else None
+    t_lo = total * rng.lo if rng else None
+    t_hi = total * rng.hi if rng else None
+    memory = dec.aggregate(facts.memory_bytes, G) if facts.memory_bytes else None
+    return ServingResult(
+        plan, facts, step, ttft, per_user, total, total / G,
+        ttft + plan.output_len * step, cost(total), per_user_eff, total_eff, cost(total_eff),
+        rng, t_lo, t_hi, cost(t_lo), cost(t_hi), w_bytes, kv_total, memory,
+        _fit(w_bytes, memory, kv_total))
+
+
+def model_arch(plan: Plan, models: Optional[Mapping[str, Any]]):
+    """The plan's architecture (None for "parameters only"); ValueError for an id that
+    is not in the catalog."""
+    if not plan.model:
+        return None
+    if models is None or plan.model not in models:
+        raise ValueError(f"model {plan.model!r} is not in models.toml")
+    return models[plan.model]
+
+
+def evaluate(plan: Plan, devices: Mapping[str, Any], published: Optional[Published] = None,
+             models: Optional[Mapping[str, Any]] = None):
+    """A plan's results: :class:`TrainingResult` or :class:`ServingResult`.
+
+    ``models``: the catalog (calc.models.load_models()), needed for plans with a model.
+    Raises ValueError naming the field when the plan cannot be evaluated (unknown
+    device or model, precision the device lacks, a number out of range).
+    """
+    facts = device_facts(plan, devices)
+    arch = model_arch(plan, models)
+    if plan.kind == TRAINING:
+        return _evaluate_training(plan, facts, published, arch)
+    if plan.kind == SERVING:
+        return _evaluate_serving(plan, facts, published, devices, arch)
+    raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {plan.kind!r}")
+
+
+def evaluate_all(plans: Sequence[Plan], devices: Mapping[str, Any],
+                 published: Optional[Published] = None,
+                 models: Optional[Mapping[str, Any]] = None) -> list:
+    """:func:`evaluate` for each plan; a plan that cannot be evaluated gives its error
+    message (str) in its place, so one bad row never hides the others."""
+    out: list = []
+    for p in plans:
+        try:
+            out.append(evaluate(p, devices, published, models))
+        except ValueError as exc:
+            out.append(str(exc))
+    return out
+
+
+@dataclass(frozen=True)
+class Relative:
+    """A result against the baseline's (same kind only).
+
+    Training: ``ratio`` = days ÷ baseline days, ``delta`` = days − baseline days,
+    ``cost_ratio`` / ``cost_delta`` likewise (None without both prices).
+    Serving: ``ratio`` = per-user tokens/s ÷ baseline's (at the stated efficiencies),
+    ``delta`` = total tokens/s − baseline's, ``cost_ratio`` / ``cost_delta`` of the cost
+    per million tokens.
+    """
+    ratio: float
+    delta: float
+    cost_ratio: Optional[float]
+    cost_delta: Optional[float]
+
+
+def relative(result, baseline) -> Optional[Relative]:
+    """``result`` against ``baseline`` (see :class:`Relative`); None when either is an
+    error or the kinds differ.  Seed: 97.4 days (MFU 25 %) against 54.1 (45 %) is
+    ×1.80 = 45/25, +43.3 days."""
+    if isinstance(result, str) or isinstance(baseline, str) or result is None or baseline is None:
+        return None
+    if type(result) is not type(baseline):
+        return None
+    if isinstance(result, TrainingResult):
+        a, b, ca, cb = result.days, baseline.days, result.cost, baseline.cost
+    else:
+        a, b = result.per_user_at_eff, baseline.per_user_at_eff
+        ca, cb = result.cost_per_m_at_eff, baseline.cost_per_m_at_eff
+    delta = a - b if isinstance(result, TrainingResult) else result.total_at_eff - baseline.total_at_eff
+    both = ca is not None and cb is not None
+    return Relative(a / b, delta, (ca / cb) if both and cb > 0 else None,
+                    (ca - cb) if both else None)
+
+
+# ----------------------------------------------------------------------------- records
+
+_FIELDS = {f.name: f for f in fields(Plan)}
+_DEFAULT = Plan()
+_INT_FIELDS = ("n_gpus", "batch", "prompt_len", "output_len", "context", "n_layers",
+               "kv_heads", "head_dim", "seq_len", "micro_batch", "tp", "pp")
+_POS_FIELDS = ("n_params", "n_tokens")
+_OPT_POS_FIELDS = ("peak_flops", "mem_bw", "memory_bytes")
+_FRACTION_FIELDS = ("mfu", "efficiency")
+_CHOICES = {"kind": KINDS, "recompute": RECOMPUTE, "weights": WEIGHT_PRECISIONS,
+            "kv_dtype": KV_PRECISIONS, "optimizer": tuple(mdl.OPTIMIZER_BYTES_PER_PARAM)}
+_MAX_INT = 10 ** 9
+_MAX_NUM = 1e30
+
+
+def _q(v: object) -> str:
+    try:
+        s = json.dumps(v)
+    except (TypeError, ValueError):
+        s = repr(v)
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+def _number(v: object, path: str, lo_ok: bool = False) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ScenarioError(f"{path} must be a number, got {_q(v)}")
+    x = float(v)
+    if not math.isfinite(x) or x < 0 or (x == 0 and not lo_ok) or x > _MAX_NUM:
+        raise ScenarioError(f"{path} must be a finite number > 0, got {_q(v)}")
+    return x
+
+
+def plan_from_dict(d: object, path: str = "plans[0]", known_devices=None) -> Plan:
+    """Validate one plan's dict (keys = :class:`Plan` fields; missing keys take the
+    defaults) and build the Plan.  Raises ScenarioError naming ``path.field``."""
+    if not isinstance(d, dict):
+        raise ScenarioError(f"{path} must be an object, got {_q(d)}")
+    values: dict[str, Any] = {}
+    for key, raw in d.items():
+        if key not in _FIELDS:
+            continue                                  # forward compatible
+        p = f"{path}.{key}"
+        if key in _CHOICES:
+            if raw not in _CHOICES[key]:
+                raise ScenarioError(f"{p} must be one of {', '.join(_CHOICES[key])}, got {_q(raw)}")
+            values[key] = raw
+        elif key in ("name", "model", "device", "precision"):
+            if not isinstance(raw, str) or len(raw) > _MAX_TEXT:
+                raise ScenarioError(f"{p} must be text of at most {_MAX_TEXT} characters, got {_q(raw)}")
+            values[key] = raw
+        elif key == "zero_stage":
+            if raw not in (0, 1, 2, 3) or isinstance(raw, bool):
+                raise ScenarioError(f"{p} must be 0, 1, 2 or 3, got {_q(raw)}")
+            values[key] = int(raw)
+        elif key in ("kv", "causal", "flash_attention", "tp_comm"):
+            if not isinstance(raw, bool):
+                raise ScenarioError(f"{p} must be true or false, got {_q(raw)}")
+            values[key] = raw
+        elif key in _INT_FIELDS:
+            x = _number(raw, p)
+            if x != int(x) or x > _MAX_INT:
+                raise ScenarioError(f"{p} must be a whole number from 1 to {_MAX_INT:,}, got {_q(raw)}")
+            values[key] = int(x)
+        elif key in _FRACTION_FIELDS:
+            x = _number(raw, p)
+            if x > 1:
+                raise ScenarioError(f"{p} must be a fraction in (0, 1], got {_q(raw)}")
+            values[key] = x
+        elif key == "price":
+            values[key] = None if raw is None else _number(raw, p, lo_ok=True)
+        elif key in _OPT_POS_FIELDS:
+            values[key] = None if raw is None else _number(raw, p)
+        else:
+            values[key] = _number(raw, p)
+    plan = replace(_DEFAULT, **values)
+    if not plan.device:
+        raise ScenarioError(f"{path}.device must not be empty")
+    if known_devices is not None and plan.device != "custom" and plan.device not in known_devices:
+        raise ScenarioError(f"{path}.device: unknown device id {_q(plan.device)} (not in hardware.toml)")
+    if plan.device == "custom" and (plan.peak_flops is None or plan.mem_bw is None):
+        raise ScenarioError(f'{path}: a "custom" device needs peak_flops and mem_bw')
+    return plan
+
+
+def plan_to_dict(plan: Plan, compact: bool = False) -> dict:
+    """The plan as a JSON-ready dict; ``compact`` leaves out fields equal to the
+    defaults and the fields of the other kind (for share links)."""
+    d = asdict(plan)
+    if not compact:
+        return d
+    other = ("n_tokens", "mfu", "recompute", "seq_len", "micro_batch", "zero_stage", "causal",
+             "tp", "pp", "optimizer", "flash_attention") \
+        if plan.kind == SERVING else (
+        "weights", "kv_dtype", "batch", "prompt_len", "output_len", "kv", "context",
+        "n_layers", "kv_heads", "head_dim", "efficiency", "tp_comm")
+    return {k: v for k, v in d.items()
+            if k == "kind" or (k not in other and v != getattr(_DEFAULT, k))}
+
+
+@dataclass(frozen=True)
+class PlanTable:
+    """The whole table: plans, the baseline's index (or None) and the currency
+    (symbol and ISO code, "" when not chosen)."""
+    plans: tuple[Plan, ...] = ()
+    baseline: Optional[int] = 0
+    currency_symbol: str = ""
+    currency_code: str = ""
+
+
+def _table_from_doc(doc: object, what: str, known_devices=None) -> PlanTable:
+    if not isinstance(doc, dict):
+        raise ScenarioError(f"The {what} must be a JSON object.")
+    raw = doc.get("plans")
+    if not isinstance(raw, list):
+        raise ScenarioError(f"plans must be a list, got {_q(raw)}")
+    if len(raw) > MAX_PLANS:
+        raise ScenarioError(f"plans has {len(raw)} entries; at most {MAX_PLANS}")
+    plans = tuple(plan_from_dict(p, f"plans[{i}]", known_devices) for i, p in enumerate(raw))
+    base = doc.get("baseline", 0 if plans else None)
+    if base is not None and (isinstance(base, bool) or not isinstance(base, int)
+                             or not 0 <= base < max(len(plans), 1)):
+        raise ScenarioError(f"baseline must be the index of a plan (0 to {max(len(plans) - 1, 0)}) or null, got {_q(base)}")
+    if not plans:
+        base = None
+    cur = doc.get("currency") or {}
+    if not isinstance(cur, dict):
+        raise ScenarioError(f"currency must be an object {{symbol, code}}, got {_q(cur)}")
+    sym, code = cur.get("symbol", ""), cur.get("code", "")
+    for name, val in (("symbol", sym), ("code", code)):
+        if not isinstance(val, str) or len(val) > 8:
+            raise ScenarioError(f"currency.{name} must be text of at most 8 characters, got {_q(val)}")
+    return PlanTable(plans, base, sym, code)
+
+
+def _doc(table: PlanTable, compact: bool) -> dict:
+    doc: dict[str, Any] = {"plans": [plan_to_dict(p, compact) for p in table.plans],
+                           "baseline": table.baseline}
+    if table.currency_symbol or table.currency_code:
+        doc["currency"] = {"symbol": table.currency_symbol, "code": table.currency_code}
+    return doc
+
+
+def encode_plans(table: PlanTable) -> str:
+    """The plan table as a share-link token (URL name ``plans``): :func:`pack_token` of
+    ``{"plans": [compact plan dicts], "baseline": i, "currency": {...}}``."""
+    return pack_token(_doc(table, compact=True))
+
+
+def decode_plans(token: str, known_devices=None) -> PlanTable:
+    """Inverse of :func:`encode_plans`; ScenarioError naming the problem (bad token,
+    ``plans[2].mfu must be a fraction in (0, 1]``, unknown device...)."""
+    return _table_from_doc(unpack_token(token, "plan table"), "link's plan table", known_devices)
+
+
+def dump_plans(table: PlanTable) -> str:
+    """The plan table as a JSON file: ``{"format": "roofline-lab.plans", "version": 1,
+    "baseline": i, "currency": {...}, "plans": [every field of every plan]}``."""
+    doc = {"format": PLANS_FORMAT, "version": PLANS_VERSION}
+    doc.update(_doc(table, compact=False))
+    return json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def load_plans(text: str | bytes, known_devices=None) -> PlanTable:
+    """Read a :func:`dump_plans` file; ScenarioError for another format or version,
+    bad JSON, or a bad field (named by its path)."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ScenarioError("The plans file is not UTF-8 text.") from None
+    if not isinstance(text, str) or not text.strip():
+        raise ScenarioError("The plans file is empty.")
+    if len(text) > 4 * 2 ** 20:
+        raise ScenarioError("The plans file is larger than 4 MB.")
+    try:
+        doc = json.loads(text, parse_constant=lambda c: (_ for _ in ()).throw(
+            ScenarioError(f"the file contains {c}, which is not a number JSON allows")))
+    except ScenarioError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise ScenarioError(f"The plans file is not valid JSON ({exc}).") from None
+    if not isinstance(doc, dict) or doc.get("format") != PLANS_FORMAT:
+        raise ScenarioError(f'format must be "{PLANS_FORMAT}" (is this a Roofline Lab plans file?)')
+    if doc.get("version") != PLANS_VERSION:
+        raise ScenarioError(f"version {doc.get('version')!r} is not supported; this app reads version {PLANS_VERSION}")
+    return _table_from_doc(doc, "plans file", known_devices)
+
+
+# ----------------------------------------------------------------------------- CSV
+
+_CSV_INPUTS = ("kind", "name", "model", "n_params", "n_tokens", "device", "precision", "n_gpus",
+               "mfu", "recompute", "seq_len", "causal", "micro_batch", "zero_stage", "tp", "pp",
+               "optimizer", "flash_attention", "price", "weights", "kv_dtype", "batch", "prompt_len",
+               "output_len", "kv", "context", "n_layers", "kv_heads", "head_dim", "efficiency",
+               "tp_comm")
+_TRAINING_ONLY = {"n_tokens", "mfu", "recompute", "seq_len", "micro_batch", "zero_stage",
+                  "causal", "tp", "pp", "optimizer", "flash_attention"}
+_SERVING_ONLY = {"weights", "kv_dtype", "batch", "prompt_len", "output_len", "kv", "context",
+                 "n_layers", "kv_heads", "head_dim", "efficiency", "tp_comm"}
+
+
+def plans_csv(table: PlanTable, results: Sequence) -> str:
+    """Inputs and results of every plan as CSV (one row per plan; cells of the other
+    kind empty).  Column names carry SI units (``days``, ``ttft_s``, ``cost_<CODE>``);
+    an ``error`` column holds the message of a plan that could not be evaluated."""
+    money = f"_{table.currency_code}" if table.currency_code else ""
+    out_cols = ["is_baseline", "error", "flops", "days", "gpu_hours", f"cost{money}", "hfu",
+                "published_mfu_lo", "published_mfu_hi", "days_at_published_mfu_hi",
+                "days_at_published_mfu_lo", f"cost{money}_at_published_mfu_hi",
+                f"cost{money}_at_published_mfu_lo", "ttft_s", "step_s", "request_s",
+                "tokens_per_s_per_user", "tokens_per_s_total", "tokens_per_s_per_gpu",
+                f"cost{money}_per_million_tokens", "tokens_per_s_total_at_efficiency",
+                f"cost{money}_per_million_tokens_at_efficiency", "published_efficiency_lo",
+                "published_efficiency_hi", "weight_bytes", "kv_bytes", "memory_bytes_total", "memory_bytes_per_gpu",
+                "memory_fit", "vs_baseline_ratio", "vs_baseline_delta",
+                "vs_baseline_cost_ratio", "vs_baseline_cost_delta"]
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(list(_CSV_INPUTS) + out_cols)
+    base = results[table.baseline] if table.baseline is not None and table.baseline < len(results) else None
+    for i, (plan, res) in enumerate(zip(table.plans, results)):
+        skip = _SERVING_ONLY if plan.kind == TRAINING else _TRAINING_ONLY
+        row = ["" if k in skip or getattr(plan, k) is None else getattr(plan, k) for k in _CSV_INPUTS]
+        cells: dict[str, Any] = {"is_baseline": i == table.baseline}
+        if isinstance(res, str):
+            cells["error"] = res
+        elif isinstance(res, TrainingResult):
+            pr = res.published
+            cells.update({"flops": res.flops, "days": res.days, "gpu_hours": res.gpu_hours,
+                          f"cost{money}": res.cost, "hfu": res.hfu,
+                          "published_mfu_lo": pr.lo if pr else None,
+                          "published_mfu_hi": pr.hi if pr else None,
+                          "days_at_published_mfu_hi": res.days_at_hi,
+                          "days_at_published_mfu_lo": res.days_at_lo,
+                          f"cost{money}_at_published_mfu_hi": res.cost_at_hi,
+                          f"cost{money}_at_published_mfu_lo": res.cost_at_lo,
+                          "memory_bytes_per_gpu": res.memory_per_gpu, "memory_fit": res.fits})
+        else:
+            pr = res.published
+            cells.update({"ttft_s": res.ttft, "step_s": res.step_seconds,
+                          "request_s": res.request_seconds,
+                          "tokens_per_s_per_user": res.per_user, "tokens_per_s_total": res.total,
+                          "tokens_per_s_per_gpu": res.per_gpu,
+                          f"cost{money}_per_million_tokens": res.cost_per_m,
+                          "tokens_per_s_total_at_efficiency": res.total_at_eff,
+                          f"cost{money}_per_million_tokens_at_efficiency": res.cost_per_m_at_eff,
+                          "published_efficiency_lo": pr.lo if pr else None,
+                          "published_efficiency_hi": pr.hi if pr else None,
+                          "weight_bytes": res.weight_bytes, "kv_bytes": res.kv_bytes,
+                          "memory_bytes_total": res.memory, "memory_fit": res.fits})
+        rel = relative(res, base) if i != table.baseline else None
+        if rel is not None:
+            cells.update({"vs_baseline_ratio": rel.ratio, "vs_baseline_delta": rel.delta,
+                          "vs_baseline_cost_ratio": rel.cost_ratio,
+                          "vs_baseline_cost_delta": rel.cost_delta})
+        row += ["" if cells.get(c) is None else cells[c] for c in out_cols]
+        w.writerow(row)
+    return buf.getvalue()

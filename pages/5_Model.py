@@ -1,0 +1,49 @@
+"""Model page: every operator of the sidebar's model, for one prefill or decode step, placed
+on the device's roofline, timed and summed; the Roofline page's measured kernels beside them.
+
+A list of sections (ui.ops); the numbers come from calc.model_ops.
+"""
+import streamlit as st
+
+from calc.model_ops import model_operators
+from calc.decode import bytes_per_param
+from ui.frame import page_frame
+from ui.ops import chart, how, inputs, measured, model, results
+from ui.roofline import results as roofline_results, state as roofline_state
+
+ctx = page_frame("model")
+t = ctx.t
+
+st.title(t("ops.title"))
+st.markdown(t("ops.intro"))
+arch = model.render_model(ctx)
+
+
+@st.fragment
+def step_section() -> None:
+    """Inputs and everything computed from them: a slider reruns only this."""
+    left, right = st.columns([1, 2.6], gap="large")
+    with left:
+        st.subheader(t("ops.inputs_heading"))
+        step = inputs.render_inputs(t, arch)
+    if not (ctx.ready and step.ok):
+        right.warning(t("common.missing_inputs"))
+        return
+    ops = model_operators(arch, phase=step.phase, batch=step.batch, tokens=step.tokens,
+                          peak_flops=ctx.peak_flops, mem_bw=ctx.mem_bw,
+                          weight_bytes=bytes_per_param(step.weights),
+                          act_bytes=bytes_per_param(step.act), kv_bytes=bytes_per_param(step.kv),
+                          tp=step.tp, flash=step.flash)
+    analysis = roofline_results.analyze(roofline_state.parsed(), ctx.peak_flops, ctx.mem_bw) \
+        if step.overlay else None
+    with right:
+        results.render_totals(ctx, ops, step)
+        chart.render_chart(ctx, ops, analysis)
+    results.render_table(ctx, ops, arch.id)
+    if step.overlay:
+        measured.render_measured(ctx, ops, analysis)
+    how.render_how(ctx, ops, step)
+
+
+if arch is not None:
+    step_section()

@@ -1,0 +1,41 @@
+"""Real browser: the Model page's batch slider moves the operators along the roofline.
+
+At batch 1 every decode GEMM of Llama 2 7B sits at ~1 FLOP/byte (2 FLOPs per 2-byte weight);
+each step of the batch slider doubles the batch and so, roughly, the GEMMs' intensity, while
+attention (each request reads its own KV cache) stays where it is.
+"""
+from __future__ import annotations
+
+import pytest
+
+from browser_helpers import assert_no_exception, full_screenshot, goto, wait_idle
+
+pytestmark = pytest.mark.browser
+
+
+def _operator_x(page) -> list[float]:
+    """x (arithmetic intensity) of every operator point on the Model page's chart."""
+    return page.evaluate(
+        """() => {
+            const g = document.querySelector('.js-plotly-plot');
+            return (g._fullData || []).filter(t => t.mode === 'markers+text')
+                .flatMap(t => Array.from(t.x || []));
+        }""")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_batch_slider_moves_the_gemms_right(page, server, screenshot_dir, lang):
+    goto(page, server, "model", lang=lang, model="llama-2-7b")
+    assert_no_exception(page)
+    before = sorted(_operator_x(page))
+    assert before and 0.9 < before[-1] <= 1.0 + 1e-6, before   # batch 1: GEMMs at ~1 FLOP/B
+    slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]').first
+    slider.focus()
+    for _ in range(3):                                           # batch 1 → 8
+        slider.press("ArrowRight")
+    wait_idle(page)
+    page.wait_for_function("() => location.search.includes('batch=8')", timeout=30000)
+    after = sorted(_operator_x(page))
+    assert after[-1] > 7 * before[-1], (before[-1], after[-1])
+    assert_no_exception(page)
+    full_screenshot(page, screenshot_dir / f"model_batch8_{lang}.png")

@@ -1,0 +1,62 @@
+"""Real browser: the Plans page's one-page report prints cleanly.
+
+The report is downloaded from the page (the button a user presses), opened in Chromium and
+printed with Playwright's page.pdf on A4 and on Letter; the PDF's text (pypdf) must hold
+every plan, the seed's numbers and the page's language, on one page.  The PDFs and a
+screenshot of the report are saved next to the page screenshots.
+"""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from browser_helpers import ARTIFACTS, assert_no_exception, full_screenshot, goto
+
+pytestmark = pytest.mark.browser
+
+
+def _link_table():
+    from calc.plans import SERVING, TRAINING, Plan, PlanTable, default_plans, encode_plans
+
+    plans = tuple(default_plans()) + (
+        Plan(kind=TRAINING, name="70B on 512 H100", n_params=70e9, n_tokens=2e12,
+             device="h100-sxm", n_gpus=512, mfu=0.4, price=2.5),
+        Plan(kind=SERVING, name="70B fp8 on 4 H100", n_params=70e9, device="h100-sxm",
+             n_gpus=4, weights="fp8", batch=32, price=2.5, n_layers=80, kv_heads=8),
+    )
+    return plans, encode_plans(PlanTable(plans, 0))
+
+
+@pytest.mark.parametrize("lang,heading", [("en", "Assumptions and sources"), ("zh", "假设与来源")])
+def test_report_prints_on_one_page(browser, page, server, screenshot_dir, lang, heading):
+    pypdf = pytest.importorskip("pypdf")
+    plans, token = _link_table()
+    goto(page, server, "plans", lang=lang, plans=token)
+    assert_no_exception(page)
+    # two tables (training, serving; drawn on a canvas) and two charts
+    assert page.locator('[data-testid="stDataFrame"]').count() == 2
+    assert page.locator('[data-testid="stPlotlyChart"]').count() == 2
+    full_screenshot(page, screenshot_dir / f"plans_table_{lang}.png")
+    button = page.locator('[data-testid="stDownloadButton"]').filter(has_text="HTML").first
+    with page.expect_download() as info:
+        button.locator("button").first.click()
+    html = open(info.value.path(), encoding="utf-8").read()
+    report = browser.new_page()
+    try:
+        report.set_content(html, wait_until="load")
+        report.set_viewport_size({"width": 900, "height": 1200})
+        report.screenshot(path=str(screenshot_dir / f"plans_report_{lang}.png"), full_page=True)
+        for fmt in ("A4", "Letter"):
+            pdf = report.pdf(format=fmt, print_background=True)
+            (ARTIFACTS / f"plans_report_{lang}_{fmt}.pdf").write_bytes(pdf)
+            reader = pypdf.PdfReader(io.BytesIO(pdf))
+            assert len(reader.pages) == 1, f"{fmt}: the report takes {len(reader.pages)} pages"
+            text = " ".join(pg.extract_text() for pg in reader.pages)
+            squashed = "".join(text.split())
+            for p in plans:
+                assert "".join(p.name.split()) in squashed, f"{fmt}: {p.name!r} missing from the PDF"
+            assert "54.1" in text and "97.4" in text          # the seed's days, MFU 45 % / 25 %
+            assert "".join(heading.split()) in squashed
+    finally:
+        report.close()

@@ -1,0 +1,110 @@
+"""calc.published: the cited table of published MFU and decode efficiency, and the
+"range at this scale" lookup.
+
+Expected values are copied from the sources (published_mfu.toml says which row) and the
+selection rule is applied by hand here: parameters within x4, GPUs within x8, same device
+family, at least two runs.
+"""
+import math
+
+import pytest
+
+from calc.hardware import load_hardware
+from calc.published import (PublishedFileError, decode_efficiency, decode_efficiency_range,
+                            device_family, load_published, mfu_range)
+
+PUB = load_published()
+DEV = load_hardware()
+
+
+def test_every_row_cites_a_source_with_a_url():
+    assert PUB.training and PUB.decode
+    for run in PUB.training + PUB.decode:
+        src = PUB.sources[run.source]
+        assert src.url.startswith("https://") and run.where
+    # spot checks against the sources' own tables
+    mpt13 = [r for r in PUB.training if r.model == "MPT-13B" and r.device == "h100-sxm" and r.n_gpus == 8]
+    assert [r.mfu for r in mpt13] == [pytest.approx(0.3979)]          # MosaicML H100 13b/2048/8
+    palm = next(r for r in PUB.training if r.source == "palm")
+    assert (palm.mfu, palm.hfu, palm.n_gpus) == (pytest.approx(0.462), pytest.approx(0.578), 6144)
+    llama = sorted(r.mfu for r in PUB.training if r.source == "llama3")
+    assert llama == [pytest.approx(0.38), pytest.approx(0.41), pytest.approx(0.43)]   # Table 4
+
+
+def test_hfu_only_rows_stay_out_of_mfu_ranges():
+    # Narayanan et al. count recomputation: 52 % is an HFU. A 1T plan on 3072 A100s must
+    # not see 52 % as an MFU.
+    nar = next(r for r in PUB.training if r.source == "narayanan2021")
+    assert nar.mfu is None and nar.hfu == pytest.approx(0.52)
+    rng = mfu_range(1e12, 3072, "a100-80gb-sxm", PUB)
+    assert nar not in rng.runs
+
+
+def test_seed_plan_7b_on_64_a100():
+    # Window: N in [1.75B, 28B], GPUs in [8, 512], family a100. MosaicML A100 rows inside:
+    # 80GB 13b/8 59.57, 7b/8 64.23, 7b(4096)/8 54.84; 40GB 13b/128 51.93, 7b/128 50.14,
+    # 7b/64 50.73  ->  50.14 % .. 64.23 %, six runs, no widening.
+    rng = mfu_range(7e9, 64, "a100-80gb-sxm", PUB)
+    assert (rng.lo, rng.hi) == (pytest.approx(0.5014), pytest.approx(0.6423))
+    assert len(rng.runs) == 6 and rng.same_family and not rng.widened
+
+
+def test_llama3_scale_on_h100():
+    # 405B on 16,384 H100: N in [101B, 1.62T], GPUs in [2048, 131072]: the three Llama 3
+    # rows (38, 41, 43 %) and Megatron's GPT-3 175B on 4608 GPUs (42 %) -> 38 % .. 43 %.
+    rng = mfu_range(405e9, 16384, "h100-sxm", PUB)
+    assert (rng.lo, rng.hi) == (pytest.approx(0.38), pytest.approx(0.43))
+    assert {r.source for r in rng.runs} == {"llama3", "megatron"}
+
+
+def test_widening_and_other_families():
+    # One run only in the x4/x8 window on TPU v4 (PaLM): the window widens on the same
+    # family, still one TPU v4 row, so it falls back to every device at the first level.
+    rng = mfu_range(540e9, 6144, "tpu-v4", PUB)
+    assert not rng.same_family and not rng.widened
+    assert any(r.source == "palm" for r in rng.runs)
+    # An AMD part has no published rows: other devices, flagged.
+    assert not mfu_range(7e9, 8, "mi300x", PUB).same_family
+    # Custom device: no family at all.
+    assert mfu_range(7e9, 64, None, PUB) is not None
+
+
+def test_device_family():
+    assert device_family("a100-80gb-sxm") == device_family("a100-40gb-sxm") == "a100"
+    assert device_family("h200-sxm") == device_family("h100-nvl") == "h100"
+    assert device_family("tpu-v5e") == "tpu-v5e" and device_family("tpu-v4") == "tpu-v4"
+
+
+def test_decode_efficiency_from_gpt_fast():
+    # Llama-2-70B int8 on one A100 80GB SXM: 1322.58 GB/s / 2039 GB/s = 0.6486.
+    row = next(r for r in PUB.decode if r.model == "Llama-2-70B" and r.weights == "int8")
+    assert decode_efficiency(row, DEV) == pytest.approx(1322.58 / 2039)
+    # One GPU: int4 7B 862.69 (lowest) .. int8 70B 1322.58 (highest), of 2039.
+    rng = decode_efficiency_range(1, PUB, DEV)
+    assert (rng.lo, rng.hi) == (pytest.approx(862.69 / 2039), pytest.approx(1322.58 / 2039))
+    assert rng.same_gpus and len(rng.runs) == 4
+    # 8 GPUs: one row only, so every row is used (lowest is TP 8: 704.10 / 2039 = 0.345).
+    rng8 = decode_efficiency_range(8, PUB, DEV)
+    assert not rng8.same_gpus and rng8.lo == pytest.approx(704.10 / 2039)
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("[sources.a]\ntitle='t'\nurl='u'\ndefinition='d'\n[[training]]\nsource='b'\nmodel='m'\n"
+     "n_params=1\ndevice='x'\nn_gpus=1\nmfu_pct=40\nwhere='w'\n", "training[0]: source 'b'"),
+    ("[sources.a]\ntitle='t'\nurl='u'\ndefinition='d'\n[[training]]\nsource='a'\nmodel='m'\n"
+     "n_params=1\ndevice='x'\nn_gpus=1\nmfu_pct=140\nwhere='w'\n", "mfu_pct is a percentage"),
+    ("[sources.a]\ntitle='t'\nurl='u'\ndefinition='d'\n[[training]]\nsource='a'\nmodel='m'\n"
+     "n_params=1\ndevice='x'\nn_gpus=1\nwhere='w'\n", "needs mfu_pct or hfu_pct"),
+    ("[sources.a]\ntitle='t'\nurl='u'\ndefinition='d'\n[[decode]]\nsource='a'\nmodel='m'\n"
+     "n_params=1\ndevice='x'\nweights='int8'\nn_gpus=1\nbatch=1\ntokens_per_s=-3\n"
+     "achieved_gbs=1\nwhere='w'\n", "decode[0]: tokens_per_s must be a number > 0"),
+    ("[sources.a]\ntitle='t'\nurl='u'\ndefinition='d'\nextra=1\n", "unknown"),
+    ("not toml [", "is not valid TOML"),
+])
+def test_malformed_file_names_row_and_field(tmp_path, text, needle):
+    p = tmp_path / "published_mfu.toml"
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(PublishedFileError) as exc:
+        load_published(p)
+    assert needle in str(exc.value) or (needle == "unknown" and "not a known" in str(exc.value))
+    assert "published_mfu.toml" in str(exc.value)

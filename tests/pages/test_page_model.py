@@ -1,0 +1,104 @@
+"""AppTest: the Model page (pages/5_Model.py) — a whole model's operators on the roofline.
+
+Hand arithmetic for the checks (A100 80GB preset: 312 TFLOP/s BF16, 2.039 TB/s):
+Llama 2 7B decode, batch 1: the QKV projection does 2·4096·12288 = 100.7 MFLOP over
+4096·12288·2 B = 100.7 MB of weights — "101 MFLOP", "101 MB" (3 significant digits).
+"""
+import pytest
+
+from calc.models import load_models
+from page_helpers import open_app_page
+
+PAGE = "pages/5_Model.py"
+CATALOG = list(load_models())
+
+
+def table(at):
+    return at.dataframe[0].value
+
+
+def metric(at, i):
+    return at.metric[i].value
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_custom_model_asks_for_an_architecture(lang):
+    at = open_app_page(PAGE, lang)
+    assert at.info and not at.dataframe
+    at.button[0].click().run()                 # "Use Llama 2 7B"
+    assert not at.exception
+    assert at.dataframe, "the operators appear once a model is chosen"
+
+
+def test_llama2_7b_decode_numbers():
+    at = open_app_page(PAGE, "en", model="llama-2-7b", batch="1", context="4096")
+    df = table(at)
+    qkv = df[df["Operator"] == "QKV projection"].iloc[0]
+    assert qkv["FLOPs (each)"] == "101 MFLOP" and qkv["Bytes (each)"] == "101 MB"
+    assert qkv["Runs"] == 32
+    assert qkv["Bound"] == "memory-bound"
+    # Tokens/s bound at batch 1: ~13.4 GB weights + 2.1 GB KV at 4096 tokens over
+    # 2.039 TB/s ≈ 131 tok/s (calc.model_ops tests prove the sum equals the Decode ceiling).
+    tps = float(metric(at, 1).split()[0])
+    assert 128 < tps < 134
+
+
+@pytest.mark.parametrize("model_id", CATALOG)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_catalog_model_opens_in_both_phases(model_id, lang):
+    at = open_app_page(PAGE, lang, model=model_id, batch="8")
+    assert at.dataframe and len(at.get("plotly_chart")) == 1
+    at.radio(key="phase").set_value("prefill").run()
+    assert not at.exception, at.exception
+    assert at.dataframe
+    at.radio(key="attn_impl").set_value("unfused").run()
+    assert not at.exception, at.exception
+
+
+def test_share_link_reproduces_the_step():
+    params = dict(model="mixtral-8x7b", phase="prefill", batch="4", prompt="1024", weights="fp8",
+                  tp="2", attn_impl="unfused")
+    at = open_app_page(PAGE, "en", **params)
+    assert at.radio(key="phase").value == "prefill"
+    assert at.radio(key="attn_impl").value == "unfused"
+    assert at.text_input(key="tp").value == "2"
+    names = set(table(at)["Operator"])
+    assert {"Routed experts", "MoE router", "Attention softmax"} <= names
+    for key, value in params.items():
+        if key != "model":
+            assert at.query_params[key] == [value] or at.query_params[key] == value, key
+
+
+def _number(text: str) -> float:
+    value, unit = text.split()
+    return float(value) * (1000 if unit.startswith("k") else 1)
+
+
+@pytest.mark.parametrize("model_id, params, tp", [
+    ("llama-2-7b", dict(batch="1", context="4096"), "1"),
+    ("mixtral-8x7b", dict(batch="16", context="8192", device="h100-sxm", weights="fp8"), "1"),
+    ("llama-3.1-70b", dict(batch="8", context="32768", kv_dtype="fp8"), "4"),
+])
+def test_decode_total_agrees_with_the_decode_page(model_id, params, tp):
+    # The same inputs on both pages (the Decode page calls the tensor-parallel group `gpus`
+    # and counts the KV cache when `kv` is on; attention on the Model page always reads it):
+    # the sum over operators (Model) and the step's bytes over the bandwidth (Decode) agree
+    # below the ridge — calc.model_ops' tests prove the bytes agree; here the pages'
+    # headline numbers do (within their 3 significant digits).
+    model_page = open_app_page(PAGE, "en", model=model_id, tp=tp, **params)
+    decode_page = open_app_page("pages/4_Decode_speed.py", "en", model=model_id, gpus=tp, kv="true",
+                                **params)
+    ours = _number(model_page.metric[1].value)
+    theirs = _number(decode_page.metric[1].value)
+    assert ours == pytest.approx(theirs, rel=0.015), (ours, theirs)
+
+
+def test_memory_fit_is_checked():
+    # DeepSeek-V3 (671B) in BF16 on one 80 GB GPU: 1.34 TB of weights cannot fit.
+    at = open_app_page(PAGE, "en", model="deepseek-v3")
+    assert any("Does not fit" in w.value for w in at.warning)
+    # 671.0e9 parameters · 2 B = 1.342 TB, + 4096 tokens · 70.3 kB of MLA cache = 0.29 GB
+    assert at.metric[1].value == "needs 1.34 TB"
+    # Llama 2 7B: 13.5 GB + 2.15 GB fits in 80 GiB.
+    at = open_app_page(PAGE, "en", model="llama-2-7b")
+    assert not at.warning

@@ -1,0 +1,77 @@
+"""The one-page report (ui.plans.report) and its SVG chart (ui.plans.svg), without a browser:
+every plan is in it, in the page's language, names are escaped, the SVG is well-formed XML
+and its points sit where the axes say.  The browser test prints it to PDF."""
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from calc.hardware import load_hardware
+from calc.models import load_models
+from calc.plans import SERVING, TRAINING, Plan, PlanTable, default_plans, evaluate_all
+from calc.published import load_published
+from ui.i18n import translator
+from ui.plans.points import ChartData, Point, training_chart
+from ui.plans.report import report_html
+from ui.plans.svg import chart_svg, nice_ticks
+
+DEV, PUB, MODELS = load_hardware(), load_published(), load_models()
+
+
+def _table():
+    plans = tuple(default_plans()) + (
+        Plan(kind=TRAINING, name="<script>alert(1)</script> & co", model="llama-3.1-8b",
+             n_tokens=15e12, device="h100-sxm", n_gpus=256, mfu=0.4, price=2.0),
+        Plan(kind=SERVING, name="broken", device="a100-80gb-sxm", precision="fp8"))
+    return PlanTable(plans, 0, "$", "USD")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_report_holds_every_plan_in_the_page_language(lang):
+    t = translator(lang)
+    table = _table()
+    html = report_html(t, lang, table, evaluate_all(table.plans, DEV, PUB, MODELS), DEV, PUB)
+    assert html.startswith("<!DOCTYPE html>") and f'lang="{"zh-CN" if lang == "zh" else "en"}"' in html
+    for p in table.plans[:3]:
+        assert p.name in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in html and "<script>" not in html
+    assert t("plans.report.assumptions") in html and t("plans.training_heading") in html
+    assert "54.1" in html and "97.4" in html                       # the seed's days
+    assert t("plans.row_error", name="broken", message="x").split("x")[0][:8] in html
+    assert "MosaicML" in html and "https://" in html               # sources cited
+    assert "@page" in html and "@media print" in html              # print CSS
+    assert html.count("<svg") == 2                                 # training + serving charts
+    if lang == "zh":
+        assert "假设与来源" in html
+
+
+def test_svg_is_well_formed_and_points_land_on_the_axes():
+    chart = ChartData("T <1>", "days", "cost", (Point("a & b", 50.0, 100.0, 40.0, 60.0, 80.0, 120.0),
+                                                 Point("base", 25.0, 50.0, baseline=True)))
+    svg = chart_svg(chart, width=640, height=300)
+    root = ET.fromstring(svg)                      # raises on malformed XML
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = [e.text for e in root.iter(ns + "text")]
+    assert "a & b" in texts and "T <1>" in texts
+    # x axis to 60 x 1.08 = 64.8; about 5 ticks: 64.8 / 5 = 12.96 -> the next round step
+    # (1, 2, 2.5, 5 x 10^k) is 20 -> ticks 0..80. Plot area x from 64 to 640 - 16 = 624:
+    # x = 50 -> 64 + 560 x 50/80 = 414
+    circle = next(root.iter(ns + "circle"))
+    assert float(circle.get("cx")) == pytest.approx(64 + 560 * 50 / 80, abs=0.1)
+    assert root.find(ns + "rect[@width='10']") is not None         # the baseline's square
+
+
+def test_nice_ticks():
+    assert nice_ticks(97.4) == [0, 20, 40, 60, 80, 100]
+    assert nice_ticks(1.2e6)[-1] >= 1.2e6 and nice_ticks(1.2e6)[1] == 250000
+    assert nice_ticks(0) == [0.0, 1.0]
+
+
+def test_training_chart_uses_gpu_hours_without_prices():
+    t = translator("en")
+    table = PlanTable(tuple(default_plans()[:2]), 0)
+    chart = training_chart(t, table, evaluate_all(table.plans, DEV, PUB))
+    assert chart.y_label == "GPU-hours"
+    # 4.2e22 / (312e12 x 0.45) / 3600 = 83,096 GPU-hours at 54.1 days
+    assert chart.points[0].y == pytest.approx(4.2e22 / (312e12 * 0.45) / 3600)
+    assert chart.points[0].baseline and not chart.points[1].baseline

@@ -1,0 +1,3 @@
+"""Trace doctor page sections (pages/6_Trace_doctor.py): upload, verdicts, key numbers,
+charts, tables, MFU from the trace, how it is computed. One module per section; the
+numbers come from calc.diagnosis."""

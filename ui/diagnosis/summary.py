@@ -1,0 +1,55 @@
+"""Key numbers of the diagnosis (the three signals' measures) and the largest idle gaps."""
+from __future__ import annotations
+
+import streamlit as st
+
+from calc.diagnosis import TraceDiagnosis
+from calc.units import format_percent, format_si
+from ui.i18n import Translator
+
+
+def render_numbers(t: Translator, d: TraceDiagnosis) -> None:
+    st.subheader(t("diagnosis.numbers_heading"))
+    c = st.columns(4)
+    c[0].metric(t("diagnosis.m.busy"), format_percent(d.busy_fraction),
+                help=t("diagnosis.m.busy_help", window=format_si(d.window_seconds, "s"),
+                       busy=format_si(d.busy_seconds, "s")))
+    c[1].metric(t("diagnosis.m.kernels"), f"{d.kernel_count:,}",
+                help=t("diagnosis.m.kernels_help", per_ms=f"{d.kernels_per_ms:,.1f}"))
+    c[2].metric(t("diagnosis.m.small"), format_percent(d.small_kernel_count_share),
+                help=t("diagnosis.m.small_help",
+                       threshold=format_si(d.small_kernel_threshold_seconds, "s"),
+                       n=f"{d.small_kernel_count:,}",
+                       time=format_percent(d.small_kernel_time_share)))
+    c[3].metric(t("diagnosis.m.comm"), format_percent(d.comm_share),
+                help=t("diagnosis.m.comm_help", overlap=format_percent(d.comm_overlap_fraction),
+                       exposed=format_si(d.exposed_comm_seconds, "s")))
+    c = st.columns(4)
+    c[0].metric(t("diagnosis.m.window"), format_si(d.window_seconds, "s"),
+                help=t("diagnosis.m.window_help"))
+    c[1].metric(t("diagnosis.m.per_ms"), f"{d.kernels_per_ms:,.1f}",
+                help=t("diagnosis.m.per_ms_help"))
+    c[2].metric(t("diagnosis.m.non_matmul"), format_percent(d.non_matmul_share),
+                help=t("diagnosis.m.non_matmul_help"))
+    c[3].metric(t("diagnosis.m.step"),
+                format_si(d.mean_step_seconds, "s") if d.mean_step_seconds else "—",
+                help=t("diagnosis.m.step_help", n=len(d.steps)))
+
+
+def gap_rows(t: Translator, d: TraceDiagnosis) -> list[dict]:
+    return [{t("diagnosis.gap.col.at"): format_si(g.start_seconds, "s"),
+             t("diagnosis.gap.col.length"): format_si(g.length_seconds, "s"),
+             t("diagnosis.gap.col.share"): format_percent(g.length_seconds / d.window_seconds)
+             if d.window_seconds > 0 else "—",
+             t("diagnosis.gap.col.cpu"): g.cpu_name or t("diagnosis.gap.no_cpu"),
+             t("diagnosis.gap.col.cover"): format_percent(g.cpu_overlap_fraction)}
+            for g in d.idle_gaps]
+
+
+def render_gaps(t: Translator, d: TraceDiagnosis) -> None:
+    st.markdown(f"**{t('diagnosis.gaps_heading')}**")
+    if not d.idle_gaps:
+        st.caption(t("diagnosis.gaps_none"))
+        return
+    st.dataframe(gap_rows(t, d), hide_index=True, width="stretch")
+    st.caption(t("diagnosis.gaps_caption"))

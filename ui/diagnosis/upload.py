@@ -1,0 +1,86 @@
+"""The Trace doctor's upload section: the file uploader (limit stated), a progress bar,
+the small-kernel threshold and, for multi-GPU traces, the GPU to diagnose. Returns the
+diagnosis to show (the session's last good trace when a new file fails to read)."""
+from __future__ import annotations
+
+import streamlit as st
+
+from calc.diagnosis import TraceDiagnosis
+from calc.units import format_si
+from ui.diagnosis import state as S
+from ui.state import bound
+from ui.widgets import Bounds, quantity_input, uploader_note
+
+UPLOAD_KEY = "diag_upload"
+UPLOAD_TYPES = ["json", "gz"]
+
+
+def upload_limit_mb() -> int:
+    """Streamlit's per-file upload limit (server.maxUploadSize, MB)."""
+    try:
+        return int(st.get_option("server.maxUploadSize"))
+    except Exception:  # noqa: BLE001
+        return 200
+
+
+def render_upload(ctx) -> TraceDiagnosis | None:
+    t = ctx.t
+    limit = upload_limit_mb()
+    upload = st.file_uploader(t("diagnosis.uploader"), type=UPLOAD_TYPES, key=UPLOAD_KEY,
+                              help=t("diagnosis.uploader_help", limit=limit))
+    uploader_note(t, UPLOAD_TYPES)
+    st.caption(t("diagnosis.limit", limit=limit))
+    session = st.session_state
+    if upload is None:
+        S.forget_upload(session)
+    else:
+        data = upload.getvalue()
+        sig = S.file_signature(data, upload.name)
+        if session.get(S.SIG_KEY) != sig:
+            bar = st.progress(0.0, text=t("diagnosis.progress", file=upload.name))
+
+            def progress(fraction: float) -> None:
+                bar.progress(min(1.0, max(0.0, float(fraction))),
+                             text=t("diagnosis.progress", file=upload.name))
+
+            S.load_upload(session, data, upload.name, progress=progress, signature=sig)
+            bar.empty()
+    err = S.last_error(session)
+    loaded = S.current(session)
+    if err is not None:
+        framing = t("diagnosis.error_internal" if err.kind == "internal" else "diagnosis.error",
+                    file=err.filename)
+        st.error(f"{framing}\n\n{err.message}", icon=":material/error:")
+        if loaded is not None:
+            st.info(t("diagnosis.still_showing", file=loaded.filename), icon=":material/history:")
+    if loaded is None:
+        return None
+    c1, c2 = st.columns(2)
+    with c1:
+        threshold = quantity_input(t, t("diagnosis.threshold"), "small", "10 µs", unit="s",
+                                   kind="time", bounds=Bounds(hi=1.0),
+                                   help=t("diagnosis.threshold_help"))
+    device = None
+    devices = list(loaded.trace.devices)
+    with c2:
+        if len(devices) > 1:
+            device = bound(st.selectbox, t("diagnosis.device"), devices, key="trace_gpu",
+                           index=0, help=t("diagnosis.device_help"),
+                           format_func=lambda dv: t("diagnosis.device_option", device=dv),
+                           is_valid=lambda v: v in devices)
+    if threshold is None:
+        return None
+    try:
+        d = S.diagnosis(session, loaded, threshold, device)
+    except ValueError as exc:
+        st.error(str(exc), icon=":material/error:")
+        return None
+    src = t("diagnosis.source.roofline") if loaded.source == "roofline" else ""
+    st.caption(t("diagnosis.read_caption", file=loaded.filename,
+                 size=format_si(loaded.size_bytes, "B"), events=f"{d.events_read:,}",
+                 seconds=f"{loaded.read_seconds:.2f}",
+                 schema=t(f"diagnosis.schema.{d.schema or 'kineto'}"),
+                 platform=d.platform.upper() or "CUDA",
+                 device=d.device_name or t("diagnosis.device_option", device=d.device))
+               + (" " + src if src else ""))
+    return d

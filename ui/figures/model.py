@@ -1,0 +1,114 @@
+"""The Model page's chart: a model's operators as points on the device's roofline.
+
+Pure function of its inputs (no Streamlit). Each operator is drawn at its ceiling (the
+roofline at its arithmetic intensity, from calc.roofline), coloured by bound, sized by its
+share of the step's time bound, labelled; zero-FLOP operators (the embedding gather) sit at
+the left edge of the axis. Measured kernels of the Roofline page can be overlaid as
+`KernelPoints`. The axis ranges depend on the roof only (a fixed span around the ridge),
+so the points move and the axes stay put while the batch slider moves.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from calc.model_ops import ModelOps
+from calc.roofline import attainable_flops
+from calc.units import format_si
+from ui.figures.roofline import KernelPoints, Roof, roofline_figure
+from ui.i18n import Translator
+
+BOUND_COLORS = {"memory": "#1565c0", "compute": "#2e7d32"}
+ZERO_COLOR = "#757575"
+#: The x span of the chart around the ridge: from ridge ÷ 2000 to ridge × 60 (decades).
+X_SPAN = (1 / 2000.0, 60.0)
+#: Operators with a text label: the LABELLED_TOP largest shares and any above LABELLED_SHARE.
+LABELLED_TOP = 6
+LABELLED_SHARE = 0.05
+
+
+def _pct(x: float) -> str:
+    return f"{x:.1%}" if x >= 0.001 else f"{x:.2%}"
+
+
+def operator_traces(t: Translator, ops: ModelOps, labels: Sequence[str], x_floor: float) -> list[dict]:
+    """One marker trace per bound (plus one for zero-FLOP operators), with text labels and
+    a hover over the operator's numbers. `labels[i]` names `ops.operators[i]`."""
+    p, bw = ops.peak_flops, ops.mem_bw
+    rows = ops.operators
+    flops = np.array([o.flops for o in rows], dtype=float)
+    nbytes = np.array([o.bytes_moved for o in rows], dtype=float)
+    zero = flops <= 0
+    with np.errstate(divide="ignore"):
+        x = np.where(zero, x_floor, flops / nbytes)
+    y = np.where(zero, float(attainable_flops(x_floor, p, bw)), attainable_flops(np.where(zero, 1.0, x), p, bw))
+    shares = np.array([ops.share(o) for o in rows], dtype=float)
+    sizes = 9.0 + 30.0 * np.sqrt(shares)
+    bounds = np.array(["zero" if z else o.bound(p, bw) for z, o in zip(zero, rows)], dtype=object)
+    custom = [[format_si(o.flops, "FLOP"), format_si(o.bytes_moved, "B"),
+               f"{o.intensity:.3g} FLOP/B", format_si(float(yy), "FLOP/s"),
+               format_si(ops.op_seconds(o), "s") + (f" ({o.count} × {format_si(o.seconds(p, bw), 's')})"
+                                                   if o.count > 1 else ""),
+               _pct(s), o.formula.replace("<", "&lt;")]
+              for o, yy, s in zip(rows, y, shares)]
+    # Label the operators that matter (the largest shares); the rest say who they are on hover.
+    order = np.argsort(-shares)
+    labelled = np.zeros(len(rows), dtype=bool)
+    labelled[order[:LABELLED_TOP]] = True
+    labelled |= shares >= LABELLED_SHARE
+    labelled |= zero
+    traces = []
+    for bound, color, name_key in (("memory", BOUND_COLORS["memory"], "ops.fig.memory"),
+                                   ("compute", BOUND_COLORS["compute"], "ops.fig.compute"),
+                                   ("zero", ZERO_COLOR, "ops.fig.zero")):
+        sel = np.flatnonzero(bounds == bound)
+        if not sel.size:
+            continue
+        traces.append({
+            "type": "scatter", "x": x[sel].tolist(), "y": y[sel].tolist(), "mode": "markers+text",
+            "name": t(name_key), "text": [labels[i] if labelled[i] else "" for i in sel],
+            # Right of the ridge the labels go above their point (they would leave the chart).
+            "textposition": "top center" if bound == "compute" else "middle right",
+            "textfont": {"size": 11, "color": color}, "hovertext": [labels[i] for i in sel],
+            "customdata": [custom[i] for i in sel],
+            "marker": {"color": color, "size": sizes[sel].tolist(), "opacity": 0.85,
+                       "symbol": "triangle-left" if bound == "zero" else "circle",
+                       "line": {"color": "white", "width": 1}},
+            "hovertemplate": t("ops.fig.hover") + "<extra></extra>"})
+    return traces
+
+
+def model_ranges(roof: Roof, measured: KernelPoints | None = None
+                 ) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Axis ranges: whole decades from ridge × X_SPAN[0] to ridge × X_SPAN[1] (wider only to
+    show measured kernels), y from the slope's value at the left edge to 3 × the peak."""
+    x_lo = 10.0 ** math.floor(math.log10(roof.ridge * X_SPAN[0]))
+    x_hi = 10.0 ** math.ceil(math.log10(roof.ridge * X_SPAN[1]))
+    y_lo = float(attainable_flops(x_lo, roof.peak_flops, roof.mem_bw))
+    if measured is not None and len(measured.intensity):
+        x = np.asarray(measured.intensity, dtype=float)
+        y = np.asarray(measured.y, dtype=float)
+        ok = np.isfinite(x) & (x > 0) & np.isfinite(y) & (y > 0)
+        if ok.any():
+            x_lo = min(x_lo, 10.0 ** math.floor(math.log10(float(x[ok].min()) / 3)))
+            x_hi = max(x_hi, 10.0 ** math.ceil(math.log10(float(x[ok].max()) * 3)))
+            y_lo = min(y_lo, float(y[ok].min()) / 3)
+    y_lo = 10.0 ** math.floor(math.log10(y_lo))
+    y_hi = 10.0 ** math.ceil(math.log10(roof.peak_flops * 3))
+    return (x_lo, x_hi), (y_lo, y_hi)
+
+
+def model_roofline_figure(t: Translator, roof: Roof, ops: ModelOps, labels: Sequence[str],
+                          measured: KernelPoints | None = None, *, height: int = 620) -> go.Figure:
+    """The roofline of `roof` with every operator of `ops` (and measured kernels) on it.
+    `labels[i]` is the text of `ops.operators[i]`."""
+    ranges = model_ranges(roof, measured)
+    fig = roofline_figure(t, [roof], measured, height=height, ranges=ranges)
+    x_floor = ranges[0][0] * 1.6          # the zero-FLOP strip, just inside the left edge
+    data = list(fig.data) + operator_traces(t, ops, labels, x_floor)
+    layout = fig.layout.to_plotly_json()
+    layout["uirevision"] = "model-ops"
+    return go.Figure(data=data, layout=layout, _validate=False)

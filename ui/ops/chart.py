@@ -1,0 +1,40 @@
+"""The Model page's chart: every operator on the device's roofline, and, on request, the
+Roofline page's kernels beside them."""
+from __future__ import annotations
+
+import streamlit as st
+
+from calc.model_ops import ModelOps
+from ui.figures.model import model_roofline_figure
+from ui.figures.roofline import KernelPoints, Roof, kernel_points
+
+
+def operator_labels(t, ops: ModelOps) -> list[str]:
+    """'QKV projection · dense layers' for each operator (the kind only where a model has
+    more than one kind of layer)."""
+    kinds = {o.layer_kind for o in ops.operators if o.layer_kind != "model"}
+    out = []
+    for o in ops.operators:
+        name = t(f"ops.op.{o.key}")
+        if len(kinds) > 1 and o.layer_kind != "model":
+            name = t("ops.op_label", op=name, kind=t(f"ops.kind.{o.layer_kind}"))
+        out.append(name)
+    return out
+
+
+def measured_points(t, analysis) -> KernelPoints | None:
+    """The Roofline page's placed kernels as chart points (None when there are none)."""
+    if analysis is None or not len(analysis):
+        return None
+    return kernel_points(t, analysis.names, analysis.flops, analysis.bytes_moved,
+                         analysis.placement, light=len(analysis) > 500)
+
+
+def render_chart(ctx, ops: ModelOps, analysis=None) -> None:
+    t = ctx.t
+    st.subheader(t("ops.chart_heading"))
+    roof = Roof(label=f"{ctx.device_label()} · {t('common.prec.' + ctx.precision)}",
+                peak_flops=ops.peak_flops, mem_bw=ops.mem_bw)
+    fig = model_roofline_figure(t, roof, ops, operator_labels(t, ops), measured_points(t, analysis))
+    st.plotly_chart(fig, config=ctx.chart_config("model_roofline"), key="model_roofline")
+    st.caption(t("ops.chart_caption"))

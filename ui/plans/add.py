@@ -1,0 +1,136 @@
+"""'Add this setup to the plans' for the Training and Decode pages: one call each, with
+the page's own inputs; the plan lands in the plan table (ui.plans.state) and the page
+says so, with a link to the Plans page."""
+from __future__ import annotations
+
+from typing import Optional
+
+import streamlit as st
+
+from calc.plans import MAX_PLANS, SERVING, TRAINING, Plan
+from ui.frame import PAGES
+from ui.plans import state
+from ui.plans.rows import fmt_count
+
+ADDED_KEY = "plans.added_from_page"
+PLANS_PAGE = next(path for pid, path, _icon in PAGES if pid == "plans")
+
+
+def _custom(ctx) -> dict:
+    if ctx.device_id != "custom":
+        return {}
+    return {"peak_flops": ctx.peak_flops, "mem_bw": ctx.mem_bw}
+
+
+def _price_currency() -> Optional[str]:
+    """The currency of the page's price: typed with it ("$2" -> "USD"), else the page's
+    currency choice (the Training page's selector, URL ``currency``), else None."""
+    from calc.units import QuantityError, parse_price
+    text = st.session_state.get("price", "") or ""
+    try:
+        typed = parse_price(text)[1]
+    except (QuantityError, ValueError):
+        return None
+    if typed is None and str(text).strip():
+        chosen = st.session_state.get("currency")
+        return chosen if isinstance(chosen, str) and chosen else None
+    return typed
+
+
+def _add(t, plan: Plan, page: str) -> None:
+    n = len(state.get_table().plans)
+    if state.add_plan(plan, _price_currency()) is None:
+        st.session_state[ADDED_KEY] = (page, "warning", t("plans.too_many", n=MAX_PLANS))
+    else:
+        st.session_state[ADDED_KEY] = (page, "success", t("plans.added", name=plan.name, n=n + 1))
+
+
+def _catalog_model(ctx) -> Optional[str]:
+    """The sidebar's catalog model id, "" for parameters only, None for a pasted config
+    (a plan names catalog models only)."""
+    if ctx.model is None:
+        return ""
+    return ctx.model_id if ctx.model_id not in ("custom", "config") else None
+
+
+def _button(ctx, plan: Optional[Plan], page: str) -> None:
+    t = ctx.t
+    pasted = _catalog_model(ctx) is None
+    st.button(t("plans.add_from_page"), on_click=_add, args=(t, plan, page),
+              disabled=plan is None or pasted,
+              help=t("plans.add_from_page_pasted") if pasted else t("plans.add_from_page_help"),
+              icon=":material/playlist_add:", key=f"pl_add_{page}")
+    msg = st.session_state.get(ADDED_KEY)
+    if msg is not None and msg[0] == page:
+        st.session_state.pop(ADDED_KEY)
+        getattr(st, msg[1])(msg[2])
+        st.page_link(PLANS_PAGE, label=t("plans.open_plans"), icon=":material/compare:")
+
+
+def _label(ctx, n_params) -> str:
+    return ctx.model.name if ctx.model is not None else fmt_count(n_params)
+
+
+def training_setup_button(ctx, n_params, n_tokens, n_gpus, mfu, price, *, recompute="none",
+                          seq=None, causal=True) -> None:
+    """The Training page's button: a training plan from its inputs (disabled while one is
+    invalid).  The memory options (sharding, micro-batch, TP/PP, optimizer, FlashAttention)
+    are read from the page's kept values."""
+    from ui.state import kept
+    plan = None
+    model = _catalog_model(ctx)
+    if ctx.ready and model is not None and None not in (n_params, n_tokens, n_gpus, mfu) \
+            and (not model or seq is not None):
+        name = f"{_label(ctx, n_params)} · {int(n_gpus):,} × {ctx.device_label()} · MFU {mfu * 100:.0f}%"
+        extra = {}
+        if model:
+            extra = dict(seq_len=int(seq), causal=bool(causal),
+                         zero_stage=int(kept("zero", "3")), micro_batch=int(_num(kept("mbs", "1"))),
+                         tp=int(_num(kept("tp", "1"))), pp=int(_num(kept("pp", "1"))),
+                         optimizer=kept("optim", "adam-mixed"),
+                         flash_attention=bool(kept("flash", True)))
+        plan = Plan(kind=TRAINING, name=name[:120], model=model, n_params=float(n_params),
+                    n_tokens=float(n_tokens), device=ctx.device_id, precision=ctx.precision,
+                    n_gpus=int(n_gpus), mfu=float(mfu), price=price, recompute=recompute,
+                    **extra, **_custom(ctx))
+    _button(ctx, plan, "training")
+
+
+def _num(text) -> float:
+    from calc.units import parse_quantity
+    try:
+        x = parse_quantity(str(text), kind="count")
+    except ValueError:
+        return 1.0
+    return x if x >= 1 and x == int(x) else 1.0
+
+
+def serving_setup_button(ctx, n_params, weights, n_gpus, batch, kv, n_layers, kv_heads,
+                         head_dim, context, kv_dtype, *, prompt=None, tp_comm=False) -> None:
+    """The Decode page's button: a serving plan from its inputs."""
+    plan = None
+    model = _catalog_model(ctx)
+    kv_ok = not kv or None not in (n_layers, kv_heads, head_dim, context)
+    if ctx.ready and model is not None and None not in (n_params, n_gpus, batch) and kv_ok:
+        name = (f"{_label(ctx, n_params)} {weights} · {int(n_gpus):,} × {ctx.device_label()} · "
+                f"batch {int(batch)}")
+        extra = {"tp_comm": bool(tp_comm)}
+        if prompt is not None:
+            extra["prompt_len"] = int(prompt)
+        if kv:
+            extra.update(n_layers=int(n_layers), kv_heads=int(kv_heads), head_dim=int(head_dim),
+                         context=int(context), kv_dtype=kv_dtype)
+        plan = Plan(kind=SERVING, name=name[:120], model=model, n_params=float(n_params),
+                    device=ctx.device_id, precision=ctx.precision, n_gpus=int(n_gpus),
+                    weights=weights, batch=int(batch), kv=bool(kv), **extra, **_custom(ctx))
+    _button(ctx, plan, "decode")
+
+
+def published_mfu_caption(ctx, n_params, n_gpus) -> None:
+    """Under the Training page's MFU input: the MFU published runs reached at this scale
+    (parameters N, the sidebar's device, the GPU count), from published_mfu.toml."""
+    if n_params is None or n_gpus is None:
+        return
+    from ui.plans.editor import published_mfu_text
+    published, _ = state.published()
+    st.caption(published_mfu_text(ctx.t, n_params, n_gpus, ctx.device_id, published))

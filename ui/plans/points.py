@@ -1,0 +1,93 @@
+"""Chart points of the plan table (no Streamlit, no plotly): one labelled point per plan,
+with the published range as error bars.  The page's plotly figure
+(ui.figures.plans) and the report's SVG (ui.plans.svg) draw the same points.
+
+Training: x = days, y = cost (GPU-hours when some plan has no price); the bars span the
+days and cost at the high and low ends of the published MFU range.
+Serving: x = output tokens/s per user at the stated efficiency, y = cost per million
+output tokens at the stated efficiency (total tokens/s when some plan has no price);
+the bars span the published decode-efficiency range.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from calc.plans import PlanTable, ServingResult, TrainingResult
+from ui.i18n import Translator
+from ui.plans.rows import plan_label
+
+
+@dataclass(frozen=True)
+class Point:
+    label: str
+    x: float
+    y: float
+    x_lo: Optional[float] = None
+    x_hi: Optional[float] = None
+    y_lo: Optional[float] = None
+    y_hi: Optional[float] = None
+    baseline: bool = False
+
+
+@dataclass(frozen=True)
+class ChartData:
+    title: str
+    x_label: str
+    y_label: str
+    points: tuple[Point, ...]
+
+
+def _money_label(t: Translator, key_cur: str, key_plain: str, code: str) -> str:
+    return t(key_cur, currency=code) if code else t(key_plain)
+
+
+def training_chart(t: Translator, table: PlanTable, results: Sequence,
+                   code: str = "") -> Optional[ChartData]:
+    items = [(i, r) for i, r in enumerate(results) if isinstance(r, TrainingResult)]
+    if not items:
+        return None
+    priced = all(r.cost is not None for _, r in items)
+    pts = []
+    for i, r in items:
+        if priced:
+            y, y_lo, y_hi = r.cost, r.cost_at_hi, r.cost_at_lo
+        else:
+            y = r.gpu_hours
+            y_lo = y_hi = None
+            if r.days_at_hi is not None:       # GPU-hours scale like days (same plan)
+                y_lo = r.gpu_hours * r.days_at_hi / r.days
+                y_hi = r.gpu_hours * r.days_at_lo / r.days
+        pts.append(Point(plan_label(t, table, i).replace(t("plans.baseline_mark"), "★").strip(),
+                         r.days, y, r.days_at_hi, r.days_at_lo, y_lo, y_hi,
+                         baseline=i == table.baseline))
+    y_label = _money_label(t, "plans.chart.cost", "plans.chart.cost_plain", code) \
+        if priced else t("plans.chart.gpu_hours")
+    return ChartData(t("plans.chart.training_title", money=y_label), t("plans.chart.days"),
+                     y_label, tuple(pts))
+
+
+def serving_chart(t: Translator, table: PlanTable, results: Sequence,
+                  code: str = "") -> Optional[ChartData]:
+    items = [(i, r) for i, r in enumerate(results) if isinstance(r, ServingResult)]
+    if not items:
+        return None
+    priced = all(r.cost_per_m_at_eff is not None for _, r in items)
+    pts = []
+    for i, r in items:
+        pub = r.published
+        scale_lo = pub.lo / r.plan.efficiency if pub else None
+        scale_hi = pub.hi / r.plan.efficiency if pub else None
+        x = r.per_user_at_eff
+        x_lo = x * scale_lo if pub else None
+        x_hi = x * scale_hi if pub else None
+        if priced:
+            y, y_lo, y_hi = r.cost_per_m_at_eff, r.cost_per_m_hi, r.cost_per_m_lo
+        else:
+            y, y_lo, y_hi = r.total_at_eff, r.total_lo, r.total_hi
+        pts.append(Point(plan_label(t, table, i).replace(t("plans.baseline_mark"), "★").strip(),
+                         x, y, x_lo, x_hi, y_lo, y_hi, baseline=i == table.baseline))
+    y_label = _money_label(t, "plans.chart.cost_per_m", "plans.chart.cost_per_m_plain", code) \
+        if priced else t("plans.chart.tokens_total")
+    return ChartData(t("plans.chart.serving_title"), t("plans.chart.per_user"), y_label,
+                     tuple(pts))

@@ -1,0 +1,341 @@
+"""Strings of the Model page: a whole model's operators on the roofline (keys "ops.*")."""
+
+EN = {
+    "ops.title": "A whole model on the roofline",
+    "ops.intro": "Every operator of one transformer block — and the embedding and LM head — "
+                 "as a point on the device's roofline, for one **prefill** (the prompt) or "
+                 "**decode** (one new token per request) step. Move the batch: the matrix "
+                 "multiplications slide right and cross the ridge, while attention in decode "
+                 "stays on the slope (each request reads its own KV cache). The times are "
+                 "bounds, max(FLOPs ÷ peak, bytes ÷ bandwidth) per operator, summed over the "
+                 "layers.",
+    "ops.no_model": "This page needs an architecture, not only a parameter count. Pick a model "
+                    "in the sidebar (**Model**), or paste a `config.json` there.",
+    "ops.use_default": "Use Llama 2 7B",
+    "ops.use_default_help": "Selects Llama 2 7B (the chapter's 7B model) in the sidebar.",
+    "ops.inputs_heading": "The step",
+    "ops.phase": "Phase",
+    "ops.phase_help": "Prefill processes the whole prompt at once (time to first token); decode "
+                      "generates one token per request, reading the weights and the KV cache "
+                      "once per step.",
+    "ops.phase.prefill": "Prefill (the prompt)",
+    "ops.phase.decode": "Decode (one token)",
+    "ops.batch": "Batch size (requests)",
+    "ops.batch_help": "Requests processed together in one step. One read of the weights serves "
+                      "the whole batch, so the matrix multiplications do more math per byte as it "
+                      "grows; each request's KV cache is read for that request only.",
+    "ops.prompt": "Prompt length (tokens)",
+    "ops.prompt_help": "Tokens of each prompt processed in the prefill step, e.g. 2048 or 32k. "
+                       "Attention is causal: a query sees the tokens before it.",
+    "ops.context": "Context length (tokens)",
+    "ops.context_help": "Tokens already in each request's KV cache when the new token is "
+                        "generated, e.g. 4096 or 128k. Sliding-window layers read at most their "
+                        "window.",
+    "ops.weights": "Weight precision",
+    "ops.weights_help": "How the weights are stored: BF16/FP16 = 2 bytes, FP8/INT8 = 1, INT4 = "
+                        "0.5 (quantisation scales ignored).",
+    "ops.act": "Activation precision",
+    "ops.act_help": "Element size of the activations between operators (inputs and outputs of "
+                    "every kernel).",
+    "ops.kv": "KV cache precision",
+    "ops.kv_help": "Element size of the cached keys and values.",
+    "ops.dtype_label": "{name} ({bytes} bytes)",
+    "ops.tp": "Tensor-parallel GPUs",
+    "ops.tp_help": "GPUs one model copy is split across (Megatron-LM): each does 1/n of every "
+                   "projection, expert and attention head; norms, residual adds, the router and "
+                   "the embedding run on every GPU. Times are per GPU (all run in parallel); the "
+                   "all-reduces between them are not counted.",
+    "ops.attention": "Attention kernel",
+    "ops.attention_help": "Fused (FlashAttention): the scores stay on chip, each tensor is read "
+                          "once. Unfused: QKᵀ, softmax and ·V are three kernels and the score "
+                          "matrix goes through memory twice.",
+    "ops.attention.flash": "Fused (FlashAttention)",
+    "ops.attention.unfused": "Unfused (QKᵀ, softmax, ·V)",
+    "ops.overlay": "Show the Roofline page's kernels",
+    "ops.overlay_help": "Draw the kernels of the Roofline page's kernel table (typed, built or "
+                        "imported from a trace) on this chart, and match them to the model's "
+                        "operators below.",
+    "ops.tp_invalid": "Tensor-parallel GPUs must divide the model's {heads} attention heads (each GPU takes whole heads).",
+    "ops.model_caption": "{name}: {layers} layers, d_model {d}, {heads} heads × {hd} "
+                         "({kv} KV heads){moe}. [Source]({source})",
+    "ops.model_caption_moe": ", {experts} experts, {k} per token",
+    "ops.op.embedding": "Embedding (gather)",
+    "ops.op.norm_in": "Input norm",
+    "ops.op.qkv": "QKV projection",
+    "ops.op.mla_absorb": "MLA absorbed up-projections",
+    "ops.op.rope": "Rotary embedding",
+    "ops.op.attn_fused": "Attention (fused)",
+    "ops.op.attn_qk": "Attention QKᵀ",
+    "ops.op.attn_softmax": "Attention softmax",
+    "ops.op.attn_pv": "Attention ·V",
+    "ops.op.o_proj": "Output projection",
+    "ops.op.residual_attn": "Residual add (attention)",
+    "ops.op.norm_post": "Post-attention norm",
+    "ops.op.norm_extra": "Extra norm",
+    "ops.op.router": "MoE router",
+    "ops.op.experts": "Routed experts",
+    "ops.op.shared_experts": "Shared experts",
+    "ops.op.mlp_gate": "MLP gate",
+    "ops.op.mlp_up": "MLP up",
+    "ops.op.mlp_act": "MLP activation",
+    "ops.op.mlp_down": "MLP down",
+    "ops.op.residual_mlp": "Residual add (MLP)",
+    "ops.op.norm_final": "Final norm",
+    "ops.op.lm_head": "LM head",
+    "ops.kind.model": "once per model",
+    "ops.kind.dense": "dense layers",
+    "ops.kind.moe": "MoE layers",
+    "ops.kind.dense_sliding": "dense, sliding-window layers",
+    "ops.kind.moe_sliding": "MoE, sliding-window layers",
+    "ops.op_label": "{op} · {kind}",
+    "ops.metric.step": "Step time bound",
+    "ops.metric.step_help": "Σ over operators and layers of max(FLOPs ÷ peak, bytes ÷ "
+                            "bandwidth), per GPU of the tensor-parallel group.",
+    "ops.metric.decode_tps": "Tokens/s bound (batch {batch})",
+    "ops.metric.decode_tps_help": "Batch ÷ step time: the fastest the whole batch can generate.",
+    "ops.metric.per_request": "Per request",
+    "ops.metric.per_request_help": "1 ÷ step time: the speed one request sees.",
+    "ops.metric.ttft": "Time to first token bound",
+    "ops.metric.ttft_help": "The prefill step of the whole batch: no request gets its first "
+                            "token sooner.",
+    "ops.metric.prefill_tps": "Prompt tokens/s",
+    "ops.metric.prefill_tps_help": "Batch × prompt length ÷ the prefill time bound.",
+    "ops.metric.whole": "As one kernel",
+    "ops.metric.whole_help": "max(Σ FLOPs ÷ peak, Σ bytes ÷ bandwidth): the step treated as one "
+                             "kernel (the model of the Decode page). Equal to the sum over "
+                             "operators when every operator has the same bound; shorter when "
+                             "some are compute-bound and others memory-bound.",
+    "ops.whole_caption": "The step as one kernel, max(Σ FLOPs ÷ peak, Σ bytes ÷ bandwidth) — the "
+                         "Decode page's ceiling: {whole}, {tps}. The sum over operators above is "
+                         "longer when some operators are compute-bound and others memory-bound.",
+    "ops.needs": "needs {mem}",
+    "ops.fits": "Memory per GPU: {weights} of weights + {kv} of KV cache = {total} of {mem} "
+                "(activations not counted).",
+    "ops.no_fit": "Does not fit: each GPU would hold {weights} of weights + {kv} of KV cache = "
+                  "{total}, more than its {mem}. The bounds above assume it fits: use more "
+                  "tensor-parallel GPUs, a smaller batch or context, or fewer bytes per weight.",
+    "ops.summary_decode": "Decode reads **{weights}** of weights and **{kv}** of KV cache per GPU "
+                          "per step; **{mem_share}** of the time bound goes to memory-bound "
+                          "operators. Largest: **{top}** ({top_share}).",
+    "ops.summary_prefill": "The prompt does **{flops}** per GPU; **{cmp_share}** of the time bound "
+                           "goes to compute-bound operators. Largest: **{top}** ({top_share}).",
+    "ops.decode_link": "Same setup on the Decode page →",
+    "ops.chart_heading": "The operators on the roofline",
+    "ops.chart_caption": "Each point is one operator at its ceiling (the roofline at its "
+                         "arithmetic intensity); its size shows its share of the step's time. "
+                         "Zero-FLOP operators (the embedding gather) sit on the left edge.",
+    "ops.fig.memory": "memory-bound operator",
+    "ops.fig.compute": "compute-bound operator",
+    "ops.fig.zero": "zero-FLOP operator (drawn at the left edge)",
+    "ops.fig.measured": "measured kernels",
+    "ops.fig.hover": "<b>%{hovertext}</b><br>FLOPs: %{customdata[0]}<br>Bytes: %{customdata[1]}"
+                     "<br>Arithmetic intensity: %{customdata[2]}<br>Ceiling: %{customdata[3]}"
+                     "<br>Time bound (all layers): %{customdata[4]}<br>Share of the step: "
+                     "%{customdata[5]}<br>%{customdata[6]}",
+    "ops.table_heading": "Every operator",
+    "ops.col.operator": "Operator",
+    "ops.col.layers": "Layers",
+    "ops.col.count": "Runs",
+    "ops.col.flops": "FLOPs (each)",
+    "ops.col.bytes": "Bytes (each)",
+    "ops.col.intensity": "Arithmetic intensity (FLOP/B)",
+    "ops.col.bound": "Bound",
+    "ops.col.time": "Time bound (all)",
+    "ops.col.share": "Share",
+    "ops.col.formula": "Formula",
+    "ops.download_csv": "Download the operators (CSV)",
+    "ops.download_help": "Every operator with its FLOPs, bytes, arithmetic intensity, bound, time "
+                         "and share, in SI base units (FLOP, bytes, seconds).",
+    "ops.measured_heading": "Measured beside modelled",
+    "ops.measured_intro": "Kernels of the Roofline page's kernel table with a measured time, "
+                          "matched to this model's operators: first by the kind of work the "
+                          "kernel's name shows (GEMM, attention, norm, element-wise), then to "
+                          "the operator of that kind whose FLOPs are closest (within 2×). "
+                          "**Of bound** = the operator's modelled time bound ÷ the kernel's "
+                          "measured time (100 % = at the roofline).",
+    "ops.measured_none": "No kernel of the Roofline page's table has a measured time. Import a "
+                         "trace or type times on the Roofline page to compare.",
+    "ops.col.kernel": "Kernel",
+    "ops.col.class": "Kind",
+    "ops.col.matched": "Matched operator",
+    "ops.col.measured": "Measured",
+    "ops.col.model_time": "Modelled bound",
+    "ops.col.of_bound": "Of bound",
+    "ops.unmatched": "— (no operator of this kind within 2× of its FLOPs)",
+    "ops.class.matmul": "GEMM",
+    "ops.class.attention": "attention",
+    "ops.class.norm": "norm",
+    "ops.class.elementwise": "element-wise",
+    "ops.class.other": "other",
+    "ops.how.tokens": "Tokens in the step: batch × new tokens per request (prefill: the prompt, "
+                      "decode: 1).",
+    "ops.how.gemm": "A projection of a d_in × d_out weight over T tokens: 2 FLOPs per weight and "
+                    "token; the weights are read once for the whole batch, so the arithmetic "
+                    "intensity grows with T (about T FLOP/byte for 2-byte weights).",
+    "ops.how.attention": "Attention: each query attends k̄ keys (decode: the whole cache, "
+                         "capped at a sliding window; prefill: about half the prompt, causal). "
+                         "Each request reads its own KV cache, so its arithmetic intensity does "
+                         "not grow with the batch.",
+    "ops.how.step": "The step's time bound: every operator at its own roofline, summed over the "
+                    "layers (per GPU of the tensor-parallel group).",
+    "ops.how.tokens_per_sec": "Decode: tokens/s of the batch; prefill: the time to first token "
+                              "is the step itself.",
+    "ops.how.experts": "MoE: the batch's T tokens each pick k of E experts; under uniform routing "
+                       "D = E·(1 − (1 − k/E)^T) distinct experts are touched and their weights "
+                       "read (an assumption: real routers are skewed).",
+}
+
+ZH = {
+    "ops.title": "整个模型放上 Roofline",
+    "ops.intro": "一个 Transformer 块的每个算子——以及 embedding 和 LM head——都是设备 Roofline 上的一个"
+                 "点，对应一次 **prefill**（处理 prompt）或 **decode**（每个请求生成一个新 token）。"
+                 "拖动批大小：矩阵乘向右移动并越过拐点，而 decode 里的 attention 一直停在斜坡上"
+                 "（每个请求读自己的 KV cache）。时间都是上限估计：每个算子取 max(FLOP ÷ 峰值算力, "
+                 "字节 ÷ 显存带宽)，再对所有层求和。",
+    "ops.no_model": "这个页面需要模型结构，而不只是参数量。请在侧边栏（**模型**）里选一个模型，"
+                    "或在那里粘贴 `config.json`。",
+    "ops.use_default": "使用 Llama 2 7B",
+    "ops.use_default_help": "在侧边栏选中 Llama 2 7B（本章的 7B 模型）。",
+    "ops.inputs_heading": "这一步",
+    "ops.phase": "阶段",
+    "ops.phase_help": "prefill 一次处理整个 prompt（决定首 token 时间）；decode 每个请求生成一个 token，"
+                      "每一步把权重和 KV cache 各读一遍。",
+    "ops.phase.prefill": "prefill（处理 prompt）",
+    "ops.phase.decode": "decode（一个 token）",
+    "ops.batch": "批大小（请求数）",
+    "ops.batch_help": "一步里一起处理的请求数。权重读一遍就服务整个 batch，所以 batch 越大，"
+                      "矩阵乘每字节做的计算越多；而每个请求的 KV cache 只为它自己读。",
+    "ops.prompt": "prompt 长度（token）",
+    "ops.prompt_help": "prefill 这一步里每个 prompt 的 token 数，例如 2048 或 32k。attention 是因果的："
+                       "每个 query 只看它之前的 token。",
+    "ops.context": "上下文长度（token）",
+    "ops.context_help": "生成新 token 时每个请求 KV cache 里已有的 token 数，例如 4096 或 128k。"
+                        "滑动窗口层最多读它的窗口。",
+    "ops.weights": "权重精度",
+    "ops.weights_help": "权重的存储格式：BF16/FP16 = 2 字节，FP8/INT8 = 1，INT4 = 0.5（不计量化缩放因子）。",
+    "ops.act": "激活精度",
+    "ops.act_help": "算子之间激活的元素大小（每个 kernel 的输入和输出）。",
+    "ops.kv": "KV cache 精度",
+    "ops.kv_help": "缓存的 key 和 value 的元素大小。",
+    "ops.dtype_label": "{name}（{bytes} 字节）",
+    "ops.tp": "张量并行 GPU 数",
+    "ops.tp_help": "一份模型切分到几张卡上（Megatron-LM）：每张卡做每个投影、expert 和 attention head 的 "
+                   "1/n；norm、残差加、router 和 embedding 每张卡都做一遍。时间按单卡计（各卡并行）；"
+                   "卡间的 all-reduce 不计入。",
+    "ops.attention": "attention kernel",
+    "ops.attention_help": "融合（FlashAttention）：分数矩阵留在片上，每个张量只读一遍。不融合："
+                          "QKᵀ、softmax 和 ·V 是三个 kernel，分数矩阵要进出显存两次。",
+    "ops.attention.flash": "融合（FlashAttention）",
+    "ops.attention.unfused": "不融合（QKᵀ、softmax、·V）",
+    "ops.overlay": "显示 Roofline 页的 kernel",
+    "ops.overlay_help": "把 Roofline 页 kernel 表里的 kernel（手填、Kernel 计算器生成或从 trace 导入）"
+                        "画到这张图上，并在下面与模型的算子对应起来。",
+    "ops.tp_invalid": "张量并行 GPU 数必须整除模型的 {heads} 个 attention head（每张卡分到整数个 head）。",
+    "ops.model_caption": "{name}：{layers} 层，d_model {d}，{heads} 个 head × {hd}"
+                         "（{kv} 个 KV head）{moe}。[来源]({source})",
+    "ops.model_caption_moe": "，{experts} 个 expert，每个 token 选 {k} 个",
+    "ops.op.embedding": "Embedding（按行读取）",
+    "ops.op.norm_in": "输入 norm",
+    "ops.op.qkv": "QKV 投影",
+    "ops.op.mla_absorb": "MLA 吸收的上投影",
+    "ops.op.rope": "旋转位置编码",
+    "ops.op.attn_fused": "attention（融合）",
+    "ops.op.attn_qk": "attention QKᵀ",
+    "ops.op.attn_softmax": "attention softmax",
+    "ops.op.attn_pv": "attention ·V",
+    "ops.op.o_proj": "输出投影",
+    "ops.op.residual_attn": "残差加（attention）",
+    "ops.op.norm_post": "attention 后的 norm",
+    "ops.op.norm_extra": "额外的 norm",
+    "ops.op.router": "MoE router",
+    "ops.op.experts": "路由 expert",
+    "ops.op.shared_experts": "共享 expert",
+    "ops.op.mlp_gate": "MLP gate",
+    "ops.op.mlp_up": "MLP up",
+    "ops.op.mlp_act": "MLP 激活",
+    "ops.op.mlp_down": "MLP down",
+    "ops.op.residual_mlp": "残差加（MLP）",
+    "ops.op.norm_final": "最后的 norm",
+    "ops.op.lm_head": "LM head",
+    "ops.kind.model": "每个模型一次",
+    "ops.kind.dense": "稠密层",
+    "ops.kind.moe": "MoE 层",
+    "ops.kind.dense_sliding": "稠密、滑动窗口层",
+    "ops.kind.moe_sliding": "MoE、滑动窗口层",
+    "ops.op_label": "{op} · {kind}",
+    "ops.metric.step": "单步时间下限",
+    "ops.metric.step_help": "对所有算子和层求和 max(FLOP ÷ 峰值算力, 字节 ÷ 显存带宽)，按张量并行组里的单卡计。",
+    "ops.metric.decode_tps": "token/s 上限（批大小 {batch}）",
+    "ops.metric.decode_tps_help": "批大小 ÷ 单步时间：整个 batch 最快的生成速度。",
+    "ops.metric.per_request": "每个请求",
+    "ops.metric.per_request_help": "1 ÷ 单步时间：单个请求看到的速度。",
+    "ops.metric.ttft": "首 token 时间下限",
+    "ops.metric.ttft_help": "整个 batch 的 prefill 这一步：没有请求能更早拿到第一个 token。",
+    "ops.metric.prefill_tps": "prompt token/s",
+    "ops.metric.prefill_tps_help": "批大小 × prompt 长度 ÷ prefill 时间下限。",
+    "ops.metric.whole": "当成一个 kernel",
+    "ops.metric.whole_help": "max(Σ FLOP ÷ 峰值算力, Σ 字节 ÷ 显存带宽)：把整步当成一个 kernel"
+                             "（Decode 页的模型）。所有算子瓶颈相同时与逐算子求和相等；"
+                             "有的算力受限、有的带宽受限时更短。",
+    "ops.whole_caption": "把整步当成一个 kernel，max(Σ FLOP ÷ 峰值算力, Σ 字节 ÷ 显存带宽)——即 Decode 页的"
+                         "上限：{whole}，{tps}。有的算子算力受限、有的带宽受限时，上面逐算子求和的结果更长。",
+    "ops.needs": "需要 {mem}",
+    "ops.fits": "每张卡的显存：权重 {weights} + KV cache {kv} = {total}，共 {mem}（不计激活）。",
+    "ops.no_fit": "放不下：每张卡要存 {weights} 权重 + {kv} KV cache = {total}，超过它的 {mem}。上面的"
+                  "上限假设放得下：请增加张量并行 GPU 数、减小批大小或上下文，或减少每个权重的字节数。",
+    "ops.summary_decode": "decode 每一步每张卡读 **{weights}** 权重和 **{kv}** KV cache；"
+                          "**{mem_share}** 的时间下限花在带宽受限的算子上。最大的是 **{top}**（{top_share}）。",
+    "ops.summary_prefill": "prompt 每张卡要做 **{flops}**；**{cmp_share}** 的时间下限花在算力受限的算子上。"
+                           "最大的是 **{top}**（{top_share}）。",
+    "ops.decode_link": "在 Decode 页看同样的设置 →",
+    "ops.chart_heading": "Roofline 上的算子",
+    "ops.chart_caption": "每个点是一个算子，画在它的上限处（Roofline 在其算术强度处的值）；点的大小表示它占"
+                         "单步时间的比例。零 FLOP 的算子（embedding 按行读取）画在左边缘。",
+    "ops.fig.memory": "带宽受限的算子",
+    "ops.fig.compute": "算力受限的算子",
+    "ops.fig.zero": "零 FLOP 的算子（画在左边缘）",
+    "ops.fig.measured": "实测 kernel",
+    "ops.fig.hover": "<b>%{hovertext}</b><br>FLOP：%{customdata[0]}<br>字节：%{customdata[1]}"
+                     "<br>算术强度：%{customdata[2]}<br>上限：%{customdata[3]}"
+                     "<br>时间下限（所有层）：%{customdata[4]}<br>占单步：%{customdata[5]}"
+                     "<br>%{customdata[6]}",
+    "ops.table_heading": "全部算子",
+    "ops.col.operator": "算子",
+    "ops.col.layers": "层",
+    "ops.col.count": "次数",
+    "ops.col.flops": "FLOP（每次）",
+    "ops.col.bytes": "字节（每次）",
+    "ops.col.intensity": "算术强度（FLOP/字节）",
+    "ops.col.bound": "瓶颈",
+    "ops.col.time": "时间下限（全部）",
+    "ops.col.share": "占比",
+    "ops.col.formula": "公式",
+    "ops.download_csv": "下载算子表（CSV）",
+    "ops.download_help": "每个算子的 FLOP、字节、算术强度、瓶颈、时间和占比，单位为 SI 基本单位（FLOP、字节、秒）。",
+    "ops.measured_heading": "实测与模型对照",
+    "ops.measured_intro": "Roofline 页 kernel 表里有实测时间的 kernel，与本模型的算子对应：先按 kernel 名字显示的"
+                          "工作类型（GEMM、attention、norm、逐元素），再对应到同类中 FLOP 最接近（2 倍以内）的算子。"
+                          "**占下限** = 算子模型的时间下限 ÷ kernel 的实测时间（100 % = 到达 Roofline）。",
+    "ops.measured_none": "Roofline 页的 kernel 表里没有带实测时间的 kernel。在 Roofline 页导入 trace 或填上时间后再对照。",
+    "ops.col.kernel": "kernel",
+    "ops.col.class": "类型",
+    "ops.col.matched": "对应的算子",
+    "ops.col.measured": "实测",
+    "ops.col.model_time": "模型下限",
+    "ops.col.of_bound": "占下限",
+    "ops.unmatched": "—（同类算子中没有 FLOP 在 2 倍以内的）",
+    "ops.class.matmul": "GEMM",
+    "ops.class.attention": "attention",
+    "ops.class.norm": "norm",
+    "ops.class.elementwise": "逐元素",
+    "ops.class.other": "其他",
+    "ops.how.tokens": "这一步的 token 数：批大小 × 每个请求的新 token 数（prefill：prompt 长度；decode：1）。",
+    "ops.how.gemm": "对 T 个 token 做 d_in × d_out 的投影：每个权重、每个 token 2 FLOP；权重对整个 batch 只读一遍，"
+                    "所以算术强度随 T 增长（2 字节权重时约 T FLOP/字节）。",
+    "ops.how.attention": "attention：每个 query 看 k̄ 个 key（decode：整个 cache，滑动窗口层不超过窗口；"
+                         "prefill：因果，约为 prompt 的一半）。每个请求读自己的 KV cache，所以它的算术强度不随 batch 增长。",
+    "ops.how.step": "单步时间下限：每个算子按自己的 Roofline 计时，对所有层求和（按张量并行组里的单卡计）。",
+    "ops.how.tokens_per_sec": "decode：整个 batch 的 token/s；prefill：首 token 时间就是这一步本身。",
+    "ops.how.experts": "MoE：batch 里 T 个 token 各从 E 个 expert 中选 k 个；在均匀路由假设下，会用到 "
+                       "D = E·(1 − (1 − k/E)^T) 个不同的 expert，读它们的权重（这是假设：真实的 router 分布不均）。",
+}
