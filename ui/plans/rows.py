@@ -140,7 +140,7 @@ def training_rows(t: Translator, table: PlanTable, results: Sequence, devices,
             fmt_money(res.cost, code),
             _range(t, res.cost_at_hi, res.cost_at_lo, lambda x: fmt_money(x, code)),
             (f"{format_si(res.memory_per_gpu, 'B')} · {_fit(t, res.fits)}"
-             if res.memory_per_gpu is not None else "—"),
+             if res.memory_per_gpu is not None else t("plans.memory_needs_model")),
             f"×{rel.ratio:.2f}" if rel else "—",
             (("+" if rel.delta > 0 else "") + fmt_days(rel.delta)) if rel else "—",
             fmt_signed_money(rel.cost_delta, code) if rel else "—",
