@@ -46,5 +46,5 @@ st.subheader(t("home.tools_heading"))
 cols = st.columns(len(PAGES) - 1)
 for col, (pid, path, icon) in zip(cols, PAGES[1:]):
     with col.container(border=True):
-        st.page_link(path, label=t(f"nav.{pid}"), icon=icon, query_params=nav_query_params())
+        st.page_link(path, label=t(f"nav.{pid}"), icon=icon, query_params=nav_query_params(pid))
         st.caption(t(f"home.tool.{pid}"))

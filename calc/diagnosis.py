@@ -133,6 +133,7 @@ __all__ = [
     "diagnose_activity",
     "diagnose_trace",
     "step_mfu",
+    "roofline_coverage",
 ]
 
 #: GPU time classes, in display order.
@@ -167,7 +168,8 @@ _KERNEL_RULES: tuple[tuple[int, re.Pattern], ...] = tuple((c, re.compile(p)) for
     (MATMUL, r"gemm|gemv|cublas|cutlass|xmma|wgmma|hmma|tensorop|nvjet|matmul|conv|cudnn|"
              r"winograd|fprop|dgrad|wgrad|cijk_|miopen|cask_|splitkreduce|"
              r"(^|[^a-z])(ampere|volta|turing|hopper|sm\d\d)_|[hsi]\d{3,5}gemm"),
-    (OPTIMIZER, r"adam|sgd|lamb|adagrad|rmsprop|multi_tensor_apply|fused_optim|lion"),
+    (OPTIMIZER, r"adam|(?<![a-z])sgd|lamb(?!da)|adagrad|rmsprop|multi_tensor_apply|fused_optim|"
+                r"(?<![a-z])lion"),
     (MEMORY, r"memcpy|memset|copy_kernel|direct_copy|catarraybatchedcopy|fillfunctor|"
              r"fill_kernel|zero_kernel"),
     (REDUCTION, r"softmax|reduce|reduction|sum_kernel|mean_kernel|arg_?max|arg_?min|"
@@ -179,7 +181,8 @@ _KERNEL_RULES: tuple[tuple[int, re.Pattern], ...] = tuple((c, re.compile(p)) for
 ))
 
 _OP_RULES: tuple[tuple[int, re.Pattern], ...] = tuple((c, re.compile(p)) for c, p in (
-    (OPTIMIZER, r"optimizer\.|optim|adam|sgd|lamb|adagrad|rmsprop|_foreach_|zero_grad"),
+    (OPTIMIZER, r"optimizer\.|optim|adam|(?<![a-z])sgd|lamb(?!da)|adagrad|rmsprop|_foreach_|"
+                r"zero_grad"),
     (COMM, r"nccl|c10d|all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|broadcast_|"
            r"record_param_comms"),
     (ATTENTION, r"scaled_dot_product|flash|attention|efficient_attention"),
@@ -734,6 +737,19 @@ def step_mfu(step_seconds, n_params: float, tokens_per_step: float, n_gpus: floa
     return StepMfu(secs, m, h, mean, tps / mean,
                    float(M.mfu(n_params, tps / mean, n_gpus, peak_flops, flops_per_token=fpt)),
                    float(M.mfu(n_params, tps / mean, n_gpus, peak_flops, flops_per_token=hw)))
+
+
+def roofline_coverage(placed_seconds: float, d: TraceDiagnosis) -> float:
+    """Share (0..1) of the trace's GPU time that the roofline import placed:
+
+        placed_seconds / d.covered_seconds      (covered = every kernel, copy and memset)
+
+    ``placed_seconds``: GPU time of the kernels the importer placed (its total minus its
+    skipped time). The diagnosis itself covers all of ``d.covered_seconds``."""
+    placed = float(placed_seconds)
+    if not math.isfinite(placed) or placed < 0:
+        raise ValueError(f"placed_seconds must be a finite number >= 0, got {placed_seconds!r}")
+    return min(1.0, placed / d.covered_seconds) if d.covered_seconds > 0 else 0.0
 
 
 # ----------------------------------------------------------------------------- traces

@@ -172,8 +172,12 @@ def _num(path, dev, name, value, *, positive=True) -> float:
 
 
 def _dec(x: float, exp10: int) -> float:
-    """x * 10**exp10 rounded once (66.9 TFLOP/s -> exactly 66.9e12, not 66.90000000000001e12)."""
-    return float(f"{x!r}e{exp10}")
+    """x * 10**exp10 rounded once (66.9 TFLOP/s -> exactly 66.9e12, not 66.90000000000001e12).
+
+    Also for x whose repr has an exponent (6.585e-05 TFLOP/s, a measured numpy float16).
+    """
+    mantissa, _, exp = repr(x).partition("e")
+    return float(f"{mantissa}e{int(exp or 0) + exp10}")
 
 
 def _str(path, dev, name, value, *, allow_empty=False) -> str:

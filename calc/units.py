@@ -553,7 +553,6 @@ CURRENCIES = {
 """Currency marks a price may carry, before or after the amount, and their ISO 4217 code.
 "¥" is read as CNY (the yuan); write JPY for yen."""
 
-_CURRENCY_SIGN = {"USD": "$", "CNY": "¥", "EUR": "€", "GBP": "£", "JPY": "JP¥"}
 _CURRENCY_RE = re.compile(
     r"^\s*(?P<pre>US\$|[$¥€£]|USD|CNY|RMB|EUR|GBP|JPY)?\s*(?P<amount>.*?)\s*"
     r"(?P<post>USD|CNY|RMB|EUR|GBP|JPY|元|円|[$¥€£])?\s*$", re.I | re.S)
@@ -591,23 +590,26 @@ def parse_price(text: Any) -> tuple[float, str | None]:
 
 
 def format_money(amount: Any, currency: str | None = None) -> str:
-    """An amount of money: "12,345", "$2,500", "¥15"; beyond a billion with an SI prefix
-    ("$4.2G" would be unclear, so "$4.2e+09" -- amounts that large are input mistakes).
+    """An amount of money: "12,345" without a currency; with one, its symbol and ISO code
+    as calc.currency.format_money writes them ("$2,500 USD", "¥15.00 CNY").
 
-    currency: an ISO code from CURRENCIES' values (USD, CNY, EUR, GBP, JPY) or None.
+    currency: an ISO code of calc.currency.CURRENCY_CODES (parse_price returns USD, CNY,
+    EUR, GBP or JPY) or None.
     """
     if isinstance(amount, bool) or not isinstance(amount, (int, float)):
         raise ValueError(f"amount must be a number, got {amount!r}")
     x = float(amount)
-    sign = _CURRENCY_SIGN.get(currency or "", "")
+    if currency:
+        from calc.currency import format_money as with_code
+        return with_code(x, currency)
     if math.isnan(x):
         return "—"
     if not math.isfinite(x):
-        return f"{sign}∞"
+        return "∞" if x > 0 else "-∞"
     if abs(x) >= 1e9:
-        return f"{sign}{_exp(abs(x), 3)}" if x > 0 else f"-{sign}{_exp(abs(x), 3)}"
+        return f"{_exp(abs(x), 3)}" if x > 0 else f"-{_exp(abs(x), 3)}"
     if abs(x) >= 100 or x == 0:
         body = f"{abs(x):,.0f}"
     else:
         body = f"{abs(x):,.2f}".rstrip("0").rstrip(".")
-    return ("-" if x < 0 else "") + sign + body
+    return ("-" if x < 0 else "") + body

@@ -166,7 +166,7 @@ def gemm_sweep(precision: str, budget_s: float, *, start_n: Optional[int] = None
 
     start_n defaults to 256 for the BLAS precisions (fp64, fp32) and 64 for numpy's own
     loops (fp16, int8). The next size runs only if (warm-up + calibration + 3 samples) ×
-    8 × (the last size's best time) fits in the remaining budget.
+    8 × (the last size's median time) fits in the remaining budget.
     """
     if precision not in CPU_GEMM_DTYPES:
         raise ValueError(f"precision must be one of {', '.join(CPU_GEMM_DTYPES)}, got {precision!r}")
@@ -183,7 +183,7 @@ def gemm_sweep(precision: str, budget_s: float, *, start_n: Optional[int] = None
         spent = clock() - start
         if progress is not None:
             progress(min(1.0, spent / budget_s), f"{precision} n={n}")
-        predicted = 5 * 8 * timing.best
+        predicted = 5 * 8 * timing.median      # the median: a loaded machine stays loaded
         if spent + predicted > budget_s:
             break
         n *= 2

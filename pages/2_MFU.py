@@ -13,6 +13,7 @@ from ui.formula import count, formula, si
 from ui.frame import how_computed, page_frame
 from ui.model_sections import (flops_breakdown, model_params_note, recompute_select,
                                training_flops)
+from ui.numbers import plural
 from ui.state import bound
 from ui.widgets import (COUNT, Bounds, bound_checkbox, format_quantity, is_blank, percent_text,
                         quantity_input)
@@ -164,7 +165,7 @@ with results:
 
         needed = required_tokens_per_sec(n_params, target, n_gpus, peak, flops_per_token=fpt)
         st.info(t("mfu.inverse_result", target=f"{target:.0%}",
-                  needed=format_si(needed, "tok/s"), gpus=f"{n_gpus:,.0f}",
+                  needed=format_si(needed, "tok/s"), gpus=plural(t, "common.n_gpus", n_gpus),
                   now=format_si(tokens_per_s, "tok/s")), icon=":material/track_changes:")
 
         fpt_tex = (r"C_{\text{tok}} = 6N + 12\,L\,h\,s" + (r"\cdot\tfrac12" if causal else "")

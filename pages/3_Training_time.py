@@ -10,15 +10,18 @@ import streamlit as st
 from calc.training import (CHINCHILLA_TOKENS_PER_PARAM, days, gpu_hours, gpus_for_deadline,
                            mfu_from_gpu_hours, mfu_gain, seconds_from_days, tokens_for_params,
                            training_cost, training_flops, training_seconds)
-from calc.units import QuantityError, format_money, format_si, parse_price, parse_quantity
+from calc.currency import (CURRENCY_CODES, DEFAULT_CURRENCY, currency_label, format_money,
+                           format_price)
+from calc.units import QuantityError, format_si, parse_price, parse_quantity
 from ui.figures.training import days_vs_mfu_figure
 from ui.formula import count, formula, si
 from ui.frame import how_computed, page_frame
 from ui.model_sections import (flops_breakdown, model_params_note, recompute_select,
                                training_flops as model_training_flops, training_memory_section)
+from ui.numbers import SECONDS_PER_DAY, format_count, format_duration, format_exact, plural
 from ui.plans.add import published_mfu_caption, training_setup_button
 from ui.state import bound, set_value
-from ui.widgets import COUNT, bound_checkbox, format_quantity, quantity_input
+from ui.widgets import COUNT, bound_checkbox, bound_select, format_quantity, quantity_input
 
 ctx = page_frame("training")
 t = ctx.t
@@ -27,14 +30,6 @@ model = ctx.model           # None: "Custom: parameters only" (6·N per token, t
 # Percent labels as options: the URL reads "mfu=45%", calc.units turns it into 0.45.
 MFU_OPTIONS = [f"{k}%" for k in range(5, 81)]
 MFU_GRID = np.array([parse_quantity(o, kind="fraction") for o in MFU_OPTIONS])
-
-
-def fmt_days(d: float) -> str:
-    return f"{d:,.1f}" if d < 100 else f"{d:,.0f}"
-
-
-def fmt_money(x: float) -> str:
-    return format_money(x, currency)
 
 
 def use_chinchilla() -> None:
@@ -86,9 +81,19 @@ with inputs:
     else:
         seq, causal = None, True
     recompute = recompute_select(t)
+    price_col, currency_col = st.columns([2, 1])
     price = quantity_input(t, t("training.price"), "price", "", kind="price",
-                           help=t("training.price_help"), placeholder="2.5", optional=True)
-    currency = parse_price(st.session_state.get("price", ""))[1] if price is not None else None
+                           help=t("training.price_help"), placeholder="2.5", optional=True,
+                           container=price_col)
+    # A currency typed with the price ($2, 15 元) sets the choice; otherwise the selector's.
+    typed_code = parse_price(st.session_state.get("price", ""))[1] if price is not None else None
+    if typed_code is not None:
+        set_value("currency", typed_code)
+    codes = [typed_code] if typed_code is not None else list(CURRENCY_CODES)
+    code = bound_select(t("training.currency"), codes, "currency", container=currency_col,
+                        index=codes.index(typed_code or DEFAULT_CURRENCY),
+                        format_func=currency_label, help=t("training.currency_help"),
+                        disabled=typed_code is not None)
     peak = ctx.peak_flops
     if ctx.ready:
         st.caption(t("training.peak_used", peak=format_si(peak, "FLOP/s"),
@@ -97,6 +102,9 @@ with inputs:
                           recompute=recompute, seq=seq, causal=causal)
 
 items: list = []
+# "Why this matters": the chapter's worked example until the inputs can be read, then this
+# page's own numbers (the defaults are the worked example: 7B, 1T tokens, 64 × A100).
+takeaway = t("training.takeaway_static")
 ok = ctx.ready and n_params is not None and n_tokens is not None and n_gpus is not None \
     and (model is None or seq is not None)
 
@@ -116,14 +124,14 @@ with results:
         c3, c4 = st.columns(2)
         c1.metric(t("training.metric.flops"), format_si(flops, "FLOP"),
                   help=t("training.metric.flops_help"))
-        c2.metric(t("training.metric.days"), t("training.days_value", days=fmt_days(n_days)),
+        c2.metric(t("training.metric.days"), format_duration(t, secs),
                   help=t("training.metric.days_help"))
-        c3.metric(t("training.metric.gpu_hours"), f"{hours:,.0f}",
+        c3.metric(t("training.metric.gpu_hours"), format_count(hours),
                   help=t("training.metric.gpu_hours_help"))
         if price is not None:
             cost = training_cost(hours, price)
-            c4.metric(t("training.metric.cost"), fmt_money(cost),
-                      help=t("training.metric.cost_help", price=fmt_money(price)))
+            c4.metric(t("training.metric.cost"), format_money(cost, code),
+                      help=t("training.metric.cost_help", price=format_price(price, code)))
         else:
             c4.metric(t("training.metric.cost"), "—", help=t("training.metric.cost_none"))
         if model is not None:
@@ -148,12 +156,33 @@ with results:
             st.info(t("training.compare_same"))
         else:
             key = "training.compare_slower" if gain.days > 0 else "training.compare_faster"
-            text = t(key, cmp=compare_text, chosen=mfu_text, cmp_days=fmt_days(cmp_days),
-                     days=fmt_days(n_days), diff=fmt_days(abs(gain.days)),
-                     hours=f"{abs(gain.gpu_hours):,.0f}")
+            text = t(key, cmp=compare_text, chosen=mfu_text,
+                     cmp_time=format_duration(t, cmp_days * SECONDS_PER_DAY),
+                     time=format_duration(t, secs),
+                     diff=format_duration(t, abs(gain.days) * SECONDS_PER_DAY),
+                     hours=plural(t, "common.n_gpu_hours", abs(gain.gpu_hours)))
             if price is not None:
-                text += " " + t("training.compare_money", money=fmt_money(abs(gain.cost)))
+                text += " " + t("training.compare_money", money=format_money(abs(gain.cost), code))
             st.info(text, icon=":material/payments:")
+
+        run = {"params": format_quantity(n_params), "tokens": format_quantity(n_tokens),
+               "gpus": format_count(n_gpus), "device": ctx.device_label()}
+        if compare_mfu == chosen_mfu:
+            takeaway = t("training.takeaway_same", **run, mfu=mfu_text,
+                         time=format_duration(t, secs),
+                         hours=plural(t, "common.n_gpu_hours", hours))
+        else:
+            (lo, lo_text), (hi, hi_text) = sorted([(chosen_mfu, mfu_text),
+                                                   (compare_mfu, compare_text)])
+            lo_secs = training_seconds(n_params, n_tokens, n_gpus, peak, lo, fpt)
+            hi_secs = training_seconds(n_params, n_tokens, n_gpus, peak, hi, fpt)
+            takeaway = t("training.takeaway", **run, lo=lo_text, hi=hi_text,
+                         lo_time=format_duration(t, lo_secs), hi_time=format_duration(t, hi_secs),
+                         saved=format_duration(t, lo_secs - hi_secs),
+                         hours=plural(t, "common.n_gpu_hours", abs(gain.gpu_hours)))
+            takeaway += " " + (t("training.takeaway_money", price=format_price(price, code),
+                                 money=format_money(abs(gain.cost), code))
+                               if price is not None else t("training.takeaway_no_price"))
 
         st.subheader(t("training.deadline_heading"))
         deadline = quantity_input(t, t("training.deadline_days"), "deadline_days", "30",
@@ -161,8 +190,16 @@ with results:
         if deadline is not None:
             need = gpus_for_deadline(n_params, n_tokens, seconds_from_days(deadline), peak,
                                      chosen_mfu, fpt)
-            st.success(t("training.deadline_result", days=f"{deadline:g}", mfu=mfu_text,
-                         gpus=f"{math.ceil(need):,}", exact=f"{need:,.1f}"), icon=":material/calculate:")
+            deadline_text = plural(t, "common.dur.days", deadline)     # as typed: "30 days"
+            if need <= 1:
+                # One GPU already meets the deadline: say so, with its own time.
+                st.success(t("training.deadline_one", mfu=mfu_text, time=format_duration(
+                    t, training_seconds(n_params, n_tokens, 1, peak, chosen_mfu, fpt)),
+                    deadline=deadline_text), icon=":material/calculate:")
+            else:
+                st.success(t("training.deadline_result", deadline=deadline_text, mfu=mfu_text,
+                             gpus=plural(t, "common.n_gpus", math.ceil(need)),
+                             exact=format_exact(need)), icon=":material/calculate:")
         else:
             need = None
 
@@ -190,20 +227,21 @@ with results:
             formula(r"\begin{aligned} T &= \frac{C}{n_{\text{GPU}} \times P_{\text{peak}} \times \text{MFU}}"
                     r" \\ &= \frac{@flops}{@gpus \times @peak \times @mfu} = @secs = @days\end{aligned}",
                     t("training.how.time"), flops=F, gpus=count(n_gpus), peak=P, mfu=M,
-                    secs=f"{secs:,.0f} s", days=t("training.days_value", days=fmt_days(n_days))),
+                    secs=f"{secs:,.0f} s", days=format_duration(t, secs)),
             formula(r"\text{GPU·h} = \frac{C}{P_{\text{peak}} \times \text{MFU} \times 3600} = @hours",
-                    t("training.how.gpu_hours"), hours=f"{hours:,.0f}"),
+                    t("training.how.gpu_hours"), hours=format_count(hours)),
         ]
         if price is not None:
             items.append(formula("@name = @hours \\times @price = @cost", t("training.how.cost"),
-                                 name=t("training.metric.cost"), hours=f"{hours:,.0f}",
-                                 price=fmt_money(price), cost=fmt_money(training_cost(hours, price))))
+                                 name=t("training.metric.cost"), hours=format_count(hours),
+                                 price=format_price(price, code),
+                                 cost=format_money(training_cost(hours, price), code)))
         if need is not None:
             items.append(formula(
                 r"\begin{aligned} n_{\text{GPU}} &= \frac{C}{T_{\text{deadline}} \times P_{\text{peak}}"
                 r" \times \text{MFU}} \\ &= \frac{@flops}{@deadline \times @peak \times @mfu} = @need"
                 r"\end{aligned}", t("training.how.deadline"), flops=F,
-                deadline=f"{seconds_from_days(deadline):,.0f} s", peak=P, mfu=M, need=f"{need:,.1f}"))
+                deadline=f"{seconds_from_days(deadline):,.0f} s", peak=P, mfu=M, need=format_exact(need)))
 
         if implied is not None:
             items.append(formula(r"\text{MFU} = \frac{C}{\text{GPU·h} \times 3600 \times P_{\text{peak}}}"
@@ -220,4 +258,4 @@ if items:
     how_computed(t, items)
 
 st.divider()
-st.markdown(t("training.takeaway"))
+st.markdown(takeaway)

@@ -20,6 +20,7 @@ from ui.frame import how_computed, page_frame
 from ui.plans.add import serving_setup_button
 from ui.model_decode import decode_model_results
 from ui.model_sections import model_params_note
+from ui.numbers import plural
 from ui.state import bound, set_value
 from ui.widgets import (COUNT, bound_checkbox, bound_select,
                         format_quantity, quantity_input)
@@ -183,7 +184,7 @@ with results:
 
         if mem is not None:
             args = dict(model=format_si(w_bytes, "B"), kv=format_si(kv_total, "B"),
-                        mem=format_si(mem, "B"), gpus=f"{n_gpus:,.0f}")
+                        mem=format_si(mem, "B"), gpus=plural(t, "common.n_gpus", n_gpus))
             if fits_in_memory(w_bytes, mem, kv_total, reserve_fraction=0.1):
                 st.success(t("decode.fits", **args), icon=":material/check_circle:")
             elif fits_now:

@@ -218,9 +218,8 @@ def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
 def _navigation(sb, t: Translator, page_id: str) -> None:
     sb.divider()
     sb.markdown(f"### {t('common.nav_heading')}")
-    params = nav_query_params()
     for pid, path, icon in PAGES:
-        sb.page_link(path, label=t(f"nav.{pid}"), icon=icon, query_params=params,
+        sb.page_link(path, label=t(f"nav.{pid}"), icon=icon, query_params=nav_query_params(pid),
                      disabled=(pid == page_id))
 
 

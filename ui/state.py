@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable
 import logging
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 # Restoring a kept value sets a widget's session state and passes its default: Streamlit
 # logs a warning for that combination on every page change. It is intended here.
@@ -38,7 +39,7 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
             "hidden", "seq", "causal", "target_mfu", "recompute"),
     "training": ("params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days",
                  "logy", "seq", "causal", "recompute", "gpu_hours", "zero", "optim", "mbs", "tp",
-                 "pp", "flash"),
+                 "pp", "flash", "currency"),
     "learn": ("quiz", "lesson"),
     "decode": ("params", "weights", "gpus", "batch", "kv", "layers", "kv_heads",
                "head_dim", "context", "kv_dtype", "measured", "prompt", "tp_comm"),
@@ -77,6 +78,25 @@ def restore(key: str, is_valid: Callable[[Any], bool] = lambda _v: True) -> None
         value = st.session_state[keep]
         if is_valid(value):
             st.session_state[key] = value
+            # The page now shows the kept value: the address bar must say so too, or a
+            # link copied after a page change would open other numbers. (The navigation
+            # links already carry it, see nav_query_params; this covers any other way in.
+            # A name still bound to a widget of the previous run is synced by Streamlit.)
+            text = url_text(value)
+            if text:
+                try:
+                    st.query_params[key] = text
+                except StreamlitAPIException:
+                    pass
+
+
+def url_text(value: Any) -> str:
+    """A widget value as its URL text: checkboxes read true/false, others their str()."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def remember(key: str, value: Any) -> None:
@@ -174,11 +194,25 @@ def valid_option(options: Iterable[Any]) -> Callable[[Any], bool]:
     return lambda value: value in allowed
 
 
-def nav_query_params() -> dict[str, str]:
-    """The shared names and their current values, for the navigation links."""
+def nav_query_params(target: str | None = None) -> dict[str, str]:
+    """The query parameters of a navigation link to the page ``target`` (a key of
+    URL_NAMES; None: the shared names only).
+
+    The shared names, plus every name of the target page that this session has a value
+    for (kept from any page, or still in this URL): the target page shows those values
+    (see :func:`restore`), so its address must carry them, or a link copied there opens
+    other numbers (issue 8: 13B on 8 GPUs on MFU, then Training time, gave a link to
+    7B on 64 GPUs).  Hand-synced option widgets (device, precision, lang) keep their ids.
+    """
+    names = list(SHARED_NAMES)
+    if target is not None:
+        names += [n for n in URL_NAMES.get(target, ()) if n not in names]
     params: dict[str, str] = {}
-    for name in SHARED_NAMES:
-        value = st.session_state.get(name, kept(name))
-        if value is not None and value != "":
-            params[name] = str(value)
+    for name in names:
+        value = st.session_state.get(name, kept(name)) if name in SHARED_NAMES else kept(name)
+        if value is None and name not in SHARED_NAMES:
+            value = st.query_params.get(name)
+        text = url_text(value)
+        if text:
+            params[name] = text
     return params

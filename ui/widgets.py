@@ -40,6 +40,13 @@ def nearest_option(value: float, options: list[float]) -> float:
     return min(options, key=lambda opt: abs(math.log(opt) - math.log(value)))
 
 
+def with_option(options: list[float], value: float) -> list[float]:
+    """`options` with `value` added in order, unless an option already equals it (to 1e-9)."""
+    if any(math.isclose(opt, value, rel_tol=1e-9) for opt in options):
+        return options
+    return sorted([*options, float(value)])
+
+
 _COUNT_SUFFIXES = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k"))
 
 
@@ -59,6 +66,19 @@ def format_quantity(value: float, unit: str = "", digits: int = 3) -> str:
         if abs(value) >= scale:
             return f"{value / scale:.{digits}g}{suffix}"
     return f"{value:.{digits}g}"
+
+
+def exact_quantity(value: float, unit: str = "") -> str:
+    """format_quantity with the fewest digits (3 to 6) that read back as `value`: a slider
+    label says "4.096k" for 4096, never "4.1k", which the field would read as 4100."""
+    for digits in range(3, 7):
+        text = format_quantity(value, unit, digits=digits)
+        try:
+            if math.isclose(parse_quantity(text), value, rel_tol=1e-9):
+                return text
+        except (QuantityError, ValueError):
+            break
+    return format_quantity(value, unit, digits=6)
 
 
 # Every quantity field stays within these magnitudes, so the products and quotients the
@@ -144,7 +164,8 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
             value = parse_quantity(st.session_state[key])
         except (QuantityError, ValueError, TypeError):
             return
-        st.session_state[slider_key] = nearest_option(value, options)
+        if value > 0 and math.isfinite(value):
+            st.session_state[slider_key] = value
 
     def slider_changed() -> None:
         set_value(key, format_quantity(st.session_state[slider_key], unit))
@@ -167,11 +188,17 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
             box.error(t("common.err.field", label=label, message=problem), icon=":material/warning:")
             value = None
     if options:
-        if slider_key not in st.session_state:
-            st.session_state[slider_key] = nearest_option(value or options[0], options)
+        # The slider shows the field's own value: a value between the log steps (13B,
+        # 37.7k) or beyond the range becomes an option of its own, so the slider never
+        # claims a value the field does not hold (it would say 12B while the field says 13B).
+        if value is not None and value > 0:
+            st.session_state[slider_key] = value
+        elif slider_key not in st.session_state:
+            st.session_state[slider_key] = options[0]
+        options = with_option(options, st.session_state[slider_key])
         box.select_slider(t("common.slider_for", label=label), options=options,
                           key=slider_key, on_change=slider_changed,
-                          format_func=lambda v: format_quantity(v, unit),
+                          format_func=lambda v: exact_quantity(v, unit),
                           label_visibility="collapsed")
     return value
 
@@ -205,7 +232,7 @@ def bound_select(label: str, options: list[Any], key: str, *, container: Any = N
 
 __all__ = [
     "Bounds", "COUNT", "FRACTION", "POSITIVE", "bound_checkbox", "bound_select",
-    "bound_slider", "check_bounds", "is_blank", "log_options", "nearest_option",
-    "percent_text", "quantity_error", "quantity_input",
+    "bound_slider", "check_bounds", "exact_quantity", "is_blank", "log_options",
+    "nearest_option", "percent_text", "quantity_error", "quantity_input", "with_option",
     "restore",
 ]

@@ -39,6 +39,7 @@ PAGE_PATHS = {
     "mfu": "/MFU",
     "training": "/Training_time",
     "decode": "/Decode_speed",
+    "diagnosis": "/Trace_doctor",
     "model": "/Model",
     "measure": "/Measure",
     "plans": "/Plans",

@@ -197,6 +197,9 @@ def test_verdicts_are_in_checklist_order():
     ("triton_poi_fused_add_cos_sin_0", "elementwise"),
     ("void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl>", "elementwise"),
     ("void multi_tensor_apply_kernel<TensorListMetadata<4>, AdamFunctor<float>>", "optimizer"),
+    # a C++ lambda in a template argument is not the LAMB optimizer
+    ("void at::native::vectorized_elementwise_kernel<4, at::native::threshold_kernel_impl"
+     "(at::TensorIteratorBase&, float, float)::{lambda(float, float)#1}>", "elementwise"),
     ("Memcpy HtoD (Pageable -> Device)", "memory"),
     ("Memset (Device)", "memory"),
     ("void at::native::unrolled_elementwise_kernel<direct_copy_kernel_cuda>", "memory"),

@@ -228,3 +228,13 @@ def test_measured_device_errors_name_the_field(tmp_path):
     # a TOML datetime (unquoted) is accepted and kept as ISO text
     dev = load_hardware(_write(tmp_path, _MEASURED.replace('"2026-12-01T08:04:36Z"', "2026-12-01T08:04:36Z")))
     assert dev["measured-cpu-box"].date.startswith("2026-12-01T08:04:36")
+
+
+def test_tiny_measured_peaks_in_exponent_notation(tmp_path):
+    # numpy's float16 matmul on a loaded CPU: 65.85 MFLOP/s = 6.585e-05 TFLOP/s, which TOML
+    # and Python write with an exponent; 6.585e-05 × 1e12 = 65.85e6 FLOP/s exactly.
+    from calc.hardware import load_hardware
+    text = _MEASURED.replace("fp16 = 0.000449", "fp16 = 6.585e-05")
+    dev = load_hardware(_write(tmp_path, text))["measured-cpu-box"]
+    assert dev.peak_flops("fp16") == 65.85e6
+    assert dev.peak_flops("fp64") == 76.7e9

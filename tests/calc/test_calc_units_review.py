@@ -41,7 +41,9 @@ def test_bad_prices(text):
 
 
 def test_format_money():
-    # 83,095.9 GPU-hours x $2 = $166,191.8 -> "$166,192"
-    assert format_money(166191.8, "USD") == "$166,192"
-    assert format_money(2.5, "CNY") == "¥2.5" and format_money(0) == "0"
-    assert format_money(3e12, "USD") == "$3e+12"
+    # 83,095.9 GPU-hours x $2 = $166,191.8 -> "$166,192 USD" (issue 16: symbol and code,
+    # through calc.currency); without a currency a plain number
+    assert format_money(166191.8, "USD") == "$166,192 USD"
+    assert format_money(2.5, "CNY") == "¥2.50 CNY" and format_money(0) == "0"
+    assert format_money(3e12, "USD") == "$3,000,000,000,000 USD"
+    assert format_money(3e12) == "3e+12"

@@ -34,11 +34,12 @@ def _best(fn, repeats):
     return best
 
 
-def _agree(first, remeasure, plain, tries=3):
+def _agree(first, remeasure, plain, tries=5):
     """measured (first the fixture's, then fresh ones) and plain within a factor of 2.
 
     On this shared 2-core machine another user's job can halve the BLAS rate for a few
-    seconds, so a mismatch re-measures both side by side (up to `tries` pairs); a wrong
+    seconds (load averages of 10-14 were seen), so a mismatch re-measures both side by side
+    (up to `tries` pairs); a wrong
     byte or FLOP count is off in every pair and still fails.
     """
     pairs = []

@@ -107,3 +107,45 @@ def test_mfu_link_carries_the_inputs():
     q = mfu_link_params(Ctx(), "7B", 12_000.0, 8, "full")
     assert q["params"] == "7B" and q["tokens_per_s"] == "12k" and q["gpus"] == "8"
     assert q["recompute"] == "full"
+
+
+def test_roofline_import_feeds_the_trace_doctor_and_reports_coverage():
+    from calc.diagnosis import roofline_coverage
+    from ui.roofline.import_panel import RESULT_KEY, process_upload
+
+    data = (DATA / "worker0.1623143089861.pt.trace.json.gz").read_bytes()
+    session: dict = {}
+    out = process_upload(session, data, "worker0.json.gz", {"default_dtype": "fp32"},
+                         lambda records, source_label: len(records))
+    loaded = S.current(session)
+    assert loaded is not None and loaded.source == "roofline"
+    d = S.diagnosis(session, loaded)
+    rep = out.report
+    # two independent readers agree on the trace's GPU time (kernels + copies + memsets)
+    assert rep.time_basis == "gpu_kernels"
+    assert d.covered_seconds == pytest.approx(rep.total_seconds)
+    share = roofline_coverage(rep.total_seconds - rep.skipped_seconds, d)
+    assert share == pytest.approx(1 - rep.unplaced_time_share)
+    # the Roofline page's report says it, with the Trace doctor link
+    at = open_app_page("pages/1_Roofline.py")
+    for k, v in session.items():
+        at.session_state[k] = v
+    at.run()
+    assert not at.exception, at.exception
+    infos = [i.value for i in at.info]
+    assert any("The Trace doctor covers all of it" in i and "8,772 kernels" in i for i in infos)
+    # and the Trace doctor shows that trace
+    at.switch_page(PAGE)
+    at.run()
+    assert any("data loader" in w.value for w in at.warning)
+    assert RESULT_KEY in at.session_state
+
+
+def test_cpu_trace_on_the_roofline_is_no_trace_doctor_error():
+    from ui.roofline.import_panel import process_upload
+
+    session: dict = {}
+    out = process_upload(session, (DATA / "cpu_small.json").read_bytes(), "cpu_small.json", {},
+                         lambda records, source_label: len(records))
+    assert out.ok
+    assert S.current(session) is None and S.last_error(session) is None

@@ -56,7 +56,7 @@ def test_query_params_reproduce_state():
     # = 124 644 GPU-h x 2 = 249 288
     at = open_page("en", mfu="30%", price="2")
     assert at.metric[1].value == "81.1 days"
-    assert at.metric[3].value == "249,288"
+    assert at.metric[3].value == "$249,288 USD"             # the default currency: USD
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

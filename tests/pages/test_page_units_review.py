@@ -50,14 +50,18 @@ def test_mfu_peak_field_examples_fit_the_field(lang):
 
 @pytest.mark.parametrize("lang, price, cost", [
     # 6 x 7e9 x 1e12 / (312e12 x 0.45) = 2.99145e8 s = 83,095.9 GPU-hours
-    ("en", "$2", "$166,192"),        # x 2 = 166,191.8
-    ("zh", "¥15", "¥1,246,439"),     # x 15 = 1,246,438.8
-    ("en", "2 USD", "$166,192"),
+    # (issue 16: the cost names its currency by symbol and code)
+    ("en", "$2", "$166,192 USD"),        # x 2 = 166,191.8
+    ("zh", "¥15", "¥1,246,439 CNY"),     # x 15 = 1,246,438.8
+    ("en", "2 USD", "$166,192 USD"),
 ])
 def test_price_with_a_currency_sign(lang, price, cost):
     at = open_app_page("pages/3_Training_time.py", lang, price=price)
     assert not at.main.error
     assert any(m.value == cost for m in at.metric)
+    # the typed currency sets the (then disabled) currency choice
+    assert at.selectbox(key="currency").value == cost.split()[-1]
+    assert at.selectbox(key="currency").disabled
 
 
 def test_price_rejects_a_quantity():

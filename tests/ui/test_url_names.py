@@ -12,7 +12,7 @@ PINNED = {
     "mfu": {"params", "tokens_per_s", "gpus", "peak_override", "attn", "layers", "hidden",
             "seq", "causal", "target_mfu"},
     "training": {"params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days",
-                 "logy"},
+                 "logy", "currency"},
     "learn": {"quiz", "lesson"},
     "decode": {"params", "weights", "gpus", "batch", "kv", "layers", "kv_heads", "head_dim",
                "context", "kv_dtype", "measured"},

@@ -54,3 +54,23 @@ def test_every_field_has_a_finite_range_so_formulas_cannot_overflow():
     assert "at least" in check_bounds(1e-300, POSITIVE, "s", t)
     assert check_bounds(1e-9, POSITIVE, "s", t) is None       # a nanosecond is fine
     assert check_bounds(1e24, POSITIVE, "FLOP", t) is None
+
+
+def test_with_option_adds_the_fields_own_value_in_order():
+    from ui.widgets import with_option
+    opts = log_options(1e9, 2e10)                       # ... 1.2e10, 1.5e10, 2e10
+    got = with_option(opts, 1.3e10)
+    assert 1.3e10 in got and got == sorted(got) and len(got) == len(opts) + 1
+    assert with_option(opts, 1.2e10 * (1 + 1e-12)) == opts     # already there
+    assert with_option(opts, 5e12)[-1] == 5e12                # beyond the range: its own end
+
+
+@pytest.mark.parametrize("value, text", [(4096, "4.096k"), (37_712, "37.712k"), (1.3e10, "13B"),
+                                         (7e9, "7B"), (123_456_789, "123.457M")])
+def test_exact_quantity_reads_back_as_the_value(value, text):
+    # 4096 written "4.1k" would read back as 4100: the slider would claim another value
+    from calc.units import parse_quantity
+    from ui.widgets import exact_quantity
+    assert exact_quantity(value) == text
+    if value != 123_456_789:                              # 6 digits is the limit
+        assert parse_quantity(text) == pytest.approx(value, rel=1e-12)

@@ -47,10 +47,13 @@ def file_signature(data: bytes, filename: str) -> str:
 
 def load_upload(session: MutableMapping[str, Any], data: bytes, filename: str, *,
                 source: str = "upload", progress: Callable[[float], None] | None = None,
-                signature: str | None = None) -> LoadedTrace | UploadError | None:
+                signature: str | None = None,
+                remember_error: bool = True) -> LoadedTrace | UploadError | None:
     """Read an uploaded trace once. None when this exact file was the last one processed;
     a :class:`LoadedTrace` (stored as the session's trace) or an :class:`UploadError`
-    (stored as the error; the previous trace stays). Never raises."""
+    (stored as the error unless ``remember_error`` is False — the Roofline page's import
+    of a CPU-only trace is no error of the Trace doctor; the previous trace stays).
+    Never raises."""
     sig = signature or file_signature(data, filename)
     if session.get(SIG_KEY) == sig:
         return None
@@ -60,17 +63,32 @@ def load_upload(session: MutableMapping[str, Any], data: bytes, filename: str, *
         trace = read_trace(data, filename, progress=progress)
     except ValueError as exc:
         err = UploadError(filename, str(exc) or type(exc).__name__, "format")
-        session[ERROR_KEY] = err
-        return err
     except Exception as exc:  # noqa: BLE001 - an upload must never break the page
         err = UploadError(filename, f"{type(exc).__name__}: {exc}", "internal")
-        session[ERROR_KEY] = err
+    else:
+        err = None
+    if err is not None:
+        if remember_error:
+            session[ERROR_KEY] = err
         return err
     loaded = LoadedTrace(trace, filename, source, time.perf_counter() - start, len(data), sig)
     session[TRACE_KEY] = loaded
     session.pop(ERROR_KEY, None)
     session.pop(MEMO_KEY, None)
     return loaded
+
+
+def from_roofline_import(session: MutableMapping[str, Any], data: bytes, filename: str,
+                         signature: str) -> LoadedTrace | None:
+    """A trace imported on the Roofline page becomes the Trace doctor's trace too (the
+    import report then says how much of its GPU time the diagnosis covers). A trace the
+    doctor cannot read (CPU-only, no GPU activity) changes nothing there."""
+    out = load_upload(session, data, filename, source="roofline", signature=signature,
+                      remember_error=False)
+    if isinstance(out, LoadedTrace):
+        return out
+    loaded = current(session)
+    return loaded if loaded is not None and loaded.signature == signature else None
 
 
 def current(session: MutableMapping[str, Any]) -> LoadedTrace | None:

@@ -68,10 +68,12 @@ def timeline_figure(t: Translator, d: TraceDiagnosis, *, max_streams: int = 12,
     eps = d.window_seconds / TIMELINE_PIXELS if d.window_seconds > 0 else 0.0
     streams = [s.stream for s in d.streams][:max_streams]
     row_of = {label: i for i, label in enumerate(a.streams)}
+    rows = len(streams) + 1
+    top = float(rows - 1)          # the busy row on top, then the streams downwards
     data: list[dict] = []
-    # busy row (y = 0): the union of everything
+    # busy row: the union of everything
     bs, be = join_segments(a.start, a.start + a.duration, eps)
-    x, y = _segments_xy(_ms(bs), _ms(be), 0.0)
+    x, y = _segments_xy(_ms(bs), _ms(be), top)
     data.append({"type": "scattergl", "mode": "lines", "x": x, "y": y,
                  "line": {"color": BUSY_COLOR, "width": 14}, "name": t("diagnosis.fig.busy"),
                  "hoverinfo": "skip", "showlegend": True})
@@ -81,7 +83,7 @@ def timeline_figure(t: Translator, d: TraceDiagnosis, *, max_streams: int = 12,
                    at=format_si(g.start_seconds, "s"),
                    cpu=g.cpu_name or t("diagnosis.gap.no_cpu")) for g in d.idle_gaps]
         data.append({"type": "scatter", "mode": "markers", "x": [float(v) for v in gx],
-                     "y": [0.0] * len(gx), "name": t("diagnosis.fig.gap"),
+                     "y": [top] * len(gx), "name": t("diagnosis.fig.gap"),
                      "marker": {"symbol": "x-thin", "size": 14, "color": GAP_COLOR,
                                 "line": {"width": 3, "color": GAP_COLOR}},
                      "hovertext": hover, "hovertemplate": "%{hovertext}<extra></extra>"})
@@ -94,7 +96,7 @@ def timeline_figure(t: Translator, d: TraceDiagnosis, *, max_streams: int = 12,
             if not sel.any():
                 continue
             s, e = join_segments(a.start[sel], a.start[sel] + a.duration[sel], eps)
-            x, y = _segments_xy(_ms(s), _ms(e), float(r))
+            x, y = _segments_xy(_ms(s), _ms(e), top - r)
             xs.append(x)
             ys.append(y)
         if not xs:
@@ -105,16 +107,15 @@ def timeline_figure(t: Translator, d: TraceDiagnosis, *, max_streams: int = 12,
                      "hovertemplate": t("diagnosis.fig.segment_hover",
                                         cls=t(f"diagnosis.class.{cls}")) + "<extra></extra>"})
     labels = [t("diagnosis.fig.busy_row")] + [t("diagnosis.fig.stream", stream=s) for s in streams]
-    rows = len(labels)
     return make_figure(data, {
-        "height": height or max(220, 70 + 44 * rows),
+        "height": height or max(260, 120 + 48 * rows),
         "xaxis": {"title": {"text": t("diagnosis.fig.time_ms")}, "showgrid": True,
                   "zeroline": False, "range": [0, _ms(d.window_seconds) * 1.005 or 1]},
-        "yaxis": {"tickvals": list(range(rows)), "ticktext": labels,
-                  "showgrid": False, "zeroline": False, "range": [rows - 0.5, -0.5],
+        "yaxis": {"tickvals": [top - i for i in range(rows)], "ticktext": labels,
+                  "showgrid": False, "zeroline": False, "range": [-0.5, rows - 0.5],
                   "fixedrange": True},
-        "legend": {"orientation": "h", "y": -0.25 if rows < 4 else -0.12, "x": 0},
-        "margin": {"l": 10, "r": 10, "t": 10, "b": 10}, "hovermode": "closest",
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+        "margin": {"l": 10, "r": 10, "t": 60, "b": 10}, "hovermode": "closest",
         "font": {"size": 13},
     })
 

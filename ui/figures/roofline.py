@@ -143,6 +143,17 @@ def _roof_trace(roof: Roof, x_lo: float, x_hi: float, t: Translator, main: bool)
             "hovertemplate": hover + "<extra></extra>"}
 
 
+def _region_label(text: str, compact: bool) -> str:
+    """A region name; in a compact chart two lines, the colon (: or ：) becoming the break."""
+    if not compact:
+        return text
+    for colon in ("：", ": "):
+        head, sep, tail = text.partition(colon)
+        if sep:
+            return head + "<br>" + tail
+    return text
+
+
 def _vrect(x0: float, x1: float, color: str) -> dict:
     """What `fig.add_vrect(x0, x1, fillcolor=color, line_width=0, layer="below")` adds."""
     return {"type": "rect", "xref": "x", "yref": "y domain", "x0": x0, "x1": x1, "y0": 0, "y1": 1,
@@ -189,14 +200,18 @@ def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints 
                         "font": {"size": 12 if compact else 13, "color": main.color},
                         "bgcolor": "rgba(255,255,255,0.85)"})
     if show_regions:
-        # Region names sit at the bottom of each region, under the roofline.
+        # Region names in opposite corners, so they can never run into each other: the
+        # memory-bound one top-left (above the slope, just under the roof's height, below the
+        # ridge label), the compute-bound one bottom-right (under the roof). In a compact
+        # chart each name breaks after its colon.
+        size = 12 if compact else 14
         annotations += [
-            {"x": (_log(x_lo) + _log(main.ridge)) / 2, "y": _log(y_lo), "yanchor": "bottom",
-             "yshift": 6, "text": t("fig.memory_bound"), "showarrow": False,
-             "font": {"size": 12 if compact else 14, "color": "#1565c0"}},
-            {"x": (_log(main.ridge) + _log(x_hi)) / 2, "y": _log(y_lo), "yanchor": "bottom",
-             "yshift": 6, "text": t("fig.compute_bound"), "showarrow": False,
-             "font": {"size": 12 if compact else 14, "color": "#2e7d32"}},
+            {"x": _log(x_lo), "y": _log(main.peak_flops), "xanchor": "left", "yanchor": "top",
+             "xshift": 4, "yshift": -4, "text": _region_label(t("fig.memory_bound"), compact),
+             "showarrow": False, "align": "left", "font": {"size": size, "color": "#1565c0"}},
+            {"x": _log(x_hi), "y": _log(y_lo), "xanchor": "right", "yanchor": "bottom",
+             "xshift": -4, "yshift": 4, "text": _region_label(t("fig.compute_bound"), compact),
+             "showarrow": False, "align": "right", "font": {"size": size, "color": "#2e7d32"}},
         ]
 
     if kernels is not None and len(kernels.intensity):

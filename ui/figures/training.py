@@ -12,20 +12,20 @@ import plotly.graph_objects as go
 
 from ui.figures.roofline import make_figure
 from ui.i18n import Translator
+from ui.numbers import SECONDS_PER_DAY, format_duration
 
 CURVE = "#1565c0"
 CHOSEN = "#2e7d32"
 COMPARE = "#c62828"
 
 
-def _fmt_days(d: float) -> str:
-    return f"{d:,.1f}" if d < 100 else f"{d:,.0f}"
-
-
 def days_vs_mfu_figure(t: Translator, mfu_grid: Sequence[float], days_grid: Sequence[float],
                        chosen: tuple[float, float], compare: tuple[float, float] | None = None,
                        *, log_y: bool = False, height: int = 440) -> go.Figure:
-    """Days vs MFU. `chosen` and `compare` are (mfu fraction, days) points to mark."""
+    """Days vs MFU. `chosen` and `compare` are (mfu fraction, days) points to mark; a
+    comparison at the chosen MFU itself is not drawn (two labels on one point)."""
+    if compare is not None and compare[0] == chosen[0]:
+        compare = None
     x = np.asarray(mfu_grid, dtype=float)
     y = np.asarray(days_grid, dtype=float)
     data = [{"type": "scatter", "x": x, "y": y, "mode": "lines", "name": t("training.fig.curve"),
@@ -36,7 +36,7 @@ def days_vs_mfu_figure(t: Translator, mfu_grid: Sequence[float], days_grid: Sequ
     if compare is not None:
         points.append((compare, COMPARE, "training.fig.compare", -1))
     for (m, d), color, key, side in points:
-        label = t(key, mfu=f"{m:.0%}", days=_fmt_days(d))
+        label = t(key, mfu=f"{m:.0%}", time=format_duration(t, d * SECONDS_PER_DAY))
         data.append({"type": "scatter", "x": [m], "y": [d], "mode": "markers", "name": label,
                      "marker": {"size": 14, "color": color, "line": {"color": "white", "width": 2}},
                      "hovertemplate": label + "<extra></extra>", "showlegend": False})

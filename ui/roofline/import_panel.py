@@ -105,6 +105,10 @@ def process_upload(session: MutableMapping[str, Any], data: bytes, filename: str
     if out.ok:
         added = add(out.records, source_label=f"import:{filename}")
         out = dataclasses.replace(out, added=int(added or 0))
+        if out.format == "torch_trace":     # the Trace doctor reads the whole trace too
+            from ui.diagnosis.state import from_roofline_import
+
+            from_roofline_import(session, data, filename, sig)
     session[RESULT_KEY] = out
     return out
 
@@ -177,6 +181,10 @@ def render_report(t: Translator, out: ImportOutcome, *, key: str = "rlx_import")
         (st.warning if rep.unplaced_time_share > 0.10 else st.info)(msg)
     else:
         st.info(t("rlx.imp.no_time"))
+    if out.format == "torch_trace":
+        from ui.diagnosis.report import render_coverage
+
+        render_coverage(t, out.filename, rep)
     for n in rep.notes:
         key = "tensor_k_option" if n.key == "tensor_k" and dict(n.detail).get("basis") == "option" \
             else n.key

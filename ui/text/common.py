@@ -93,6 +93,16 @@ EN = {
     "common.slider_for": "Quick adjust: {label}",
     "common.how_computed": "How this is computed",
     "common.missing_inputs": "Fix the inputs marked above to see the results.",
+    # durations and counts (ui.numbers): plural keys end in .one / .other
+    "common.dur.seconds": "{n} s",
+    "common.dur.minutes": "{n} min",
+    "common.dur.hours": "{n} h",
+    "common.dur.days.one": "{n} day",
+    "common.dur.days.other": "{n} days",
+    "common.n_gpus.one": "{n} GPU",
+    "common.n_gpus.other": "{n} GPUs",
+    "common.n_gpu_hours.one": "{n} GPU-hour",
+    "common.n_gpu_hours.other": "{n} GPU-hours",
 }
 
 ZH = {
@@ -176,4 +186,13 @@ ZH = {
     "common.slider_for": "快速调节：{label}",
     "common.how_computed": "计算过程",
     "common.missing_inputs": "请先修正上面标出的输入，再查看结果。",
+    "common.dur.seconds": "{n} 秒",
+    "common.dur.minutes": "{n} 分钟",
+    "common.dur.hours": "{n} 小时",
+    "common.dur.days.one": "{n} 天",
+    "common.dur.days.other": "{n} 天",
+    "common.n_gpus.one": "{n} 张卡",
+    "common.n_gpus.other": "{n} 张卡",
+    "common.n_gpu_hours.one": "{n} GPU 小时",
+    "common.n_gpu_hours.other": "{n} GPU 小时",
 }

@@ -84,12 +84,12 @@ EN = {
     "decode.knee_never": "**No knee:** with this KV cache every extra request reads more bytes "
                          "than its math costs, so decoding stays bandwidth-bound at any batch "
                          "size. Shorter contexts, fewer KV heads (GQA) or an FP8 cache help.",
-    "decode.fits": "Fits: weights {model} + KV cache {kv} in {mem} ({gpus} GPU(s)), with at "
+    "decode.fits": "Fits: weights {model} + KV cache {kv} in {mem} ({gpus}), with at "
                    "least 10 % left for activations and the runtime.",
-    "decode.fits_tight": "Tight: weights {model} + KV cache {kv} fit in {mem} ({gpus} GPU(s)) "
+    "decode.fits_tight": "Tight: weights {model} + KV cache {kv} fit in {mem} ({gpus}) "
                          "but leave under 10 % for activations and the runtime.",
-    "decode.no_fit": "Does not fit: weights {model} + KV cache {kv} exceed {mem} ({gpus} "
-                     "GPU(s)). Use more GPUs, a smaller weight or KV precision, or a smaller "
+    "decode.no_fit": "Does not fit: weights {model} + KV cache {kv} exceed {mem} "
+                     "({gpus}). Use more GPUs, a smaller weight or KV precision, or a smaller "
                      "batch or context.",
     "decode.memory_unknown": "The custom device has no memory size, so the fit check is "
                              "skipped.",
@@ -227,11 +227,11 @@ ZH = {
     "decode.knee_never": "**没有临界批大小**：在这样的 KV cache 下，每多一个请求多读的字节比它的计算更费时，"
                          "所以无论 batch 多大，解码都一直受带宽限制。缩短上下文、减少 KV 头数（GQA）"
                          "或者用 FP8 缓存会有帮助。",
-    "decode.fits": "放得下：权重 {model} + KV cache {kv}，总显存 {mem}（{gpus} 张卡），"
+    "decode.fits": "放得下：权重 {model} + KV cache {kv}，总显存 {mem}（{gpus}），"
                    "至少还留出 10% 给激活和运行时。",
-    "decode.fits_tight": "很紧：权重 {model} + KV cache {kv} 能放进 {mem}（{gpus} 张卡），"
+    "decode.fits_tight": "很紧：权重 {model} + KV cache {kv} 能放进 {mem}（{gpus}），"
                          "但留给激活和运行时的不到 10%。",
-    "decode.no_fit": "放不下：权重 {model} + KV cache {kv} 超过了 {mem}（{gpus} 张卡）。"
+    "decode.no_fit": "放不下：权重 {model} + KV cache {kv} 超过了 {mem}（{gpus}）。"
                      "加卡、降低权重或 KV 精度，或者减小 batch / 上下文。",
     "decode.memory_unknown": "自定义设备没有填显存大小，跳过显存检查。",
     "decode.measured_result": "实测 {measured}，意味着权重和缓存以 **{ach}** 的速度流过，"

@@ -225,6 +225,14 @@ EN = {
     "diagnosis.step.col.tokens": "Throughput",
     "diagnosis.step.col.mfu": "MFU",
     "diagnosis.step.col.hfu": "HFU",
+    # the Roofline page's import report
+    "diagnosis.rl.coverage": "The roofline placed {placed} of this trace's {covered} of GPU time "
+                             "({share}): only kernels linked to an operator with shapes can be "
+                             "placed. The Trace doctor covers all of it — {kernels} kernels plus "
+                             "copies and memsets, classified by name — and has {verdicts} "
+                             "finding(s).",
+    "diagnosis.rl.no_gpu": "The Trace doctor needs GPU activity; this trace has none.",
+    "diagnosis.rl.link": "Open the Trace doctor for this trace",
     # how computed
     "diagnosis.how.busy": "**GPU busy**: the union of every kernel, copy and memset interval over "
                           "the window. The GPU is considered not fed below 90 % (the chapter: "
@@ -437,6 +445,11 @@ ZH = {
     "diagnosis.step.col.tokens": "吞吐",
     "diagnosis.step.col.mfu": "MFU",
     "diagnosis.step.col.hfu": "HFU",
+    "diagnosis.rl.coverage": "Roofline 放置了这份 trace {covered} GPU 时间中的 {placed}（{share}）："
+                             "只有关联到带形状算子的 kernel 才能放上去。Trace 诊断覆盖全部时间——"
+                             "{kernels} 个 kernel 加上拷贝和 memset，按名字分类——共有 {verdicts} 条发现。",
+    "diagnosis.rl.no_gpu": "Trace 诊断需要 GPU 活动；这份 trace 没有。",
+    "diagnosis.rl.link": "用 Trace 诊断打开这份 trace",
     "diagnosis.how.busy": "**GPU 忙碌**：所有 kernel、拷贝和 memset 区间的并集占时间窗口的比例。"
                           "低于 90% 就算没喂饱（本章：利用率长期低于 90% = 没喂饱）；空闲达到 10% 时触发空闲诊断。",
     "diagnosis.how.small": "**小 kernel**：短于阈值的启动。至少 50% 的启动是小 kernel、并且它们至少占 "

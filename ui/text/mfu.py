@@ -126,7 +126,7 @@ EN = {
     "mfu.seq_warning": "Sequences of {seq} tokens: the attention term (off) would add "
                        "{share} of the FLOP per token, so this MFU is under-counted. "
                        "Turn on the attention term above.",
-    "mfu.inverse_result": "To reach **{target}** MFU on {gpus} GPUs you need "
+    "mfu.inverse_result": "To reach **{target}** MFU on {gpus} you need "
                           "**{needed}** (now: {now}).",
     "mfu.how.fpt": "Training FLOP per token (N parameters; L layers, h hidden size, s "
                    "sequence length for the attention term):",
@@ -273,7 +273,7 @@ ZH = {
                         "激活函数）、数据加载、kernel 启动、优化器更新都要占时间，却不算“有效”的模型 FLOP。",
     "mfu.seq_warning": "序列长度 {seq} tokens：attention 项（当前未打开）会让每 token FLOP 多出 {share}，"
                        "所以这里的 MFU 被低估了。请在上面打开 attention 项。",
-    "mfu.inverse_result": "要在 {gpus} 张卡上达到 **{target}** 的 MFU，需要 **{needed}**（现在是 {now}）。",
+    "mfu.inverse_result": "要在 {gpus}上达到 **{target}** 的 MFU，需要 **{needed}**（现在是 {now}）。",
     "mfu.how.fpt": "每 token 训练 FLOP（N 为参数量；attention 项里 L 为层数、h 为隐藏维度、s 为序列长度）：",
     "mfu.how.mfu": "MFU = 有效 FLOP/s ÷ 峰值 FLOP/s：",
     "mfu.how.inverse": "达到目标 MFU 需要的 tokens/秒（同一个公式反解）：",

@@ -27,8 +27,14 @@ EN = {
     "training.compare_mfu_help": "A second MFU to compare against, e.g. where you are today "
                                  "before optimising.",
     "training.price": "Price per GPU-hour (optional)",
-    "training.price_help": "What one GPU-hour costs you, in any currency: 2.5, $2, ¥15, "
-                           "2 USD, 15 元. Leave blank to skip the cost.",
+    "training.price_help": "What one GPU-hour costs you, e.g. 2.5, in the currency chosen next "
+                           "to it; or type the currency with the price: $2, ¥15, 2 USD, 15 元 "
+                           "(it then sets the currency). Leave blank to skip the cost.",
+    "training.currency": "Currency",
+    "training.currency_help": "The currency of the price. The cost, the comparison and the "
+                              "sentence below are written in it, with symbol and code; "
+                              "nothing is converted. A currency typed with the price "
+                              "($2, ¥15, 2 USD, 15 元) sets it.",
     "training.peak_used": "Peak per GPU: **{peak}** ({device}, {precision}, from the sidebar).",
     "training.results_heading": "Result",
     "training.metric.flops": "Total training FLOP",
@@ -36,7 +42,6 @@ EN = {
                                   "D tokens.",
     "training.metric.days": "Wall-clock time",
     "training.metric.days_help": "C ÷ (GPUs × peak × MFU), in days of 24 h.",
-    "training.days_value": "{days} days",
     "training.metric.gpu_hours": "GPU-hours",
     "training.metric.gpu_hours_help": "GPUs × hours. It does not depend on the number of GPUs "
                                       "at a fixed MFU: more GPUs finish sooner, not cheaper.",
@@ -48,34 +53,47 @@ EN = {
                            "short runs).",
     "training.compare_same": "The two MFUs are the same: pick a different comparison MFU "
                              "to see what the difference is worth.",
-    "training.compare_slower": "At **{cmp}** MFU the run takes **{cmp_days} days** instead "
-                               "of {days} at {chosen}: **{diff} days** and **{hours} GPU-hours** "
+    "training.compare_slower": "At **{cmp}** MFU the run takes **{cmp_time}** instead "
+                               "of {time} at {chosen}: **{diff}** longer and **{hours}** "
                                "more machine time.",
-    "training.compare_faster": "At **{cmp}** MFU the run takes **{cmp_days} days** instead "
-                               "of {days} at {chosen}: **{diff} days** and **{hours} GPU-hours** "
+    "training.compare_faster": "At **{cmp}** MFU the run takes **{cmp_time}** instead "
+                               "of {time} at {chosen}: **{diff}** sooner and **{hours}** "
                                "less machine time.",
     "training.compare_money": "That is **{money}** in money at your price.",
     "training.deadline_heading": "Solve the other way: GPUs for a deadline",
     "training.deadline_days": "Finish within (days)",
     "training.deadline_days_help": "The wall-clock budget in days, e.g. 30 or 14.5.",
-    "training.deadline_result": "To finish in {days} days at {mfu} MFU you need **{gpus} GPUs** "
+    "training.deadline_result": "To finish in {deadline} at {mfu} MFU you need **{gpus}** "
                                 "({exact} exactly, rounded up).",
+    "training.deadline_one": "**One GPU is enough:** at {mfu} MFU it finishes in {time}, "
+                             "within the {deadline} allowed.",
     "training.how.flops": "Total training FLOP:",
     "training.how.time": "Wall-clock time:",
     "training.how.gpu_hours": "GPU-hours (the GPU count cancels out):",
     "training.how.cost": "Cost:",
     "training.how.deadline": "GPUs for a deadline (the time formula solved for the GPU count):",
     "training.fig.curve": "Days to train",
-    "training.fig.curve_hover": "MFU %{x:.0%}<br>%{y:,.1f} days",
-    "training.fig.chosen": "{mfu}: {days} days",
-    "training.fig.compare": "{mfu}: {days} days",
+    "training.fig.curve_hover": "MFU %{x:.0%}<br>%{y:,.3~g} days",
+    "training.fig.chosen": "{mfu}: {time}",
+    "training.fig.compare": "{mfu}: {time}",
     "training.fig.x_title": "MFU",
     "training.fig.y_title": "Wall-clock time (days)",
     "training.takeaway": "**Why this matters:** the formula prices a run before it starts. "
-                         "In the seed example (7B, 1T tokens, 64 × A100) raising MFU from 25 % "
-                         "to 45 % takes the run from about 97 to about 54 days: 43 days of a "
-                         "64-GPU cluster saved, easily worth a few hundred thousand in GPU "
-                         "rental.",
+                         "For this run ({params} parameters, {tokens} tokens, {gpus} × "
+                         "{device}), raising MFU from {lo} to {hi} takes it from about "
+                         "{lo_time} to about {hi_time}: {saved} sooner, and {hours} less "
+                         "machine time.",
+    "training.takeaway_money": "At {price} per GPU-hour that is **{money}**.",
+    "training.takeaway_no_price": "Enter a price per GPU-hour above to see what that is worth.",
+    "training.takeaway_same": "**Why this matters:** the formula prices a run before it starts: "
+                              "this run ({params} parameters, {tokens} tokens, {gpus} × "
+                              "{device}) takes {time} and {hours} at {mfu} MFU. Pick a "
+                              "different comparison MFU to see what a better MFU is worth.",
+    "training.takeaway_static": "**Why this matters:** the formula prices a run before it "
+                                "starts. In the chapter's worked example (7B, 1T tokens, 64 × "
+                                "A100) raising MFU from 25 % to 45 % takes the run from about "
+                                "97 to about 54 days: 43 days of a 64-GPU cluster saved, about "
+                                "66,000 GPU-hours.",
 }
 
 ZH = {
@@ -100,14 +118,17 @@ ZH = {
     "training.compare_mfu": "对比的 MFU",
     "training.compare_mfu_help": "拿来对比的另一个 MFU，比如优化前的现状。",
     "training.price": "每 GPU 小时价格（可选）",
-    "training.price_help": "一个 GPU 小时（一张卡用一小时）的费用，币种随意：2.5、$2、¥15、2 USD、15 元。留空则不算花费。",
+    "training.price_help": "一个 GPU 小时（一张卡用一小时）的费用，例如 2.5，币种在右边选；"
+                           "也可以连币种一起填：$2、¥15、2 USD、15 元（此时币种随之确定）。留空则不算花费。",
+    "training.currency": "币种",
+    "training.currency_help": "价格所用的币种。花费、对比和下面的说明都按它写出（符号和代码），不做汇率换算。"
+                              "价格里带了币种（$2、¥15、2 USD、15 元）时以它为准。",
     "training.peak_used": "单卡峰值：**{peak}**（{device}，{precision}，来自侧边栏）。",
     "training.results_heading": "结果",
     "training.metric.flops": "训练总 FLOP",
     "training.metric.flops_help": "C = 6·N·D：每个 token 前向 2N + 反向 4N FLOP，再乘以 D 个 token。",
     "training.metric.days": "训练天数",
     "training.metric.days_help": "C ÷（卡数 × 峰值 × MFU），按每天 24 小时计。",
-    "training.days_value": "{days} 天",
     "training.metric.gpu_hours": "GPU 小时",
     "training.metric.gpu_hours_help": "卡数 × 小时。MFU 不变时它与卡数无关：加卡只会更快，不会更省。",
     "training.metric.cost": "花费",
@@ -116,28 +137,37 @@ ZH = {
     "training.log_y": "天数用对数坐标",
     "training.log_y_help": "纵轴天数改用对数刻度（训练特别长或特别短时更好看）。",
     "training.compare_same": "两个 MFU 一样。换一个对比 MFU，就能看到差距值多少。",
-    "training.compare_slower": "MFU 为 **{cmp}** 时要训练 **{cmp_days} 天**，而 {chosen} 时只要 {days} 天："
-                               "多花 **{diff} 天**、**{hours} GPU 小时**。",
-    "training.compare_faster": "MFU 为 **{cmp}** 时只要训练 **{cmp_days} 天**，而 {chosen} 时要 {days} 天："
-                               "省下 **{diff} 天**、**{hours} GPU 小时**。",
+    "training.compare_slower": "MFU 为 **{cmp}** 时要训练 **{cmp_time}**，而 {chosen} 时只要 {time}："
+                               "多花 **{diff}**、多用 **{hours}**。",
+    "training.compare_faster": "MFU 为 **{cmp}** 时只要训练 **{cmp_time}**，而 {chosen} 时要 {time}："
+                               "早 **{diff}** 完成、少用 **{hours}**。",
     "training.compare_money": "按你的单价，折合 **{money}**。",
     "training.deadline_heading": "反过来算：要按期完成需要多少卡",
     "training.deadline_days": "期限（天）",
     "training.deadline_days_help": "允许的训练天数，例如 30 或 14.5。",
-    "training.deadline_result": "要在 {days} 天内、以 {mfu} 的 MFU 训完，需要 **{gpus} 张卡**"
+    "training.deadline_result": "要在 {deadline}内、以 {mfu} 的 MFU 训完，需要 **{gpus}**"
                                 "（精确值 {exact}，向上取整）。",
+    "training.deadline_one": "**一张卡就够了**：以 {mfu} 的 MFU 只要 {time}，在 {deadline}的期限之内。",
     "training.how.flops": "训练总 FLOP：",
     "training.how.time": "训练时长：",
     "training.how.gpu_hours": "GPU 小时（卡数被约掉了）：",
     "training.how.cost": "花费：",
     "training.how.deadline": "按期限反推卡数（把时长公式对卡数求解）：",
     "training.fig.curve": "训练天数",
-    "training.fig.curve_hover": "MFU %{x:.0%}<br>%{y:,.1f} 天",
-    "training.fig.chosen": "{mfu}：{days} 天",
-    "training.fig.compare": "{mfu}：{days} 天",
+    "training.fig.curve_hover": "MFU %{x:.0%}<br>%{y:,.3~g} 天",
+    "training.fig.chosen": "{mfu}：{time}",
+    "training.fig.compare": "{mfu}：{time}",
     "training.fig.x_title": "MFU",
     "training.fig.y_title": "训练时长（天）",
-    "training.takeaway": "**这个公式的用处**：在开训之前就能估算成本。以本章算例为例（7B、1T tokens、64 张 A100），"
-                         "MFU 从 25% 提到 45%，训练从约 97 天缩短到约 54 天——64 卡集群省下 43 天，"
-                         "按租卡价格算值几十万元。",
+    "training.takeaway": "**这个公式的用处**：开训之前就能估算成本。对这次训练（{params} 参数、{tokens} token、"
+                         "{gpus} × {device}），MFU 从 {lo} 提到 {hi}，训练时间从约 {lo_time} 缩短到约 {hi_time}："
+                         "早 {saved} 完成，少用 {hours}。",
+    "training.takeaway_money": "按每 GPU 小时 {price} 计，值 **{money}**。",
+    "training.takeaway_no_price": "在上面填入每 GPU 小时价格，就能看到这值多少钱。",
+    "training.takeaway_same": "**这个公式的用处**：开训之前就能估算成本：这次训练（{params} 参数、{tokens} token、"
+                              "{gpus} × {device}）在 MFU 为 {mfu} 时要 {time}、{hours}。"
+                              "换一个对比 MFU，就能看到提高 MFU 值多少。",
+    "training.takeaway_static": "**这个公式的用处**：开训之前就能估算成本。以本章算例为例（7B、1T token、64 张 A100），"
+                                "MFU 从 25% 提到 45%，训练从约 97 天缩短到约 54 天——64 卡集群省下 43 天，"
+                                "约 6.6 万 GPU 小时。",
 }

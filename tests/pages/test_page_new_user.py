@@ -1,0 +1,133 @@
+"""AppTest: what a new user tripped over on the MFU, Decode and Training pages (issue 16):
+sliders that claimed another value than their field, the cost without a currency, the
+"Why this matters" sentence that always told the seed's example, plurals and extremes.
+
+Numbers by hand (seed chapter 04): C = 6 x 7e9 x 1e12 = 4.2e22 FLOP. One A100 at 45 %
+delivers 312e12 x 0.45 = 1.404e14 FLOP/s: 4.2e22 / 1.404e14 = 2.99145e8 GPU-seconds
+= 83 095.9 GPU-hours; at 25 %: 5.38462e8 GPU-s = 149 572.6 GPU-hours.
+"""
+import pytest
+
+from page_helpers import open_app_page
+
+MFU, TRAINING, DECODE = "pages/2_MFU.py", "pages/3_Training_time.py", "pages/4_Decode_speed.py"
+
+
+def _texts(at, *kinds):
+    return " ".join(e.value for kind in kinds for e in getattr(at, kind))
+
+
+def _slider_label(at, key):
+    s = at.select_slider(key=key)
+    return s.format_func(s.value)
+
+
+@pytest.mark.parametrize("page", [MFU, DECODE, TRAINING])
+def test_slider_shows_the_fields_value_not_the_nearest_step(page):
+    # 13B lies between the slider's steps 12B and 15B: the slider used to say 12B
+    at = open_app_page(page, "en", params="13B")
+    assert at.text_input(key="params").value == "13B"
+    assert at.select_slider(key="params__slider").value == pytest.approx(13e9)
+    assert _slider_label(at, "params__slider") == "13B"
+    # typing moves the slider to exactly the typed value, moving the slider writes the field
+    at.text_input(key="params").set_value("37.7B").run()
+    assert _slider_label(at, "params__slider") == "37.7B"
+    at.select_slider(key="params__slider").set_value(7e10).run()
+    assert at.text_input(key="params").value == "70B" and not at.exception
+
+
+def test_mfu_sequence_slider_says_4096_not_4_1k():
+    at = open_app_page(MFU, "en", tokens_per_s="37712")
+    assert _slider_label(at, "seq__slider") == "4.096k"          # 4.1k would read as 4100
+    assert _slider_label(at, "tokens_per_s__slider") == "37.712k"
+
+
+@pytest.mark.parametrize("lang, cost", [("en", "¥1,246,439 CNY"), ("zh", "¥1,246,439 CNY")])
+def test_training_cost_in_the_chosen_currency(lang, cost):
+    # 83 095.9 GPU-hours x 15 = 1 246 438.8
+    at = open_app_page(TRAINING, lang, price="15", currency="CNY")
+    assert at.metric[3].value == cost
+    # the comparison's money and the closing sentence use it too:
+    # (149 572.6 - 83 095.9) x 15 = 997 150.5
+    assert "¥997,151 CNY" in _texts(at, "info")
+    assert "¥997,151 CNY" in _texts(at, "markdown") and "¥15.00 CNY" in _texts(at, "markdown")
+    assert "元" not in _texts(at, "markdown")       # no yuan unless the currency says so
+
+
+def test_currency_choice_changes_the_symbol_and_code():
+    at = open_app_page(TRAINING, "en", price="2.5")
+    assert at.metric[3].value == "$207,740 USD"                   # the default: 83 095.9 x 2.5
+    at.selectbox(key="currency").set_value("EUR").run()
+    assert at.metric[3].value == "€207,740 EUR" and not at.exception
+    assert "€2.50 EUR" in at.metric[3].help
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_why_this_matters_defaults_to_the_worked_example(lang):
+    at = open_app_page(TRAINING, lang)
+    text = at.main.markdown[-1].value
+    # 97.4 and 54.1 days (the chapter's 97 and 54), 43.3 days and 66 477 GPU-hours apart
+    for part in ("7B", "1T", "64 × NVIDIA A100", "25%", "45%", "97.4", "54.1", "43.3", "66,477"):
+        assert part in text, (part, text)
+
+
+def test_why_this_matters_follows_the_pages_numbers():
+    at = open_app_page(TRAINING, "en", gpus="128", price="2")
+    text = at.main.markdown[-1].value
+    # 128 GPUs: 5.38462e8 / 128 = 4.2067e6 s = 48.7 days; 2.99145e8 / 128 = 2.3371e6 s = 27.0
+    # days; 21.6 days sooner; the GPU-hours saved do not depend on the GPUs: 66 477, x 2 = 132 953
+    for part in ("128 ×", "48.7 days", "27.0 days", "21.6 days sooner", "66,477 GPU-hours",
+                 "$132,953 USD", "$2.00 USD per GPU-hour"):
+        assert part in text, (part, text)
+    assert "97" not in text and "seed" not in text
+
+
+def test_why_this_matters_when_the_two_mfus_are_equal():
+    at = open_app_page(TRAINING, "en", compare_mfu="45%")
+    text = at.main.markdown[-1].value
+    assert "54.1 days" in text and "83,096 GPU-hours" in text and "sooner" not in text
+
+
+@pytest.mark.parametrize("lang, one", [("en", "One GPU is enough"), ("zh", "一张卡就够了")])
+def test_deadline_extremes(lang, one):
+    # 1e9 days: 4.2e22 / (8.64e13 s x 1.404e14) = 3.5e-6 GPUs. One GPU takes 2.99145e8 s
+    # = 3 462 days, well within the deadline.
+    at = open_app_page(TRAINING, lang, deadline_days="1e9")
+    text = _texts(at, "success")
+    assert one in text and "3,462" in text and "1,000,000,000" in text
+    assert "GPUs" not in text and "0.0" not in text
+
+
+def test_deadline_plural_and_exact_value():
+    # 30 days: 2.99145e8 / 2.592e6 s = 115.41 GPUs -> 116
+    at = open_app_page(TRAINING, "en")
+    text = _texts(at, "success")
+    assert "in 30 days" in text and "**116 GPUs**" in text and "115.4 exactly" in text
+    # 1 day: 2.99145e8 / 86 400 = 3 462.3 -> 3 463 GPUs; "1 day", not "1 days"
+    at.text_input(key="deadline_days").set_value("1").run()
+    assert "in 1 day at" in _texts(at, "success")
+
+
+def test_short_runs_are_not_zero_days():
+    # 100M x 1B: 6e17 FLOP / (64 x 1.404e14) = 66.8 s = 1.11 min; 6e17 / 1.404e14 = 4 274 s
+    # = 1.19 GPU-hours
+    at = open_app_page(TRAINING, "en", params="100M", tokens="1B")
+    assert at.metric[1].value == "1.11 min"
+    assert at.metric[2].value == "1.19"
+
+
+@pytest.mark.parametrize("lang, one, eight", [("en", "(1 GPU)", "(8 GPUs)"),
+                                              ("zh", "（1 张卡）", "（8 张卡）")])
+def test_decode_memory_fit_says_gpu_or_gpus(lang, one, eight):
+    at = open_app_page(DECODE, lang)
+    assert one in _texts(at, "success", "warning", "error")
+    at = open_app_page(DECODE, lang, gpus="8")
+    assert eight in _texts(at, "success", "warning", "error")
+    assert "GPU(s)" not in _texts(at, "success", "warning", "error", "markdown")
+
+
+def test_mfu_inverse_says_gpu_or_gpus():
+    at = open_app_page(MFU, "en", gpus="1", tokens_per_s="1500")
+    assert "on 1 GPU you need" in _texts(at, "info")
+    at = open_app_page(MFU, "en")
+    assert "on 8 GPUs you need" in _texts(at, "info")

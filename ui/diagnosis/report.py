@@ -1,0 +1,34 @@
+"""The Roofline import report's line about the Trace doctor: how much of the trace's GPU
+time the roofline placed, and that the diagnosis covers all of it (with a link)."""
+from __future__ import annotations
+
+import streamlit as st
+
+from calc.diagnosis import roofline_coverage
+from calc.units import format_percent, format_si
+from ui.diagnosis import state as S
+from ui.frame import PAGES
+from ui.i18n import Translator
+
+DOCTOR_PAGE = next(path for pid, path, _icon in PAGES if pid == "diagnosis")
+
+
+def render_coverage(t: Translator, filename: str, report) -> None:
+    """For a torch trace imported on the Roofline page (``report``: its ImportReport)."""
+    session = st.session_state
+    loaded = S.current(session)
+    if loaded is None or loaded.source != "roofline" or loaded.filename != filename:
+        st.caption(t("diagnosis.rl.no_gpu"))
+        return
+    try:
+        d = S.diagnosis(session, loaded)
+    except ValueError:
+        st.caption(t("diagnosis.rl.no_gpu"))
+        return
+    placed = max(0.0, report.total_seconds - report.skipped_seconds) \
+        if report.time_basis == "gpu_kernels" else 0.0
+    st.info(t("diagnosis.rl.coverage", placed=format_si(placed, "s"),
+              share=format_percent(roofline_coverage(placed, d)),
+              covered=format_si(d.covered_seconds, "s"), kernels=f"{d.kernel_count:,}",
+              verdicts=len(d.verdicts)), icon=":material/troubleshoot:")
+    st.page_link(DOCTOR_PAGE, label=t("diagnosis.rl.link"), icon=":material/troubleshoot:")
