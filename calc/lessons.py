@@ -31,7 +31,7 @@ from calc.decode import (critical_batch, decode_tokens_per_sec, max_decode_token
                          model_bytes)
 from calc.mfu import (MFU_BANDS, attention_flops_share, mfu, mfu_band, required_tokens_per_sec,
                       training_flops_per_token)
-from calc.roofline import attainable_flops, ridge_point
+from calc.roofline import attainable_flops, place_kernel, ridge_point
 from calc.units import QuantityError, parse_quantity
 
 __all__ = [
@@ -205,7 +205,9 @@ def _gib(answer: float, bw_scaled: bool) -> list[tuple[str, float]]:
 # --------------------------------------------------------------------------- lessons
 
 def _ridge(quiz: int, dev: Device) -> Problem:
-    """Lesson 1: ridge = peak_flops / mem_bw (FLOP/byte), calc.roofline.ridge_point."""
+    """Lesson 1: (a) ridge = peak_flops / mem_bw (FLOP/byte), calc.roofline.ridge_point;
+    (b) which line caps a kernel of intensity I: the slope (memory-bound) left of the
+    ridge, the roof (compute-bound) right of it — calc.roofline.place_kernel's bound."""
     p, b = dev.peak_flops, dev.mem_bw
     answer = ridge_point(p, b)
     pairs = [("inverted", ridge_point(b, p)), ("prefix", answer * 1e3), ("prefix", answer / 1e3)]
@@ -213,7 +215,17 @@ def _ridge(quiz: int, dev: Device) -> Problem:
     if dev.sparse_headline:
         pairs.append(("sparse", ridge_point(2 * p, b)))
     q = Question("ridge", answer, "FLOP/B", "intensity", mistakes=_mistakes(answer, TOLERANCE, *pairs))
-    return Problem(1, quiz, dev, {"peak": p, "bw": b}, (q,))
+    rng = _rng(quiz, 1)
+    far = [i for i in _INTENSITIES if i < answer / 1.5 or i > answer * 1.5] or [answer * 4]
+    intensity = 50.0 if quiz == TEXTBOOK_QUIZ and 50.0 in far else float(rng.choice(far))
+    # place_kernel takes FLOP and bytes: any pair with this ratio (here per GB moved)
+    bound = place_kernel(intensity * 1e9, 1e9, p, b).bound
+    other = "compute" if bound == "memory" else "memory"
+    q2 = Question("line", bound, choices=BOUND_CHOICES, mistakes=(Mistake(f"line_{other}", other),))
+    return Problem(1, quiz, dev, {"peak": p, "bw": b, "intensity": intensity}, (q, q2))
+
+
+BOUND_CHOICES = ("memory", "compute")
 
 
 _INTENSITIES = (0.25, 0.5, 1, 2, 4, 8, 10, 16, 25, 32, 50, 64, 100, 128, 250, 500, 1000, 2000)

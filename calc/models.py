@@ -43,6 +43,8 @@ Inference
     ``decode_critical_batch(arch, context_len, bytes_per_param, kv_bytes_per_elem, peak_flops, mem_bw)``
     ``prefill_flops(arch, prompt_len)``    forward FLOP of a prompt (attention included)
     ``prefill_seconds(arch, prompt_len, bytes_per_param, peak_flops, mem_bw)``  TTFT bound
+    ``prefill_flops_params(n_params, prompt_len)``  2·N·P for "Custom: parameters only"
+    ``time_to_first_token(prefill_flops, weight_bytes, peak_flops, mem_bw)``  max of the two
     ``tp_allreduce_seconds_per_token(arch, batch, tp, link_bw, bytes_per_elem)``
 
 Which parameters count (everywhere in the app)
@@ -108,6 +110,8 @@ __all__ = [
     "decode_step",
     "prefill_flops",
     "prefill_seconds",
+    "prefill_flops_params",
+    "time_to_first_token",
     "tp_allreduce_seconds_per_token",
 ]
 
@@ -792,12 +796,37 @@ def prefill_seconds(arch: ModelArch, prompt_len: Any, bytes_per_param: Any, peak
     Compute-bound for long prompts; for short ones the weight read dominates.  The
     MoE weight read uses the experts P tokens route to.  Accepts arrays.
     """
+    P = v.number("prompt_len", prompt_len, "positive", "tokens")
+    return time_to_first_token(prefill_flops(arch, P), decode_weight_bytes(arch, P, bytes_per_param),
+                               peak_flops, mem_bw)
+
+
+def time_to_first_token(prefill_flops: Any, weight_bytes: Any, peak_flops: Any, mem_bw: Any):
+    """Time-to-first-token bound = max(prefill_flops / peak_flops, weight_bytes / mem_bw)  [s].
+
+    The prompt's forward pass is compute-bound for long prompts; for short ones one read of
+    the weights takes longer.  Queueing, scheduling and the KV-cache write are not counted.
+    Accepts arrays.  Source: Pope et al. 2022 (prefill vs decode).
+    """
+    f = v.number("prefill_flops", prefill_flops, "positive", "FLOP")
+    wb = v.number("weight_bytes", weight_bytes, "positive", "bytes")
     p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
     bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
+    if v.is_scalar(f, wb, p, bw):
+        return max(f / p, wb / bw)
+    return v.finish(np.maximum(np.divide(f, p), np.divide(wb, bw)), f, wb, p, bw)
+
+
+def prefill_flops_params(n_params: Any, prompt_len: Any):
+    """Forward FLOP of a prompt from the parameter count alone = 2·N·P   [FLOP].
+
+    For "Custom: parameters only": no attention term (it needs the architecture; choose a
+    model for it) and the LM head counted for every position.  Accepts arrays.
+    Source: Kaplan et al. 2020 (2N FLOP per token forward).
+    """
+    N = v.number("n_params", n_params, "positive", "parameters")
     P = v.number("prompt_len", prompt_len, "positive", "tokens")
-    f = np.asarray(prefill_flops(arch, P))
-    wb = np.asarray(decode_weight_bytes(arch, P, bytes_per_param))
-    return v.finish(np.maximum(f / p, wb / bw), P)
+    return v.finish(np.multiply(2.0 * np.asarray(N), P), N, P)
 
 
 def tp_allreduce_seconds_per_token(arch: ModelArch, batch: Any, tp: Any, link_bw: Any,

@@ -21,7 +21,8 @@ from ui.model_sections import (flops_breakdown, model_params_note, recompute_sel
 from ui.numbers import SECONDS_PER_DAY, format_count, format_duration, format_exact, plural
 from ui.plans.add import published_mfu_caption, training_setup_button
 from ui.state import bound, set_value
-from ui.widgets import COUNT, bound_checkbox, bound_select, format_quantity, quantity_input
+from ui.widgets import (COUNT, bound_checkbox, bound_select, format_quantity, percent_text,
+                        quantity_input)
 
 ctx = page_frame("training")
 t = ctx.t
@@ -138,7 +139,7 @@ with results:
             flops_breakdown(t, tf.flops)
         hfu_equiv = chosen_mfu * tf.flops.hardware / tf.flops.model
         if recompute != "none":
-            st.caption(t("model.training.hfu", mfu=mfu_text, hfu=f"{hfu_equiv:.1%}",
+            st.caption(t("model.training.hfu", mfu=mfu_text, hfu=percent_text(t, hfu_equiv),
                          recompute=t(f"model.recompute.{recompute}")))
 
         log_y = bound_checkbox(t("training.log_y"), "logy", value=False,
@@ -211,7 +212,7 @@ with results:
         if published_hours is not None:
             implied = mfu_from_gpu_hours(n_params, n_tokens, published_hours, peak, fpt)
             msg = t("model.training.implied", hours=f"{published_hours:,.0f}",
-                    mfu=f"{implied:.1%}", tokens=format_quantity(n_tokens))
+                    mfu=percent_text(t, implied), tokens=format_quantity(n_tokens))
             if implied > 1.0:
                 st.error(msg + " " + t("model.training.implied_over"), icon=":material/error:")
             else:
@@ -247,7 +248,7 @@ with results:
             items.append(formula(r"\text{MFU} = \frac{C}{\text{GPU·h} \times 3600 \times P_{\text{peak}}}"
                                  r" = \frac{@flops}{@hours \times 3600 \times @peak} = @mfu",
                                  t("model.how.implied_mfu"), flops=F, hours=count(published_hours),
-                                 peak=P, mfu=f"{implied:.1%}"))
+                                 peak=P, mfu=percent_text(t, implied)))
 
 if ok:
     st.divider()

@@ -18,7 +18,7 @@ from ui.figures.roofline import Roof
 from ui.formula import formula, latex, si
 from ui.frame import how_computed, page_frame
 from ui.plans.add import serving_setup_button
-from ui.model_decode import decode_model_results
+from ui.model_decode import decode_model_results, prefill_params_section
 from ui.model_sections import model_params_note
 from ui.numbers import plural
 from ui.state import bound, set_value
@@ -94,14 +94,14 @@ with inputs:
     measured = quantity_input(t, t("decode.measured"), "measured", "", unit="tok/s",
                               kind="token_rate", help=t("decode.measured_help"),
                               placeholder="120 tok/s", optional=True)
+    prompt = quantity_input(t, t("model.decode.prompt"), "prompt", "", kind="count",
+                            bounds=COUNT, help=t("model.decode.prompt_help"),
+                            placeholder="2048", optional=True)
     if model is not None:
-        prompt = quantity_input(t, t("model.decode.prompt"), "prompt", "", kind="count",
-                                bounds=COUNT, help=t("model.decode.prompt_help"),
-                                placeholder="2048", optional=True)
         tp_comm = bound_checkbox(t("model.decode.tp_comm"), "tp_comm", value=False,
                                  help=t("model.decode.tp_comm_help"))
     else:
-        prompt, tp_comm = None, False
+        tp_comm = False
     serving_setup_button(ctx, n_params, weights, n_gpus, batch, use_kv, n_layers, kv_heads,
                          head_dim, context, kv_dtype, prompt=prompt, tp_comm=tp_comm)
 
@@ -207,6 +207,10 @@ with results:
             else:
                 st.info(msg + " " + t("decode.measured_advice"), icon=":material/speed:")
 
+        prefill_items = [] if prompt is None else [prefill_params_section(
+            t, n_params=n_params, bpp=bpp, prompt=prompt, peak=peak, bw=bw,
+            per_token_s=1.0 / bound_b1)]
+
         st.subheader(t("decode.roofline_heading"))
         roof = Roof(label=f"{ctx.device_label()} · {t('common.prec.' + ctx.precision)}",
                     peak_flops=ctx.peak_flops, mem_bw=ctx.mem_bw)
@@ -260,7 +264,7 @@ with results:
                     knee=f"{knee:,.0f}" if np.isfinite(knee) else latex(r"\infty")),
             formula(r"KV = 2 \times L \times H_{kv} \times d_{\text{head}} \times \text{ctx}"
                     r" \times b \times b_{kv} = @kv", t("decode.how.kv"), kv=si(kv_total, "B")),
-        ]
+        ] + prefill_items
 
 if formulas:
     how_computed(t, formulas)

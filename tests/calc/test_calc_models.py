@@ -495,3 +495,12 @@ def test_mla_absorbed_widths_for_inference(catalog):
     # decode at context 1000: FLOP/token = 2*N_active + 61 * 2 * 1000 * (73728 + 65536)
     st = decode_step(a, 1, 1000, 1.0, 1.0, 1e15, 1e12)
     assert st.flops == pytest.approx(2 * param_counts(a).active + 61 * 2 * 1000 * (73728 + 65536))
+
+
+def test_prefill_from_parameters_alone():
+    # 7B, 2048-token prompt: 2 * 7e9 * 2048 = 2.867e13 FLOP; on 312 TFLOP/s: 91.9 ms,
+    # against 14e9 B / 2e12 B/s = 7 ms for the weight read: compute-bound.
+    f = m.prefill_flops_params(7e9, 2048)
+    assert f == pytest.approx(2.8672e13)
+    assert m.time_to_first_token(f, 14e9, 312e12, 2e12) == pytest.approx(2.8672e13 / 312e12)
+    assert m.time_to_first_token(2 * 7e9 * 10, 14e9, 312e12, 2e12) == pytest.approx(7e-3)

@@ -29,20 +29,22 @@ def given(lesson, quiz, device):
     return make_problem(lesson, quiz, dev).given
 
 
-def answer(at, lesson, qid, text):
-    at.text_input(key=f"learn_{lesson}_{qid}").set_value(text)
+def _submit(at, widget, lesson, qid, value):
+    getattr(at, widget)(key=f"learn_{lesson}_{qid}").set_value(value)
     at.button(key=f"learn_{lesson}_{qid}_check").click()
     at.run()
     assert not at.exception, at.exception
     return at
+
+
+def answer(at, lesson, qid, text):
+    """Type `text` into the question's field and press Check."""
+    return _submit(at, "text_input", lesson, qid, text)
 
 
 def choose(at, lesson, qid, choice):
-    at.radio(key=f"learn_{lesson}_{qid}").set_value(choice)
-    at.button(key=f"learn_{lesson}_{qid}_check").click()
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    """Pick `choice` for the question and press Check."""
+    return _submit(at, "radio", lesson, qid, choice)
 
 
 def successes(at):
@@ -94,8 +96,17 @@ def test_ridge_right(device, typed):
     assert "Ridge point" not in " ".join(m.value for m in at.sidebar.markdown)
     answer(at, 1, "ridge", typed)
     right(at)
+    assert done_count(at) == 0                       # part (b) still open
+    # (b) left of the ridge P / B the slope caps the kernel, right of it the roof
+    d = HW[device]
+    intensity = given(1, 0, device)["intensity"]
+    line = "memory" if intensity < d.peak_flops() / d.mem_bw else "compute"
+    other = "compute" if line == "memory" else "memory"
+    choose(at, 1, "line", other)
+    wrong_with(at, f"line_{other}", others_right=1)
+    choose(at, 1, "line", line)
     assert done_count(at) == 1
-    # the chapter's answer is shown after a correct answer
+    # the chapter's answer is shown once the lesson is done
     assert any("156 FLOP/byte" in m.value for m in at.markdown)
 
 
@@ -364,7 +375,9 @@ def test_teacher_view_shows_the_answers_and_progress_survives_pages():
     assert not any("Teacher view:" in m.value for m in at.markdown)
     at.toggle(key="learn_teacher").set_value(True).run()
     assert any("156 FLOP/B" in m.value for m in at.markdown if "Ridge point" in m.value)
+    assert any("The slope" in m.value for m in at.markdown if "Which line" in m.value)
     answer(at, 1, "ridge", "156")
+    choose(at, 1, "line", "memory")                  # 50 FLOP/B < 156: the slope
     assert done_count(at) == 1
     at.switch_page("pages/2_MFU.py").run()
     at.switch_page(PAGE).run()

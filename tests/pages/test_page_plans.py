@@ -55,7 +55,8 @@ def test_training_plan_equals_training_page(lang):
     hours_text, cost_text = page.metric[2].value, page.metric[3].value
     plan = Plan(kind=TRAINING, name="13B", n_params=13e9, n_tokens=2e12, device="h100-sxm",
                 precision="bf16", n_gpus=128, mfu=0.38, price=2.5)
-    at = open_plans(lang, plans=encode_plans(PlanTable((plan,), 0)))
+    # the Training page writes its cost in its currency (default USD, issue 16): so does the plan
+    at = open_plans(lang, plans=encode_plans(PlanTable((plan,), 0, "$", "USD")))
     tr = table(at, "training")
     assert col(tr, lang, "Days", "天数")[0] == days_text
     assert col(tr, lang, "GPU-hours", "GPU 小时")[0] == hours_text

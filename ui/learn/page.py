@@ -85,7 +85,7 @@ def problem_for(ctx: PageContext, lesson: int, quiz: int) -> Problem | None:
 def _choice_label(t: Translator, lesson: int):
     if lesson == 5:
         return band_label(t)
-    prefix = {6: "learn.exp.", 7: "learn.signal."}.get(lesson, "")
+    prefix = {1: "learn.line.", 6: "learn.exp.", 7: "learn.signal."}.get(lesson, "")
 
     def label(choice: str) -> str:
         if lesson == 6 and choice in ("data_pipeline", "not_data"):

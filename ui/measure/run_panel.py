@@ -17,6 +17,7 @@ from measure.run import plan, run
 from ui.frame import PageContext
 from ui.measure import state
 from ui.state import bound
+from ui.widgets import uploader_note
 
 
 def _bench_label(t, bench: str) -> str:
@@ -110,6 +111,7 @@ def _render_load(t) -> None:
     with st.expander(t("measure.load_heading")):
         up = st.file_uploader(t("measure.load"), type=["toml"], key="measure_upload",
                               help=t("measure.load_help"))
+        uploader_note(t, ["toml"])
         if up is None:
             return
         try:

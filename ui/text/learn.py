@@ -66,10 +66,10 @@ EN = {
     # --- lesson 1: the ridge
     "learn.l1.title": "The two lines and the ridge",
     "learn.l1.question": "What do the roofline's two lines stand for, and where is the ridge?",
-    "learn.l1.task": "The chart is the roofline of this device, without its labels. The "
-                     "sloped line rises with the memory bandwidth; the flat line is the peak. "
-                     "At which arithmetic intensity do they meet? Read it off the chart or "
-                     "compute it, and type the ridge point in FLOP/byte.",
+    "learn.l1.task": "**(a)** The chart is the roofline of this device, without its labels. "
+                     "The sloped line rises with the memory bandwidth; the flat line is the "
+                     "peak. At which arithmetic intensity do they meet? Read it off the chart "
+                     "or compute it, and type the ridge point in FLOP/byte.",
     "learn.q.ridge": "Ridge point (FLOP/byte)",
     "learn.q.ridge.help": "The arithmetic intensity where the slope meets the roof. Units "
                           "FLOP/byte; e.g. 250 or 2.5e2.",
@@ -80,6 +80,20 @@ EN = {
                        "312 TFLOP/s ÷ 2 TB/s = **156 FLOP/byte**. Left of it a kernel is "
                        "memory-bound, right of it compute-bound.",
     "learn.l1.worked": "ridge = peak ÷ bandwidth = {peak} ÷ {bw} = **{answer}**.",
+    "learn.l1.task_b": "**(b)** A kernel does **{intensity} FLOP per byte** it moves. On this "
+                       "device, which of the two lines sets its ceiling?",
+    "learn.q.line": "Which line caps this kernel?",
+    "learn.q.line.help": "Compare the kernel's arithmetic intensity with the ridge point.",
+    "learn.line.memory": "The slope: the memory bandwidth (memory-bound)",
+    "learn.line.compute": "The roof: the peak compute (compute-bound)",
+    "learn.l1.worked_memory": "Arithmetic intensity {intensity} < ridge {ridge}: the slope caps "
+                              "the kernel, it is memory-bound.",
+    "learn.l1.worked_compute": "Arithmetic intensity {intensity} > ridge {ridge}: the roof caps "
+                               "the kernel, it is compute-bound.",
+    "learn.hint.line_memory": "Compare with the ridge: right of it (higher arithmetic "
+                              "intensity) the flat roof is lower than the slope.",
+    "learn.hint.line_compute": "Compare with the ridge: left of it (lower arithmetic "
+                               "intensity) the slope is lower than the roof.",
     # --- lesson 2: the ceiling
     "learn.l2.title": "What the roofline is really for",
     "learn.l2.question": "What is the roofline's greatest value? (Not “how much faster "
@@ -369,7 +383,7 @@ ZH = {
     "learn.status_open": "未完成",
     "learn.l1.title": "两条线与拐点",
     "learn.l1.question": "Roofline 模型的两条线分别代表什么？拐点在哪？",
-    "learn.l1.task": "图上是这个设备的 Roofline，去掉了标注。斜的那条线随显存带宽上升，平的那条线是峰值算力。"
+    "learn.l1.task": "**(a)** 图上是这个设备的 Roofline，去掉了标注。斜的那条线随显存带宽上升，平的那条线是峰值算力。"
                      "它们在多大的算术强度处相交？从图上读出来或者算出来，输入拐点（FLOP/字节）。",
     "learn.q.ridge": "拐点（FLOP/字节）",
     "learn.q.ridge.help": "斜坡与屋顶相交处的算术强度。单位 FLOP/字节，例如 250 或 2.5e2。",
@@ -377,6 +391,16 @@ ZH = {
                        "平的屋顶是**算力上限**，即峰值算力。两者的交点就是拐点，算术强度 = 峰值算力 ÷ 带宽："
                        "A100 上 312 TFLOP/s ÷ 2 TB/s = **156 FLOP/字节**。拐点左边带宽受限，右边算力受限。",
     "learn.l1.worked": "拐点 = 峰值算力 ÷ 带宽 = {peak} ÷ {bw} = **{answer}**。",
+    "learn.l1.task_b": "**(b)** 一个 kernel 每搬运 1 字节做 **{intensity} 个 FLOP**。在这个设备上，"
+                       "两条线中哪一条决定它的上限？",
+    "learn.q.line": "哪条线限制了这个 kernel？",
+    "learn.q.line.help": "把这个 kernel 的算术强度和拐点比一比。",
+    "learn.line.memory": "斜坡：显存带宽（带宽受限）",
+    "learn.line.compute": "屋顶：峰值算力（算力受限）",
+    "learn.l1.worked_memory": "算术强度 {intensity} < 拐点 {ridge}：斜坡限制了这个 kernel，它是带宽受限。",
+    "learn.l1.worked_compute": "算术强度 {intensity} > 拐点 {ridge}：屋顶限制了这个 kernel，它是算力受限。",
+    "learn.hint.line_memory": "和拐点比一比：在拐点右边（算术强度更高），平的屋顶比斜坡低。",
+    "learn.hint.line_compute": "和拐点比一比：在拐点左边（算术强度更低），斜坡比屋顶低。",
     "learn.l2.title": "Roofline 真正的用处",
     "learn.l2.question": "Roofline 最大的价值是什么？（不是“能快多少”）",
     "learn.l2.task": "一个 kernel 每搬运 1 字节做 **{intensity} 个 FLOP**（它的算术强度）。"

@@ -148,6 +148,12 @@ EN = {
     "model.decode.prefill_flops": "Prefill FLOP",
     "model.decode.prefill_flops_help": "P × (2 FLOP per weight + causal attention), logits for "
                                        "the last position only.",
+    "model.decode.prefill_flops_params_help": "2 FLOP per parameter per prompt token (2·N·P); "
+                                              "no attention term without a model.",
+    "model.decode.prefill_params_note": "Parameters only: the attention term is left out; choose a "
+                                        "model in the sidebar to count it.",
+    "model.how.prefill_params": "Time to first token from the parameter count: the prompt's 2·N·P "
+                                "forward FLOP over the peak, or one read of the weights:",
     "model.decode.prefill_compute": "A {prompt}-token prompt is compute-bound: {compute} of math "
                                     "against {memory} to read the weights.",
     "model.decode.prefill_memory": "A {prompt}-token prompt is still bandwidth-bound: reading the "
@@ -327,6 +333,9 @@ ZH = {
     "model.decode.per_token_help": "处理完提示后，批大小 1 的一个解码步。",
     "model.decode.prefill_flops": "预填充 FLOP",
     "model.decode.prefill_flops_help": "P ×（每个权重 2 FLOP + 因果注意力），只算最后一个位置的 logits。",
+    "model.decode.prefill_flops_params_help": "每个提示 token 每个参数 2 FLOP（2·N·P）；没有选模型时不含注意力项。",
+    "model.decode.prefill_params_note": "只填了参数量：不含注意力项；在侧栏选一个模型才能把它算进去。",
+    "model.how.prefill_params": "由参数量得到的首 token 时间：提示的 2·N·P 前向 FLOP ÷ 峰值算力，或把权重读一遍：",
     "model.decode.prefill_compute": "{prompt} 个 token 的提示是算力受限的：计算要 {compute}，读权重只要 {memory}。",
     "model.decode.prefill_memory": "{prompt} 个 token 的提示仍是带宽受限的：读权重要 {memory}，计算只要 {compute}。",
     "model.decode.roofline_text": "批大小 1 时，这个模型的一个解码步每字节只做约 **{intensity} FLOP**（算术强度），"
