@@ -29,20 +29,22 @@ def given(lesson, quiz, device):
     return make_problem(lesson, quiz, dev).given
 
 
-def answer(at, lesson, qid, text):
-    at.text_input(key=f"learn_{lesson}_{qid}").set_value(text)
+def _submit(at, widget, lesson, qid, value):
+    getattr(at, widget)(key=f"learn_{lesson}_{qid}").set_value(value)
     at.button(key=f"learn_{lesson}_{qid}_check").click()
     at.run()
     assert not at.exception, at.exception
     return at
+
+
+def answer(at, lesson, qid, text):
+    """Type `text` into the question's field and press Check."""
+    return _submit(at, "text_input", lesson, qid, text)
 
 
 def choose(at, lesson, qid, choice):
-    at.radio(key=f"learn_{lesson}_{qid}").set_value(choice)
-    at.button(key=f"learn_{lesson}_{qid}_check").click()
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    """Pick `choice` for the question and press Check."""
+    return _submit(at, "radio", lesson, qid, choice)
 
 
 def successes(at):
