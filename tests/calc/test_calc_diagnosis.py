@@ -478,3 +478,16 @@ def test_rocm_trace():
     assert d.class_seconds["matmul"] == pytest.approx(100 * US)
     assert d.comm_share == pytest.approx(50 / 150)
     assert d.comm_overlap_fraction == pytest.approx(1.0)
+
+
+def test_kernel_linked_through_the_launch_when_external_id_is_the_correlation():
+    # 2023-era traces: a kernel's External id equals its correlation; the cudaLaunchKernel
+    # with that correlation carries the operator's External id (here aten::addmm, id 5)
+    ev = [{"ph": "X", "cat": "cpu_op", "name": "aten::addmm", "pid": 9, "tid": 9, "ts": 0.0,
+           "dur": 20, "args": {"External id": 5}},
+          {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 9,
+           "ts": 2.0, "dur": 5, "args": {"External id": 5, "correlation": 77}},
+          {"ph": "X", "cat": "kernel", "name": "my_fused_kernel_0", "pid": 0, "tid": 7,
+           "ts": 10.0, "dur": 100, "args": {"External id": 77, "stream": 7, "correlation": 77}}]
+    d = diagnose_trace(json.dumps({"traceEvents": ev}).encode(), "b.json")
+    assert d.class_seconds["matmul"] == pytest.approx(100 * US)
