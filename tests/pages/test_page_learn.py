@@ -29,20 +29,22 @@ def given(lesson, quiz, device):
     return make_problem(lesson, quiz, dev).given
 
 
-def answer(at, lesson, qid, text):
-    at.text_input(key=f"learn_{lesson}_{qid}").set_value(text)
+def _submit(at, widget, lesson, qid, value):
+    getattr(at, widget)(key=f"learn_{lesson}_{qid}").set_value(value)
     at.button(key=f"learn_{lesson}_{qid}_check").click()
     at.run()
     assert not at.exception, at.exception
     return at
+
+
+def answer(at, lesson, qid, text):
+    """Type `text` into the question's field and press Check."""
+    return _submit(at, "text_input", lesson, qid, text)
 
 
 def choose(at, lesson, qid, choice):
-    at.radio(key=f"learn_{lesson}_{qid}").set_value(choice)
-    at.button(key=f"learn_{lesson}_{qid}_check").click()
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    """Pick `choice` for the question and press Check."""
+    return _submit(at, "radio", lesson, qid, choice)
 
 
 def successes(at):
@@ -401,3 +403,11 @@ def test_chinese_lesson_with_hint():
     answer(at, 3, "mfu", "20.2%")
     right(at)
     assert any("已完成 **1 / 8**" in m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_textbook_device_reproduces_the_chapter_on_home(lang):
+    # a100-textbook: 312 TFLOP/s / 2 TB/s = 156 FLOP/B; intensity 2 x 2 TB/s = 4 TFLOP/s
+    at = open_app_page("app.py", lang, device="a100-textbook")
+    info = " ".join(i.value for i in at.info)
+    assert "156 FLOP/B" in info and "4 TFLOP/s" in info, info
