@@ -403,3 +403,11 @@ def test_chinese_lesson_with_hint():
     answer(at, 3, "mfu", "20.2%")
     right(at)
     assert any("已完成 **1 / 8**" in m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_textbook_device_reproduces_the_chapter_on_home(lang):
+    # a100-textbook: 312 TFLOP/s / 2 TB/s = 156 FLOP/B; intensity 2 x 2 TB/s = 4 TFLOP/s
+    at = open_app_page("app.py", lang, device="a100-textbook")
+    info = " ".join(i.value for i in at.info)
+    assert "156 FLOP/B" in info and "4 TFLOP/s" in info, info
