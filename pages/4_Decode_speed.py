@@ -13,7 +13,7 @@ from calc.decode import (BYTES_PER_PARAM, achieved_bandwidth, aggregate, bandwid
                          max_batch_in_memory, max_decode_tokens_per_sec, model_bytes,
                          per_sequence_tokens_per_sec)
 from calc.units import format_si
-from ui.figures.decode import batch_figure, decode_roofline_figure
+from ui.figures.decode import batch_figure, curve_batches, decode_roofline_figure
 from ui.figures.roofline import Roof
 from ui.formula import formula, latex, si
 from ui.frame import calculator, how_computed, page_frame
@@ -32,7 +32,7 @@ model = ctx.model           # None: "Custom: parameters only" (N × bytes per we
 WEIGHT_OPTIONS = ["bf16", "fp16", "fp8", "int8", "int4"]
 KV_OPTIONS = ["bf16", "fp16", "fp8", "int8"]
 BATCH_OPTIONS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
-CURVE_BATCHES = np.geomspace(1, 4096, 241)
+CURVE_BATCHES = curve_batches()
 
 
 def tps(x: float) -> str:
@@ -171,11 +171,12 @@ def decode_calculator() -> None:
                 st.info(t("decode.headline", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
                           bound=tps(bound_b1), weights=weights.upper()), icon=":material/bolt:")
 
-            curve_thr = decode_tokens_per_sec(CURVE_BATCHES, n_params, bpp, peak, bw,
+            batches = curve_batches(knee)
+            curve_thr = decode_tokens_per_sec(batches, n_params, bpp, peak, bw,
                                               kv_bytes_per_seq=kv_seq)
-            curve_per = per_sequence_tokens_per_sec(CURVE_BATCHES, n_params, bpp, peak, bw,
+            curve_per = per_sequence_tokens_per_sec(batches, n_params, bpp, peak, bw,
                                                     kv_bytes_per_seq=kv_seq)
-            fig = batch_figure(t, CURVE_BATCHES, curve_thr, curve_per, knee=knee,
+            fig = batch_figure(t, batches, curve_thr, curve_per, knee=knee,
                                current=(batch, thr, per), max_fit=max_fit)
             st.plotly_chart(fig, config=ctx.chart_config("decode_batch"), key="decode_batch")
             if np.isfinite(knee):
