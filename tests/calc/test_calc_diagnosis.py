@@ -491,3 +491,14 @@ def test_kernel_linked_through_the_launch_when_external_id_is_the_correlation():
            "ts": 10.0, "dur": 100, "args": {"External id": 77, "stream": 7, "correlation": 77}}]
     d = diagnose_trace(json.dumps({"traceEvents": ev}).encode(), "b.json")
     assert d.class_seconds["matmul"] == pytest.approx(100 * US)
+
+
+def test_rounding_is_not_a_gap():
+    # back to back in µs (start = previous end) after the µs -> s conversion: no gaps; a
+    # real 2 ns hole is one
+    start = np.array([1000.123, 1008.246, 1012.369]) / 1e6
+    dur = np.array([8.123, 4.123, 3.0]) / 1e6
+    d = diagnose_activity(start, dur, [7] * 3, [GEMM] * 3)
+    assert d.idle_gaps == () and d.busy_fraction == pytest.approx(1.0)
+    d = diagnose_activity([0, 10.002e-6], [10e-6, 10e-6], [7, 7], [GEMM] * 2)
+    assert len(d.idle_gaps) == 1 and d.idle_gaps[0].length_seconds == pytest.approx(2e-9)
