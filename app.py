@@ -43,8 +43,12 @@ with right:
 
 st.divider()
 st.subheader(t("home.tools_heading"))
-cols = st.columns(len(PAGES) - 1)
-for col, (pid, path, icon) in zip(cols, PAGES[1:]):
-    with col.container(border=True):
-        st.page_link(path, label=t(f"nav.{pid}"), icon=icon, query_params=nav_query_params(pid))
-        st.caption(t(f"home.tool.{pid}"))
+TOOLS_PER_ROW = 4          # nine tools in one row squeeze every card to a word's width
+tools = PAGES[1:]
+for row in range(0, len(tools), TOOLS_PER_ROW):
+    cols = st.columns(TOOLS_PER_ROW)
+    for col, (pid, path, icon) in zip(cols, tools[row:row + TOOLS_PER_ROW]):
+        with col.container(border=True):
+            st.page_link(path, label=t(f"nav.{pid}"), icon=icon,
+                         query_params=nav_query_params(pid))
+            st.caption(t(f"home.tool.{pid}"))

@@ -31,7 +31,7 @@ from calc.decode import (critical_batch, decode_tokens_per_sec, max_decode_token
                          model_bytes)
 from calc.mfu import (MFU_BANDS, attention_flops_share, mfu, mfu_band, required_tokens_per_sec,
                       training_flops_per_token)
-from calc.roofline import attainable_flops, ridge_point
+from calc.roofline import attainable_flops, place_kernel, ridge_point
 from calc.units import QuantityError, parse_quantity
 
 __all__ = [
@@ -205,7 +205,9 @@ def _gib(answer: float, bw_scaled: bool) -> list[tuple[str, float]]:
 # --------------------------------------------------------------------------- lessons
 
 def _ridge(quiz: int, dev: Device) -> Problem:
-    """Lesson 1: ridge = peak_flops / mem_bw (FLOP/byte), calc.roofline.ridge_point."""
+    """Lesson 1: (a) ridge = peak_flops / mem_bw (FLOP/byte), calc.roofline.ridge_point;
+    (b) which line caps a kernel of intensity I: the slope (memory-bound) left of the
+    ridge, the roof (compute-bound) right of it — calc.roofline.place_kernel's bound."""
     p, b = dev.peak_flops, dev.mem_bw
     answer = ridge_point(p, b)
     pairs = [("inverted", ridge_point(b, p)), ("prefix", answer * 1e3), ("prefix", answer / 1e3)]
@@ -213,7 +215,17 @@ def _ridge(quiz: int, dev: Device) -> Problem:
     if dev.sparse_headline:
         pairs.append(("sparse", ridge_point(2 * p, b)))
     q = Question("ridge", answer, "FLOP/B", "intensity", mistakes=_mistakes(answer, TOLERANCE, *pairs))
-    return Problem(1, quiz, dev, {"peak": p, "bw": b}, (q,))
+    rng = _rng(quiz, 1)
+    far = [i for i in _INTENSITIES if i < answer / 1.5 or i > answer * 1.5] or [answer * 4]
+    intensity = 50.0 if quiz == TEXTBOOK_QUIZ and 50.0 in far else float(rng.choice(far))
+    # place_kernel takes FLOP and bytes: any pair with this ratio (here per GB moved)
+    bound = place_kernel(intensity * 1e9, 1e9, p, b).bound
+    other = "compute" if bound == "memory" else "memory"
+    q2 = Question("line", bound, choices=BOUND_CHOICES, mistakes=(Mistake(f"line_{other}", other),))
+    return Problem(1, quiz, dev, {"peak": p, "bw": b, "intensity": intensity}, (q, q2))
+
+
+BOUND_CHOICES = ("memory", "compute")
 
 
 _INTENSITIES = (0.25, 0.5, 1, 2, 4, 8, 10, 16, 25, 32, 50, 64, 100, 128, 250, 500, 1000, 2000)
@@ -280,9 +292,12 @@ def _mfu_lesson(quiz: int, dev: Device) -> Problem:
     else:
         rng = _rng(quiz, 3)
         run = _mfu_run(rng, dev, rng.uniform(0.12, 0.58))
+    fpt = float(training_flops_per_token(run["params"]))       # 6N
+    q1 = Question("fpt", fpt, "FLOP", "flops", mistakes=_mistakes(
+        fpt, TOLERANCE, ("forward_only_n", fpt / 3), ("macs", fpt / 2), ("params_only", fpt / 6)))
     q = _mfu_question("mfu", run, dev)
-    achieved = float(training_flops_per_token(run["params"])) * run["tokens_per_s"]
-    return Problem(3, quiz, dev, {**run, "peak": dev.peak_flops}, (q,),
+    achieved = fpt * run["tokens_per_s"]
+    return Problem(3, quiz, dev, {**run, "peak": dev.peak_flops}, (q1, q),
                    facts={"achieved": achieved, "total_peak": run["gpus"] * dev.peak_flops})
 
 
@@ -341,7 +356,16 @@ def _bands(quiz: int, dev: Device) -> Problem:
         questions.append(Question(f"run{i + 1}", right, choices=BAND_KEYS, mistakes=mistakes))
         given.update({f"run{i + 1}.{k}": v for k, v in run.items()})
         given[f"run{i + 1}.mfu"] = value
+    choices = list(CEILING_CHOICES)
+    rng.shuffle(choices)
+    questions.append(Question("why60", "overheads", choices=tuple(choices), mistakes=tuple(
+        Mistake(f"why60_{c}", c) for c in CEILING_CHOICES if c != "overheads")))
     return Problem(5, quiz, dev, given, tuple(questions))
+
+
+CEILING_CHOICES = ("overheads", "datasheet", "precision", "memory")
+"""Lesson 5 (b): why the practical MFU ceiling is ~60 %. The chapter: time that is not
+useful FLOPs (communication, non-matmul operators, data loading, launches, optimizer)."""
 
 
 EXPERIMENT_CHOICES = ("random_tensors", "more_gpus", "bigger_batch", "no_checkpointing",

@@ -43,6 +43,8 @@ Inference
     ``decode_critical_batch(arch, context_len, bytes_per_param, kv_bytes_per_elem, peak_flops, mem_bw)``
     ``prefill_flops(arch, prompt_len)``    forward FLOP of a prompt (attention included)
     ``prefill_seconds(arch, prompt_len, bytes_per_param, peak_flops, mem_bw)``  TTFT bound
+    ``prefill_flops_params(n_params, prompt_len)``  2·N·P for "Custom: parameters only"
+    ``time_to_first_token(prefill_flops, weight_bytes, peak_flops, mem_bw)``  max of the two
     ``tp_allreduce_seconds_per_token(arch, batch, tp, link_bw, bytes_per_elem)``
 
 Which parameters count (everywhere in the app)
@@ -108,6 +110,8 @@ __all__ = [
     "decode_step",
     "prefill_flops",
     "prefill_seconds",
+    "prefill_flops_params",
+    "time_to_first_token",
     "tp_allreduce_seconds_per_token",
 ]
 
@@ -406,12 +410,17 @@ def param_counts(arch: ModelArch) -> ParamCounts:
                        active=active, active_routed=active_routed, expert=expert)
 
 
-def attention_width(arch: ModelArch) -> tuple[int, int]:
+def attention_width(arch: ModelArch, mla_absorbed: bool = False) -> tuple[int, int]:
     """(query-key width, value width) = (H·d_qk, H·d_v)   [elements].
 
     Standard attention: both heads × head_dim (PaLM App. B's "H·Q"), which may differ
-    from d_model.  MLA: H·(qk_nope + qk_rope) and H·v_head_dim.
+    from d_model.  MLA: H·(qk_nope + qk_rope) and H·v_head_dim; with ``mla_absorbed``
+    (inference: the K/V up-projections folded into the query and output, DeepSeek-V2 §2.1)
+    each head attends over the cached latent: H·(kv_lora_rank + qk_rope) and H·kv_lora_rank.
     """
+    if arch.is_mla and mla_absorbed:
+        return (arch.n_heads * (arch.kv_lora_rank + arch.qk_rope_head_dim),
+                arch.n_heads * arch.kv_lora_rank)
     if arch.is_mla:
         return (arch.n_heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim),
                 arch.n_heads * arch.v_head_dim)
@@ -451,16 +460,19 @@ def keys_per_query(seq_len: Any, window: Any = 0, causal: bool = True):
     return v.finish(out, s, w)
 
 
-def attention_flops_per_token(arch: ModelArch, seq_len: Any, causal: bool = True):
+def attention_flops_per_token(arch: ModelArch, seq_len: Any, causal: bool = True,
+                              mla_absorbed: bool = False):
     """Forward attention FLOP per token (the s-dependent part 6N leaves out)  [FLOP/token].
 
         Σ_layers 2 · keys_l · (H·d_qk + H·d_v)      (QKᵀ and attention·V, 2 FLOP per MAC)
 
     keys_l = :func:`keys_per_query` (s, window of layer l, causal).  For standard
     attention and no window this is 4·L·H·hd·s (non-causal): times 3 for training gives
-    PaLM's 12·L·H·Q·T.  Accepts arrays for seq_len.  Source: PaLM (2022) App. B.
+    PaLM's 12·L·H·Q·T.  ``mla_absorbed``: MLA widths of the absorbed (inference) form, see
+    :func:`attention_width`; training uses the plain form.  Accepts arrays for seq_len.
+    Source: PaLM (2022) App. B; DeepSeek-V2 (2024) §2.1.
     """
-    wqk, wv = attention_width(arch)
+    wqk, wv = attention_width(arch, mla_absorbed)
     s = v.number("seq_len", seq_len, "non_negative", "tokens")
     total = 0.0
     counts: dict[int, int] = {}
@@ -697,7 +709,8 @@ def decode_step(arch: ModelArch, batch: Any, context_len: Any, bytes_per_param: 
         FLOP    = B · (2·N_active + attention_flops_per_token over c keys, non-causal)
         seconds = max(bytes / mem_bw, FLOP / peak_flops);   tokens/s = B / seconds
 
-    The new token attends to all c cached keys (window-capped).  Ignores kernel launch,
+    The new token attends to all c cached keys (window-capped); MLA in its absorbed form
+    (as serving engines and calc.model_ops count it).  Ignores kernel launch,
     communication and scheduling: a ceiling.  Accepts arrays for batch.
     Sources: seed chapter 04; Pope et al. 2022 §2.
     """
@@ -710,7 +723,8 @@ def decode_step(arch: ModelArch, batch: Any, context_len: Any, bytes_per_param: 
     wbytes = np.asarray(decode_weight_bytes(arch, B, bytes_per_param))
     kv = np.multiply(B, float(kv_cache_bytes_per_seq(arch, c, kv_bytes_per_elem)))
     total = wbytes + kv
-    per_token = 2.0 * param_counts(arch).active + float(attention_flops_per_token(arch, c, causal=False))
+    per_token = 2.0 * param_counts(arch).active + float(
+        attention_flops_per_token(arch, c, causal=False, mla_absorbed=True))
     flops = np.multiply(B, per_token)
     t_mem, t_cmp = total / bw, flops / p
     secs = np.maximum(t_mem, t_cmp)
@@ -763,13 +777,13 @@ def prefill_flops(arch: ModelArch, prompt_len: Any):
 
     A_causal = :func:`attention_flops_per_token` (P, causal).  Logits are computed for
     the last position only (what serving engines do); every other weight sees all P
-    tokens.  Accepts arrays.  Sources: Kaplan et al. 2020 (2N per token forward);
+    tokens; MLA in its absorbed form (calc.model_ops).  Accepts arrays.  Sources: Kaplan et al. 2020 (2N per token forward);
     PaLM (2022) App. B; Pope et al. 2022.
     """
     P = v.number("prompt_len", prompt_len, "positive", "tokens")
     head = float(arch.vocab_size) * arch.d_model
     body = param_counts(arch).active - head
-    attn = np.asarray(attention_flops_per_token(arch, P, causal=True))
+    attn = np.asarray(attention_flops_per_token(arch, P, causal=True, mla_absorbed=True))
     return v.finish(np.multiply(P, 2.0 * body + attn) + 2.0 * head, P)
 
 
@@ -782,12 +796,37 @@ def prefill_seconds(arch: ModelArch, prompt_len: Any, bytes_per_param: Any, peak
     Compute-bound for long prompts; for short ones the weight read dominates.  The
     MoE weight read uses the experts P tokens route to.  Accepts arrays.
     """
+    P = v.number("prompt_len", prompt_len, "positive", "tokens")
+    return time_to_first_token(prefill_flops(arch, P), decode_weight_bytes(arch, P, bytes_per_param),
+                               peak_flops, mem_bw)
+
+
+def time_to_first_token(prefill_flops: Any, weight_bytes: Any, peak_flops: Any, mem_bw: Any):
+    """Time-to-first-token bound = max(prefill_flops / peak_flops, weight_bytes / mem_bw)  [s].
+
+    The prompt's forward pass is compute-bound for long prompts; for short ones one read of
+    the weights takes longer.  Queueing, scheduling and the KV-cache write are not counted.
+    Accepts arrays.  Source: Pope et al. 2022 (prefill vs decode).
+    """
+    f = v.number("prefill_flops", prefill_flops, "positive", "FLOP")
+    wb = v.number("weight_bytes", weight_bytes, "positive", "bytes")
     p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
     bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
+    if v.is_scalar(f, wb, p, bw):
+        return max(f / p, wb / bw)
+    return v.finish(np.maximum(np.divide(f, p), np.divide(wb, bw)), f, wb, p, bw)
+
+
+def prefill_flops_params(n_params: Any, prompt_len: Any):
+    """Forward FLOP of a prompt from the parameter count alone = 2·N·P   [FLOP].
+
+    For "Custom: parameters only": no attention term (it needs the architecture; choose a
+    model for it) and the LM head counted for every position.  Accepts arrays.
+    Source: Kaplan et al. 2020 (2N FLOP per token forward).
+    """
+    N = v.number("n_params", n_params, "positive", "parameters")
     P = v.number("prompt_len", prompt_len, "positive", "tokens")
-    f = np.asarray(prefill_flops(arch, P))
-    wb = np.asarray(decode_weight_bytes(arch, P, bytes_per_param))
-    return v.finish(np.maximum(f / p, wb / bw), P)
+    return v.finish(np.multiply(2.0 * np.asarray(N), P), N, P)
 
 
 def tp_allreduce_seconds_per_token(arch: ModelArch, batch: Any, tp: Any, link_bw: Any,

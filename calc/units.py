@@ -553,19 +553,23 @@ def kind_for_unit(unit: str) -> str | None:
     return _UNIT_KINDS.get(unit)
 
 
-CURRENCIES = {
-    "$": "USD", "US$": "USD", "USD": "USD", "usd": "USD",
-    "¥": "CNY", "CNY": "CNY", "cny": "CNY", "RMB": "CNY", "rmb": "CNY", "元": "CNY",
-    "€": "EUR", "EUR": "EUR", "eur": "EUR",
-    "£": "GBP", "GBP": "GBP", "gbp": "GBP",
-    "JPY": "JPY", "jpy": "JPY", "円": "JPY",
-}
-"""Currency marks a price may carry, before or after the amount, and their ISO 4217 code.
-"¥" is read as CNY (the yuan); write JPY for yen."""
+def _currency_marks() -> dict[str, str]:
+    from calc.currency import CURRENCIES as LISTED
+    marks = {"US$": "USD", "RMB": "CNY", "rmb": "CNY", "元": "CNY", "円": "JPY"}
+    for c in LISTED:
+        marks[c.code] = marks[c.code.lower()] = c.code
+        marks.setdefault(c.symbol, c.code)      # "¥" stays CNY (listed before JPY), "$" USD
+    return marks
 
+
+CURRENCIES = _currency_marks()
+"""Currency marks a price may carry, before or after the amount, and their ISO 4217 code:
+every code and symbol of calc.currency.CURRENCIES, plus US$, RMB, 元 and 円. "¥" is read
+as CNY (the yuan); write JPY for yen."""
+
+_MARKS = "|".join(re.escape(m) for m in sorted(CURRENCIES, key=len, reverse=True))
 _CURRENCY_RE = re.compile(
-    r"^\s*(?P<pre>US\$|[$¥€£]|USD|CNY|RMB|EUR|GBP|JPY)?\s*(?P<amount>.*?)\s*"
-    r"(?P<post>USD|CNY|RMB|EUR|GBP|JPY|元|円|[$¥€£])?\s*$", re.I | re.S)
+    rf"^\s*(?P<pre>{_MARKS})?\s*(?P<amount>.*?)\s*(?P<post>{_MARKS})?\s*$", re.I | re.S)
 
 
 def parse_price(text: Any) -> tuple[float, str | None]:

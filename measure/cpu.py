@@ -198,7 +198,8 @@ def plateaus(points: Sequence[StreamPoint], caches: Sequence[CacheLevel]) -> dic
     Band of cache level k: working sets in (C[k-1], C[k] / 2], C[0] = 0 (half the
     capacity, so the set still fits with the code, stack and the other arrays around).
     DRAM band: working sets >= 2 × the last level's capacity (>= 1/4 of the largest
-    size measured when the caches are unknown). A plateau = max over kernels of the
+    size measured when the caches are unknown; >= half the largest when no set reached
+    the DRAM band). A plateau = max over kernels of the
     median, over the band's sizes, of each size's best bandwidth. A band without a
     measured size has no entry.
     """
@@ -224,6 +225,10 @@ def plateaus(points: Sequence[StreamPoint], caches: Sequence[CacheLevel]) -> dic
     largest = max((p.working_set_bytes for p in points), default=0)
     dram_lo = 2.0 * caches[-1].size_bytes if caches else largest / 4
     bw = band(dram_lo - 1, math.inf)
+    if bw is None and points:
+        # a last-level cache too big for the sweep's largest set (capped at 1 GiB): the
+        # largest sets measured stand in, so a device is always written
+        bw = band(largest / 2 - 1, math.inf)
     if bw is not None:
         out["dram"] = bw
     return out

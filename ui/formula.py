@@ -32,9 +32,12 @@ class Latex(str):
 
 
 def latex_text(text: str) -> str:
-    """A formatted quantity ("312 TFLOP/s", "45%", "20 µs", "$2,500") as text inside st.latex."""
+    """A formatted quantity ("312 TFLOP/s", "45%", "20 µs", "$2,500") as text inside st.latex.
+
+    µ becomes a math-mode \\mu between two \\text{}: KaTeX rejects \\mu inside \\text{}
+    (it rendered as a red error)."""
     return (r"\text{" + text.replace("\\", r"\textbackslash{}").replace("$", r"\$")
-            .replace("µ", r"\mu ").replace("%", r"\%").replace("&", r"\&")
+            .replace("µ", r"}\mu\text{").replace("%", r"\%").replace("&", r"\&")
             .replace("#", r"\#").replace("_", r"\_") + "}")
 
 

@@ -20,7 +20,7 @@ from calc.models import (DEFAULT_MODELS_PATH, ModelArch, ModelConfigError, Model
 from calc.units import format_si
 from ui.i18n import Translator
 from ui.state import bound, kept, remember, url_changed, write_url
-from ui.widgets import format_quantity
+from ui.widgets import format_quantity, uploader_note
 
 CUSTOM_MODEL = "custom"
 PASTED = "config"
@@ -159,6 +159,7 @@ def _paste_box(sb, t: Translator) -> None:
                      help=t("model.paste_help"), placeholder='{"model_type": "llama", ...}')
         st.file_uploader(t("model.upload_label"), type=["json"], key="model_upload",
                          help=t("model.upload_help"))
+        uploader_note(t, ["json"])
         st.button(t("model.paste_button"), on_click=_use_pasted_config,
                   help=t("model.paste_button_help"), icon=":material/input:")
         problem = st.session_state.get(_PASTE_ERROR)

@@ -15,8 +15,8 @@ from calc.decode import (achieved_bandwidth, aggregate, bandwidth_utilisation, f
                          max_batch_in_memory)
 from calc.models import (ModelArch, decode_critical_batch, decode_step, decode_weight_bytes,
                          expected_distinct_experts, kv_bytes_per_token, kv_cache_bytes_per_seq,
-                         param_counts, prefill_flops, prefill_seconds,
-                         tp_allreduce_seconds_per_token)
+                         param_counts, prefill_flops, prefill_flops_params, prefill_seconds,
+                         time_to_first_token, tp_allreduce_seconds_per_token)
 from calc.units import format_si
 from ui.figures.decode import batch_figure, decode_roofline_figure
 from ui.figures.roofline import Roof
@@ -228,3 +228,27 @@ def decode_model_results(ctx, t: Translator, arch: ModelArch, *, bpp: float, wei
             b=count(batch), d=count(arch.d_model), link=si(link / 2.0, "B/s"),
             time=si(float(comm(float(batch))), "s")))
     return items
+
+
+def prefill_params_section(t: Translator, *, n_params: float, bpp: float, prompt: float,
+                           peak: float, bw: float, per_token_s: float) -> Formula:
+    """Prefill for "Custom: parameters only": 2·N·P FLOP (no attention term) against one
+    read of the weights; returns the formula for 'How this is computed'."""
+    st.subheader(t("model.decode.prefill_heading"))
+    pf = float(prefill_flops_params(n_params, prompt))
+    w = n_params * bpp
+    ttft = float(time_to_first_token(pf, w, peak, bw))
+    p1, p2, p3 = st.columns(3)
+    p1.metric(t("model.decode.ttft"), format_si(ttft, "s"), help=t("model.decode.ttft_help"))
+    p2.metric(t("model.decode.per_token"), format_si(per_token_s, "s"),
+              help=t("model.decode.per_token_help"))
+    p3.metric(t("model.decode.prefill_flops"), format_si(pf, "FLOP"),
+              help=t("model.decode.prefill_flops_params_help"))
+    bound_by = "compute" if pf / peak >= w / bw else "memory"
+    st.caption(t(f"model.decode.prefill_{bound_by}", prompt=f"{prompt:,.0f}",
+                 compute=format_si(pf / peak, "s"), memory=format_si(w / bw, "s"))
+               + " " + t("model.decode.prefill_params_note"))
+    return formula(r"t_{\text{first}} = \max\left(\frac{2\,N\,P}{P_{\text{peak}}},\;\frac{N\,b_w}"
+                   r"{B_{\text{mem}}}\right) = \max\left(\frac{@pf}{@peak},\;\frac{@w}{@bw}\right) = @ttft",
+                   t("model.how.prefill_params"), pf=si(pf, "FLOP"), peak=si(peak, "FLOP/s"),
+                   w=si(w, "B"), bw=si(bw, "B/s"), ttft=si(ttft, "s"))

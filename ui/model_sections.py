@@ -52,14 +52,15 @@ def _attention_formula(t: Translator, arch: ModelArch, seq: float, causal: bool,
     groups: dict[int, int] = {}
     for w in arch.windows:
         groups[w] = groups.get(w, 0) + 1
-    terms, parts = [], []
+    lines, parts = [], []
     for w, n in sorted(groups.items()):
         k = float(keys_per_query(seq, w, causal))
-        terms.append(rf"{n} \times 2 \times {format_quantity(k)} \times ({wqk:,} + {wv:,})"
-                     .replace(",", "{,}"))
+        lines.append((rf"{n} \times 2 \times {k:,.0f} \times ({wqk:,} + {wv:,})").replace(",", "{,}"))
         parts.append(t("model.how.attn_group_window" if w else "model.how.attn_group_full",
-                       n=n, w=f"{w:,}", k=format_quantity(k)))
-    tex = r"A = \sum_{\text{layers}} 2\,k\,(H d_{qk} + H d_v) = " + " + ".join(terms) + " = @attn"
+                       n=n, w=f"{w:,}", k=f"{k:,.0f}"))
+    body = r" \\ &\quad + ".join(lines)
+    tex = (r"\begin{aligned} A &= \sum_{\text{layers}} 2\,k\,(H d_{qk} + H d_v) \\ &= " + body
+           + r" \\ &= @attn\end{aligned}")
     return formula(tex, t("model.how.attn", causal=t("model.causal_yes" if causal else "model.causal_no"),
                           groups="; ".join(parts)), attn=si(attn_fwd, "FLOP"))
 

@@ -202,6 +202,25 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
     return value
 
 
+def uploader_note(t: Translator, types: list[str], container: Any = None) -> None:
+    """Under an st.file_uploader in Chinese: what its English says.
+
+    Streamlit 1.67 draws the dropzone's own text ("Upload", "25MB per file • JSON") in
+    English and offers no parameter to set it (st.file_uploader takes label, help, type,
+    max_upload_size, ...: no text; the feature request streamlit/streamlit#13500 is open,
+    the pull request #10042 that added browse/drag-and-drop texts was closed unmerged).
+    So the page labels the control instead: a caption in the page's language naming the
+    button, the size limit (server.maxUploadSize) and the accepted types. In English the
+    dropzone already speaks the page's language and nothing is added.
+    """
+    if getattr(t, "lang", "en") == "en":
+        return
+    box = container if container is not None else st
+    limit = st.get_option("server.maxUploadSize")
+    box.caption(t("common.uploader_note", limit=f"{limit:g} MB",
+                  types="、".join(x.upper() for x in types)))
+
+
 def is_blank(key: str) -> bool:
     """True when the text field `key` is empty (an optional quantity left out)."""
     return not str(st.session_state.get(key) or "").strip()
@@ -232,6 +251,7 @@ def bound_select(label: str, options: list[Any], key: str, *, container: Any = N
 __all__ = [
     "Bounds", "COUNT", "FRACTION", "POSITIVE", "bound_checkbox", "bound_select",
     "bound_slider", "check_bounds", "exact_quantity", "is_blank", "log_options",
-    "nearest_option", "percent_text", "quantity_error", "quantity_input", "with_option",
+    "nearest_option", "percent_text", "quantity_error", "quantity_input", "uploader_note",
+    "with_option",
     "restore",
 ]

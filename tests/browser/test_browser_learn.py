@@ -2,8 +2,8 @@
 
 Lesson 1 on the textbook A100 (quiz 0): the ridge is 312 TFLOP/s ÷ 2 TB/s = 156 FLOP/byte.
 A wrong answer of 312 (the 2:4-sparse 624 TFLOP/s over 2 TB/s) names the sparse peak; 156
-is right, the lesson is done (1 / 8) and the chapter's answer appears; Next moves the link
-to lesson=2.
+is right; a kernel at 50 FLOP/byte is capped by the slope; the lesson is done (1 / 8) and
+the chapter's answer appears; Next moves the link to lesson=2.
 """
 from __future__ import annotations
 
@@ -17,10 +17,17 @@ pytestmark = pytest.mark.browser
 
 TEXT = {
     "en": {"check": "Check", "sparse": "2:4-sparse", "right": "Right: 156", "done": "1 / 8",
-           "chapter": "The chapter's answer", "next": "Next lesson"},
+           "chapter": "The chapter's answer", "next": "Next lesson",
+           "slope": "The slope: the memory bandwidth"},
     "zh": {"check": "检查", "sparse": "2:4 稀疏", "right": "对了：156", "done": "1 / 8",
-           "chapter": "本章的答案", "next": "下一课"},
+           "chapter": "本章的答案", "next": "下一课", "slope": "斜坡：显存带宽"},
 }
+
+
+def _check(page, check_label: str, nth: int) -> None:
+    page.locator('[data-testid="stMain"] button:visible').filter(
+        has_text=re.compile(rf"^\s*\S*\s*{re.escape(check_label)}\s*$")).nth(nth).click()
+    wait_idle(page)
 
 
 def _answer(page, value: str, check_label: str) -> None:
@@ -28,9 +35,7 @@ def _answer(page, value: str, check_label: str) -> None:
     field.fill(value)
     field.press("Enter")
     wait_idle(page)
-    page.locator('[data-testid="stMain"] button').filter(
-        has_text=re.compile(rf"^\s*\S*\s*{re.escape(check_label)}\s*$")).first.click()
-    wait_idle(page)
+    _check(page, check_label, 0)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -43,6 +48,11 @@ def test_ridge_lesson_end_to_end(page, server, screenshot_dir, lang):
     _answer(page, "312", text["check"])
     assert text["sparse"] in main.inner_text(), "the sparse-peak hint is missing"
     _answer(page, "156", text["check"])
+    assert text["right"] in main.inner_text()
+    # (b) a kernel at 50 FLOP/byte, left of the ridge: the slope caps it
+    main.get_by_text(text["slope"]).first.click()
+    wait_idle(page)
+    _check(page, text["check"], 1)
     body = main.inner_text()
     assert text["right"] in body and text["done"] in body and text["chapter"] in body
     assert_no_exception(page)

@@ -45,6 +45,11 @@ def test_quick_measurement_and_live_kernels(page, server, screenshot_dir, tmp_pa
         field.press("Enter")
         wait_idle(page)
     page.get_by_role("button", name="Run the kernels").click()
+    # wait for the rerun that draws the points (the click's run may not have started yet)
+    page.wait_for_function("""() => {
+        const g = document.querySelector('.js-plotly-plot');
+        return g && (g._fullData || []).some(t => t.type === 'scattergl');
+    }""", timeout=60000)
     wait_idle(page, timeout=60000)
     assert_no_exception(page)
     counts = plot_point_counts(page)
@@ -64,10 +69,11 @@ def test_quick_measurement_and_live_kernels(page, server, screenshot_dir, tmp_pa
     devices = load_hardware(path)
     assert devices and all(d.measured for d in devices.values())
 
-    # Chinese
-    page.goto(page.url.replace("lang=en", "lang=zh") if "lang=" in page.url else page.url + "&lang=zh"
-              if "?" in page.url else page.url + "?lang=zh")
+    # Chinese, in the same session (the sidebar's language selector keeps the measurement)
+    page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first.click()
+    page.get_by_role("option", name="中文").click()
     wait_idle(page, timeout=60000)
     assert_no_exception(page)
-    assert "实测本机" in main.inner_text()
+    zh = main.inner_text()
+    assert "实测本机" in zh and "上限：实测 ÷ 规格书" in zh and "实测 Roofline 上的 kernel" in zh
     full_screenshot(page, screenshot_dir / "measure_zh.png")

@@ -484,3 +484,23 @@ def test_flash_attention_drops_the_score_term():
     sbh = 4096 * 1 * 7168
     assert activation_bytes_per_layer(4096, 1, 7168, 128, "none", 1, flash_attention=True) == \
         pytest.approx(34 * sbh)
+
+
+def test_mla_absorbed_widths_for_inference(catalog):
+    # DeepSeek-V3 absorbed: each of 128 heads attends over the 512 + 64 latent (scores)
+    # and the 512 latent (values); training keeps 128*(128+64) and 128*128.
+    a = catalog["deepseek-v3"]
+    assert attention_width(a) == (128 * 192, 128 * 128)
+    assert attention_width(a, mla_absorbed=True) == (128 * 576, 128 * 512)
+    # decode at context 1000: FLOP/token = 2*N_active + 61 * 2 * 1000 * (73728 + 65536)
+    st = decode_step(a, 1, 1000, 1.0, 1.0, 1e15, 1e12)
+    assert st.flops == pytest.approx(2 * param_counts(a).active + 61 * 2 * 1000 * (73728 + 65536))
+
+
+def test_prefill_from_parameters_alone():
+    # 7B, 2048-token prompt: 2 * 7e9 * 2048 = 2.867e13 FLOP; on 312 TFLOP/s: 91.9 ms,
+    # against 14e9 B / 2e12 B/s = 7 ms for the weight read: compute-bound.
+    f = m.prefill_flops_params(7e9, 2048)
+    assert f == pytest.approx(2.8672e13)
+    assert m.time_to_first_token(f, 14e9, 312e12, 2e12) == pytest.approx(2.8672e13 / 312e12)
+    assert m.time_to_first_token(2 * 7e9 * 10, 14e9, 312e12, 2e12) == pytest.approx(7e-3)

@@ -82,3 +82,16 @@ def test_figures_in_chinese():
     assert any(tr.name == "实测 FP64" for tr in fig.data)
     curve = bandwidth_curve_figure(zh, [_pt("copy", 8192, 1e10)], [], {})
     assert curve.layout.xaxis.title.text == "工作集（字节）"
+
+
+def test_above_the_measured_roof_is_named_for_noise_not_wrong_numbers():
+    from ui.figures.measure import measured_translator
+    flops, nbytes = np.array([2e9]), np.array([1e8])
+    # achieved 2e9 / 0.01 = 200 GFLOP/s against min(76.7 G, 20 × 20 G) = 76.7 G: above the roof
+    pl = place_kernels(flops, nbytes, 76.7e9, 20e9, np.array([0.01]))
+    assert pl.verdict[0] == "above_roof"
+    mt = measured_translator(t)
+    fig = comparison_figure(t, MEASURED, "fp64", None, kernel_points(mt, ["k"], flops, nbytes, pl))
+    names = {tr.name for tr in fig.data}
+    assert "Above the measured roof (quieter machine now)" in names
+    assert "Above the roof (check the numbers)" not in names

@@ -53,3 +53,12 @@ def test_training_figure_one_label_when_mfus_are_equal():
     assert len(fig.layout.annotations) == 1 and "45%: 54.1 days" in fig.layout.annotations[0].text
     fig = days_vs_mfu_figure(t, grid, 24.3 / grid, (0.45, 54.1), (0.25, 97.4))
     assert len(fig.layout.annotations) == 2
+
+
+def test_axis_ranges_survive_values_near_the_float_limit():
+    # a kernel at 1e308 FLOP/s used to make 1e308 x 3 = inf and crash math.ceil (query fuzz)
+    from ui.figures.roofline import axis_ranges
+    (x_lo, x_hi), (y_lo, y_hi) = axis_ranges([Roof("A100", PEAK, BW)], np.array([1e-320, 1e308]),
+                                             np.array([1e308]))
+    assert all(math.isfinite(v) and v > 0 for v in (x_lo, x_hi, y_lo, y_hi))
+    assert y_hi == 1e300 and x_lo == 1e-300

@@ -77,7 +77,7 @@ def test_one_point_per_kernel_with_hover_and_escaped_names():
     assert any("&lt;b&gt;evil&lt;/b&gt; &amp; co" == h for h in hovers)
     assert not any("<b>evil</b>" in h for h in hovers)
     gemm = next(tr for tr in marker_traces if "gemm" in tr.hovertext)
-    for word in ("FLOPs", "Bytes", "Intensity", "Bound", "Attainable", "Achieved", "Of roof", "Verdict"):
+    for word in ("FLOPs", "Bytes", "Intensity", "Bound", "Attainable", "Achieved", "Of ceiling", "Verdict"):
         assert word in gemm.hovertemplate
     row = list(gemm.hovertext).index("gemm")
     flops, nbytes, attainable, fraction, _bw = (float(v) for v in gemm.customdata[row])

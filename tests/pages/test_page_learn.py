@@ -29,20 +29,22 @@ def given(lesson, quiz, device):
     return make_problem(lesson, quiz, dev).given
 
 
-def answer(at, lesson, qid, text):
-    at.text_input(key=f"learn_{lesson}_{qid}").set_value(text)
+def _submit(at, widget, lesson, qid, value):
+    getattr(at, widget)(key=f"learn_{lesson}_{qid}").set_value(value)
     at.button(key=f"learn_{lesson}_{qid}_check").click()
     at.run()
     assert not at.exception, at.exception
     return at
+
+
+def answer(at, lesson, qid, text):
+    """Type `text` into the question's field and press Check."""
+    return _submit(at, "text_input", lesson, qid, text)
 
 
 def choose(at, lesson, qid, choice):
-    at.radio(key=f"learn_{lesson}_{qid}").set_value(choice)
-    at.button(key=f"learn_{lesson}_{qid}_check").click()
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    """Pick `choice` for the question and press Check."""
+    return _submit(at, "radio", lesson, qid, choice)
 
 
 def successes(at):
@@ -94,8 +96,17 @@ def test_ridge_right(device, typed):
     assert "Ridge point" not in " ".join(m.value for m in at.sidebar.markdown)
     answer(at, 1, "ridge", typed)
     right(at)
+    assert done_count(at) == 0                       # part (b) still open
+    # (b) left of the ridge P / B the slope caps the kernel, right of it the roof
+    d = HW[device]
+    intensity = given(1, 0, device)["intensity"]
+    line = "memory" if intensity < d.peak_flops() / d.mem_bw else "compute"
+    other = "compute" if line == "memory" else "memory"
+    choose(at, 1, "line", other)
+    wrong_with(at, f"line_{other}", others_right=1)
+    choose(at, 1, "line", line)
     assert done_count(at) == 1
-    # the chapter's answer is shown after a correct answer
+    # the chapter's answer is shown once the lesson is done
     assert any("156 FLOP/byte" in m.value for m in at.markdown)
 
 
@@ -178,6 +189,9 @@ def test_mfu_textbook(typed):
     at = open_lesson(3)
     answer(at, 3, "mfu", typed)
     right(at)
+    assert done_count(at) == 0                       # (a) still open
+    answer(at, 3, "fpt", "6*7e9")                    # 4.2e10 FLOP per token
+    assert done_count(at) == 1
 
 
 @pytest.mark.parametrize("typed, keys", [
@@ -251,6 +265,10 @@ def test_bands(quiz, device):
     for i in (1, 2, 3):
         m = 6 * g[f"run{i}.params"] * g[f"run{i}.tokens_per_s"] / (g[f"run{i}.gpus"] * peak)
         choose(at, 5, f"run{i}", _band(m))
+    assert done_count(at) == 0                       # (b) still open
+    choose(at, 5, "why60", "datasheet")
+    wrong_with(at, "why60_datasheet", others_right=3)
+    choose(at, 5, "why60", "overheads")
     assert done_count(at) == 1
 
 
@@ -364,7 +382,9 @@ def test_teacher_view_shows_the_answers_and_progress_survives_pages():
     assert not any("Teacher view:" in m.value for m in at.markdown)
     at.toggle(key="learn_teacher").set_value(True).run()
     assert any("156 FLOP/B" in m.value for m in at.markdown if "Ridge point" in m.value)
+    assert any("The slope" in m.value for m in at.markdown if "Which line" in m.value)
     answer(at, 1, "ridge", "156")
+    choose(at, 1, "line", "memory")                  # 50 FLOP/B < 156: the slope
     assert done_count(at) == 1
     at.switch_page("pages/2_MFU.py").run()
     at.switch_page(PAGE).run()
@@ -385,8 +405,18 @@ def test_next_and_textbook_buttons():
 
 def test_chinese_lesson_with_hint():
     at = open_lesson(3, lang="zh")
+    answer(at, 3, "fpt", "14 GFLOP")                 # 2N = 1.4e10: the forward pass only
+    wrong_with(at, "forward_only_n", "zh")
+    answer(at, 3, "fpt", "42 GFLOP")                 # 6 x 7e9 = 4.2e10
     answer(at, 3, "mfu", "161.5%")
-    wrong_with(at, "gpus", "zh")
+    wrong_with(at, "gpus", "zh", others_right=1)
     answer(at, 3, "mfu", "20.2%")
-    right(at)
     assert any("已完成 **1 / 8**" in m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_textbook_device_reproduces_the_chapter_on_home(lang):
+    # a100-textbook: 312 TFLOP/s / 2 TB/s = 156 FLOP/B; intensity 2 x 2 TB/s = 4 TFLOP/s
+    at = open_app_page("app.py", lang, device="a100-textbook")
+    info = " ".join(i.value for i in at.info)
+    assert "156 FLOP/B" in info and "4 TFLOP/s" in info, info

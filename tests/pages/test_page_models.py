@@ -181,3 +181,22 @@ def test_training_gpu_hours_to_mfu_and_memory():
     m = metrics(at)
     # ZeRO-1 over dp = 16384/(8*16) = 128: weights 405.85e9/128 * 2 B = 6.34 GB per GPU
     assert m["Weights"] == "6.34 GB"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_prefill_with_parameters_only(lang):
+    # The seed's 7B BF16 on the default A100 80GB (312 TFLOP/s, 2.039 TB/s), prompt 2048:
+    # 2 * 7e9 * 2048 = 28.7 TFLOP -> 28.67e12 / 312e12 = 91.9 ms (the weight read, 14 GB /
+    # 2.039 TB/s = 6.9 ms, is shorter: compute-bound).
+    at = open_app_page("pages/4_Decode_speed.py", lang, prompt="2048")
+    values = [m.value for m in at.metric]
+    assert "91.9 ms" in values and "28.7 TFLOP" in values
+
+
+def test_prefill_with_a_model_counts_attention():
+    # Llama 2 7B, P = 4096 on the A100 80GB: P*(2*(N_active - V*d) + A) + 2*V*d with
+    # N_active - V*d = 6,476,271,616 and A = 32 layers * 2 * 2048 keys * 8192 = 1.0737e9:
+    # 4096 * (1.29525e10 + 1.0737e9) + 2.62e8 = 5.7451e13 FLOP -> / 312e12 = 184 ms
+    at = open_app_page("pages/4_Decode_speed.py", model="llama-2-7b", prompt="4096")
+    values = [m.value for m in at.metric]
+    assert "184 ms" in values and "57.5 TFLOP" in values

@@ -131,3 +131,15 @@ def test_mfu_inverse_says_gpu_or_gpus():
     assert "on 1 GPU you need" in _texts(at, "info")
     at = open_app_page(MFU, "en")
     assert "on 8 GPUs you need" in _texts(at, "info")
+
+
+def test_added_plan_carries_the_training_currency():
+    # "Add this setup to the plans" on a price without a typed currency takes the choice
+    from calc.plans import PlanTable
+    from ui.plans.state import TABLE_KEY
+    at = open_app_page(TRAINING, "en", price="2.5", currency="EUR")
+    at.button(key="pl_add_training").click().run()
+    assert not at.exception
+    table = at.session_state[TABLE_KEY]
+    assert isinstance(table, PlanTable)
+    assert (table.currency_symbol, table.currency_code) == ("€", "EUR")

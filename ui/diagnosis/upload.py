@@ -9,7 +9,7 @@ from calc.diagnosis import TraceDiagnosis
 from calc.units import format_si
 from ui.diagnosis import state as S
 from ui.state import bound
-from ui.widgets import Bounds, quantity_input
+from ui.widgets import Bounds, quantity_input, uploader_note
 
 UPLOAD_KEY = "diag_upload"
 UPLOAD_TYPES = ["json", "gz"]
@@ -28,6 +28,7 @@ def render_upload(ctx) -> TraceDiagnosis | None:
     limit = upload_limit_mb()
     upload = st.file_uploader(t("diagnosis.uploader"), type=UPLOAD_TYPES, key=UPLOAD_KEY,
                               help=t("diagnosis.uploader_help", limit=limit))
+    uploader_note(t, UPLOAD_TYPES)
     st.caption(t("diagnosis.limit", limit=limit))
     session = st.session_state
     if upload is None:

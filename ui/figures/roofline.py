@@ -120,12 +120,15 @@ def decade_ticks(lo: float, hi: float, unit: str) -> tuple[list[float], list[str
 def _decades(lo: float, hi: float, values: np.ndarray | None) -> tuple[float, float]:
     """Widen [lo, hi] to show every finite positive value with a third of a decade to
     spare, then round out to whole decades."""
+    lo_exp, hi_exp = _log(lo), _log(hi)
     if values is not None and len(values):
         finite = values[np.isfinite(values) & (values > 0)]
         if finite.size:
-            lo = min(lo, float(finite.min()) / 3.0)
-            hi = max(hi, float(finite.max()) * 3.0)
-    return 10.0 ** math.floor(_log(lo)), 10.0 ** math.ceil(_log(hi))
+            # in log10 space: a value near 1e308 times 3 would overflow to inf
+            lo_exp = min(lo_exp, _log(float(finite.min())) - math.log10(3.0))
+            hi_exp = max(hi_exp, _log(float(finite.max())) + math.log10(3.0))
+    lo_exp, hi_exp = max(lo_exp, -300.0), min(hi_exp, 300.0)
+    return 10.0 ** math.floor(lo_exp), 10.0 ** math.ceil(hi_exp)
 
 
 def axis_ranges(roofs: Sequence[Roof], intensities: np.ndarray | None = None,

@@ -8,7 +8,7 @@ from calc.lessons import Problem
 from calc.units import format_si
 from ui.figures.learn import lesson_roofline_figure
 from ui.i18n import Translator
-from ui.learn.answer import fmt_value, numeric_field
+from ui.learn.answer import choice_field, fmt_value, numeric_field
 
 
 def render_ridge(t: Translator, problem: Problem, chart_config: dict) -> None:
@@ -16,12 +16,18 @@ def render_ridge(t: Translator, problem: Problem, chart_config: dict) -> None:
     fig = lesson_roofline_figure(t, problem.given["peak"], problem.given["bw"])
     st.plotly_chart(fig, config=chart_config, key="learn_l1_chart")
     numeric_field(t, problem, "ridge", t("learn.q.ridge"), t("learn.q.ridge.help"))
+    st.markdown(t("learn.l1.task_b", intensity=f"{problem.given['intensity']:g}"))
+    choice_field(t, problem, "line", t("learn.q.line"), t("learn.q.line.help"),
+                 lambda c: t(f"learn.line.{c}"))
 
 
 def worked_ridge(t: Translator, problem: Problem) -> str:
     q = problem.question("ridge")
+    line = problem.question("line").answer
     return t("learn.l1.worked", peak=format_si(problem.given["peak"], "FLOP/s"),
-             bw=format_si(problem.given["bw"], "B/s"), answer=fmt_value(q, q.answer))
+             bw=format_si(problem.given["bw"], "B/s"), answer=fmt_value(q, q.answer)) + " " + \
+        t(f"learn.l1.worked_{line}", intensity=f"{problem.given['intensity']:g}",
+          ridge=fmt_value(q, q.answer))
 
 
 def render_ceiling(t: Translator, problem: Problem, chart_config: dict) -> None:

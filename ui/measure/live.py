@@ -16,6 +16,7 @@ from measure import lock
 from measure.kernels import (LIVE_DTYPES, LiveKernel, bandwidth_for, kernel_cost,
                              predicted_seconds, run_kernels)
 from measure.system import CacheLevel
+from ui.figures.measure import measured_translator
 from ui.figures.roofline import KernelPoints, kernel_points
 from ui.frame import PageContext
 from ui.measure import state
@@ -131,7 +132,7 @@ def live_points(t, dev: Accelerator) -> Optional[KernelPoints]:
     if not results or not is_cpu_of(m, dev):
         return None
     placement, _, _ = placed(dev, m, results)
-    return kernel_points(t, [r.cost.label for r in results], np.array([r.cost.flops for r in results]),
+    return kernel_points(measured_translator(t), [r.cost.label for r in results], np.array([r.cost.flops for r in results]),
                          np.array([r.cost.bytes_moved for r in results]), placement,
                          labels=[str(i + 1) for i in range(len(results))])
 

@@ -17,6 +17,7 @@ from measure.run import plan, run
 from ui.frame import PageContext
 from ui.measure import state
 from ui.state import bound
+from ui.widgets import uploader_note
 
 
 def _bench_label(t, bench: str) -> str:
@@ -90,7 +91,8 @@ def _run(t, quick, use_gpu, status, benches, expected) -> None:
             bar.progress(min(1.0, max(0.0, frac)), text=f"{_bench_label(t, bench)}: {text}")
 
     try:
-        with lock.exclusive(state.owner(), "benchmark", expected):
+        # Other users are told the bound (10 s / 30 s), not the budget: warm-up comes on top.
+        with lock.exclusive(state.owner(), "benchmark", 10.0 if quick else 30.0):
             m = run(quick, use_gpu=use_gpu, progress=progress, status=status)
     except lock.Busy as busy:
         st.warning(busy_message(t, busy.holder) if busy.holder else t("measure.busy_short"),
@@ -109,6 +111,7 @@ def _render_load(t) -> None:
     with st.expander(t("measure.load_heading")):
         up = st.file_uploader(t("measure.load"), type=["toml"], key="measure_upload",
                               help=t("measure.load_help"))
+        uploader_note(t, ["toml"])
         if up is None:
             return
         try:

@@ -23,19 +23,23 @@ def _custom(ctx) -> dict:
 
 
 def _price_currency() -> Optional[str]:
-    """The currency of the page's price field ("$2" -> "USD"), or None."""
+    """The Training page's currency: typed with the price ("$2" -> "USD") or chosen."""
     from calc.units import QuantityError, parse_price
     try:
-        return parse_price(st.session_state.get("price", "") or "")[1]
+        typed = parse_price(st.session_state.get("price", "") or "")[1]
     except (QuantityError, ValueError):
-        return None
+        typed = None
+    return typed or state.chosen_currency()
 
 
 def _add(t, plan: Plan, page: str) -> None:
     n = len(state.get_table().plans)
-    if state.add_plan(plan, _price_currency()) is None:
+    code = _price_currency() if plan.price is not None else None
+    if state.add_plan(plan, code) is None:
         st.session_state[ADDED_KEY] = (page, "warning", t("plans.too_many", n=MAX_PLANS))
     else:
+        if code:
+            state.set_currency(code)
         st.session_state[ADDED_KEY] = (page, "success", t("plans.added", name=plan.name, n=n + 1))
 
 

@@ -12,6 +12,7 @@ from calc.scenario import ScenarioError
 from ui.i18n import Translator
 from ui.plans import state
 from ui.plans.report import report_html
+from ui.widgets import uploader_note
 
 FILE_KEY = "pl_file"
 ERROR_KEY = "plans.file_error"
@@ -58,6 +59,7 @@ def render_share(t: Translator, lang: str, table: PlanTable, results: Sequence, 
     with st.expander(t("plans.file_open")):
         st.file_uploader(t("plans.file_open"), type=["json"], key=FILE_KEY,
                          help=t("plans.file_open_help"))
+        uploader_note(t, ["json"])
         st.button(t("plans.file_apply"), on_click=_on_open, args=(dict(devices),),
                   key="pl_file_apply", help=t("plans.file_apply_help"))
     err = st.session_state.pop(ERROR_KEY, None)

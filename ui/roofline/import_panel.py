@@ -23,6 +23,7 @@ from calc.kernel_table import KernelRecord, to_csv
 from calc.units import format_si
 from ui.i18n import Translator
 from ui.roofline import state
+from ui.widgets import uploader_note
 
 UPLOAD_KEY = "rlx_import_file"
 DTYPE_KEY = "rlx_import_dtype"
@@ -239,6 +240,7 @@ def render_import_panel(ctx) -> ImportOutcome | None:
                         help=t("rlx.imp.tensor_k_help"))
     upload = st.file_uploader(t("rlx.imp.uploader"), type=UPLOAD_TYPES, key=UPLOAD_KEY,
                               help=t("rlx.imp.uploader_help"))
+    uploader_note(t, UPLOAD_TYPES)
     command = _ncu_command()
     if command:
         with st.expander(t("rlx.imp.ncu_heading")):

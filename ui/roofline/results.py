@@ -317,11 +317,13 @@ def how_items(t: Translator, a: Analysis, peak: float, bw: float) -> list[Formul
             flops=si(a.flops[i], "FLOP"), bytes=si(a.bytes_moved[i], "B"),
             intensity=si(a.placement.intensity[i], "FLOP/B"), peak=P, bw=B,
             attainable=si(a.placement.attainable_flops[i], "FLOP/s")))
+    # The words inside the formula are the page's language ("of roof" stayed English).
     items.append(formula(
-        r"t_{\min} = \max\left(\frac{F}{P_{\text{peak}}},\; \frac{\text{bytes}}{B}\right),\qquad"
-        r" P_{\text{achieved}} = \frac{F}{t},\qquad \text{of roof} = \frac{P_{\text{achieved}}}"
+        r"t_{\min} = \max\left(\frac{F}{P_{\text{peak}}},\; \frac{@bytes}{B}\right),\qquad"
+        r" P_{\text{achieved}} = \frac{F}{t},\qquad @fraction = \frac{P_{\text{achieved}}}"
         r"{P_{\text{attainable}}}",
-        t("roofline.how.measured", near=f"{NEAR_ROOF_FRACTION:.0%}", above=f"{ABOVE_ROOF_FRACTION:.0%}")))
+        t("roofline.how.measured", near=f"{NEAR_ROOF_FRACTION:.0%}", above=f"{ABOVE_ROOF_FRACTION:.0%}"),
+        bytes=t("roofline.how.sym_bytes"), fraction=t("roofline.how.sym_fraction")))
     return items
 
 

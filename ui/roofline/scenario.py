@@ -36,6 +36,7 @@ from calc.scenario import (
 from ui.frame import CUSTOM
 from ui.roofline import compare, hierarchy, state
 from ui.state import kept, set_value
+from ui.widgets import uploader_note
 
 FILE_KEY = "rlx_scn_file"
 PASTE_KEY = "rlx_scn_paste"
@@ -193,6 +194,7 @@ def render_scenario_panel(ctx, kernels: Sequence[KernelRecord] | None = None) ->
     with right:
         st.file_uploader(t("rlx.scn.open"), type=["json"], key=FILE_KEY,
                          help=t("rlx.scn.open_help"))
+        uploader_note(t, ["json"])
         with st.expander(t("rlx.scn.paste_heading")):
             st.text_area(t("rlx.scn.paste"), key=PASTE_KEY, height=120,
                          placeholder='{"format": "roofline-lab.scenario", "version": 1, ...}')

@@ -25,8 +25,8 @@ EN = {
     "fig.kernel_hover": "<b>{name}</b><br>FLOPs: {flops}<br>Bytes: {bytes}"
                         "<br>Intensity: {intensity}<br>Bound: {bound}"
                         "<br>Attainable: {attainable}<br>Achieved: {achieved}"
-                        "<br>Of roof: {fraction}<br>Verdict: {verdict}",
-    "fig.kernel_hover_light": "<b>{name}</b><br>{intensity}FLOP/B · {perf}FLOP/s · of roof {fraction}",
+                        "<br>Of ceiling: {fraction}<br>Verdict: {verdict}",
+    "fig.kernel_hover_light": "<b>{name}</b><br>{intensity}FLOP/B · {perf}FLOP/s · of ceiling {fraction}",
 }
 
 ZH = {

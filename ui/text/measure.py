@@ -153,6 +153,7 @@ EN = {
                             "that level or below. A point above 100 % means the machine was "
                             "quieter now than during the measurement.",
     "measure.fig.measured_roof": "Measured {precision}",
+    "measure.fig.above_measured": "Above the measured roof (quieter machine now)",
     "measure.fig.datasheet_roof": "Datasheet: {device}",
     "measure.fig.cache_roof": "Measured {level} cache",
     "measure.fig.ws_title": "Working set (bytes)",
@@ -299,6 +300,7 @@ ZH = {
     "measure.live_caption": "存储层级：kernel 的数据（大部分）能放进的最小一级缓存，否则是 DRAM；"
                             "其上限取该层级及更低层级里最快的实测带宽。点超过 100% 说明此刻机器比实测时更空闲。",
     "measure.fig.measured_roof": "实测 {precision}",
+    "measure.fig.above_measured": "高于实测屋顶（此刻机器更空闲）",
     "measure.fig.datasheet_roof": "规格书：{device}",
     "measure.fig.cache_roof": "实测 {level} 缓存",
     "measure.fig.ws_title": "工作集（字节）",

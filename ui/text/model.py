@@ -148,6 +148,12 @@ EN = {
     "model.decode.prefill_flops": "Prefill FLOP",
     "model.decode.prefill_flops_help": "P × (2 FLOP per weight + causal attention), logits for "
                                        "the last position only.",
+    "model.decode.prefill_flops_params_help": "2 FLOP per parameter per prompt token (2·N·P); "
+                                              "no attention term without a model.",
+    "model.decode.prefill_params_note": "Parameters only: the attention term is left out; choose a "
+                                        "model in the sidebar to count it.",
+    "model.how.prefill_params": "Time to first token from the parameter count: the prompt's 2·N·P "
+                                "forward FLOP over the peak, or one read of the weights:",
     "model.decode.prefill_compute": "A {prompt}-token prompt is compute-bound: {compute} of math "
                                     "against {memory} to read the weights.",
     "model.decode.prefill_memory": "A {prompt}-token prompt is still bandwidth-bound: reading the "
@@ -308,7 +314,7 @@ ZH = {
     "model.decode.kv_heading": "KV cache（来自模型）",
     "model.decode.kv_from_model": "层数、KV 头数和每头维度来自模型（按结构是 GQA、MQA 或 MLA；滑动窗口层最多只存窗口内的 token）。",
     "model.decode.prompt": "预填充的提示长度（可选，token）",
-    "model.decode.prompt_help": "生成第一个新 token 之前要处理的提示 token 数，例如 2048。给出首 token 时延的下限，和每 token 时间并列。链接里记作 prompt。",
+    "model.decode.prompt_help": "生成第一个新 token 之前要处理的提示 token 数，例如 2048。给出首 token 时间的下限，和每 token 时间并列。链接里记作 prompt。",
     "model.decode.tp_comm": "计入张量并行的 all-reduce 时间",
     "model.decode.tp_comm_help": "用多张 GPU 的时候，每层结束要对这批的隐藏状态做两次 all-reduce，走设备的互联（ring 算法，单方向 = hardware.toml 数字的一半）。不计延迟。链接里记作 tp_comm=true/false。",
     "model.decode.bound_help": "显存带宽 ÷ 一个 token 要读的字节：稠密权重、它被路由到的专家，以及它的 KV cache（打开时）。",
@@ -320,13 +326,16 @@ ZH = {
                            "批越大，路由到的专家越多（假设均匀路由）。",
     "model.decode.comm": "张量并行 all-reduce：{gpus} 张 GPU、单方向 {link} 时每步 **{time}**，加到每步时间上。",
     "model.decode.comm_unknown": "设备没有互联带宽数据，所以没有加 all-reduce 时间。",
-    "model.decode.prefill_heading": "预填充：首 token 时延",
-    "model.decode.ttft": "首 token 时延（下限）",
+    "model.decode.prefill_heading": "预填充：首 token 时间",
+    "model.decode.ttft": "首 token 时间（下限）",
     "model.decode.ttft_help": "提示的前向 FLOP ÷ 峰值算力，或把权重读一遍的时间，取较长者；不计排队和调度。",
     "model.decode.per_token": "之后每个 token（批大小 1）",
     "model.decode.per_token_help": "处理完提示后，批大小 1 的一个解码步。",
     "model.decode.prefill_flops": "预填充 FLOP",
     "model.decode.prefill_flops_help": "P ×（每个权重 2 FLOP + 因果注意力），只算最后一个位置的 logits。",
+    "model.decode.prefill_flops_params_help": "每个提示 token 每个参数 2 FLOP（2·N·P）；没有选模型时不含注意力项。",
+    "model.decode.prefill_params_note": "只填了参数量：不含注意力项；在侧栏选一个模型才能把它算进去。",
+    "model.how.prefill_params": "由参数量得到的首 token 时间：提示的 2·N·P 前向 FLOP ÷ 峰值算力，或把权重读一遍：",
     "model.decode.prefill_compute": "{prompt} 个 token 的提示是算力受限的：计算要 {compute}，读权重只要 {memory}。",
     "model.decode.prefill_memory": "{prompt} 个 token 的提示仍是带宽受限的：读权重要 {memory}，计算只要 {compute}。",
     "model.decode.roofline_text": "批大小 1 时，这个模型的一个解码步每字节只做约 **{intensity} FLOP**（算术强度），"
@@ -339,7 +348,7 @@ ZH = {
     "model.how.decode_windows": "（滑动窗口层最多存窗口大小）",
     "model.how.decode_step": "批大小 b = {batch} 的一个解码步：读字节和做计算（每个激活权重 2 FLOP 加上对上下文的注意力）取较慢者，打开时再加 all-reduce 时间：",
     "model.how.decode_knee": "两项相等时的临界批大小，用数值方法求（MoE 要读的权重随 b 增加）：",
-    "model.how.prefill": "首 token 时延：提示的前向 FLOP（因果注意力，只算最后一个位置的 logits）÷ 峰值算力，或者把权重读一遍：",
+    "model.how.prefill": "首 token 时间：提示的前向 FLOP（因果注意力，只算最后一个位置的 logits）÷ 峰值算力，或者把权重读一遍：",
     "model.how.comm": "Ring all-reduce，每层两次，每次 b × d_model 个 BF16 数，每张 GPU 的链路上走其中的 2(t−1)/t：",
     "model.mem.heading": "每张 GPU 的训练显存",
     "model.mem.needs_model": "在侧栏选一个模型，才能看到每张 GPU 的显存：激活需要层数、宽度和头数。",

@@ -179,6 +179,8 @@ EN = {
     "roofline.how.ridge": "The ridge point, where the slope meets the roof; left of it a kernel is "
                           "memory-bound, right of it compute-bound:",
     "roofline.how.example": "For table row {row}:",
+    "roofline.how.sym_bytes": "bytes",
+    "roofline.how.sym_fraction": "% of ceiling",
     "roofline.how.measured": "With a measured time t: the floor, the achieved FLOP/s and the fraction "
                              "of the ceiling (≥ {near}: near the roof; > {above}: above it, the "
                              "numbers are wrong):",
@@ -329,6 +331,8 @@ ZH = {
     "roofline.how.attainable": "一个 kernel 的上限 = 算力屋顶与「算术强度 × 显存带宽」中较小的那个：",
     "roofline.how.ridge": "拐点是斜坡与屋顶的交点；在它左边是带宽受限，右边是算力受限：",
     "roofline.how.example": "以表格第 {row} 行为例：",
+    "roofline.how.sym_bytes": "字节数",
+    "roofline.how.sym_fraction": "占上限 %",
     "roofline.how.measured": "有实测时间 t 时：最短时间、实测 FLOP/s 和占上限的比例（≥ {near}：接近屋顶；"
                              "> {above}：超过屋顶，数字有误）：",
     "roofline.extras_heading": "对比与保存",
