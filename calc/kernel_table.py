@@ -14,7 +14,9 @@ Table format (the CSV header is :data:`COLUMNS`, case-insensitive on input)::
 * ``bytes``: bytes moved to and from memory (DRAM/HBM) by ``count`` calls; required, > 0.
 * ``seconds``: TOTAL measured time of ``count`` calls; blank = not measured; > 0 when given.
 * ``count``: number of calls aggregated in the row (optional, default 1, integer >= 1).
-* Optional extra columns: ``source`` (where the row came from) and ``dram_bytes``,
+* Optional extra columns: ``source`` (where the row came from), ``precision`` (the
+  number format of the kernel's math: fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4; the kernel
+  is judged against that precision's roof; blank = the sidebar's) and ``dram_bytes``,
   ``l2_bytes``, ``l1_bytes`` (per-memory-level bytes from Nsight Compute).
 
 All quantities are totals over ``count`` calls, so intensity (flops/bytes) and achieved
@@ -66,6 +68,7 @@ MAX_NAME_CHARS = 200
 MAX_COUNT = 10**15
 
 _NUMERIC_COLUMNS = ("flops", "bytes", "seconds", "count") + LEVEL_COLUMNS
+_PRECISIONS = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")  # calc.hardware.PRECISIONS
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
 
 # Header aliases -> canonical column. Keys are normalised (lower case, spaces/dashes -> _).
@@ -81,6 +84,7 @@ _ALIASES = {
     "count": "count", "calls": "count", "invocations": "count", "n_calls": "count",
     "occurrences": "count", "num_calls": "count",
     "source": "source",
+    "precision": "precision", "dtype": "precision",
     "dram_bytes": "dram_bytes", "bytes_dram": "dram_bytes", "hbm_bytes": "dram_bytes",
     "l2_bytes": "l2_bytes", "bytes_l2": "l2_bytes",
     "l1_bytes": "l1_bytes", "bytes_l1": "l1_bytes",
@@ -142,6 +146,7 @@ class KernelRecord:
     count: int = 1
     source: str = ""
     level_bytes: tuple[tuple[str, float], ...] = ()
+    precision: str = ""     # "fp32", "bf16", ...: the roof it is judged against ("" = the sidebar's)
 
     @property
     def intensity(self) -> float | None:
@@ -393,6 +398,13 @@ def parse_rows(
                 errors.append(CellError(n, col, text, f'Row {n}, "{col}": {exc}', exc.code, exc.limit))
         if bad:
             continue
+        prec_cell = cells.get("precision")
+        precision = "" if _is_blank(prec_cell) else str(prec_cell).strip().lower()
+        if precision and precision not in _PRECISIONS:
+            errors.append(CellError(n, "precision", _short(prec_cell),
+                                    f'Row {n}, "precision": must be one of {", ".join(_PRECISIONS)} '
+                                    f"or blank, got {_short(prec_cell)}"))
+            continue
         src_cell = cells.get("source")
         if not _is_blank(src_cell):
             src = str(src_cell).strip()[:MAX_NAME_CHARS]
@@ -416,6 +428,7 @@ def parse_rows(
                 vals["count"] or 1,
                 src,
                 levels,
+                precision,
             )
         )
         row_index.append(i)
@@ -441,6 +454,7 @@ def rows_from_kernels(
     kernels = list(kernels)
     if with_levels is None:
         with_levels = any(k.level_bytes for k in kernels)
+    with_precision = any(k.precision for k in kernels)
     out = []
     for k in kernels:
         row = {
@@ -452,6 +466,8 @@ def rows_from_kernels(
         }
         if with_source:
             row["source"] = k.source
+        if with_precision:
+            row["precision"] = k.precision
         if with_levels:
             lv = dict(k.level_bytes)
             for col in LEVEL_COLUMNS:
@@ -477,6 +493,8 @@ def to_csv(kernels: Iterable[KernelRecord], *, with_source: bool = True) -> str:
     header = list(COLUMNS)
     if with_source:
         header.append("source")
+    if rows and "precision" in rows[0]:
+        header.append("precision")
     if rows and "dram_bytes" in rows[0]:
         header.extend(LEVEL_COLUMNS)
     buf = io.StringIO()

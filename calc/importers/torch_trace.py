@@ -780,12 +780,51 @@ def import_json_text(text: str, filename: str = "trace.json", **options) -> Impo
         raise ImportFormatError(f"{filename}: the JSON holds a single value, not a profiler trace.")
     if not isinstance(events, list):
         raise ImportFormatError(f"{filename}: \"traceEvents\" must be a list of events.")
-    return import_trace_events(events, filename, **options)
+    props = doc.get("deviceProperties") if isinstance(doc, dict) else None
+    return import_trace_events(events, filename, device_properties=props, **options)
+
+
+#: ``Input type`` names -> the precision of the math (calc.hardware.PRECISIONS).
+PRECISION_OF_TYPE = {
+    "float": "fp32", "double": "fp64", "c10::Half": "fp16", "Half": "fp16",
+    "c10::BFloat16": "bf16", "BFloat16": "bf16", "c10::Float8_e4m3fn": "fp8",
+    "c10::Float8_e5m2": "fp8", "c10::Float8_e4m3fnuz": "fp8", "c10::Float8_e5m2fnuz": "fp8",
+    "signed char": "int8", "c10::qint8": "int8", "c10::quint8": "int8",
+}
+
+
+def _precision_of(types: tuple, default: str) -> str:
+    """The precision of an op from its input types (the first float type; else an int8
+    type), or ``default`` when the trace gives no types."""
+    names = [t for t in types if isinstance(t, str)]
+    if not names:
+        return default
+    found = [PRECISION_OF_TYPE[t] for t in names if t in PRECISION_OF_TYPE]
+    floats = [p for p in found if p != "int8"]
+    return floats[0] if floats else (found[0] if found else default)
+
+
+def _device_from_properties(props) -> tuple[str, str]:
+    """(name, compute capability) of the first GPU in a trace's ``deviceProperties``."""
+    if not isinstance(props, list):
+        return "", ""
+    for d in props:
+        if isinstance(d, dict) and isinstance(d.get("name"), str) and d["name"].strip():
+            major, minor = d.get("computeMajor"), d.get("computeMinor")
+            cc = f"{major}.{minor}" if isinstance(major, int) and isinstance(minor, int) else ""
+            return d["name"].strip()[:120], cc
+    return "", ""
 
 
 def import_trace_events(events: list, filename: str = "trace.json", *, default_dtype: str = "bf16",
-                        progress=None, **_ignored) -> ImportResult:
-    """Import a list of chrome-trace events (see the module docstring for every rule)."""
+                        progress=None, device_properties=None, **_ignored) -> ImportResult:
+    """Import a list of chrome-trace events (see the module docstring for every rule).
+
+    Each record carries the precision of its op (from ``Input type``; ``default_dtype``
+    when the trace has none) so it is judged against that precision's roof; the report
+    names the trace's GPU (``device_properties``, the trace's ``deviceProperties``) and
+    splits the items read into placed + skipped + no GPU work of their own.
+    """
     if default_dtype not in DEFAULT_DTYPE_BYTES:
         raise ValueError(f"default_dtype must be one of {', '.join(DEFAULT_DTYPE_BYTES)}, got {default_dtype!r}")
     rb = ReportBuilder("torch_trace", progress)
@@ -817,6 +856,8 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
             "trace? profile at least one step inside the profiler context)."
         )
     rb.n_read = len(ops)
+    rb.device_name, rb.device_cc = _device_from_properties(device_properties)
+    tally = {"placed": 0, "skipped": 0, "extra": 0}   # extra: GPU events that are no operator
     _build_tree(ops)
     _learn_conv_geometry(ops, ctx)
     rb.tick(0.7)
@@ -851,11 +892,14 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
             reason = r[0]
             rb.skip(op.name[:MAX_NAME_CHARS], reason, seconds,
                     f"{op.name}: {r[1]}" if len(r) > 1 else "")
+            tally["skipped"] += 1
             return
         flops, byts, key = r[1], r[2], r[3]
         if flops < 0 or byts <= 0 or not math.isfinite(flops) or not math.isfinite(byts):
             rb.skip(op.name[:MAX_NAME_CHARS], "zero_work", seconds)
+            tally["skipped"] += 1
             return
+        tally["placed"] += 1
         # flops == 0 with bytes > 0 (copy_, fill_, cat, ...): real GPU time, kept as a
         # zero-FLOP record judged by its bandwidth (calc.roofline.place_kernels).
         g = groups.get(key)
@@ -904,6 +948,8 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
                 owner = op_by_ext.get(ext) if ext != corr else None
             if owner is None:
                 rb.skip(name[:80], "orphan_kernel", dur * 1e-6)
+                tally["skipped"] += 1
+                tally["extra"] += 1
                 continue
             target = owner
             if not has_formula(owner.name):
@@ -937,9 +983,12 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
                     dram = float(nbytes)
                 elif "dtod" in low or "device -> device" in low:
                     dram = 2.0 * float(nbytes)
+            tally["extra"] += 1
             if dram is None:
                 rb.skip(name, "memory_copy", dur * 1e-6)
+                tally["skipped"] += 1
                 continue
+            tally["placed"] += 1
             g = groups.get((name, "", ()))
             if g is None:
                 groups[(name, "", ())] = [0.0, dram, dur * 1e-6, 1]
@@ -989,10 +1038,12 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
                     if own > 0:
                         total_s += own * 1e-6
                         rb.skip(o.name[:MAX_NAME_CHARS], "op_overhead", own * 1e-6)
+                        tally["skipped"] += 1
                 stack.extend(o.children)
             elif o.name.startswith("aten::"):
                 total_s += o.dur * 1e-6
                 rb.skip(o.name[:MAX_NAME_CHARS], "no_formula", o.dur * 1e-6)
+                tally["skipped"] += 1
     if ctx.dtype_assumed:
         rb.warn("dtype_assumed", f"Some operators have no 'Input type' in the trace; "
                 f"{default_dtype} ({ctx.default_bytes:g} bytes per element) was assumed.",
@@ -1007,6 +1058,11 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
         label = f"{name} {shapes}" if shapes else name
         if len(label) > MAX_NAME_CHARS:
             label = label[: MAX_NAME_CHARS - 1] + "\u2026"
+        precision = _precision_of(_types, default_dtype) if flops > 0 else ""
         out.append(KernelRecord(label, float(flops), float(byts), secs if secs > 0 else None,
-                                int(n), f"torch:{name}"[:MAX_NAME_CHARS]))
+                                int(n), f"torch:{name}"[:MAX_NAME_CHARS], (), precision))
+    read = rb.n_read + tally["extra"]
+    rb.n_read = read
+    rb.item_counts = (("read", read), ("placed", tally["placed"]), ("skipped", tally["skipped"]),
+                      ("other", read - tally["placed"] - tally["skipped"]))
     return rb.build(out, time_basis=time_basis, total_seconds=total_s)

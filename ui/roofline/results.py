@@ -52,8 +52,13 @@ class Analysis:
         return np.isfinite(self.seconds)
 
 
-def analyze(parse: TableParse, peak_flops: float, mem_bw: float) -> Analysis:
-    """Place every kernel with known FLOPs on the roofline of (peak_flops, mem_bw)."""
+def analyze(parse: TableParse, peak_flops: float, mem_bw: float,
+            peaks: dict | None = None) -> Analysis:
+    """Place every kernel with known FLOPs on the roofline of (peak_flops, mem_bw).
+
+    ``peaks`` (precision -> FLOP/s, the sidebar device's): a kernel whose ``precision`` the
+    device has is judged against that precision's roof (an FP32 convolution from a trace
+    against the FP32 peak, not the sidebar's BF16 one); others against ``peak_flops``."""
     # One pass over the records (thousands of kernels): placeable ones, their rows and numbers.
     kept: list[KernelRecord] = []
     no_flops_list: list[KernelRecord] = []
@@ -61,7 +66,9 @@ def analyze(parse: TableParse, peak_flops: float, mem_bw: float) -> Analysis:
     flops_l: list[float] = []
     bytes_l: list[float] = []
     secs_l: list[float] = []
+    peak_l: list[float] = []
     nan = float("nan")
+    peaks = peaks or {}
     for k, i in zip(parse.kernels, parse.row_index):
         f = k.flops
         if f is None:
@@ -73,6 +80,7 @@ def analyze(parse: TableParse, peak_flops: float, mem_bw: float) -> Analysis:
         bytes_l.append(k.bytes_moved)
         s = k.seconds
         secs_l.append(nan if s is None else s)
+        peak_l.append(peaks.get(k.precision, peak_flops) if k.precision else peak_flops)
     no_flops = tuple(no_flops_list)
     ks = tuple(kept)
     flops = np.array(flops_l, dtype=float)
@@ -80,8 +88,11 @@ def analyze(parse: TableParse, peak_flops: float, mem_bw: float) -> Analysis:
     secs = np.array(secs_l, dtype=float)
     rows = np.array(rows_l, dtype=int)
     if ks:
-        placement = place_kernels(flops, nbytes, peak_flops, mem_bw, seconds=secs)
-        floor = np.asarray(min_seconds(flops, nbytes, peak_flops, mem_bw), dtype=float)
+        kpeak = np.array(peak_l, dtype=float)
+        if np.all(kpeak == peak_flops):
+            kpeak = peak_flops
+        placement = place_kernels(flops, nbytes, kpeak, mem_bw, seconds=secs)
+        floor = np.asarray(min_seconds(flops, nbytes, kpeak, mem_bw), dtype=float)
     else:
         empty = np.zeros(0)
         placement = KernelPlacements(empty, empty, np.zeros(0, dtype=object), np.zeros(0, dtype=bool),
