@@ -502,3 +502,14 @@ def test_rounding_is_not_a_gap():
     assert d.idle_gaps == () and d.busy_fraction == pytest.approx(1.0)
     d = diagnose_activity([0, 10.002e-6], [10e-6, 10e-6], [7, 7], [GEMM] * 2)
     assert len(d.idle_gaps) == 1 and d.idle_gaps[0].length_seconds == pytest.approx(2e-9)
+
+
+def test_escaped_names_read_like_json():
+    # a kernel name with an escaped quote, a backslash and a \\u escape: the fast reader
+    # unescapes it as json.loads does
+    name = 'void k<"x\\\\y">(\u00b5)'
+    data = kineto([(name, 0, 100, 7)])
+    from calc.trace_events import read_trace
+    tr = read_trace(data, "esc.json")
+    assert tr.path == "fast"
+    assert tr.gpu_names == (name,)
