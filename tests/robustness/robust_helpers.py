@@ -17,6 +17,7 @@ PAGES: tuple[tuple[str, str], ...] = (
     ("training", "pages/3_Training_time.py"),
     ("decode", "pages/4_Decode_speed.py"),
     ("model", "pages/5_Model.py"),
+    ("diagnosis", "pages/6_Trace_doctor.py"),
     ("plans", "pages/7_Plans.py"),
     ("measure", "pages/8_Measure.py"),
 )
