@@ -9,7 +9,8 @@ Table format (the CSV header is :data:`COLUMNS`, case-insensitive on input)::
     attention fwd,1.1e12,4.2e9,0.0031,1
 
 * ``flops``: FLOPs of all ``count`` calls together (like ``bytes`` and ``seconds``). Blank = unknown (e.g. an Nsight Compute file without FLOP
-  counters); must be > 0 when given (a log-scale chart cannot place 0).
+  counters); 0 for a kernel that only moves data (copy, fill, memset: judged by its
+  bandwidth); otherwise > 0.
 * ``bytes``: bytes moved to and from memory (DRAM/HBM) by ``count`` calls; required, > 0.
 * ``seconds``: TOTAL measured time of ``count`` calls; blank = not measured; > 0 when given.
 * ``count``: number of calls aggregated in the row (optional, default 1, integer >= 1).
@@ -35,6 +36,8 @@ import io
 import math
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
+
+from calc.units import MAX_MAGNITUDE, MIN_MAGNITUDE, format_si
 
 __all__ = [
     "COLUMNS",
@@ -162,6 +165,8 @@ class CellError:
     column: str
     value: str
     message: str
+    code: str = ""      # "le" / "ge" for an out-of-bounds value (the fields' messages)
+    limit: str = ""     # the bound, formatted ("1e+30 FLOP")
 
 
 @dataclass
@@ -185,7 +190,26 @@ class TableError(ValueError):
 
 
 class _CellProblem(Exception):
-    pass
+    def __init__(self, message: str, code: str = "", limit: str = ""):
+        super().__init__(message)
+        self.code, self.limit = code, limit
+
+
+_UNITS = {"flops": "FLOP", "bytes": "B", "seconds": "s", "dram_bytes": "B", "l2_bytes": "B",
+          "l1_bytes": "B", "count": ""}
+
+
+def _bounded(x: float, column: str) -> float:
+    """x within the bounds every input obeys (calc.units.MIN_MAGNITUDE..MAX_MAGNITUDE),
+    with the message a field gives ("must be at most 1e+30 FLOP")."""
+    unit = _UNITS.get(column, "")
+    if abs(x) > MAX_MAGNITUDE:
+        limit = format_si(MAX_MAGNITUDE, unit)
+        raise _CellProblem(f"must be at most {limit}", "le", limit)
+    if x != 0 and abs(x) < MIN_MAGNITUDE:
+        limit = format_si(MIN_MAGNITUDE, unit)
+        raise _CellProblem(f"must be at least {limit}", "ge", limit)
+    return x
 
 
 def _is_blank(v: object) -> bool:
@@ -238,7 +262,7 @@ def _positive(v: object, column: str, blank_hint: str = "") -> float:
     x = _number(v, column)
     if x <= 0:
         raise _CellProblem(f"must be greater than 0, got {_short(v)}{blank_hint}")
-    return x
+    return _bounded(x, column)
 
 
 def _unescape_name(name: str) -> str:
@@ -336,7 +360,7 @@ def parse_rows(
                     x = float(v)
                 except (ValueError, OverflowError):
                     x = None
-                if x is not None and 0 < x < math.inf:
+                if x is not None and MIN_MAGNITUDE <= x <= MAX_MAGNITUDE:
                     if col != "count":
                         vals[col] = x
                         continue
@@ -354,7 +378,11 @@ def parse_rows(
                         raise _CellProblem(f"must be a whole number of calls >= 1, got {_short(v)}")
                     vals[col] = int(x)
                 elif col == "flops":
-                    vals[col] = _positive(v, col, " (leave it blank if unknown)")
+                    x = _number(v, col)
+                    if x < 0:
+                        raise _CellProblem(f"must be 0 or more, got {_short(v)} (leave it blank "
+                                           "if unknown; 0 for a copy or fill)")
+                    vals[col] = _bounded(x, col) if x else 0.0
                 elif col == "seconds":
                     vals[col] = _positive(v, col, " (leave it blank if not measured)")
                 else:
@@ -362,7 +390,7 @@ def parse_rows(
             except _CellProblem as exc:
                 bad = True
                 text = "" if v is None else _short(v)
-                errors.append(CellError(n, col, text, f'Row {n}, "{col}": {exc}'))
+                errors.append(CellError(n, col, text, f'Row {n}, "{col}": {exc}', exc.code, exc.limit))
         if bad:
             continue
         src_cell = cells.get("source")

@@ -6,6 +6,7 @@ Every page starts with `ctx = page_frame("mfu")` and then uses `ctx.t` for text 
 """
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ from calc.roofline import ridge_point
 from calc.units import format_binary_bytes, format_si
 from ui.formula import Formula, latex_text  # noqa: F401 - latex_text: pages import it from here
 from ui.i18n import LANG_NAMES, LANGS, Translator, translator
+from ui import timing
 from ui.model import model_picker
 from ui.state import bound, nav_query_params
 from ui.widgets import Bounds, quantity_input
@@ -106,6 +108,7 @@ def _current_lang() -> str:
 
 def page_frame(page_id: str) -> PageContext:
     """Set up the page and draw the shared sidebar. Call first on every page."""
+    timing.start_run(page_id)
     t0 = translator(_current_lang())
     st.set_page_config(page_title=f"{t0('nav.' + page_id)} · Roofline Lab",
                        page_icon=":material/show_chart:", layout="wide")
@@ -221,6 +224,21 @@ def _navigation(sb, t: Translator, page_id: str) -> None:
     for pid, path, icon in PAGES:
         sb.page_link(path, label=t(f"nav.{pid}"), icon=icon, query_params=nav_query_params(pid),
                      disabled=(pid == page_id))
+
+
+def calculator(page_id: str):
+    """Decorator: a page's calculator — its inputs and everything computed from them — as an
+    ``st.fragment``. Moving one of its inputs reruns only the calculator (not the sidebar,
+    the title or the explanations below it); the URL still follows, since its widgets
+    write it themselves. Everything that depends on the calculator's inputs must be drawn
+    inside it. Its fragment-only reruns are timed like page runs (ui.timing)."""
+    def decorate(body):
+        @functools.wraps(body)
+        def run(*args, **kwargs):
+            timing.start_run(page_id, fragment=True)
+            return body(*args, **kwargs)
+        return st.fragment(run)
+    return decorate
 
 
 def how_computed(t: Translator, items: Sequence[Formula | tuple[str, str]]) -> None:

@@ -9,7 +9,7 @@ Skip reason keys (:data:`SKIP_REASONS`):
 ``no_shapes``       op whose input shapes were not recorded (``record_shapes=False``)
 ``bad_shapes``      shapes present but not usable by the formula (wrong rank, mismatch)
 ``zero_work``       the formula gives 0 FLOPs or 0 bytes (empty tensors)
-``zero_flops``      data movement only (copy_, fill_, cat, ...): intensity 0, not drawable
+``zero_flops``      (older reports) data movement only; such ops are now kept as zero-FLOP records
 ``memory_copy``     GPU memcpy / memset activity (no FLOPs; listed with its time)
 ``orphan_kernel``   GPU kernel not linked to any op
 ``op_overhead``     CPU traces: an op's time outside its children (when its children are placed)

@@ -9,7 +9,9 @@ What is read
   ``dtype_assumed`` warning given) and ``args["Concrete Inputs"]`` (scalar arguments:
   conv stride/padding/dilation, attention ``is_causal``) when present.
 * GPU activity: category ``kernel``/``Kernel`` (time), ``gpu_memcpy``/``gpu_memset``/
-  ``Memcpy``/``Memset`` (listed as skipped ``memory_copy`` with their time).
+  ``Memcpy``/``Memset``: memsets (bytes written) and device-to-device copies (bytes read
+  and written, 2x) become zero-FLOP records judged by bandwidth; host transfers (HtoD,
+  DtoH) are listed as skipped ``memory_copy`` with their time.
 * ``ts``/``dur`` are microseconds.
 
 Kernel -> operator linking (all three schemes of the fixtures README)
@@ -73,7 +75,8 @@ once, each output written once", sizes from shapes x dtype sizes)
   the output is taken as large as the largest input. Reductions whose ``dim`` is not in
   Concrete Inputs count a 1-element output (bytes are dominated by the input).
 * Ops that move data but do no arithmetic (copy_, fill_, zero_, cat, to, ...) have
-  intensity 0 and cannot sit on a log roofline: listed as ``zero_flops`` with their time.
+  intensity 0: kept as zero-FLOP records (flops = 0) with their time, judged by the
+  bandwidth they reach (calc.roofline.place_kernels).
 * Inductor pointwise/reduction kernels (``triton_poi_fused_*``, ``triton_red_*``,
   ``triton_per_*``): an estimate, 1 FLOP per fused op named in the kernel name per element
   of the largest tensor argument, bytes = all tensor arguments once.
@@ -152,7 +155,7 @@ ELEMENTWISE_FLOPS = {
 _REDUCTIONS = {"sum", "mean", "amax", "amin", "prod", "norm", "linalg_vector_norm", "argmax",
                "argmin", "any", "all", "var", "std", "max", "min", "nll_loss_forward",
                "nll_loss2d_forward", "mse_loss", "adaptive_avg_pool2d", "_adaptive_avg_pool2d"}
-#: Ops that only move data (intensity 0): listed as skipped ``zero_flops``.
+#: Ops that only move data (intensity 0): kept as zero-FLOP records (flops = 0).
 ZERO_FLOP_OPS = {
     "copy_", "fill_", "zero_", "zeros", "ones", "zeros_like", "ones_like", "full", "full_like",
     "to", "_to_copy", "clone", "contiguous", "cat", "_cat", "stack", "index", "index_select",
@@ -850,12 +853,11 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
                     f"{op.name}: {r[1]}" if len(r) > 1 else "")
             return
         flops, byts, key = r[1], r[2], r[3]
-        if flops <= 0 or byts <= 0 or not math.isfinite(flops) or not math.isfinite(byts):
-            if flops <= 0 and byts > 0:
-                rb.skip(op.name[:MAX_NAME_CHARS], "zero_flops", seconds)
-            else:
-                rb.skip(op.name[:MAX_NAME_CHARS], "zero_work", seconds)
+        if flops < 0 or byts <= 0 or not math.isfinite(flops) or not math.isfinite(byts):
+            rb.skip(op.name[:MAX_NAME_CHARS], "zero_work", seconds)
             return
+        # flops == 0 with bytes > 0 (copy_, fill_, cat, ...): real GPU time, kept as a
+        # zero-FLOP record judged by its bandwidth (calc.roofline.place_kernels).
         g = groups.get(key)
         if g is None:
             groups[key] = [flops * n_inst, byts * n_inst, seconds, n_inst]
@@ -922,7 +924,29 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
             d = e.get("dur")
             dur = float(d) if isinstance(d, (int, float)) and d >= 0 else 0.0
             total_s += dur * 1e-6
-            rb.skip(str(e.get("name", "memcpy"))[:80], "memory_copy", dur * 1e-6)
+            name = str(e.get("name", "memcpy"))[:80]
+            a = e.get("args") if isinstance(e.get("args"), dict) else {}
+            nbytes = a.get("bytes")
+            # Device-memory traffic with no arithmetic: a memset writes its bytes, a
+            # device-to-device copy reads and writes them (2x).  Host transfers are bound by
+            # PCIe/NVLink, not by the device memory, so they stay listed as memory_copy.
+            low = name.lower()
+            dram = None
+            if isinstance(nbytes, (int, float)) and not isinstance(nbytes, bool) and nbytes > 0:
+                if "memset" in low:
+                    dram = float(nbytes)
+                elif "dtod" in low or "device -> device" in low:
+                    dram = 2.0 * float(nbytes)
+            if dram is None:
+                rb.skip(name, "memory_copy", dur * 1e-6)
+                continue
+            g = groups.get((name, "", ()))
+            if g is None:
+                groups[(name, "", ())] = [0.0, dram, dur * 1e-6, 1]
+            else:
+                g[1] += dram
+                g[2] += dur * 1e-6
+                g[3] += 1
     else:
         time_basis = "cpu_ops"
         rb.warn("no_gpu_time", "The trace has no GPU kernels; times are the operators' own "
