@@ -16,6 +16,7 @@ from calc.units import QuantityError, format_si, parse_price, parse_quantity
 from ui.figures.training import days_vs_mfu_figure
 from ui.formula import count, formula, si
 from ui.frame import calculator, how_computed, page_frame
+from ui.learn.link import why_link
 from ui.model_sections import (flops_breakdown, model_params_note, recompute_select,
                                training_flops as model_training_flops, training_memory_section)
 from ui.numbers import SECONDS_PER_DAY, format_count, format_duration, format_exact, plural
@@ -138,6 +139,7 @@ def training_calculator() -> None:
                           help=t("training.metric.cost_help", price=format_price(price, code)))
             else:
                 c4.metric(t("training.metric.cost"), "—", help=t("training.metric.cost_none"))
+            why_link(t, 4)
             if model is not None:
                 flops_breakdown(t, tf.flops)
             hfu_equiv = chosen_mfu * tf.flops.hardware / tf.flops.model
