@@ -156,6 +156,8 @@ EN = {
                             "measurement.",
     "measure.fig.measured_roof": "Measured {precision}",
     "measure.fig.above_measured": "Above the measured roof (quieter machine now)",
+    "measure.fig.measured_roof_ratio": "Measured {precision} ({peak} of the datasheet's peak, "
+                                       "{bw} of its bandwidth)",
     "measure.fig.datasheet_roof": "Datasheet: {device}",
     "measure.fig.cache_roof": "Measured {level} cache",
     "measure.fig.ws_title": "Working set (bytes)",
@@ -304,6 +306,7 @@ ZH = {
                             "其上限取该层级及更低层级里最快的实测带宽。点超过 100% 说明此刻机器比实测时更空闲。",
     "measure.fig.measured_roof": "实测 {precision}",
     "measure.fig.above_measured": "高于实测屋顶（此刻机器更空闲）",
+    "measure.fig.measured_roof_ratio": "实测 {precision}（峰值算力为规格书的 {peak}，带宽为其 {bw}）",
     "measure.fig.datasheet_roof": "规格书：{device}",
     "measure.fig.cache_roof": "实测 {level} 缓存",
     "measure.fig.ws_title": "工作集（字节）",
