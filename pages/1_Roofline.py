@@ -8,6 +8,7 @@ them; the kernel table lives in ui.roofline.state).
 import streamlit as st
 
 from ui.frame import page_frame
+from ui.learn.link import why_link
 from ui.roofline import (builder, chart, compare, hierarchy, import_panel, results, scenario, state,
                          table)
 
@@ -38,8 +39,10 @@ analysis = results.analyze(parse, ctx.peak_flops, ctx.mem_bw,
     if ctx.ready else None
 with chart_box:
     chart.render_chart(ctx, analysis)
+    why_link(t, 1)
 if analysis is not None:
     results.render_results_section(ctx, parse, analysis)
+    why_link(t, 2)
 
 st.divider()
 st.header(t("roofline.extras_heading"))
