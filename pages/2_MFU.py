@@ -11,6 +11,7 @@ from calc.units import format_si, parse_quantity
 from ui.figures.mfu import mfu_band_figure
 from ui.formula import count, formula, si
 from ui.frame import calculator, how_computed, page_frame
+from ui.learn.link import why_link
 from ui.model_sections import (flops_breakdown, model_params_note, recompute_select,
                                training_flops)
 from ui.numbers import plural
@@ -132,10 +133,12 @@ def mfu_calculator() -> None:
             c6.metric(t("model.metric.hw_fpt"), format_si(tf.flops.hardware, "FLOP"),
                       help=t("model.metric.hw_fpt_help"))
             st.caption(t("model.hfu_note"))
+            why_link(t, 3)
             if model is not None:
                 flops_breakdown(t, tf.flops)
             elif share is not None:
                 st.caption(t("mfu.attn_share", share=pct(share)))
+            why_link(t, 4)
 
             st.plotly_chart(mfu_band_figure(t, value, band), config=ctx.chart_config("mfu_bands"),
                             key="mfu_bands")
@@ -154,6 +157,7 @@ def mfu_calculator() -> None:
             else:
                 st.success(advice, icon=":material/check_circle:")
             st.caption(t("mfu.ceiling_note"))
+            why_link(t, 5)
             whole_mfu = per_gpu_mix_up(value, n_gpus)
             if whole_mfu is not None:
                 st.warning(t("mfu.per_gpu_hint", typed=format_si(tokens_per_s, "tok/s"),
@@ -220,6 +224,8 @@ for step in range(1, 7):
         st.caption(t("mfu.diag.2_after"))
     if step == 4:
         st.code(t("mfu.snippet.profiler"), language="python")
+why_link(t, 6)
 
 st.subheader(t("mfu.trace_heading"))
 st.markdown(t("mfu.trace_table"))
+why_link(t, 7)

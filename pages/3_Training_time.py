@@ -16,6 +16,7 @@ from calc.units import QuantityError, format_si, parse_price, parse_quantity
 from ui.figures.training import days_vs_mfu_figure
 from ui.formula import count, formula, si
 from ui.frame import calculator, how_computed, page_frame
+from ui.learn.link import why_link
 from ui.model_sections import (flops_breakdown, model_params_note, recompute_select,
                                training_flops as model_training_flops, training_memory_section)
 from ui.numbers import SECONDS_PER_DAY, format_count, format_duration, format_exact, plural
@@ -50,6 +51,22 @@ st.title(t("training.title"))
 st.markdown(t("training.intro"))
 
 @calculator("training")
+def deadline_input() -> float | None:
+    """The deadline field under its heading (drawn whether or not the run can be computed,
+    so that a bad entry elsewhere never makes it disappear)."""
+    st.subheader(t("training.deadline_heading"))
+    return quantity_input(t, t("training.deadline_days"), "deadline_days", "30", kind="count",
+                          help=t("training.deadline_days_help"))
+
+
+def gpu_hours_input() -> float | None:
+    """The published GPU-hours field of the inverse (GPU-hours → MFU), under its heading."""
+    st.subheader(t("model.training.inverse_heading"))
+    return quantity_input(t, t("model.training.gpu_hours"), "gpu_hours", "", kind="count",
+                          help=t("model.training.gpu_hours_help"), placeholder="1.8M",
+                          optional=True)
+
+
 def training_calculator() -> None:
     """Inputs, results, the chart, memory per GPU, how they are computed and the takeaway (it names the result)."""
     inputs, results = st.columns([1, 1.45], gap="large")
@@ -116,6 +133,8 @@ def training_calculator() -> None:
         st.subheader(t("training.results_heading"))
         if not ok:
             st.warning(t("common.missing_inputs"))
+            deadline_input()
+            gpu_hours_input()
         else:
             tf = model_training_flops(t, model, n_params=n_params, use_attn=False, n_layers=None,
                                       hidden=None, seq=seq, causal=causal, recompute=recompute)
@@ -138,6 +157,7 @@ def training_calculator() -> None:
                           help=t("training.metric.cost_help", price=format_price(price, code)))
             else:
                 c4.metric(t("training.metric.cost"), "—", help=t("training.metric.cost_none"))
+            why_link(t, 4)
             if model is not None:
                 flops_breakdown(t, tf.flops)
             hfu_equiv = chosen_mfu * tf.flops.hardware / tf.flops.model
@@ -188,9 +208,7 @@ def training_calculator() -> None:
                                      money=format_money(abs(gain.cost), code))
                                    if price is not None else t("training.takeaway_no_price"))
 
-            st.subheader(t("training.deadline_heading"))
-            deadline = quantity_input(t, t("training.deadline_days"), "deadline_days", "30",
-                                      kind="count", help=t("training.deadline_days_help"))
+            deadline = deadline_input()
             if deadline is not None:
                 need = gpus_for_deadline(n_params, n_tokens, seconds_from_days(deadline), peak,
                                          chosen_mfu, fpt)
@@ -207,10 +225,7 @@ def training_calculator() -> None:
             else:
                 need = None
 
-            st.subheader(t("model.training.inverse_heading"))
-            published_hours = quantity_input(t, t("model.training.gpu_hours"), "gpu_hours", "",
-                                             kind="count", help=t("model.training.gpu_hours_help"),
-                                             placeholder="1.8M", optional=True)
+            published_hours = gpu_hours_input()
             implied = None
             if published_hours is not None:
                 implied = mfu_from_gpu_hours(n_params, n_tokens, published_hours, peak, fpt)

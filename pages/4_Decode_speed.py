@@ -17,6 +17,7 @@ from ui.figures.decode import batch_figure, curve_batches, decode_roofline_figur
 from ui.figures.roofline import Roof
 from ui.formula import formula, latex, si
 from ui.frame import calculator, how_computed, page_frame
+from ui.learn.link import why_link
 from ui.plans.add import serving_setup_button
 from ui.model_decode import decode_model_results, prefill_params_section
 from ui.model_sections import model_params_note
@@ -170,6 +171,7 @@ def decode_calculator() -> None:
             else:
                 st.info(t("decode.headline", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
                           bound=tps(bound_b1), weights=weights.upper()), icon=":material/bolt:")
+            why_link(t, 8)
 
             batches = curve_batches(knee)
             curve_thr = decode_tokens_per_sec(batches, n_params, bpp, peak, bw,

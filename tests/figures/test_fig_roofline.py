@@ -81,7 +81,7 @@ def test_one_point_per_kernel_with_hover_and_escaped_names():
     for word in ("FLOPs", "Bytes", "Intensity", "Bound", "Attainable", "Achieved", "Of ceiling", "Verdict"):
         assert word in gemm.hovertemplate
     row = list(gemm.hovertext).index("gemm")
-    flops, nbytes, attainable, fraction = (float(v) for v in gemm.customdata[row])
+    flops, nbytes, attainable, fraction, _bw = (float(v) for v in gemm.customdata[row])
     assert flops == pytest.approx(2 * 8192.0**3, rel=1e-6) and nbytes == pytest.approx(4.03e8, rel=1e-6)
     assert attainable == pytest.approx(PEAK, rel=1e-6)
     assert fraction == pytest.approx(2 * 8192.0**3 / 4.4e-3 / PEAK, rel=1e-6)
