@@ -9,6 +9,7 @@ from calc.roofline import attainable_flops, ridge_point
 from calc.units import format_si
 from ui.figures.roofline import Roof, roofline_figure
 from ui.frame import PAGES, page_frame
+from ui.learn.link import why_link
 from ui.state import nav_query_params
 
 ctx = page_frame("home")
@@ -38,13 +39,19 @@ with right:
         capped = attainable_flops(2.0, ctx.peak_flops, ctx.mem_bw)
         st.info(t("home.live_caption", ridge=format_si(ridge, "FLOP/B"),
                   capped=format_si(capped, "FLOP/s")))
+        why_link(t, 1)
+        why_link(t, 2)
     else:
         st.warning(t("common.custom_incomplete"))
 
 st.divider()
 st.subheader(t("home.tools_heading"))
-cols = st.columns(len(PAGES) - 1)
-for col, (pid, path, icon) in zip(cols, PAGES[1:]):
-    with col.container(border=True):
-        st.page_link(path, label=t(f"nav.{pid}"), icon=icon, query_params=nav_query_params(pid))
-        st.caption(t(f"home.tool.{pid}"))
+TOOLS_PER_ROW = 4          # nine tools in one row squeeze every card to a word's width
+tools = PAGES[1:]
+for row in range(0, len(tools), TOOLS_PER_ROW):
+    cols = st.columns(TOOLS_PER_ROW)
+    for col, (pid, path, icon) in zip(cols, tools[row:row + TOOLS_PER_ROW]):
+        with col.container(border=True):
+            st.page_link(path, label=t(f"nav.{pid}"), icon=icon,
+                         query_params=nav_query_params(pid))
+            st.caption(t(f"home.tool.{pid}"))

@@ -27,7 +27,8 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 os.chdir(ROOT)
 
 PAGES = (("home", "app.py"), ("roofline", "pages/1_Roofline.py"), ("mfu", "pages/2_MFU.py"),
-         ("training", "pages/3_Training_time.py"), ("decode", "pages/4_Decode_speed.py"))
+         ("training", "pages/3_Training_time.py"), ("decode", "pages/4_Decode_speed.py"),
+         ("plans", "pages/7_Plans.py"))
 
 
 def pct(values, q):

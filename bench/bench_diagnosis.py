@@ -7,7 +7,8 @@ peak memory <= 1.5 GB on the 2-core machine (issue 12). Run from the repository 
 The trace comes from bench/synth_trace.py (Kineto layout, ~450 bytes per event). Each
 measurement runs in a fresh interpreter (so peak RSS is that of one diagnosis: the file's
 bytes, the arrays, Python and numpy), three times; the median wall and CPU time and the
-largest peak RSS are reported. In the same run, ``json.loads`` of the same bytes (what a
+largest peak RSS are reported. The diagnosis runs on one thread, so on an idle core its wall
+time is its CPU time; on a shared machine the wall time also counts the waits for a core. In the same run, ``json.loads`` of the same bytes (what a
 naive reader starts with, before any analysis) is timed the same way: the ratio
 diagnosis / json.loads says how the reader compares on this machine at this load, which
 the absolute seconds on a shared machine cannot.
@@ -87,9 +88,14 @@ def bench_diagnosis(mb: float = 100.0, repeats: int = 3) -> dict:
     result["ratio_diagnose_to_json_loads_wall"] = round(d["wall_s_median"] / j["wall_s_median"], 2)
     result["ratio_diagnose_to_json_loads_cpu"] = round(d["cpu_s_median"] / j["cpu_s_median"], 2)
     worst = max(result["diagnose_json"]["wall_s_median"], result["diagnose_gz"]["wall_s_median"])
+    worst_cpu = max(result["diagnose_json"]["cpu_s_median"], result["diagnose_gz"]["cpu_s_median"])
     peak = max(result["diagnose_json"]["peak_rss_mb_max"], result["diagnose_gz"]["peak_rss_mb_max"])
+    # The diagnosis is single-threaded: on an idle core wall time = CPU time. On a shared,
+    # overloaded machine only the CPU time says what one diagnosis costs.
     result["target"] = {"seconds": TARGET_SECONDS, "peak_mb": TARGET_PEAK_BYTES / 1e6,
-                        "seconds_ok": worst <= TARGET_SECONDS, "peak_ok": peak * 1e6 <= TARGET_PEAK_BYTES}
+                        "wall_seconds_ok": worst <= TARGET_SECONDS,
+                        "cpu_seconds_ok": worst_cpu <= TARGET_SECONDS,
+                        "peak_ok": peak * 1e6 <= TARGET_PEAK_BYTES}
     return result
 
 

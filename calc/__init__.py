@@ -19,6 +19,7 @@ works, and so does ``from calc import roofline`` or ``from calc.roofline import 
 ``plans``          plan records evaluated with training/decode, share link, CSV
 ``diagnosis``      trace doctor: idle gaps, tiny kernels, communication, time by class
 ``trace_events``   reading a Kineto chrome trace into arrays (for ``diagnosis``)
+``lessons``        the Learn page's problems (quiz number + device) and answer checks
 ``model_ops``      every operator of a prefill / decode step on the roofline
 ``models``         ``load_models`` reading ``models.toml``; parameters, FLOP, KV, memory
 =================  ===========================================================
@@ -43,6 +44,7 @@ __all__ = [
     "plans",
     "diagnosis",
     "trace_events",
+    "lessons",
     "models",
     "model_ops",
 ]

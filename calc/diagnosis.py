@@ -50,7 +50,8 @@ Definitions (all times from the GPU activity intervals [ts, ts + dur])
 --------------------------------------------------------------------
 * window = last end − first start of any GPU activity (kernels, copies, memsets);
   busy = length of the union of all activity intervals; ``busy_fraction`` = busy / window;
-  idle gaps = the holes in that union, the largest first. What the CPU was doing in a gap:
+  idle gaps = the holes in that union, the largest first (holes under 1 ns,
+  :data:`GAP_TOLERANCE_SECONDS`, are rounding and count as busy). What the CPU was doing in a gap:
   of the CPU spans (ops, annotations, runtime calls; not ``ProfilerStep#``) the one that
   overlaps the gap longest (the innermost, i.e. shortest, on ties).
 * kernels per ms = kernel count / window in ms; small kernels: duration <
@@ -120,6 +121,7 @@ __all__ = [
     "SMALL_TIME_FIRES",
     "SIMT_FIRES",
     "MAX_TRACE_BYTES",
+    "GAP_TOLERANCE_SECONDS",
     "IdleGap",
     "StepStat",
     "StreamStat",
@@ -150,6 +152,10 @@ NON_MATMUL_FIRES = 0.30
 SMALL_COUNT_FIRES = 0.50
 SMALL_TIME_FIRES = 0.10
 SIMT_FIRES = 0.20
+#: Holes in the GPU timeline shorter than this are rounding, not gaps: Kineto writes times in
+#: µs with ns decimals, and back-to-back kernels (start = previous end) can differ by 1e-18 s
+#: after the conversion to seconds.
+GAP_TOLERANCE_SECONDS = 1e-9
 #: Largest trace accepted by diagnose_trace (bytes after gunzip).
 MAX_TRACE_BYTES = 1024 * 1024 * 1024
 
@@ -406,7 +412,7 @@ def _union(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray
     cm = np.maximum.accumulate(ends[order])
     new = np.empty(s.size, dtype=bool)
     new[0] = True
-    new[1:] = s[1:] > cm[:-1]
+    new[1:] = s[1:] > cm[:-1] + GAP_TOLERANCE_SECONDS
     first = np.flatnonzero(new)
     last = np.append(first[1:] - 1, s.size - 1)
     return s[first], cm[last]

@@ -222,10 +222,8 @@ def read_trace(data: bytes, filename: str,
         path = "json"
     report(0.6)
     device_names = _device_names(raw)
-    platform = "rocm" if (b'"hipLaunchKernel"' in raw or b'"hipExtModuleLaunchKernel"' in raw
-                          or b'"hipModuleLaunchKernel"' in raw or b"AMD Instinct" in raw) else "cuda"
     del raw
-    out = _build(fields, filename, path, platform, device_names)
+    out = _build(fields, filename, path, device_names)
     report(0.8)
     return out
 
@@ -240,7 +238,9 @@ def _fast_fields(raw: bytes):
     del headers
     n_h = len(hdr[0])
     # every complete event must have matched, except Kineto's own Trace span (other order)
-    n_x = len(_X_EVENT.findall(raw))
+    n_x = raw.count(b'"ph": "X"')          # Kineto's spacing; other spacings: the regex
+    if n_x != n_h:
+        n_x = len(_X_EVENT.findall(raw))
     unmatched = n_x - n_h
     if unmatched:
         n_trace = len(_TRACE_CAT.findall(raw)) - sum(1 for c in hdr[0] if c == b"Trace")
@@ -249,7 +249,7 @@ def _fast_fields(raw: bytes):
     ext, corr, stream = _arg_ids(hdr[6])
     return dict(cat=list(hdr[0]), name=list(hdr[1]), pid=list(hdr[2]), tid=list(hdr[3]),
                 ts=list(hdr[4]), dur=list(hdr[5]), ext=ext, corr=corr, stream=stream,
-                n_events=len(_ANY_EVENT.findall(raw)), escaped=True)
+                n_events=raw.count(b'"ph":') or len(_ANY_EVENT.findall(raw)), escaped=True)
 
 
 _X_EVENT = re.compile(rb'"ph":\s*"X"')
@@ -363,7 +363,7 @@ def _floats(values: list) -> np.ndarray:
     return np.asarray(values, dtype=np.float64)
 
 
-def _build(f: dict, filename: str, path: str, platform: str, device_names: dict) -> TraceArrays:
+def _build(f: dict, filename: str, path: str, device_names: dict) -> TraceArrays:
     esc = f["escaped"]
     cat_code, cats = _codes(f["cat"])
     cats_txt = [_text(c, esc) for c in cats]
@@ -444,6 +444,10 @@ def _build(f: dict, filename: str, path: str, platform: str, device_names: dict)
         li = np.flatnonzero(linked)
         gpu_op[li[inside]] = o_n[j[inside]]
     schema = "legacy" if ("Kernel" in cats_txt or "Operator" in cats_txt) else "kineto"
+    # ROCm: HIP runtime calls (hipLaunchKernel, hipExtModuleLaunchKernel …) or an AMD GPU
+    platform = "rocm" if (any(nm.startswith("hip") for nm in cpu_names)
+                          or any("AMD" in v or "gfx" in v for v in device_names.values())) \
+        else "cuda"
     return TraceArrays(
         filename=filename, schema=schema, platform=platform, events_read=int(f["n_events"]),
         gpu_start=(ts_all[gi] - origin) / 1e6, gpu_dur=dur_all[gi] / 1e6,

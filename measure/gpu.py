@@ -159,6 +159,9 @@ def gpu_matmul_sweep(status: GpuStatus, info: GpuInfo, budget_s: float, *,
                      clock: Callable[[], float] = time.perf_counter) -> tuple[list[GemmPoint], dict[str, str]]:
     """Matmul rate per precision and size; budget_s (s) split over the precisions.
 
+    Sizes run smallest first; the next runs only if its predicted time (∝ n³ from the last
+    size's median) fits what is left of the precision's share.
+
     Returns (points, skipped) where skipped maps a precision to why it did not run
     ("not supported by this device", or the error torch raised).
     """
@@ -172,15 +175,25 @@ def gpu_matmul_sweep(status: GpuStatus, info: GpuInfo, budget_s: float, *,
     try:
         for i, precision in enumerate(todo):
             _set_tf32(precision == "tf32")
-            share = budget_s / len(todo) / len(sizes)
-            for n in sizes:
+            share = budget_s / len(todo)          # seconds for this precision, all sizes
+            start = clock()
+            last = None                           # (n, median seconds per call)
+            for n in sorted(sizes):
+                if last is not None:
+                    # warm-up 2 + calibration 1 + 3 samples at the predicted time (∝ n³): a
+                    # slow precision (fp64 on a consumer GPU) stops before it blows the bound
+                    predicted = 6 * last[1] * (n / last[0]) ** 3
+                    if clock() - start + predicted > share:
+                        break
                 try:
                     op = _matmul_op(precision, n, dev, status.backend)
-                    timing = time_op(op, budget_s=share, warmup=2, min_samples=3, max_samples=20,
-                                     target_sample_s=5e-3, sync=sync, should_stop=should_stop)
+                    timing = time_op(op, budget_s=max(share / len(sizes), 1e-3), warmup=2,
+                                     min_samples=3, max_samples=20, target_sample_s=5e-3,
+                                     sync=sync, should_stop=should_stop)
                 except (RuntimeError, TypeError, NotImplementedError) as exc:
                     skipped[precision] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
                     break
+                last = (n, timing.median)
                 points.append(GemmPoint(precision, n, kernels.gemm(n, n, n, _ELEM_BYTES[precision]).flops,
                                         timing, library=f"torch {status.torch_version}"))
             if progress is not None:

@@ -16,15 +16,16 @@ from ui.plans.tables import render_charts, render_tables
 ctx = page_frame("plans")
 t = ctx.t
 
-state.sync_url(set(ctx.devices))
+state.read_link(set(ctx.devices))
 published, published_error = state.published()
 models, models_error = state.models()
-table = state.get_table()
-code = table.currency_code              # the plans' currency (from their prices), or ""
-results = evaluate_all(table.plans, ctx.devices, published, models)
-
 st.title(t("plans.title"))
 st.markdown(t("plans.intro"))
+cur_col, _ = st.columns([1, 3])
+code = state.currency_select(t, container=cur_col)     # every price is in this currency
+state.write_link()
+table = state.get_table()
+results = evaluate_all(table.plans, ctx.devices, published, models)
 link_error = st.session_state.pop(state.LINK_ERROR_KEY, None)
 if link_error:
     st.error(t("plans.link_error", message=link_error), icon=":material/link_off:")

@@ -28,20 +28,8 @@ def _link_table():
     return plans, encode_plans(PlanTable(plans, 0))
 
 
-@pytest.mark.parametrize("lang,heading", [("en", "Assumptions and sources"), ("zh", "假设与来源")])
-def test_report_prints_on_one_page(browser, page, server, screenshot_dir, lang, heading):
+def _print_and_check(browser, html, plans, lang, heading, screenshot_dir):
     pypdf = pytest.importorskip("pypdf")
-    plans, token = _link_table()
-    goto(page, server, "plans", lang=lang, plans=token)
-    assert_no_exception(page)
-    # two tables (training, serving; drawn on a canvas) and two charts
-    assert page.locator('[data-testid="stDataFrame"]').count() == 2
-    assert page.locator('[data-testid="stPlotlyChart"]').count() == 2
-    full_screenshot(page, screenshot_dir / f"plans_table_{lang}.png")
-    button = page.locator('[data-testid="stDownloadButton"]').filter(has_text="HTML").first
-    with page.expect_download() as info:
-        button.locator("button").first.click()
-    html = open(info.value.path(), encoding="utf-8").read()
     report = browser.new_page()
     try:
         report.set_content(html, wait_until="load")
@@ -58,5 +46,39 @@ def test_report_prints_on_one_page(browser, page, server, screenshot_dir, lang, 
                 assert "".join(p.name.split()) in squashed, f"{fmt}: {p.name!r} missing from the PDF"
             assert "54.1" in text and "97.4" in text          # the seed's days, MFU 45 % / 25 %
             assert "".join(heading.split()) in squashed
+            assert "USD" in text                              # the currency of the prices
     finally:
         report.close()
+
+
+def test_downloaded_report_prints_on_one_page(browser, page, server, screenshot_dir):
+    """English: the report the page's button downloads."""
+    plans, token = _link_table()
+    goto(page, server, "plans", lang="en", plans=token)
+    assert_no_exception(page)
+    # two tables (training, serving; drawn on a canvas) and two charts
+    assert page.locator('[data-testid="stDataFrame"]').count() == 2
+    assert page.locator('[data-testid="stPlotlyChart"]').count() == 2
+    full_screenshot(page, screenshot_dir / "plans_table_en.png")
+    button = page.locator('[data-testid="stDownloadButton"]').filter(has_text="HTML").first
+    with page.expect_download() as info:
+        button.locator("button").first.click()
+    html = open(info.value.path(), encoding="utf-8").read()
+    _print_and_check(browser, html, plans, "en", "Assumptions and sources", screenshot_dir)
+
+
+def test_chinese_report_prints_on_one_page(browser, screenshot_dir):
+    """Chinese: the same report builder the page uses (no second page load)."""
+    from calc.hardware import load_hardware
+    from calc.models import load_models
+    from calc.plans import PlanTable, evaluate_all
+    from calc.published import load_published
+    from ui.i18n import translator
+    from ui.plans.report import report_html
+
+    plans, _ = _link_table()
+    devices, published = load_hardware(), load_published()
+    table = PlanTable(plans, 0, "$", "USD")
+    html = report_html(translator("zh"), "zh", table,
+                       evaluate_all(plans, devices, published, load_models()), devices, published)
+    _print_and_check(browser, html, plans, "zh", "假设与来源", screenshot_dir)

@@ -448,3 +448,110 @@ def test_bad_files_name_the_file(data, match):
 def test_cpu_only_trace_says_so():
     with pytest.raises(ValueError, match="no GPU kernels"):
         diagnose_trace((DATA / "cpu_small.json").read_bytes(), "cpu_small.json")
+
+
+def test_multi_gpu_trace_picks_the_busiest_gpu():
+    # GPU 0: one 100 µs GEMM; GPU 1: two 100 µs GEMMs with a 100 µs gap
+    ev = [{"ph": "X", "cat": "kernel", "name": GEMM, "pid": pid, "tid": 7, "ts": ts, "dur": 100,
+           "args": {"stream": 7, "device": pid}}
+          for pid, ts in ((0, 0.0), (1, 0.0), (1, 200.0))]
+    data = json.dumps({"traceEvents": ev}).encode()
+    d = diagnose_trace(data, "two.json")
+    assert d.devices == ("0", "1") and d.device == "1"
+    assert d.busy_fraction == pytest.approx(200 / 300)
+    d0 = diagnose_trace(data, "two.json", device="0")
+    assert d0.busy_fraction == 1.0 and d0.kernel_count == 1
+    with pytest.raises(ValueError, match="no GPU '7'"):
+        diagnose_trace(data, "two.json", device="7")
+
+
+def test_rocm_trace():
+    # a ROCm trace: hipLaunchKernel runtime events, Tensile and RCCL kernel names
+    ev = [{"ph": "X", "cat": "cuda_runtime", "name": "hipLaunchKernel", "pid": 9, "tid": 9,
+           "ts": 0.0, "dur": 5, "args": {"correlation": 1}},
+          {"ph": "X", "cat": "kernel", "name": "Cijk_Alik_Bljk_HHS_BH_MT128x128x32", "pid": 2,
+           "tid": 1, "ts": 10.0, "dur": 100, "args": {"stream": 1, "correlation": 1}},
+          {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_Generic(ncclDevComm*)", "pid": 2,
+           "tid": 3, "ts": 10.0, "dur": 50, "args": {"stream": 3, "correlation": 2}}]
+    d = diagnose_trace(json.dumps({"traceEvents": ev}).encode(), "rocm.json")
+    assert d.platform == "rocm"
+    assert d.class_seconds["matmul"] == pytest.approx(100 * US)
+    assert d.comm_share == pytest.approx(50 / 150)
+    assert d.comm_overlap_fraction == pytest.approx(1.0)
+
+
+def test_kernel_linked_through_the_launch_when_external_id_is_the_correlation():
+    # 2023-era traces: a kernel's External id equals its correlation; the cudaLaunchKernel
+    # with that correlation carries the operator's External id (here aten::addmm, id 5)
+    ev = [{"ph": "X", "cat": "cpu_op", "name": "aten::addmm", "pid": 9, "tid": 9, "ts": 0.0,
+           "dur": 20, "args": {"External id": 5}},
+          {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 9,
+           "ts": 2.0, "dur": 5, "args": {"External id": 5, "correlation": 77}},
+          {"ph": "X", "cat": "kernel", "name": "my_fused_kernel_0", "pid": 0, "tid": 7,
+           "ts": 10.0, "dur": 100, "args": {"External id": 77, "stream": 7, "correlation": 77}}]
+    d = diagnose_trace(json.dumps({"traceEvents": ev}).encode(), "b.json")
+    assert d.class_seconds["matmul"] == pytest.approx(100 * US)
+
+
+def test_rounding_is_not_a_gap():
+    # back to back in µs (start = previous end) after the µs -> s conversion: no gaps; a
+    # real 2 ns hole is one
+    start = np.array([1000.123, 1008.246, 1012.369]) / 1e6
+    dur = np.array([8.123, 4.123, 3.0]) / 1e6
+    d = diagnose_activity(start, dur, [7] * 3, [GEMM] * 3)
+    assert d.idle_gaps == () and d.busy_fraction == pytest.approx(1.0)
+    d = diagnose_activity([0, 10.002e-6], [10e-6, 10e-6], [7, 7], [GEMM] * 2)
+    assert len(d.idle_gaps) == 1 and d.idle_gaps[0].length_seconds == pytest.approx(2e-9)
+
+
+def test_escaped_names_read_like_json():
+    # a kernel name with an escaped quote, a backslash and a \\u escape: the fast reader
+    # unescapes it as json.loads does
+    name = 'void k<"x\\\\y">(\u00b5)'
+    data = kineto([(name, 0, 100, 7)])
+    from calc.trace_events import read_trace
+    tr = read_trace(data, "esc.json")
+    assert tr.path == "fast"
+    assert tr.gpu_names == (name,)
+
+
+from hypothesis import given, settings, strategies as hs  # noqa: E402
+
+_EVENT = hs.fixed_dictionaries({
+    "ph": hs.sampled_from(["X", "i", "M", "s", "f", "X"]),
+    "cat": hs.sampled_from(["kernel", "Kernel", "gpu_memcpy", "cpu_op", "user_annotation",
+                            "cuda_runtime", "Trace", ""]),
+    "name": hs.text(max_size=20),
+    "pid": hs.one_of(hs.integers(-2, 3), hs.text(max_size=5)),
+    "tid": hs.one_of(hs.integers(-2, 30), hs.just("stream 7")),
+    "ts": hs.one_of(hs.floats(-1e6, 1e16), hs.text(max_size=4), hs.none()),
+    "dur": hs.one_of(hs.floats(-10, 1e7), hs.none()),
+    "args": hs.dictionaries(hs.sampled_from(["External id", "correlation", "stream", "x"]),
+                            hs.one_of(hs.integers(-5, 10**12), hs.text(max_size=5)), max_size=3),
+})
+
+
+@settings(max_examples=50, deadline=None, derandomize=True)
+@given(hs.lists(_EVENT, max_size=8), hs.booleans())
+def test_any_event_soup_gives_a_diagnosis_or_a_value_error(events, as_list):
+    doc = events if as_list else {"traceEvents": events}
+    try:
+        data = json.dumps(doc).encode()
+    except ValueError:
+        return
+    try:
+        d = diagnose_trace(data, "soup.json")
+    except ValueError as exc:
+        assert "soup.json" in str(exc)
+        return
+    assert 0.0 <= d.busy_fraction <= 1.0 + 1e-9
+    assert d.window_seconds >= 0 and d.verdicts
+
+
+@settings(max_examples=50, deadline=None, derandomize=True)
+@given(hs.binary(max_size=200))
+def test_random_bytes_give_a_value_error(data):
+    try:
+        diagnose_trace(data, "noise.bin")
+    except ValueError as exc:
+        assert "noise.bin" in str(exc)

@@ -81,3 +81,12 @@ def test_steps_busy(t):
     fig = steps_figure(t, timeline())
     assert list(fig.data[0].y) == pytest.approx([0.2, 0.2])
     assert list(fig.data[1].y) == pytest.approx([0.15, 0.08])
+
+
+def test_class_runs_do_not_jump_over_other_classes():
+    from ui.figures.diagnosis import class_runs
+    # GEMM 0-1, add 1-2, GEMM 2-3, GEMM 3.05-4 (a 0.05 gap, below eps 0.1): three runs
+    s, e, c = class_runs(np.array([0.0, 1, 2, 3.05]), np.array([1.0, 2, 3, 4]),
+                         np.array([0, 3, 0, 0]), 0.1)
+    assert s.tolist() == [0.0, 1.0, 2.0] and e.tolist() == [1.0, 2.0, 4.0]
+    assert c.tolist() == [0, 3, 0]

@@ -91,3 +91,11 @@ def test_bandwidth_for_picks_the_level_and_an_upper_bound():
     assert bandwidth_for(8 * 1024, caches, ordered) == ("L1", 200e9)
     assert bandwidth_for(1 * 2**20, caches, ordered) == ("L2", 100e9)
     assert bandwidth_for(2**30, (), ordered) == ("dram", 20e9)
+
+
+def test_plateaus_when_the_sweep_stops_inside_a_huge_last_level_cache():
+    # an L3 of 768 MiB: no set reaches 2 × 768 MiB, so the largest sets (>= half of 1 GiB)
+    # stand in for DRAM: median(30, 50) = 40
+    caches = (CacheLevel(3, 768 * 2**20),)
+    pts = [_pt("copy", 2**20, 90e9), _pt("copy", 2**29, 30e9), _pt("copy", 2**30, 50e9)]
+    assert plateaus(pts, caches)["dram"] == pytest.approx(40e9)

@@ -30,11 +30,22 @@ def two_steps_trace() -> bytes:
     return json.dumps({"traceEvents": ev}).encode()
 
 
+_READ: dict = {}
+
+
 def upload(at, data: bytes, name: str):
-    """What the uploader does with a file, then a rerun."""
+    """What the uploader does with a file, then a rerun (a file read once per module)."""
+    if name in _READ and S.file_signature(data, name) == _READ[name].signature:
+        at.session_state[S.TRACE_KEY] = _READ[name]
+        at.session_state[S.SIG_KEY] = _READ[name].signature
+        at.run()
+        assert not at.exception, at.exception
+        return _READ[name]
     session = {k: at.session_state[k] for k in (S.TRACE_KEY, S.ERROR_KEY, S.SIG_KEY)
                if k in at.session_state}
     out = S.load_upload(session, data, name)
+    if isinstance(out, S.LoadedTrace):
+        _READ[name] = out
     for k, v in session.items():
         at.session_state[k] = v
     if S.ERROR_KEY not in session and S.ERROR_KEY in at.session_state:
@@ -110,18 +121,25 @@ def test_mfu_link_carries_the_inputs():
 
 
 def test_roofline_import_feeds_the_trace_doctor_and_reports_coverage():
+    import sys
+
     from calc.diagnosis import roofline_coverage
     from ui.roofline.import_panel import RESULT_KEY, process_upload
 
-    data = (DATA / "worker0.1623143089861.pt.trace.json.gz").read_bytes()
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from synth_trace import synth_trace_steps
+
+    # 2 steps x 3 blocks of (GEMM, gelu, layer norm, flash attention, softmax) + an all-reduce
+    data = synth_trace_steps(2, 3)
     session: dict = {}
-    out = process_upload(session, data, "worker0.json.gz", {"default_dtype": "fp32"},
+    out = process_upload(session, data, "synth.json", {"default_dtype": "bf16"},
                          lambda records, source_label: len(records))
+    assert out.ok
     loaded = S.current(session)
     assert loaded is not None and loaded.source == "roofline"
     d = S.diagnosis(session, loaded)
     rep = out.report
-    # two independent readers agree on the trace's GPU time (kernels + copies + memsets)
+    # two independent readers agree on the trace's GPU time (kernels + copies)
     assert rep.time_basis == "gpu_kernels"
     assert d.covered_seconds == pytest.approx(rep.total_seconds)
     share = roofline_coverage(rep.total_seconds - rep.skipped_seconds, d)
@@ -133,11 +151,14 @@ def test_roofline_import_feeds_the_trace_doctor_and_reports_coverage():
     at.run()
     assert not at.exception, at.exception
     infos = [i.value for i in at.info]
-    assert any("The Trace doctor covers all of it" in i and "8,772 kernels" in i for i in infos)
-    # and the Trace doctor shows that trace
+    assert any("The Trace doctor covers all of it" in i and f"{d.kernel_count} kernels" in i
+               for i in infos), infos
+    # and the Trace doctor shows that trace: a 150 µs all-reduce per 228 µs of compute
     at.switch_page(PAGE)
     at.run()
-    assert any("data loader" in w.value for w in at.warning)
+    # (150 / (228 + 150) = 39.7 % of kernel time; the step's last all-reduce has no compute
+    # beside it, so it is a warning or, when mostly hidden, a note)
+    assert any("Communication kernels take 39.7%" in m.value for m in [*at.warning, *at.info])
     assert RESULT_KEY in at.session_state
 
 
@@ -149,3 +170,20 @@ def test_cpu_trace_on_the_roofline_is_no_trace_doctor_error():
                          lambda records, source_label: len(records))
     assert out.ok
     assert S.current(session) is None and S.last_error(session) is None
+
+
+def test_mfu_uses_the_sidebar_model():
+    # with Llama-2-7B chosen in the sidebar, FLOPs per token come from its architecture
+    # (calc.models, attention included at seq 4096) and full recomputation adds a forward
+    # pass to HFU; step time 1 s, 12k tokens per step on 8 A100 (312 TFLOP/s BF16)
+    from calc.models import flops_per_token, load_models
+
+    arch = load_models()["llama-2-7b"]
+    f = flops_per_token(arch, 4096, causal=False, recompute="full")
+    at = open_app_page(PAGE, device="a100-80gb-sxm", precision="bf16", model="llama-2-7b",
+                       tokens_step="12k", gpus="8", seq="4096", recompute="full")
+    upload(at, two_steps_trace(), "steps.json")
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["MFU (mean step)"] == f"{f.model * 12e3 / (8 * 312e12):.1%}"
+    assert metrics["HFU (mean step)"] == f"{f.hardware * 12e3 / (8 * 312e12):.1%}"
+    assert f.hardware > f.model

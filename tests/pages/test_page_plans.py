@@ -187,3 +187,21 @@ def test_training_page_shows_the_published_range_beside_mfu(lang):
     at = open_app_page("pages/3_Training_time.py", lang, model="llama-3.1-405b", gpus="16384",
                        device="h100-sxm")
     assert any("38%–43%" in c.value and "Llama 3 report" in c.value for c in at.caption)
+
+
+def test_empty_table_and_custom_device():
+    at = open_plans("en")
+    for _ in range(3):
+        at.button(key="pl_del").click().run()
+        assert not at.exception
+    assert not at.dataframe and at.info                     # "No plans yet"
+    token = at.query_params["plans"]
+    assert not open_plans("en", plans=token).dataframe      # the empty table travels too
+    at.button(key="pl_new_training").click().run()
+    at.selectbox(key="pl_e_device").set_value("custom").run()
+    at.text_input(key="pl_e_peak").set_value("1 PFLOP/s").run()
+    at.text_input(key="pl_e_bw").set_value("4 TB/s").run()
+    at.button(key="pl_save").click().run()
+    assert not at.exception
+    # 4.2e22 / (64 x 1e15 x 0.45) / 86400 = 16.88 days
+    assert table(at, "training")["Days"][0] == "16.9"

@@ -20,7 +20,7 @@ PINNED = {
               "attn_impl", "overlay"},
     "diagnosis": {"small", "trace_gpu", "params", "tokens_step", "gpus", "recompute", "seq",
                   "causal"},
-    "plans": {"plans"},
+    "plans": {"plans", "currency"},
     "measure": {"m_quick", "m_gpu", "m_dev", "m_prec", "m_dtype", "m_gemm", "m_gemv", "m_add",
                 "m_sum", "m_gemm_n", "m_gemv_m", "m_gemv_n", "m_add_n", "m_sum_n"},
 }

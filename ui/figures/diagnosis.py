@@ -1,8 +1,9 @@
 """Trace doctor figures: the GPU timeline strip, time by class, the kernel-duration histogram
 and the step times. Pure functions of a :class:`calc.diagnosis.TraceDiagnosis` (no
 Streamlit). The timeline draws every kernel as a WebGL line segment (``scattergl``): 100 000
-kernels stay interactive; segments closer than a pixel are joined first (display only: the
-numbers come from calc.diagnosis).
+kernels stay interactive. Beyond MAX_EXACT_SEGMENTS activities, runs of same-class kernels
+closer than a pixel of the full window are joined (display only: the numbers come from
+calc.diagnosis).
 """
 from __future__ import annotations
 
@@ -27,7 +28,9 @@ CLASS_COLORS = {
 }
 BUSY_COLOR = "#424242"
 GAP_COLOR = "#ff7043"
-#: Horizontal resolution the timeline is joined to (segments per row at most ~ this many).
+#: Up to this many activities the timeline draws every one exactly (joining only those that
+#: touch); beyond it, runs closer than 1/TIMELINE_PIXELS of the window are joined.
+MAX_EXACT_SEGMENTS = 150_000
 TIMELINE_PIXELS = 4000
 
 
@@ -49,6 +52,21 @@ def join_segments(start: np.ndarray, end: np.ndarray, eps: float) -> tuple[np.nd
     return s[first], e[last]
 
 
+def class_runs(start: np.ndarray, end: np.ndarray, cls: np.ndarray,
+               eps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Kernels of one stream in time order -> runs of consecutive same-class kernels whose
+    gaps are below ``eps`` (start, end, class of each run)."""
+    if start.size == 0:
+        return start, end, cls
+    cm = np.maximum.accumulate(end)
+    new = np.empty(start.size, dtype=bool)
+    new[0] = True
+    new[1:] = (cls[1:] != cls[:-1]) | (start[1:] > cm[:-1] + eps)
+    first = np.flatnonzero(new)
+    last = np.append(first[1:] - 1, start.size - 1)
+    return start[first], cm[last], cls[first]
+
+
 def _segments_xy(start: np.ndarray, end: np.ndarray, y: float) -> tuple[np.ndarray, np.ndarray]:
     """x, y arrays drawing each [start, end] as a line, separated by gaps (NaN)."""
     n = start.size
@@ -65,7 +83,8 @@ def timeline_figure(t: Translator, d: TraceDiagnosis, *, max_streams: int = 12,
     above one row per stream, each kernel coloured by class; communication drawn thicker.
     x in milliseconds from the first GPU activity."""
     a = d.activity
-    eps = d.window_seconds / TIMELINE_PIXELS if d.window_seconds > 0 else 0.0
+    eps = (d.window_seconds / TIMELINE_PIXELS
+           if len(a) > MAX_EXACT_SEGMENTS and d.window_seconds > 0 else 0.0)
     streams = [s.stream for s in d.streams][:max_streams]
     row_of = {label: i for i, label in enumerate(a.streams)}
     rows = len(streams) + 1
@@ -87,22 +106,30 @@ def timeline_figure(t: Translator, d: TraceDiagnosis, *, max_streams: int = 12,
                      "marker": {"symbol": "x-thin", "size": 14, "color": GAP_COLOR,
                                 "line": {"width": 3, "color": GAP_COLOR}},
                      "hovertext": hover, "hovertemplate": "%{hovertext}<extra></extra>"})
-    # one row per stream, per class
-    stream_idx = np.array([row_of[s] for s in streams], dtype=np.int64)
-    for ci, cls in enumerate(CLASSES):
-        xs, ys = [], []
-        for r, si in enumerate(stream_idx.tolist(), start=1):
-            sel = (a.stream == si) & (a.cls == ci)
-            if not sel.any():
-                continue
-            s, e = join_segments(a.start[sel], a.start[sel] + a.duration[sel], eps)
-            x, y = _segments_xy(_ms(s), _ms(e), top - r)
+    # one row per stream: runs of same-class kernels closer than a pixel are joined (kernels
+    # of other classes in between are not jumped over, so zooming shows what really ran)
+    stream_idx = [row_of[s] for s in streams]
+    per_class: dict[int, tuple[list, list]] = {}
+    for r, si in enumerate(stream_idx, start=1):
+        sel = np.flatnonzero(a.stream == si)
+        if sel.size == 0:
+            continue
+        order = sel[np.argsort(a.start[sel], kind="stable")]
+        s_, e_, c_ = a.start[order], a.start[order] + a.duration[order], a.cls[order]
+        run_s, run_e, run_c = class_runs(s_, e_, c_, eps)
+        for ci in np.unique(run_c).tolist():
+            m = run_c == ci
+            x, y = _segments_xy(_ms(run_s[m]), _ms(run_e[m]), top - r)
+            xs, ys = per_class.setdefault(ci, ([], []))
             xs.append(x)
             ys.append(y)
-        if not xs:
+    for ci, cls in enumerate(CLASSES):
+        if ci not in per_class:
             continue
-        data.append({"type": "scattergl", "mode": "lines", "x": np.concatenate(xs),
-                     "y": np.concatenate(ys), "name": t(f"diagnosis.class.{cls}"),
+        xs, ys = per_class[ci]
+        data.append({"type": "scattergl", "mode": "lines",
+                     "x": np.concatenate(xs).astype(np.float32),
+                     "y": np.concatenate(ys).astype(np.float32), "name": t(f"diagnosis.class.{cls}"),
                      "line": {"color": CLASS_COLORS[cls], "width": 14 if cls == "communication" else 10},
                      "hovertemplate": t("diagnosis.fig.segment_hover",
                                         cls=t(f"diagnosis.class.{cls}")) + "<extra></extra>"})

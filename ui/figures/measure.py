@@ -23,7 +23,7 @@ DATASHEET_COLOR = "#757575"
 CACHE_COLORS = {"l1": "#00897b", "l2": "#43a047", "l3": "#7cb342"}
 KERNEL_COLORS = {"copy": "#1565c0", "triad": "#ef6c00"}
 
-__all__ = ["comparison_roofs", "comparison_figure", "bandwidth_curve_figure"]
+__all__ = ["measured_translator", "comparison_roofs", "comparison_figure", "bandwidth_curve_figure"]
 
 
 def comparison_roofs(t: Translator, measured: Accelerator, precision: str,
@@ -32,8 +32,13 @@ def comparison_roofs(t: Translator, measured: Accelerator, precision: str,
     (label, peak FLOP/s, bandwidth B/s) dashed grey, and the measured cache levels dotted
     (same peak, the level's bandwidth)."""
     prec = t(f"common.prec.{precision}")
-    roofs = [Roof(t("measure.fig.measured_roof", precision=prec), measured.peak_flops(precision),
-                  measured.mem_bw, color=MEASURED_COLOR)]
+    label = t("measure.fig.measured_roof", precision=prec)
+    if datasheet is not None:
+        # measured ÷ datasheet for the two ceilings drawn: the roof and the slope
+        label = t("measure.fig.measured_roof_ratio", precision=prec,
+                  peak=f"{measured.peak_flops(precision) / datasheet[1] * 100:.3g} %",
+                  bw=f"{measured.mem_bw / datasheet[2] * 100:.3g} %")
+    roofs = [Roof(label, measured.peak_flops(precision), measured.mem_bw, color=MEASURED_COLOR)]
     if datasheet is not None:
         label, peak, bw = datasheet
         roofs.append(Roof(t("measure.fig.datasheet_roof", device=label), peak, bw,
@@ -44,12 +49,23 @@ def comparison_roofs(t: Translator, measured: Accelerator, precision: str,
     return roofs
 
 
+def measured_translator(t: Translator) -> Translator:
+    """`t`, except that a point above a MEASURED roof is named for what it means here (the
+    machine was quieter than during the measurement), not "check the numbers"."""
+    def mt(key: str, **fields):
+        if key == "fig.verdict.above_roof":
+            return t("measure.fig.above_measured", **fields)
+        return t(key, **fields)
+    return mt
+
+
 def comparison_figure(t: Translator, measured: Accelerator, precision: str,
                       datasheet: Optional[tuple[str, float, float]] = None,
                       kernels: Optional[KernelPoints] = None, height: int = 560) -> go.Figure:
-    """One roofline: the measured roofs beside the datasheet's, and live kernel points."""
-    return roofline_figure(t, comparison_roofs(t, measured, precision, datasheet), kernels,
-                           height=height)
+    """One roofline: the measured roofs beside the datasheet's, and live kernel points
+    (placed with ui.figures.roofline.kernel_points(measured_translator(t), ...))."""
+    return roofline_figure(measured_translator(t), comparison_roofs(t, measured, precision, datasheet),
+                           kernels, height=height)
 
 
 def _vline(x: float, text: str) -> tuple[dict, dict]:

@@ -22,7 +22,7 @@ def why_params(lesson: int) -> dict[str, str]:
     """The link's query parameters: the shared names and lesson=n."""
     if not 1 <= lesson <= N_LESSONS:
         raise ValueError(f"lesson must be 1..{N_LESSONS}, got {lesson!r}")
-    return {**nav_query_params(), "lesson": str(lesson)}
+    return {**nav_query_params("learn"), "lesson": str(lesson)}
 
 
 def why_link(t: Translator, lesson: int, container: Any = None) -> None:

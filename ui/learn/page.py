@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from calc.lessons import N_LESSONS, Problem, as_device, make_problem
+from calc.lessons import CEILING_CHOICES, N_LESSONS, Problem, as_device, make_problem
 from calc.units import format_si
 from ui.frame import PageContext
 from ui.i18n import Translator
@@ -73,18 +73,29 @@ def progress(t: Translator) -> bool:
     return bool(teacher)
 
 
+@st.cache_data(show_spinner=False, max_entries=512)
+def _problem(lesson: int, quiz: int, peak_flops: float, mem_bw: float, sparse: bool,
+             device_id: str, precision: str) -> Problem:
+    # Deterministic in its arguments; the trace lesson draws and diagnoses ~1,700 kernels.
+    dev = as_device(peak_flops, mem_bw, sparse_headline=sparse, device_id=device_id,
+                    precision=precision)
+    return make_problem(lesson, quiz, dev)
+
+
 def problem_for(ctx: PageContext, lesson: int, quiz: int) -> Problem | None:
+    """This lesson's numbers for the quiz number and the sidebar's device (None without
+    a usable device)."""
     if not ctx.ready:
         return None
     sparse = bool(ctx.device is not None and ctx.device.sparse_headline)
-    dev = as_device(ctx.peak_flops, ctx.mem_bw, sparse_headline=sparse,
-                    device_id=ctx.device_id, precision=ctx.precision)
-    return make_problem(lesson, quiz, dev)
+    return _problem(lesson, quiz, float(ctx.peak_flops), float(ctx.mem_bw), sparse,
+                    ctx.device_id, ctx.precision)
 
 
 def _choice_label(t: Translator, lesson: int):
     if lesson == 5:
-        return band_label(t)
+        bands = band_label(t)
+        return lambda c: t(f"learn.why60.{c}") if c in CEILING_CHOICES else bands(c)
     prefix = {1: "learn.line.", 6: "learn.exp.", 7: "learn.signal."}.get(lesson, "")
 
     def label(choice: str) -> str:

@@ -130,7 +130,8 @@ def render_ratio_table(ctx: PageContext, dev: Accelerator, sheet: Optional[Datas
     t = ctx.t
     st.subheader(t("measure.table_heading"))
     if sheet is None:
-        st.info(t("measure.no_datasheet"), icon=":material/info:")
+        st.info(t("measure.no_datasheet") if ctx.ready else t("common.custom_incomplete"),
+                icon=":material/info:")
     elif sheet.note:
         st.caption(sheet.note)
     st.dataframe(ratio_rows(t, dev, sheet), hide_index=True, width="stretch")

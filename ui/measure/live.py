@@ -16,6 +16,7 @@ from measure import lock
 from measure.kernels import (LIVE_DTYPES, LiveKernel, bandwidth_for, kernel_cost,
                              predicted_seconds, run_kernels)
 from measure.system import CacheLevel
+from ui.figures.measure import measured_translator
 from ui.figures.roofline import KernelPoints, kernel_points
 from ui.frame import PageContext
 from ui.measure import state
@@ -120,7 +121,7 @@ def placed(dev: Accelerator, m, results: list):
                               np.array([r.cost.bytes_moved for r in results]),
                               np.array([dev.peak_flops(r.kernel.precision) for r in results]),
                               np.array([bw for _, bw in lv]),
-                              np.array([r.timing.best for r in results]))
+                              np.array([r.seconds for r in results]))
     return placement, [name for name, _ in lv], [bw for _, bw in lv]
 
 
@@ -131,7 +132,7 @@ def live_points(t, dev: Accelerator) -> Optional[KernelPoints]:
     if not results or not is_cpu_of(m, dev):
         return None
     placement, _, _ = placed(dev, m, results)
-    return kernel_points(t, [r.cost.label for r in results], np.array([r.cost.flops for r in results]),
+    return kernel_points(measured_translator(t), [r.cost.label for r in results], np.array([r.cost.flops for r in results]),
                          np.array([r.cost.bytes_moved for r in results]), placement,
                          labels=[str(i + 1) for i in range(len(results))])
 
@@ -152,8 +153,8 @@ def render_live_results(ctx: PageContext, dev: Accelerator) -> None:
             t("measure.col.flops"): format_si(r.cost.flops, "FLOP"),
             t("measure.col.bytes"): format_si(r.cost.bytes_moved, "B"),
             t("measure.col.intensity"): format_si(r.cost.intensity, "FLOP/B"),
-            t("measure.col.time"): format_si(r.timing.best, "s"),
             t("measure.col.time_median"): format_si(r.timing.median, "s"),
+            t("measure.col.time"): format_si(r.timing.best, "s"),
             t("measure.col.achieved"): format_si(r.achieved_flops, "FLOP/s"),
             t("measure.col.achieved_bw"): format_si(r.achieved_bw, "B/s"),
             t("measure.col.level"): f"{level} ({format_si(bws[i], 'B/s')})",

@@ -23,25 +23,23 @@ def _custom(ctx) -> dict:
 
 
 def _price_currency() -> Optional[str]:
-    """The currency of the page's price: typed with it ("$2" -> "USD"), else the page's
-    currency choice (the Training page's selector, URL ``currency``), else None."""
+    """The Training page's currency: typed with the price ("$2" -> "USD") or chosen."""
     from calc.units import QuantityError, parse_price
-    text = st.session_state.get("price", "") or ""
     try:
-        typed = parse_price(text)[1]
+        typed = parse_price(st.session_state.get("price", "") or "")[1]
     except (QuantityError, ValueError):
-        return None
-    if typed is None and str(text).strip():
-        chosen = st.session_state.get("currency")
-        return chosen if isinstance(chosen, str) and chosen else None
-    return typed
+        typed = None
+    return typed or state.chosen_currency()
 
 
 def _add(t, plan: Plan, page: str) -> None:
     n = len(state.get_table().plans)
-    if state.add_plan(plan, _price_currency()) is None:
+    code = _price_currency() if plan.price is not None else None
+    if state.add_plan(plan, code) is None:
         st.session_state[ADDED_KEY] = (page, "warning", t("plans.too_many", n=MAX_PLANS))
     else:
+        if code:
+            state.set_currency(code)
         st.session_state[ADDED_KEY] = (page, "success", t("plans.added", name=plan.name, n=n + 1))
 
 

@@ -207,7 +207,9 @@ def _on_save(t: Translator, models) -> None:
         _flash("error", t("plans.not_saved"))
         return
     state.replace_plan(i, plan)
-    state.set_currency(_price_currency())
+    typed = _price_currency()
+    if typed:
+        state.set_currency(typed)
     st.session_state[LOADED_KEY] = (i, plan)
     _flash("success", t("plans.saved", name=plan.name or t("plans.default_name", n=i + 1)))
 

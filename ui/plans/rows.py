@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from calc.plans import SERVING, TRAINING, PlanTable, ServingResult, TrainingResult, relative
-from calc.units import format_money, format_si
+from calc.currency import DEFAULT_CURRENCY, currency, format_money, format_price
+from calc.units import format_si
 from ui.i18n import Translator
 
 
@@ -20,8 +21,13 @@ def fmt_days(d: float) -> str:
 
 
 def fmt_money(x: Optional[float], code: str = "") -> str:
-    """Money as the Training page writes it (calc.units.format_money): "$2,500", "¥15"."""
-    return "—" if x is None else format_money(x, code or None)
+    """Money as the Training page writes it (calc.currency.format_money): "$2,500 USD"."""
+    return "—" if x is None else format_money(x, code or DEFAULT_CURRENCY)
+
+
+def fmt_price(x: Optional[float], code: str = "") -> str:
+    """A unit price (per million tokens) with 3 significant digits: "$0.278 USD"."""
+    return "—" if x is None else format_price(x, code or DEFAULT_CURRENCY)
 
 
 def fmt_signed_money(x: Optional[float], code: str = "") -> str:
@@ -145,7 +151,7 @@ def training_rows(t: Translator, table: PlanTable, results: Sequence, devices,
             fmt_money(res.cost, code),
             _range(t, res.cost_at_hi, res.cost_at_lo, lambda x: fmt_money(x, code)),
             (f"{format_si(res.memory_per_gpu, 'B')} · {_fit(t, res.fits)}"
-             if res.memory_per_gpu is not None else "—"),
+             if res.memory_per_gpu is not None else t("plans.memory_needs_model")),
             f"×{rel.ratio:.2f}" if rel else "—",
             (("+" if rel.delta > 0 else "") + fmt_days(rel.delta)) if rel else "—",
             fmt_signed_money(rel.cost_delta, code) if rel else "—",
@@ -182,12 +188,13 @@ def serving_rows(t: Translator, table: PlanTable, results: Sequence, devices,
             t("plans.arrow", a=fmt_tps(res.per_user), b=fmt_tps(res.per_user_at_eff)),
             t("plans.arrow", a=fmt_tps(res.total), b=fmt_tps(res.total_at_eff)),
             fmt_tps(res.per_gpu), fmt_pct(plan.efficiency), pub_text,
-            t("plans.arrow", a=fmt_money(res.cost_per_m, code),
-              b=fmt_money(res.cost_per_m_at_eff, code)) if res.cost_per_m is not None else "—",
+            t("plans.arrow", a=fmt_price(res.cost_per_m, code),
+              b=fmt_price(res.cost_per_m_at_eff, code)) if res.cost_per_m is not None else "—",
             _fit(t, res.fits) + (f" ({format_si(res.weight_bytes + res.kv_bytes, 'B')} / "
                                  f"{format_si(res.memory, 'B')})" if res.memory else ""),
             f"×{rel.ratio:.2f}" if rel else "—",
-            fmt_signed_money(rel.cost_delta, code) if rel else "—",
+            (("+" if rel.cost_delta > 0 else "") + fmt_price(rel.cost_delta, code))
+            if rel and rel.cost_delta is not None else "—",
         ])
         idx.append(i)
     return _reorder(cols, rows, SERVING_ORDER, t) + (idx,)

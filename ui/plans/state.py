@@ -19,13 +19,15 @@ from calc.plans import (MAX_PLANS, Plan, PlanTable, decode_plans, default_plans,
                         encode_plans)
 from calc.published import Published, PublishedFileError, load_published
 from calc.scenario import MAX_URL_TOKEN_CHARS, ScenarioError
-from ui.state import url_changed, write_url
+from calc.currency import CURRENCY_CODES, DEFAULT_CURRENCY, currency_label
+from ui.state import kept, set_value, url_changed, write_url
 
 TABLE_KEY = "plans.table"
 SELECTED_KEY = "plans.selected"           # index of the plan in the editor (non-widget)
 LINK_ERROR_KEY = "plans.link_error"
 URL_KEY = "plans"
 TOO_LONG_KEY = "plans.too_long"
+CURRENCY_KEY = "currency"                # shared with the Training page (URL name `currency`)
 
 
 def default_table() -> PlanTable:
@@ -104,21 +106,51 @@ def with_currency(table: PlanTable, code: Optional[str]) -> PlanTable:
 
 
 def set_currency(code: Optional[str]) -> None:
+    """Make ``code`` the table's currency and the pages' currency choice."""
+    if code in CURRENCY_CODES:
+        set_value(CURRENCY_KEY, code)
+        set_table(with_currency(get_table(), code))
+
+
+def chosen_currency() -> str:
+    """The currency chosen on the Training page or here (default USD)."""
+    code = st.session_state.get(CURRENCY_KEY, kept(CURRENCY_KEY))
+    return code if code in CURRENCY_CODES else DEFAULT_CURRENCY
+
+
+def currency_select(t, container=None) -> str:
+    """The currency selector (the Training page's choice, URL name ``currency``); every
+    price of the table is read in it.  Returns the ISO code."""
+    from ui.widgets import bound_select
+    codes = list(CURRENCY_CODES)
+    code = bound_select(t("training.currency"), codes, CURRENCY_KEY, container=container,
+                        index=codes.index(DEFAULT_CURRENCY), format_func=currency_label,
+                        help=t("plans.currency_help"))
     set_table(with_currency(get_table(), code))
+    return code
 
 
-def sync_url(known_devices) -> None:
-    """Read a new ``plans`` link into the table; then write the table back to the URL
-    (left out when it is the default table or too long for a link)."""
+def read_link(known_devices) -> None:
+    """A new ``plans`` link (a shared link, a fresh session) replaces the table; a broken
+    one is reported once (LINK_ERROR_KEY) and changes nothing.  Call before drawing."""
     token = url_changed(URL_KEY)
-    if token is not None:
-        try:
-            table = decode_plans(token, known_devices)
-        except ScenarioError as exc:
-            st.session_state[LINK_ERROR_KEY] = str(exc)
-        else:
-            set_table(table)
-            select(0)
+    if token is None:
+        return
+    try:
+        table = decode_plans(token, known_devices)
+    except ScenarioError as exc:
+        st.session_state[LINK_ERROR_KEY] = str(exc)
+        write_url(URL_KEY, None)
+        return
+    set_table(table)
+    select(0)
+    if table.currency_code in CURRENCY_CODES:
+        set_value(CURRENCY_KEY, table.currency_code)            # the link's currency wins
+
+
+def write_link() -> None:
+    """Put the table in the URL (left out when it is the example table or too long for a
+    link: TOO_LONG_KEY then holds the token's length)."""
     table = get_table()
     st.session_state.pop(TOO_LONG_KEY, None)
     if _same_plans(table, default_table()):

@@ -180,6 +180,9 @@ EN = {
                         "kept. {message}",
     "plans.csv": "Download CSV",
     "plans.csv_help": "Inputs and results of every plan, SI units in the column names.",
+    "plans.currency_help": "The currency of every price and cost in the table (the Training "
+                           "page's choice; a price typed as $2 or 15 元 sets it). No exchange "
+                           "rates: the currency names what the prices are in.",
     "plans.report": "Download the one-page report (HTML)",
     "plans.report_help": "Table, chart and assumptions in one HTML file; open it and print "
                          "(A4 or Letter) or save as PDF from the browser.",
@@ -386,6 +389,8 @@ ZH = {
     "plans.link_error": "链接中的方案表无法读取，保留原来的表格。{message}",
     "plans.csv": "下载 CSV",
     "plans.csv_help": "所有方案的输入和结果，列名中注明国际单位。",
+    "plans.currency_help": "表中所有价格和费用的币种（与「训练时长」页面的选择相同；价格写成 $2 或 15 元时会自动设定）。"
+                           "不做汇率换算：币种只说明价格是用什么货币填的。",
     "plans.report": "下载一页报告（HTML）",
     "plans.report_help": "表格、图和假设都在一个 HTML 文件里；用浏览器打开后可打印（A4 或 Letter）或另存为 PDF。",
     "plans.file_save": "保存方案文件（JSON）",
