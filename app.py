@@ -9,6 +9,7 @@ from calc.roofline import attainable_flops, ridge_point
 from calc.units import format_si
 from ui.figures.roofline import Roof, roofline_figure
 from ui.frame import PAGES, page_frame
+from ui.learn.link import why_link
 from ui.state import nav_query_params
 
 ctx = page_frame("home")
@@ -38,6 +39,8 @@ with right:
         capped = attainable_flops(2.0, ctx.peak_flops, ctx.mem_bw)
         st.info(t("home.live_caption", ridge=format_si(ridge, "FLOP/B"),
                   capped=format_si(capped, "FLOP/s")))
+        why_link(t, 1)
+        why_link(t, 2)
     else:
         st.warning(t("common.custom_incomplete"))
 

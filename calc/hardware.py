@@ -26,6 +26,7 @@ __all__ = [
     "UnknownPrecisionError",
     "load_hardware",
     "custom_accelerator",
+    "device_for_name",
 ]
 
 PRECISIONS = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")
@@ -389,3 +390,46 @@ def custom_accelerator(peak_flops: float, mem_bw: float, precision: str = "bf16"
         id="custom", name=name, vendor="", year=0, memory_bytes=mem, mem_bw=bw,
         peaks={precision: pk}, sparse_headline=False, source="user input",
     )
+
+
+_FAMILY = re.compile(r"\b(gb[23]00|[bh][1-3]00|h800|h20|a[1-8]00|a10|a30|a40|l40s|l40|l20|l4|t4|v100|"
+                     r"rtx[ -]?pro[ -]?\d{4}|rtx[ -]?\d{4}|mi\d{3}x?|tpu[ -]?v\d+[a-z]?|gaudi[ -]?\d|"
+                     r"trainium\d?|ascend[ -]?\d{3}[a-z]?)\b")
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[_/]+", " ", text.lower()).replace("-", " ")
+
+
+def device_for_name(name: str, devices: Mapping[str, Accelerator]) -> Optional[str]:
+    """The id of the device in ``devices`` that a profiler's GPU name denotes, or None.
+
+    "Tesla V100-DGXS-32GB" -> "v100-sxm2-32gb"; "NVIDIA A100-SXM4-80GB" -> "a100-80gb-sxm"
+    (same family; then the memory size and the form factor SXM/PCIe/NVL break ties; file
+    order after that).  None when no device of that family is known.
+    """
+    if not isinstance(name, str) or not name.strip():
+        return None
+    text = _norm(name)
+    m = _FAMILY.search(text.replace("geforce ", ""))
+    if not m:
+        return None
+    family = m.group(1).replace(" ", "").replace("-", "")
+    mem = re.search(r"(\d+)\s*gb", text)
+    form = next((f for f in ("sxm", "pcie", "nvl") if f in text), None)
+    best, best_score = None, -1
+    for dev_id, dev in devices.items():
+        dn = _norm(dev.name + " " + dev_id)
+        fams = {x.replace(" ", "").replace("-", "") for x in _FAMILY.findall(dn.replace("geforce ", ""))}
+        if family not in fams:
+            continue
+        score = 0
+        if mem and re.search(rf"\b{mem.group(1)}\s*gb", dn):
+            score += 2
+        if form and form in dn:
+            score += 1
+        if "textbook" in dev_id:
+            score -= 3
+        if score > best_score:
+            best, best_score = dev_id, score
+    return best

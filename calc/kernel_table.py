@@ -9,11 +9,14 @@ Table format (the CSV header is :data:`COLUMNS`, case-insensitive on input)::
     attention fwd,1.1e12,4.2e9,0.0031,1
 
 * ``flops``: FLOPs of all ``count`` calls together (like ``bytes`` and ``seconds``). Blank = unknown (e.g. an Nsight Compute file without FLOP
-  counters); must be > 0 when given (a log-scale chart cannot place 0).
+  counters); 0 for a kernel that only moves data (copy, fill, memset: judged by its
+  bandwidth); otherwise > 0.
 * ``bytes``: bytes moved to and from memory (DRAM/HBM) by ``count`` calls; required, > 0.
 * ``seconds``: TOTAL measured time of ``count`` calls; blank = not measured; > 0 when given.
 * ``count``: number of calls aggregated in the row (optional, default 1, integer >= 1).
-* Optional extra columns: ``source`` (where the row came from) and ``dram_bytes``,
+* Optional extra columns: ``source`` (where the row came from), ``precision`` (the
+  number format of the kernel's math: fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4; the kernel
+  is judged against that precision's roof; blank = the sidebar's) and ``dram_bytes``,
   ``l2_bytes``, ``l1_bytes`` (per-memory-level bytes from Nsight Compute).
 
 All quantities are totals over ``count`` calls, so intensity (flops/bytes) and achieved
@@ -35,6 +38,8 @@ import io
 import math
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
+
+from calc.units import MAX_MAGNITUDE, MIN_MAGNITUDE, format_si
 
 __all__ = [
     "COLUMNS",
@@ -63,6 +68,7 @@ MAX_NAME_CHARS = 200
 MAX_COUNT = 10**15
 
 _NUMERIC_COLUMNS = ("flops", "bytes", "seconds", "count") + LEVEL_COLUMNS
+_PRECISIONS = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")  # calc.hardware.PRECISIONS
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
 
 # Header aliases -> canonical column. Keys are normalised (lower case, spaces/dashes -> _).
@@ -78,6 +84,7 @@ _ALIASES = {
     "count": "count", "calls": "count", "invocations": "count", "n_calls": "count",
     "occurrences": "count", "num_calls": "count",
     "source": "source",
+    "precision": "precision", "dtype": "precision",
     "dram_bytes": "dram_bytes", "bytes_dram": "dram_bytes", "hbm_bytes": "dram_bytes",
     "l2_bytes": "l2_bytes", "bytes_l2": "l2_bytes",
     "l1_bytes": "l1_bytes", "bytes_l1": "l1_bytes",
@@ -139,6 +146,7 @@ class KernelRecord:
     count: int = 1
     source: str = ""
     level_bytes: tuple[tuple[str, float], ...] = ()
+    precision: str = ""     # "fp32", "bf16", ...: the roof it is judged against ("" = the sidebar's)
 
     @property
     def intensity(self) -> float | None:
@@ -162,6 +170,8 @@ class CellError:
     column: str
     value: str
     message: str
+    code: str = ""      # "le" / "ge" for an out-of-bounds value (the fields' messages)
+    limit: str = ""     # the bound, formatted ("1e+30 FLOP")
 
 
 @dataclass
@@ -185,7 +195,26 @@ class TableError(ValueError):
 
 
 class _CellProblem(Exception):
-    pass
+    def __init__(self, message: str, code: str = "", limit: str = ""):
+        super().__init__(message)
+        self.code, self.limit = code, limit
+
+
+_UNITS = {"flops": "FLOP", "bytes": "B", "seconds": "s", "dram_bytes": "B", "l2_bytes": "B",
+          "l1_bytes": "B", "count": ""}
+
+
+def _bounded(x: float, column: str) -> float:
+    """x within the bounds every input obeys (calc.units.MIN_MAGNITUDE..MAX_MAGNITUDE),
+    with the message a field gives ("must be at most 1e+30 FLOP")."""
+    unit = _UNITS.get(column, "")
+    if abs(x) > MAX_MAGNITUDE:
+        limit = format_si(MAX_MAGNITUDE, unit)
+        raise _CellProblem(f"must be at most {limit}", "le", limit)
+    if x != 0 and abs(x) < MIN_MAGNITUDE:
+        limit = format_si(MIN_MAGNITUDE, unit)
+        raise _CellProblem(f"must be at least {limit}", "ge", limit)
+    return x
 
 
 def _is_blank(v: object) -> bool:
@@ -238,7 +267,7 @@ def _positive(v: object, column: str, blank_hint: str = "") -> float:
     x = _number(v, column)
     if x <= 0:
         raise _CellProblem(f"must be greater than 0, got {_short(v)}{blank_hint}")
-    return x
+    return _bounded(x, column)
 
 
 def _unescape_name(name: str) -> str:
@@ -336,7 +365,7 @@ def parse_rows(
                     x = float(v)
                 except (ValueError, OverflowError):
                     x = None
-                if x is not None and 0 < x < math.inf:
+                if x is not None and MIN_MAGNITUDE <= x <= MAX_MAGNITUDE:
                     if col != "count":
                         vals[col] = x
                         continue
@@ -354,7 +383,11 @@ def parse_rows(
                         raise _CellProblem(f"must be a whole number of calls >= 1, got {_short(v)}")
                     vals[col] = int(x)
                 elif col == "flops":
-                    vals[col] = _positive(v, col, " (leave it blank if unknown)")
+                    x = _number(v, col)
+                    if x < 0:
+                        raise _CellProblem(f"must be 0 or more, got {_short(v)} (leave it blank "
+                                           "if unknown; 0 for a copy or fill)")
+                    vals[col] = _bounded(x, col) if x else 0.0
                 elif col == "seconds":
                     vals[col] = _positive(v, col, " (leave it blank if not measured)")
                 else:
@@ -362,8 +395,15 @@ def parse_rows(
             except _CellProblem as exc:
                 bad = True
                 text = "" if v is None else _short(v)
-                errors.append(CellError(n, col, text, f'Row {n}, "{col}": {exc}'))
+                errors.append(CellError(n, col, text, f'Row {n}, "{col}": {exc}', exc.code, exc.limit))
         if bad:
+            continue
+        prec_cell = cells.get("precision")
+        precision = "" if _is_blank(prec_cell) else str(prec_cell).strip().lower()
+        if precision and precision not in _PRECISIONS:
+            errors.append(CellError(n, "precision", _short(prec_cell),
+                                    f'Row {n}, "precision": must be one of {", ".join(_PRECISIONS)} '
+                                    f"or blank, got {_short(prec_cell)}"))
             continue
         src_cell = cells.get("source")
         if not _is_blank(src_cell):
@@ -388,6 +428,7 @@ def parse_rows(
                 vals["count"] or 1,
                 src,
                 levels,
+                precision,
             )
         )
         row_index.append(i)
@@ -413,6 +454,7 @@ def rows_from_kernels(
     kernels = list(kernels)
     if with_levels is None:
         with_levels = any(k.level_bytes for k in kernels)
+    with_precision = any(k.precision for k in kernels)
     out = []
     for k in kernels:
         row = {
@@ -424,6 +466,8 @@ def rows_from_kernels(
         }
         if with_source:
             row["source"] = k.source
+        if with_precision:
+            row["precision"] = k.precision
         if with_levels:
             lv = dict(k.level_bytes)
             for col in LEVEL_COLUMNS:
@@ -449,6 +493,8 @@ def to_csv(kernels: Iterable[KernelRecord], *, with_source: bool = True) -> str:
     header = list(COLUMNS)
     if with_source:
         header.append("source")
+    if rows and "precision" in rows[0]:
+        header.append("precision")
     if rows and "dram_bytes" in rows[0]:
         header.extend(LEVEL_COLUMNS)
     buf = io.StringIO()

@@ -292,9 +292,12 @@ def _mfu_lesson(quiz: int, dev: Device) -> Problem:
     else:
         rng = _rng(quiz, 3)
         run = _mfu_run(rng, dev, rng.uniform(0.12, 0.58))
+    fpt = float(training_flops_per_token(run["params"]))       # 6N
+    q1 = Question("fpt", fpt, "FLOP", "flops", mistakes=_mistakes(
+        fpt, TOLERANCE, ("forward_only_n", fpt / 3), ("macs", fpt / 2), ("params_only", fpt / 6)))
     q = _mfu_question("mfu", run, dev)
-    achieved = float(training_flops_per_token(run["params"])) * run["tokens_per_s"]
-    return Problem(3, quiz, dev, {**run, "peak": dev.peak_flops}, (q,),
+    achieved = fpt * run["tokens_per_s"]
+    return Problem(3, quiz, dev, {**run, "peak": dev.peak_flops}, (q1, q),
                    facts={"achieved": achieved, "total_peak": run["gpus"] * dev.peak_flops})
 
 
@@ -353,7 +356,16 @@ def _bands(quiz: int, dev: Device) -> Problem:
         questions.append(Question(f"run{i + 1}", right, choices=BAND_KEYS, mistakes=mistakes))
         given.update({f"run{i + 1}.{k}": v for k, v in run.items()})
         given[f"run{i + 1}.mfu"] = value
+    choices = list(CEILING_CHOICES)
+    rng.shuffle(choices)
+    questions.append(Question("why60", "overheads", choices=tuple(choices), mistakes=tuple(
+        Mistake(f"why60_{c}", c) for c in CEILING_CHOICES if c != "overheads")))
     return Problem(5, quiz, dev, given, tuple(questions))
+
+
+CEILING_CHOICES = ("overheads", "datasheet", "precision", "memory")
+"""Lesson 5 (b): why the practical MFU ceiling is ~60 %. The chapter: time that is not
+useful FLOPs (communication, non-matmul operators, data loading, launches, optimizer)."""
 
 
 EXPERIMENT_CHOICES = ("random_tensors", "more_gpus", "bigger_batch", "no_checkpointing",

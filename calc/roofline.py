@@ -172,10 +172,12 @@ def place_kernel(flops: float, bytes_moved: float, peak_flops: float, mem_bw: fl
         fraction_of_roof = achieved_flops / attainable_flops
         verdict          = "above_roof" (> 1.05) | "near_roof" (>= 0.70) | "below_roof"
 
-    flops (FLOP) and bytes_moved (bytes) must be > 0; seconds > 0 or None.
+    flops (FLOP) >= 0 and bytes_moved (bytes) > 0; seconds > 0 or None.  A zero-FLOP
+    kernel (copy, fill) has intensity 0 and fraction_of_roof = (bytes / seconds) / mem_bw,
+    its bandwidth utilisation (in general fraction_of_roof = min_seconds / seconds).
     Source: Williams et al. 2009; seed chapter 04 ("三步用起来").
     """
-    f = v.number("flops", flops, "positive", "FLOP")
+    f = v.number("flops", flops, "non_negative", "FLOP")
     b = v.number("bytes_moved", bytes_moved, "positive", "bytes")
     p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
     bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
@@ -188,7 +190,7 @@ def place_kernel(flops: float, bytes_moved: float, peak_flops: float, mem_bw: fl
     if s is None:
         return KernelPlacement(intensity, attainable, bound)
     achieved = f / s
-    fraction = achieved / attainable
+    fraction = max(f / p, b / bw) / s
     return KernelPlacement(intensity, attainable, bound, achieved, fraction, verdict_for(fraction))
 
 
@@ -199,8 +201,11 @@ class KernelPlacements:
     intensity, attainable_flops: float64 arrays; bound: str array ("memory"/"compute");
     is_memory_bound: bool array; achieved_flops, fraction_of_roof: float64 arrays with
     NaN where no time was measured; verdict: object array of "above_roof" /
-    "near_roof" / "below_roof" / None.  The last three are None (not arrays) when
-    place_kernels was called without ``seconds``.
+    "near_roof" / "below_roof" / None; achieved_bw: bytes / seconds (bytes/s, NaN when
+    not measured).  The last four are None (not arrays) when place_kernels was called
+    without ``seconds``.  Zero-FLOP kernels (copies, fills: intensity 0) have attainable
+    0 FLOP/s, bound "memory", and their fraction_of_roof is the fraction of the memory
+    roof they reach: achieved_bw / mem_bw.
     """
 
     intensity: np.ndarray
@@ -210,6 +215,13 @@ class KernelPlacements:
     achieved_flops: Optional[np.ndarray] = None
     fraction_of_roof: Optional[np.ndarray] = None
     verdict: Optional[np.ndarray] = None
+    achieved_bw: Optional[np.ndarray] = None
+
+    @property
+    def zero_flop(self) -> np.ndarray:
+        """True for kernels that move bytes but do no arithmetic (copy, fill, memset):
+        intensity 0, judged by bandwidth (achieved_bw / mem_bw)."""
+        return self.intensity == 0
 
     def __len__(self) -> int:
         return int(self.intensity.shape[0]) if self.intensity.ndim else 1
@@ -228,7 +240,11 @@ def place_kernels(flops: Any, bytes_moved: Any, peak_flops: Any, mem_bw: Any,
     """Vectorized :func:`place_kernel` over numpy arrays (no Python loop over kernels).
 
     Same formulas as :func:`place_kernel`, element-wise.  ``flops`` and
-    ``bytes_moved`` are 1-D arrays (FLOP, bytes; all finite and > 0);
+    ``bytes_moved`` are 1-D arrays (FLOP, bytes; all finite, bytes > 0, flops >= 0).
+    A kernel with 0 FLOPs (a copy, fill or memset: real GPU time) has intensity 0 and
+    is judged against the memory roof: fraction_of_roof = (bytes / seconds) / mem_bw,
+    i.e. its bandwidth utilisation.  For every kernel fraction_of_roof = min_seconds /
+    seconds, which equals achieved_flops / attainable_flops when flops > 0.
     ``peak_flops`` and ``mem_bw`` are scalars or arrays broadcastable to them
     (e.g. a per-kernel precision peak).  ``seconds`` is None or an array of
     times in seconds, where NaN means "no time measured for this kernel"
@@ -236,7 +252,7 @@ def place_kernels(flops: Any, bytes_moved: Any, peak_flops: Any, mem_bw: Any,
     A bad element raises ValueError naming the argument and its index.
     Source: Williams et al. 2009; seed chapter 04.
     """
-    f = np.atleast_1d(v.number("flops", flops, "positive", "FLOP"))
+    f = np.atleast_1d(v.number("flops", flops, "non_negative", "FLOP"))
     b = np.atleast_1d(v.number("bytes_moved", bytes_moved, "positive", "bytes"))
     p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
     bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
@@ -259,13 +275,16 @@ def place_kernels(flops: Any, bytes_moved: Any, peak_flops: Any, mem_bw: Any,
     except ValueError:
         raise ValueError(f"seconds must have the same length as flops ({shape}), got shape {s.shape}") from None
     achieved = np.broadcast_to(f / s, shape)
-    fraction = achieved / attainable
+    achieved_bw = np.broadcast_to(b / s, shape)
+    floor = np.maximum(np.divide(f, p), np.divide(b, bw))
+    fraction = np.broadcast_to(floor / s, shape)
     has = ~np.isnan(fraction)
     verdict = np.full(shape, None, dtype=object)
     verdict[has & (fraction > ABOVE_ROOF_FRACTION)] = "above_roof"
     verdict[has & (fraction <= ABOVE_ROOF_FRACTION) & (fraction >= NEAR_ROOF_FRACTION)] = "near_roof"
     verdict[has & (fraction < NEAR_ROOF_FRACTION)] = "below_roof"
-    return KernelPlacements(intensity, attainable, bound, memory, achieved, fraction, verdict)
+    return KernelPlacements(intensity, attainable, bound, memory, achieved, fraction, verdict,
+                            achieved_bw)
 
 
 def min_seconds(flops: Any, bytes_moved: Any, peak_flops: Any, mem_bw: Any):

@@ -137,6 +137,8 @@ def _kernel_to_dict(k: KernelRecord) -> dict:
         "count": int(k.count),
         "source": k.source,
     }
+    if k.precision:
+        d["precision"] = k.precision
     if k.level_bytes:
         d["level_bytes"] = {str(lv): float(b) for lv, b in k.level_bytes}
     return d
@@ -189,9 +191,11 @@ def _req(d: dict, key: str, path: str):
     return d[key]
 
 
-def _num(v: object, path: str, *, allow_none: bool = False) -> float | None:
+def _num(v: object, path: str, *, allow_none: bool = False, allow_zero: bool = False) -> float | None:
     if v is None and allow_none:
         return None
+    if allow_zero and not isinstance(v, bool) and isinstance(v, (int, float)) and v == 0:
+        return 0.0          # a zero-FLOP kernel (copy, fill)
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         extra = " or null" if allow_none else ""
         raise ScenarioError(f"{path} must be a number > 0{extra}, got {_q(v)}")
@@ -236,7 +240,7 @@ def _kernel(v: object, path: str) -> KernelRecord:
         raise ScenarioError(f"{path} must be an object, got {_q(v)}")
     # names are labels: any text up to MAX_NAME_CHARS, even empty (KernelRecord allows it)
     name = _text(_req(v, "name", path + "."), path + ".name", MAX_NAME_CHARS, allow_empty=True)
-    flops = _num(_req(v, "flops", path + "."), path + ".flops", allow_none=True)
+    flops = _num(_req(v, "flops", path + "."), path + ".flops", allow_none=True, allow_zero=True)
     bytes_moved = _num(_req(v, "bytes", path + "."), path + ".bytes")
     seconds = _num(v.get("seconds"), path + ".seconds", allow_none=True)
     count = v.get("count", 1)
@@ -257,7 +261,10 @@ def _kernel(v: object, path: str) -> KernelRecord:
             (_text(lv, f"{path}.level_bytes key", 20), _num(b, f"{path}.level_bytes.{lv}"))
             for lv, b in lb.items()
         )
-    return KernelRecord(name, flops, bytes_moved, seconds, int(count), source, levels)
+    precision = v.get("precision") or ""
+    if precision not in ("", "fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4"):
+        raise ScenarioError(f"{path}.precision must be a precision such as fp32 or bf16, got {_q(precision)}")
+    return KernelRecord(name, flops, bytes_moved, seconds, int(count), source, levels, precision)
 
 
 def _reject_constant(name: str):
@@ -376,8 +383,10 @@ def load_scenario(text_or_bytes: str | bytes, known_devices: Collection[str] | N
 
 def _kernel_to_list(k: KernelRecord) -> list:
     row = [k.name, k.flops, k.bytes_moved, k.seconds, k.count]
-    if k.level_bytes:
+    if k.level_bytes or k.precision:
         row.append({lv: b for lv, b in k.level_bytes})
+    if k.precision:
+        row.append(k.precision)
     return row
 
 
@@ -456,11 +465,13 @@ def decode_kernels(token: str, max_kernels: int = MAX_KERNELS) -> list[KernelRec
     out = []
     for i, r in enumerate(rows):
         p = f"kernels[{i}]"
-        if not isinstance(r, list) or len(r) not in (5, 6):
+        if not isinstance(r, list) or len(r) not in (5, 6, 7):
             raise ScenarioError(f"{p} must be [name, flops, bytes, seconds, count], got {_q(r)}")
         d_ = {"name": r[0], "flops": r[1], "bytes": r[2], "seconds": r[3], "count": r[4],
               "source": "link"}
-        if len(r) == 6:
+        if len(r) >= 6 and r[5]:
             d_["level_bytes"] = r[5]
+        if len(r) == 7:
+            d_["precision"] = r[6]
         out.append(_kernel(d_, p))
     return out

@@ -84,6 +84,8 @@ __all__ = [
     "KINDS",
     "MAX_TEXT_LENGTH",
     "MAX_EXPONENT",
+    "MAX_MAGNITUDE",
+    "MIN_MAGNITUDE",
     "SI_PREFIXES",
     "BINARY_PREFIXES",
 ]
@@ -93,6 +95,14 @@ MAX_TEXT_LENGTH = 200
 
 MAX_EXPONENT = 1024
 """Largest |exponent| accepted in ``a ** b`` (2**1024 already overflows a float)."""
+
+MAX_MAGNITUDE = 1e30
+"""Largest magnitude any input (field or table cell) may have, in SI base units: the
+products and quotients the pages ask of calc/ (6·N·D, bandwidth ÷ bytes, ...) stay
+finite and the charts keep a sane number of decades."""
+
+MIN_MAGNITUDE = 1e-30
+"""Smallest non-zero magnitude any input may have (see MAX_MAGNITUDE)."""
 
 EXAMPLES = "Examples: 312T, 2 TB/s, 1.2 ms, 14 GB, 7B, 2*8192**3"
 

@@ -124,11 +124,13 @@ def _stream_op(kernel: str, working_set: int) -> tuple[Callable[[], object], int
 
 def stream_sweep(sizes: Sequence[int], budget_s: float, *, kernels_: Sequence[str] = STREAM_KERNELS,
                  progress: Optional[Progress] = None,
-                 should_stop: Optional[Callable[[], bool]] = None) -> list[StreamPoint]:
+                 should_stop: Optional[Callable[[], bool]] = None,
+                 deadline: Optional[float] = None) -> list[StreamPoint]:
     """Copy and triad bandwidth at each working set (bytes); about budget_s seconds in all.
 
     Each (kernel, size) gets an equal share of the budget for its samples (at least 3;
-    2 with one warm-up call once the sweep runs 25 % behind its schedule).
+    2 with one warm-up call once the sweep runs 25 % behind its schedule; 1 past
+    ``deadline``, a time.perf_counter() time).
     """
     jobs = [(k, s) for s in sizes for k in kernels_]
     share = budget_s / max(1, len(jobs))
@@ -138,9 +140,12 @@ def stream_sweep(sizes: Sequence[int], budget_s: float, *, kernels_: Sequence[st
         op, nbytes = _stream_op(kernel, ws)
         # Behind schedule (a loaded machine makes every call slower): the remaining sizes
         # take the fewest samples, so the sweep still reaches DRAM within its bound.
-        late = time.perf_counter() - start > budget_s * (i + 1) / len(jobs) * 1.25
+        now = time.perf_counter()
+        late = now - start > budget_s * (i + 1) / len(jobs) * 1.25 or (
+            deadline is not None and now >= deadline)
         timing = time_op(op, budget_s=share, warmup=1 if late else 2,
-                         min_samples=2 if late else 3, max_samples=15, should_stop=should_stop)
+                         min_samples=2 if late else 3, max_samples=30, should_stop=should_stop,
+                         deadline=deadline)
         out.append(StreamPoint(kernel, ws, nbytes, timing))
         if progress is not None:
             progress((i + 1) / len(jobs), f"{kernel} {ws / 2**10:,.0f} KiB")
@@ -161,7 +166,8 @@ def _matrices(precision: str, n: int, rng: np.random.Generator):
 def gemm_sweep(precision: str, budget_s: float, *, start_n: Optional[int] = None,
                max_n: int = 8192, progress: Optional[Progress] = None,
                should_stop: Optional[Callable[[], bool]] = None,
-               clock: Callable[[], float] = time.perf_counter) -> list[GemmPoint]:
+               clock: Callable[[], float] = time.perf_counter,
+               deadline: Optional[float] = None) -> list[GemmPoint]:
     """numpy.matmul n×n at ``precision`` for n = start_n, 2·start_n, ... within budget_s (s).
 
     start_n defaults to 256 for the BLAS precisions (fp64, fp32) and 64 for numpy's own
@@ -178,13 +184,14 @@ def gemm_sweep(precision: str, budget_s: float, *, start_n: Optional[int] = None
         a, b, c = _matrices(precision, n, rng)
         left = budget_s - (clock() - start)
         timing = time_op(lambda: np.matmul(a, b, out=c), budget_s=max(left / 2, 1e-3),
-                         warmup=1, min_samples=3, max_samples=10, should_stop=should_stop)
+                         warmup=1, min_samples=3, max_samples=30, should_stop=should_stop,
+                         deadline=deadline)
         out.append(GemmPoint(precision, n, kernels.gemm(n, n, n, c.itemsize).flops, timing))
         spent = clock() - start
         if progress is not None:
             progress(min(1.0, spent / budget_s), f"{precision} n={n}")
         predicted = 5 * 8 * timing.median      # the median: a loaded machine stays loaded
-        if spent + predicted > budget_s:
+        if spent + predicted > budget_s or (deadline is not None and clock() >= deadline):
             break
         n *= 2
     if progress is not None:

@@ -6,7 +6,8 @@
     sum   s = Σ a, n elements       calc.kernels.reduction(n, b)
 
 b = 8 (fp64) or 4 (fp32). The FLOP and byte counts come from calc.kernels (the same
-formulas as the Roofline page); the time from measure.timing (best sample). A kernel's
+formulas as the Roofline page); the time from measure.timing (the median sample; the
+roofs use the best ones). A kernel's
 footprint (its bytes touched, = the ideal traffic) decides which measured bandwidth
 bounds it: the smallest cache level it (mostly) fits in, else DRAM (:func:`bandwidth_for`).
 """
@@ -122,14 +123,21 @@ class LiveResult:
     timing: Timing
 
     @property
+    def seconds(self) -> float:
+        """The kernel's time: the MEDIAN seconds per call (s). The roofs are built from the
+        best samples (what the machine can do); a kernel's point is what it typically gets,
+        so noise shows as a gap below the roof rather than a point above it."""
+        return self.timing.median
+
+    @property
     def achieved_flops(self) -> float:
-        """FLOP / best seconds per call   [FLOP/s]."""
-        return self.cost.flops / self.timing.best
+        """FLOP / median seconds per call   [FLOP/s]."""
+        return self.cost.flops / self.seconds
 
     @property
     def achieved_bw(self) -> float:
-        """bytes / best seconds per call   [bytes/s]."""
-        return self.cost.bytes_moved / self.timing.best
+        """bytes / median seconds per call   [bytes/s]."""
+        return self.cost.bytes_moved / self.seconds
 
 
 def run_kernels(todo: Sequence[LiveKernel], budget_s: float, *,

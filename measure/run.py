@@ -147,18 +147,24 @@ def run(quick: bool = False, *, use_gpu: bool = True, progress: Optional[RunProg
             return None
         return lambda frac, text: progress(bench, frac, text)
 
+    def deadline(bench: str) -> float:
+        # each benchmark's hard stop: its budget and a fifth more, from when it starts
+        return time.perf_counter() + 1.2 * budgets[bench]
+
     sizes = cpu.working_set_sizes(stream_max_bytes(host, quick), per_octave=2 if quick else 3)
     stream = cpu.stream_sweep(sizes, budgets["stream"], progress=reporter("stream"),
-                              should_stop=should_stop)
+                              should_stop=should_stop, deadline=deadline("stream"))
     gemm: list[GemmPoint] = []
     for precision in ("fp64", "fp32"):
-        gemm += cpu.gemm_sweep(precision, budgets[f"gemm_{precision}"],
-                               progress=reporter(f"gemm_{precision}"), should_stop=should_stop)
+        bench = f"gemm_{precision}"
+        gemm += cpu.gemm_sweep(precision, budgets[bench], progress=reporter(bench),
+                               should_stop=should_stop, deadline=deadline(bench))
     small = reporter("gemm_small")
+    small_end = deadline("gemm_small")
     for i, precision in enumerate(("fp16", "int8")):
         sub = None if small is None else (lambda f, t, i=i: small((i + f) / 2, t))
         gemm += cpu.gemm_sweep(precision, budgets["gemm_small"] / 2, max_n=1024,
-                               progress=sub, should_stop=should_stop)
+                               progress=sub, should_stop=should_stop, deadline=small_end)
     m = Measurement(quick, started, 0.0, host, stream, gemm, gstatus)
     if with_gpu:
         m.gpu = gpu.gpu_info(gstatus)

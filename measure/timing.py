@@ -71,7 +71,8 @@ def time_op(fn: Callable[[], object], *, budget_s: float, warmup: int = 1,
             target_sample_s: float = TARGET_SAMPLE_S,
             sync: Optional[Callable[[], object]] = None,
             should_stop: Optional[Callable[[], bool]] = None,
-            clock: Callable[[], float] = time.perf_counter) -> Timing:
+            clock: Callable[[], float] = time.perf_counter,
+            deadline: Optional[float] = None) -> Timing:
     """Time ``fn()`` (see the module docstring): warm-up, calibration, samples in a budget.
 
     budget_s (s) bounds the samples after the calibration call: they stop when the next
@@ -80,7 +81,9 @@ def time_op(fn: Callable[[], object], *, budget_s: float, warmup: int = 1,
     that fit: :func:`measure.cpu.gemm_sweep` predicts the next size's time first).
     ``sync`` (e.g. torch.cuda.synchronize) is called after the warm-up and at the end of
     every sample, so asynchronous devices are timed to completion. ``should_stop`` is
-    polled between samples; True raises :class:`Cancelled`.
+    polled between samples; True raises :class:`Cancelled`. ``deadline`` (a ``clock()``
+    time) is the hard stop of the benchmark this call belongs to: past it, sampling ends
+    after the first sample, whatever ``min_samples`` says (a loaded machine keeps its bound).
     """
     if budget_s <= 0 or not math.isfinite(budget_s):
         raise ValueError(f"budget_s must be a finite number of seconds > 0, got {budget_s!r}")
@@ -117,5 +120,7 @@ def time_op(fn: Callable[[], object], *, budget_s: float, warmup: int = 1,
         samples.append(elapsed / inner)
         spent = clock() - start
         if len(samples) >= min_samples and spent + elapsed > budget_s:
+            break
+        if deadline is not None and clock() >= deadline:
             break
     return Timing(tuple(samples), inner)

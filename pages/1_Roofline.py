@@ -8,6 +8,7 @@ them; the kernel table lives in ui.roofline.state).
 import streamlit as st
 
 from ui.frame import page_frame
+from ui.learn.link import why_link
 from ui.roofline import (builder, chart, compare, hierarchy, import_panel, results, scenario, state,
                          table)
 
@@ -33,11 +34,15 @@ scenario.render_link_note(ctx, parse.kernels)
 
 # No valid custom peak/bandwidth: no chart and no results, but the table, the builder and
 # the sections below stay usable (a scenario file can fix the device).
-analysis = results.analyze(parse, ctx.peak_flops, ctx.mem_bw) if ctx.ready else None
+analysis = results.analyze(parse, ctx.peak_flops, ctx.mem_bw,
+                           dict(ctx.device.peaks) if ctx.device is not None else None) \
+    if ctx.ready else None
 with chart_box:
     chart.render_chart(ctx, analysis)
+    why_link(t, 1)
 if analysis is not None:
     results.render_results_section(ctx, parse, analysis)
+    why_link(t, 2)
 
 st.divider()
 st.header(t("roofline.extras_heading"))

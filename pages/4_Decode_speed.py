@@ -13,10 +13,11 @@ from calc.decode import (BYTES_PER_PARAM, achieved_bandwidth, aggregate, bandwid
                          max_batch_in_memory, max_decode_tokens_per_sec, model_bytes,
                          per_sequence_tokens_per_sec)
 from calc.units import format_si
-from ui.figures.decode import batch_figure, decode_roofline_figure
+from ui.figures.decode import batch_figure, curve_batches, decode_roofline_figure
 from ui.figures.roofline import Roof
 from ui.formula import formula, latex, si
-from ui.frame import how_computed, page_frame
+from ui.frame import calculator, how_computed, page_frame
+from ui.learn.link import why_link
 from ui.plans.add import serving_setup_button
 from ui.model_decode import decode_model_results, prefill_params_section
 from ui.model_sections import model_params_note
@@ -32,7 +33,7 @@ model = ctx.model           # None: "Custom: parameters only" (N × bytes per we
 WEIGHT_OPTIONS = ["bf16", "fp16", "fp8", "int8", "int4"]
 KV_OPTIONS = ["bf16", "fp16", "fp8", "int8"]
 BATCH_OPTIONS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
-CURVE_BATCHES = np.geomspace(1, 4096, 241)
+CURVE_BATCHES = curve_batches()
 
 
 def tps(x: float) -> str:
@@ -54,220 +55,228 @@ st.markdown(t("decode.intro"))
 st.button(t("decode.seed_button"), on_click=seed_example, help=t("decode.seed_button_help"),
           icon=":material/science:")
 
-inputs, results = st.columns([1, 1.45], gap="large")
-with inputs:
-    st.subheader(t("decode.inputs_heading"))
-    if model is None:
-        n_params = quantity_input(t, t("decode.params"), "params", "7B", kind="count",
-                                  help=t("decode.params_help"), slider=(1e8, 2e12))
-    else:
-        n_params = model_params_note(t, model)
-    weights = bound_select(t("decode.weights"), WEIGHT_OPTIONS, "weights", index=0,
-                           format_func=lambda p: t("decode.dtype_label", name=p.upper(),
-                                                   bytes=f"{BYTES_PER_PARAM[p]:g}"),
-                           help=t("decode.weights_help"))
-    n_gpus = quantity_input(t, t("decode.gpus"), "gpus", "1", kind="count", bounds=COUNT,
-                            help=t("decode.gpus_help"))
-    batch = bound(st.select_slider, t("decode.batch"), key="batch", options=BATCH_OPTIONS,
-                  value=1, help=t("decode.batch_help"),
-                  is_valid=lambda v: v in BATCH_OPTIONS)
-    with st.expander(t("decode.kv_heading") if model is None else t("model.decode.kv_heading"),
-                     expanded=model is not None):
-        use_kv = bound_checkbox(t("decode.kv"), "kv", value=False, help=t("decode.kv_help"))
+@calculator("decode")
+def decode_calculator() -> None:
+    """Inputs, results, the two charts and how they are computed (one fragment)."""
+    inputs, results = st.columns([1, 1.45], gap="large")
+    with inputs:
+        st.subheader(t("decode.inputs_heading"))
         if model is None:
-            n_layers = quantity_input(t, t("decode.layers"), "layers", "32", kind="count",
-                                      bounds=COUNT, help=t("decode.layers_help"))
-            kv_heads = quantity_input(t, t("decode.kv_heads"), "kv_heads", "32", kind="count",
-                                      bounds=COUNT, help=t("decode.kv_heads_help"))
-            head_dim = quantity_input(t, t("decode.head_dim"), "head_dim", "128", kind="count",
-                                      bounds=COUNT, help=t("decode.head_dim_help"))
+            n_params = quantity_input(t, t("decode.params"), "params", "7B", kind="count",
+                                      help=t("decode.params_help"), slider=(1e8, 2e12))
         else:
-            n_layers, kv_heads, head_dim = model.n_layers, model.n_kv_heads, model.head_dim
-            st.caption(t("model.decode.kv_from_model"))
-        context = quantity_input(t, t("decode.context"), "context", "4096", kind="count",
-                                 bounds=COUNT, help=t("decode.context_help"),
-                                 slider=(128, 2e6))
-        kv_dtype = bound_select(t("decode.kv_dtype"), KV_OPTIONS, "kv_dtype", index=0,
-                                format_func=lambda p: t("decode.dtype_label", name=p.upper(),
-                                                        bytes=f"{BYTES_PER_PARAM[p]:g}"),
-                                help=t("decode.kv_dtype_help"))
-    measured = quantity_input(t, t("decode.measured"), "measured", "", unit="tok/s",
-                              kind="token_rate", help=t("decode.measured_help"),
-                              placeholder="120 tok/s", optional=True)
-    prompt = quantity_input(t, t("model.decode.prompt"), "prompt", "", kind="count",
-                            bounds=COUNT, help=t("model.decode.prompt_help"),
-                            placeholder="2048", optional=True)
-    if model is not None:
-        tp_comm = bound_checkbox(t("model.decode.tp_comm"), "tp_comm", value=False,
-                                 help=t("model.decode.tp_comm_help"))
-    else:
-        tp_comm = False
-    serving_setup_button(ctx, n_params, weights, n_gpus, batch, use_kv, n_layers, kv_heads,
-                         head_dim, context, kv_dtype, prompt=prompt, tp_comm=tp_comm)
-
-formulas: list = []
-kv_ok = n_layers is not None and kv_heads is not None and head_dim is not None \
-    and context is not None
-ok = ctx.ready and n_params is not None and n_gpus is not None
-
-with results:
-    st.subheader(t("decode.results_heading"))
-    if not ok:
-        st.warning(t("common.missing_inputs"))
-    elif use_kv and not kv_ok:
-        st.warning(t("decode.kv_missing"))
-    elif model is not None:
-        formulas = decode_model_results(
-            ctx, t, model, bpp=bytes_per_param(weights), weights=weights, n_gpus=n_gpus,
-            batch=batch, use_kv=use_kv, context=context, kv_bpe=bytes_per_param(kv_dtype),
-            measured=measured, prompt=prompt, tp_comm=tp_comm, curve_batches=CURVE_BATCHES)
-    else:
-        bpp = bytes_per_param(weights)
-        w_bytes = model_bytes(n_params, bpp)
-        bw = aggregate(ctx.mem_bw, n_gpus)
-        peak = aggregate(ctx.peak_flops, n_gpus)
-        if use_kv:
-            kv_elem = bytes_per_param(kv_dtype)
-            kv_seq = kv_cache_bytes(n_layers, kv_heads, head_dim, context, 1, kv_elem)
-            kv_total = kv_cache_bytes(n_layers, kv_heads, head_dim, context, batch, kv_elem)
-        else:
-            kv_seq = kv_total = 0.0
-        bound_b1 = max_decode_tokens_per_sec(w_bytes, bw, kv_seq)
-        thr = decode_tokens_per_sec(batch, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
-        per = per_sequence_tokens_per_sec(batch, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
-        knee = critical_batch(n_params, bpp, peak, bw, kv_seq)
-
-        # Memory: weights + KV cache against the GPUs' memory (None: the custom device has none).
-        device_mem = ctx.device.memory_bytes if ctx.device is not None else None
-        mem = aggregate(device_mem, n_gpus) if device_mem else None
-        need_b1 = decode_memory_bytes(w_bytes, kv_seq, 1)
-        need_now = decode_memory_bytes(w_bytes, kv_seq, batch)
-        fits_b1 = mem is None or fits_in_memory(w_bytes, mem, kv_seq)
-        fits_now = mem is None or fits_in_memory(w_bytes, mem, kv_total)
-        max_fit = max_batch_in_memory(w_bytes, mem, kv_seq) if mem is not None else None
-
-        def needs(nbytes: float) -> str:
-            return t("decode.metric.needs", need=format_si(nbytes, "B"))
-
-        c1, c2, c3 = st.columns(3)
-        c1.metric(t("decode.metric.bound"), tps(bound_b1) if fits_b1 else needs(need_b1),
-                  help=t("decode.metric.bound_help"))
-        c2.metric(t("decode.metric.throughput", batch=batch), tps(thr) if fits_now else needs(need_now),
-                  help=t("decode.metric.throughput_help"))
-        c3.metric(t("decode.metric.per_request", batch=batch), tps(per) if fits_now else needs(need_now),
-                  help=t("decode.metric.per_request_help"))
-        if not fits_b1:
-            st.error(t("decode.headline_no_fit", need=format_si(need_b1, "B"),
-                       mem=format_si(mem, "B"), gpus=f"{n_gpus:,.0f}"), icon=":material/error:")
-        elif use_kv:
-            st.info(t("decode.headline_kv", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
-                      kv=format_si(kv_seq, "B"), bound=tps(bound_b1), weights=weights.upper(),
-                      without=tps(max_decode_tokens_per_sec(w_bytes, bw))),
-                    icon=":material/bolt:")
-        else:
-            st.info(t("decode.headline", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
-                      bound=tps(bound_b1), weights=weights.upper()), icon=":material/bolt:")
-
-        curve_thr = decode_tokens_per_sec(CURVE_BATCHES, n_params, bpp, peak, bw,
-                                          kv_bytes_per_seq=kv_seq)
-        curve_per = per_sequence_tokens_per_sec(CURVE_BATCHES, n_params, bpp, peak, bw,
-                                                kv_bytes_per_seq=kv_seq)
-        fig = batch_figure(t, CURVE_BATCHES, curve_thr, curve_per, knee=knee,
-                           current=(batch, thr, per), max_fit=max_fit)
-        st.plotly_chart(fig, config=ctx.chart_config("decode_batch"), key="decode_batch")
-        if np.isfinite(knee):
-            knee_thr = decode_tokens_per_sec(knee, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
-            st.markdown(t("decode.knee_text", knee=f"{knee:,.0f}", thr=tps(knee_thr),
-                          per=tps(bound_b1)))
-        else:
-            st.markdown(t("decode.knee_never"))
-
-        if mem is not None:
-            args = dict(model=format_si(w_bytes, "B"), kv=format_si(kv_total, "B"),
-                        mem=format_si(mem, "B"), gpus=plural(t, "common.n_gpus", n_gpus))
-            if fits_in_memory(w_bytes, mem, kv_total, reserve_fraction=0.1):
-                st.success(t("decode.fits", **args), icon=":material/check_circle:")
-            elif fits_now:
-                st.warning(t("decode.fits_tight", **args), icon=":material/warning:")
+            n_params = model_params_note(t, model)
+        weights = bound_select(t("decode.weights"), WEIGHT_OPTIONS, "weights", index=0,
+                               format_func=lambda p: t("decode.dtype_label", name=p.upper(),
+                                                       bytes=f"{BYTES_PER_PARAM[p]:g}"),
+                               help=t("decode.weights_help"))
+        n_gpus = quantity_input(t, t("decode.gpus"), "gpus", "1", kind="count", bounds=COUNT,
+                                help=t("decode.gpus_help"))
+        batch = bound(st.select_slider, t("decode.batch"), key="batch", options=BATCH_OPTIONS,
+                      value=1, help=t("decode.batch_help"),
+                      is_valid=lambda v: v in BATCH_OPTIONS)
+        with st.expander(t("decode.kv_heading") if model is None else t("model.decode.kv_heading"),
+                         expanded=model is not None):
+            use_kv = bound_checkbox(t("decode.kv"), "kv", value=False, help=t("decode.kv_help"))
+            if model is None:
+                n_layers = quantity_input(t, t("decode.layers"), "layers", "32", kind="count",
+                                          bounds=COUNT, help=t("decode.layers_help"))
+                kv_heads = quantity_input(t, t("decode.kv_heads"), "kv_heads", "32", kind="count",
+                                          bounds=COUNT, help=t("decode.kv_heads_help"))
+                head_dim = quantity_input(t, t("decode.head_dim"), "head_dim", "128", kind="count",
+                                          bounds=COUNT, help=t("decode.head_dim_help"))
             else:
-                st.error(t("decode.no_fit", **args), icon=":material/error:")
-            if use_kv and max_fit is not None and np.isfinite(max_fit):
-                st.caption(t("decode.max_fit", batch=f"{max_fit:,.0f}", kv=format_si(kv_seq, "B"))
-                           if max_fit >= 1 else t("decode.max_fit_none"))
+                n_layers, kv_heads, head_dim = model.n_layers, model.n_kv_heads, model.head_dim
+                st.caption(t("model.decode.kv_from_model"))
+            context = quantity_input(t, t("decode.context"), "context", "4096", kind="count",
+                                     bounds=COUNT, help=t("decode.context_help"),
+                                     slider=(128, 2e6))
+            kv_dtype = bound_select(t("decode.kv_dtype"), KV_OPTIONS, "kv_dtype", index=0,
+                                    format_func=lambda p: t("decode.dtype_label", name=p.upper(),
+                                                            bytes=f"{BYTES_PER_PARAM[p]:g}"),
+                                    help=t("decode.kv_dtype_help"))
+        measured = quantity_input(t, t("decode.measured"), "measured", "", unit="tok/s",
+                                  kind="token_rate", help=t("decode.measured_help"),
+                                  placeholder="120 tok/s", optional=True)
+        prompt = quantity_input(t, t("model.decode.prompt"), "prompt", "", kind="count",
+                                bounds=COUNT, help=t("model.decode.prompt_help"),
+                                placeholder="2048", optional=True)
+        if model is not None:
+            tp_comm = bound_checkbox(t("model.decode.tp_comm"), "tp_comm", value=False,
+                                     help=t("model.decode.tp_comm_help"))
         else:
-            st.caption(t("decode.memory_unknown"))
+            tp_comm = False
+        serving_setup_button(ctx, n_params, weights, n_gpus, batch, use_kv, n_layers, kv_heads,
+                             head_dim, context, kv_dtype, prompt=prompt, tp_comm=tp_comm)
 
-        if measured is not None:
-            ach = achieved_bandwidth(measured, w_bytes, batch, kv_total)
-            mbu = bandwidth_utilisation(ach, bw)
-            msg = t("decode.measured_result", measured=tps(measured), ach=format_si(ach, "B/s"),
-                    bw=format_si(bw, "B/s"), mbu=f"{mbu:.0%}")
-            if mbu > 1.0:
-                st.error(msg + " " + t("decode.measured_over"), icon=":material/error:")
+    formulas: list = []
+    kv_ok = n_layers is not None and kv_heads is not None and head_dim is not None \
+        and context is not None
+    ok = ctx.ready and n_params is not None and n_gpus is not None
+
+    with results:
+        st.subheader(t("decode.results_heading"))
+        if not ok:
+            st.warning(t("common.missing_inputs"))
+        elif use_kv and not kv_ok:
+            st.warning(t("decode.kv_missing"))
+        elif model is not None:
+            formulas = decode_model_results(
+                ctx, t, model, bpp=bytes_per_param(weights), weights=weights, n_gpus=n_gpus,
+                batch=batch, use_kv=use_kv, context=context, kv_bpe=bytes_per_param(kv_dtype),
+                measured=measured, prompt=prompt, tp_comm=tp_comm, curve_batches=CURVE_BATCHES)
+        else:
+            bpp = bytes_per_param(weights)
+            w_bytes = model_bytes(n_params, bpp)
+            bw = aggregate(ctx.mem_bw, n_gpus)
+            peak = aggregate(ctx.peak_flops, n_gpus)
+            if use_kv:
+                kv_elem = bytes_per_param(kv_dtype)
+                kv_seq = kv_cache_bytes(n_layers, kv_heads, head_dim, context, 1, kv_elem)
+                kv_total = kv_cache_bytes(n_layers, kv_heads, head_dim, context, batch, kv_elem)
             else:
-                st.info(msg + " " + t("decode.measured_advice"), icon=":material/speed:")
+                kv_seq = kv_total = 0.0
+            bound_b1 = max_decode_tokens_per_sec(w_bytes, bw, kv_seq)
+            thr = decode_tokens_per_sec(batch, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+            per = per_sequence_tokens_per_sec(batch, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+            knee = critical_batch(n_params, bpp, peak, bw, kv_seq)
 
-        prefill_items = [] if prompt is None else [prefill_params_section(
-            t, n_params=n_params, bpp=bpp, prompt=prompt, peak=peak, bw=bw,
-            per_token_s=1.0 / bound_b1)]
+            # Memory: weights + KV cache against the GPUs' memory (None: the custom device has none).
+            device_mem = ctx.device.memory_bytes if ctx.device is not None else None
+            mem = aggregate(device_mem, n_gpus) if device_mem else None
+            need_b1 = decode_memory_bytes(w_bytes, kv_seq, 1)
+            need_now = decode_memory_bytes(w_bytes, kv_seq, batch)
+            fits_b1 = mem is None or fits_in_memory(w_bytes, mem, kv_seq)
+            fits_now = mem is None or fits_in_memory(w_bytes, mem, kv_total)
+            max_fit = max_batch_in_memory(w_bytes, mem, kv_seq) if mem is not None else None
 
-        st.subheader(t("decode.roofline_heading"))
-        roof = Roof(label=f"{ctx.device_label()} · {t('common.prec.' + ctx.precision)}",
-                    peak_flops=ctx.peak_flops, mem_bw=ctx.mem_bw)
-        steps = [1] if batch == 1 else [1, batch]
-        work = [decode_step_work(b, n_params, bpp, kv_seq) for b in steps]
-        names = [t("decode.step_name", batch=b) for b in steps]
-        rfig = decode_roofline_figure(t, roof, names, [w[0] for w in work], [w[1] for w in work])
-        st.plotly_chart(rfig, config=ctx.chart_config("decode_roofline"), key="decode_roofline")
-        intensity_b1 = decode_intensity(1, bpp, kv_seq, n_params)
-        mfu_b1 = decode_mfu(1, n_params, bpp, peak, bw, kv_seq)
-        mfu_b = decode_mfu(batch, n_params, bpp, peak, bw, kv_seq)
-        reach = [batch_for_decode_mfu(m, n_params, bpp, peak, bw, kv_seq) for m in (0.01, 0.05)]
-        if not np.isfinite(reach[1]):
-            reach_text = t("decode.reach_never", mfu=f"{mfu_b1:.1%}")
-        elif reach[0] < 1:
-            reach_text = t("decode.reach_b1", b5=f"{max(reach[1], 1):,.0f}")
-        else:
-            reach_text = t("decode.reach", b1=f"{reach[0]:,.0f}", b5=f"{reach[1]:,.0f}")
-        if batch == 1:
-            at_batch = ""
-        elif not fits_now:
-            at_batch = t("decode.at_batch_no_fit", batch=batch)
-        elif batch >= knee:
-            at_batch = t("decode.at_batch_knee_kv" if use_kv else "decode.at_batch_knee",
-                         batch=batch, knee=f"{knee:,.0f}")
-        else:
-            at_batch = t("decode.at_batch", batch=batch, mfub=f"{mfu_b:.1%}")
-        st.markdown(t("decode.roofline_text_kv" if use_kv else "decode.roofline_text",
-                      intensity=f"{intensity_b1:.2g}", ridge=format_si(roof.ridge, "FLOP/B"),
-                      mfu1=f"{mfu_b1:.2%}" if mfu_b1 < 0.01 else f"{mfu_b1:.1%}",
-                      bpp=f"{bpp:g}", rule=f"{batch1_decode_mfu(bpp, roof.ridge):.2%}",
-                      reach=reach_text, at_batch=at_batch))
+            def needs(nbytes: float) -> str:
+                return t("decode.metric.needs", need=format_si(nbytes, "B"))
 
-        step_flops, step_bytes = decode_step_work(batch, n_params, bpp, kv_seq)
-        W, B, P = si(w_bytes, "B"), si(bw, "B/s"), si(peak, "FLOP/s")
-        formulas = [
-            formula(r"W = N \times b_w = @params \times @bpp = @weights", t("decode.how.weights"),
-                    params=format_quantity(n_params), bpp=si(bpp, "B"), weights=W),
-            formula(r"\text{tok/s}_{\max} = \frac{B_{\text{mem}} \times n_{\text{GPU}}}"
-                    r"{W + KV_{\text{seq}}} = \frac{@bw}{@weights + @kvseq} = @bound",
-                    t("decode.how.bound_kv" if use_kv else "decode.how.bound"),
-                    bw=B, weights=W, kvseq=si(kv_seq, "B"), bound=tps(bound_b1)),
-            formula(r"\begin{aligned} t_{\text{step}} &= \max\left(\frac{W + b \cdot KV_{\text{seq}}}"
-                    r"{B_{\text{mem}}},\;\frac{2 N b}{P_{\text{peak}}}\right) \\"
-                    r" &= \max\left(\frac{@bytes}{@bw},\;\frac{@flops}{@peak}\right) \\"
-                    r" \text{tok/s} &= \frac{b}{t_{\text{step}}} = @thr\end{aligned}",
-                    t("decode.how.step", batch=batch), bytes=si(step_bytes, "B"), bw=B,
-                    flops=si(step_flops, "FLOP"), peak=P, thr=tps(thr)),
-            formula(r"b^{*} = \frac{W \cdot P_{\text{peak}}}{2 N B_{\text{mem}} - KV_{\text{seq}}"
-                    r" P_{\text{peak}}} = @knee", t("decode.how.knee"),
-                    knee=f"{knee:,.0f}" if np.isfinite(knee) else latex(r"\infty")),
-            formula(r"KV = 2 \times L \times H_{kv} \times d_{\text{head}} \times \text{ctx}"
-                    r" \times b \times b_{kv} = @kv", t("decode.how.kv"), kv=si(kv_total, "B")),
-        ] + prefill_items
+            c1, c2, c3 = st.columns(3)
+            c1.metric(t("decode.metric.bound"), tps(bound_b1) if fits_b1 else needs(need_b1),
+                      help=t("decode.metric.bound_help"))
+            c2.metric(t("decode.metric.throughput", batch=batch), tps(thr) if fits_now else needs(need_now),
+                      help=t("decode.metric.throughput_help"))
+            c3.metric(t("decode.metric.per_request", batch=batch), tps(per) if fits_now else needs(need_now),
+                      help=t("decode.metric.per_request_help"))
+            if not fits_b1:
+                st.error(t("decode.headline_no_fit", need=format_si(need_b1, "B"),
+                           mem=format_si(mem, "B"), gpus=f"{n_gpus:,.0f}"), icon=":material/error:")
+            elif use_kv:
+                st.info(t("decode.headline_kv", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
+                          kv=format_si(kv_seq, "B"), bound=tps(bound_b1), weights=weights.upper(),
+                          without=tps(max_decode_tokens_per_sec(w_bytes, bw))),
+                        icon=":material/bolt:")
+            else:
+                st.info(t("decode.headline", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
+                          bound=tps(bound_b1), weights=weights.upper()), icon=":material/bolt:")
+            why_link(t, 8)
 
-if formulas:
-    how_computed(t, formulas)
+            batches = curve_batches(knee)
+            curve_thr = decode_tokens_per_sec(batches, n_params, bpp, peak, bw,
+                                              kv_bytes_per_seq=kv_seq)
+            curve_per = per_sequence_tokens_per_sec(batches, n_params, bpp, peak, bw,
+                                                    kv_bytes_per_seq=kv_seq)
+            fig = batch_figure(t, batches, curve_thr, curve_per, knee=knee,
+                               current=(batch, thr, per), max_fit=max_fit)
+            st.plotly_chart(fig, config=ctx.chart_config("decode_batch"), key="decode_batch")
+            if np.isfinite(knee):
+                knee_thr = decode_tokens_per_sec(knee, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+                st.markdown(t("decode.knee_text", knee=f"{knee:,.0f}", thr=tps(knee_thr),
+                              per=tps(bound_b1)))
+            else:
+                st.markdown(t("decode.knee_never"))
+
+            if mem is not None:
+                args = dict(model=format_si(w_bytes, "B"), kv=format_si(kv_total, "B"),
+                            mem=format_si(mem, "B"), gpus=plural(t, "common.n_gpus", n_gpus))
+                if fits_in_memory(w_bytes, mem, kv_total, reserve_fraction=0.1):
+                    st.success(t("decode.fits", **args), icon=":material/check_circle:")
+                elif fits_now:
+                    st.warning(t("decode.fits_tight", **args), icon=":material/warning:")
+                else:
+                    st.error(t("decode.no_fit", **args), icon=":material/error:")
+                if use_kv and max_fit is not None and np.isfinite(max_fit):
+                    st.caption(t("decode.max_fit", batch=f"{max_fit:,.0f}", kv=format_si(kv_seq, "B"))
+                               if max_fit >= 1 else t("decode.max_fit_none"))
+            else:
+                st.caption(t("decode.memory_unknown"))
+
+            if measured is not None:
+                ach = achieved_bandwidth(measured, w_bytes, batch, kv_total)
+                mbu = bandwidth_utilisation(ach, bw)
+                msg = t("decode.measured_result", measured=tps(measured), ach=format_si(ach, "B/s"),
+                        bw=format_si(bw, "B/s"), mbu=f"{mbu:.0%}")
+                if mbu > 1.0:
+                    st.error(msg + " " + t("decode.measured_over"), icon=":material/error:")
+                else:
+                    st.info(msg + " " + t("decode.measured_advice"), icon=":material/speed:")
+
+            prefill_items = [] if prompt is None else [prefill_params_section(
+                t, n_params=n_params, bpp=bpp, prompt=prompt, peak=peak, bw=bw,
+                per_token_s=1.0 / bound_b1)]
+
+            st.subheader(t("decode.roofline_heading"))
+            roof = Roof(label=f"{ctx.device_label()} · {t('common.prec.' + ctx.precision)}",
+                        peak_flops=ctx.peak_flops, mem_bw=ctx.mem_bw)
+            steps = [1] if batch == 1 else [1, batch]
+            work = [decode_step_work(b, n_params, bpp, kv_seq) for b in steps]
+            names = [t("decode.step_name", batch=b) for b in steps]
+            rfig = decode_roofline_figure(t, roof, names, [w[0] for w in work], [w[1] for w in work])
+            st.plotly_chart(rfig, config=ctx.chart_config("decode_roofline"), key="decode_roofline")
+            intensity_b1 = decode_intensity(1, bpp, kv_seq, n_params)
+            mfu_b1 = decode_mfu(1, n_params, bpp, peak, bw, kv_seq)
+            mfu_b = decode_mfu(batch, n_params, bpp, peak, bw, kv_seq)
+            reach = [batch_for_decode_mfu(m, n_params, bpp, peak, bw, kv_seq) for m in (0.01, 0.05)]
+            if not np.isfinite(reach[1]):
+                reach_text = t("decode.reach_never", mfu=f"{mfu_b1:.1%}")
+            elif reach[0] < 1:
+                reach_text = t("decode.reach_b1", b5=f"{max(reach[1], 1):,.0f}")
+            else:
+                reach_text = t("decode.reach", b1=f"{reach[0]:,.0f}", b5=f"{reach[1]:,.0f}")
+            if batch == 1:
+                at_batch = ""
+            elif not fits_now:
+                at_batch = t("decode.at_batch_no_fit", batch=batch)
+            elif batch >= knee:
+                at_batch = t("decode.at_batch_knee_kv" if use_kv else "decode.at_batch_knee",
+                             batch=batch, knee=f"{knee:,.0f}")
+            else:
+                at_batch = t("decode.at_batch", batch=batch, mfub=f"{mfu_b:.1%}")
+            st.markdown(t("decode.roofline_text_kv" if use_kv else "decode.roofline_text",
+                          intensity=f"{intensity_b1:.2g}", ridge=format_si(roof.ridge, "FLOP/B"),
+                          mfu1=f"{mfu_b1:.2%}" if mfu_b1 < 0.01 else f"{mfu_b1:.1%}",
+                          bpp=f"{bpp:g}", rule=f"{batch1_decode_mfu(bpp, roof.ridge):.2%}",
+                          reach=reach_text, at_batch=at_batch))
+
+            step_flops, step_bytes = decode_step_work(batch, n_params, bpp, kv_seq)
+            W, B, P = si(w_bytes, "B"), si(bw, "B/s"), si(peak, "FLOP/s")
+            formulas = [
+                formula(r"W = N \times b_w = @params \times @bpp = @weights", t("decode.how.weights"),
+                        params=format_quantity(n_params), bpp=si(bpp, "B"), weights=W),
+                formula(r"\text{tok/s}_{\max} = \frac{B_{\text{mem}} \times n_{\text{GPU}}}"
+                        r"{W + KV_{\text{seq}}} = \frac{@bw}{@weights + @kvseq} = @bound",
+                        t("decode.how.bound_kv" if use_kv else "decode.how.bound"),
+                        bw=B, weights=W, kvseq=si(kv_seq, "B"), bound=tps(bound_b1)),
+                formula(r"\begin{aligned} t_{\text{step}} &= \max\left(\frac{W + b \cdot KV_{\text{seq}}}"
+                        r"{B_{\text{mem}}},\;\frac{2 N b}{P_{\text{peak}}}\right) \\"
+                        r" &= \max\left(\frac{@bytes}{@bw},\;\frac{@flops}{@peak}\right) \\"
+                        r" \text{tok/s} &= \frac{b}{t_{\text{step}}} = @thr\end{aligned}",
+                        t("decode.how.step", batch=batch), bytes=si(step_bytes, "B"), bw=B,
+                        flops=si(step_flops, "FLOP"), peak=P, thr=tps(thr)),
+                formula(r"b^{*} = \frac{W \cdot P_{\text{peak}}}{2 N B_{\text{mem}} - KV_{\text{seq}}"
+                        r" P_{\text{peak}}} = @knee", t("decode.how.knee"),
+                        knee=f"{knee:,.0f}" if np.isfinite(knee) else latex(r"\infty")),
+                formula(r"KV = 2 \times L \times H_{kv} \times d_{\text{head}} \times \text{ctx}"
+                        r" \times b \times b_{kv} = @kv", t("decode.how.kv"), kv=si(kv_total, "B")),
+            ] + prefill_items
+
+    if formulas:
+        how_computed(t, formulas)
+
+
+decode_calculator()
 
 st.divider()
 st.markdown(t("decode.takeaway"))

@@ -15,6 +15,7 @@ from ui.diagnosis.tables import render_tables
 from ui.diagnosis.upload import render_upload
 from ui.diagnosis.verdicts import render_verdicts
 from ui.frame import page_frame
+from ui.learn.link import why_link
 
 ctx = page_frame("diagnosis")
 t = ctx.t
@@ -30,6 +31,7 @@ if d is None:
     st.info(t("diagnosis.empty"), icon=":material/upload_file:")
 else:
     render_verdicts(t, d)
+    why_link(t, 7)
     render_numbers(t, d)
     render_timeline(ctx, d)
     render_gaps(t, d)

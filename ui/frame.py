@@ -6,6 +6,7 @@ Every page starts with `ctx = page_frame("mfu")` and then uses `ctx.t` for text 
 """
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ from calc.roofline import ridge_point
 from calc.units import format_binary_bytes, format_si
 from ui.formula import Formula, latex_text  # noqa: F401 - latex_text: pages import it from here
 from ui.i18n import LANG_NAMES, LANGS, Translator, translator
+from ui import timing
 from ui.model import model_picker
 from ui.state import bound, nav_query_params
 from ui.widgets import Bounds, quantity_input
@@ -106,6 +108,7 @@ def _current_lang() -> str:
 
 def page_frame(page_id: str) -> PageContext:
     """Set up the page and draw the shared sidebar. Call first on every page."""
+    timing.start_run(page_id)
     t0 = translator(_current_lang())
     st.set_page_config(page_title=f"{t0('nav.' + page_id)} · Roofline Lab",
                        page_icon=":material/show_chart:", layout="wide")
@@ -223,10 +226,34 @@ def _navigation(sb, t: Translator, page_id: str) -> None:
                      disabled=(pid == page_id))
 
 
-def how_computed(t: Translator, items: Sequence[Formula | tuple[str, str]]) -> None:
+def calculator(page_id: str):
+    """Decorator: a page's calculator — its inputs and everything computed from them — as an
+    ``st.fragment``. Moving one of its inputs reruns only the calculator (not the sidebar,
+    the title or the explanations below it); the URL still follows, since its widgets
+    write it themselves. Everything that depends on the calculator's inputs must be drawn
+    inside it. Its fragment-only reruns are timed like page runs (ui.timing)."""
+    def decorate(body):
+        @functools.wraps(body)
+        def run(*args, **kwargs):
+            timing.start_run(page_id, fragment=True)
+            return body(*args, **kwargs)
+        return st.fragment(run)
+    return decorate
+
+
+def how_computed(t: Translator, items: Sequence[Formula | tuple[str, str]], *,
+                 key: str = "how_computed") -> None:
     """The 'How this is computed' expander: each formula (ui.formula.Formula, or a
-    (LaTeX, explanation) pair) under its explanation."""
-    with st.expander(t("common.how_computed")):
+    (LaTeX, explanation) pair) under its explanation.
+
+    Lazy: the formulas are sent (and typeset by the browser) only while the expander is
+    open, not on every rerun of a page whose reader never opens it; opening it reruns
+    the page (or only the calculator fragment it is in). ``key``: one per expander on a
+    page."""
+    box = st.expander(t("common.how_computed"), key=key, on_change="rerun")
+    if box.open is False:
+        return
+    with box:
         for item in items:
             code, text = (item.latex, item.explanation) if isinstance(item, Formula) else item
             if text:

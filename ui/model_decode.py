@@ -101,6 +101,8 @@ def decode_model_results(ctx, t: Translator, arch: ModelArch, *, bpp: float, wei
     elif tp_comm and n_gpus > 1:
         st.caption(t("model.decode.comm_unknown"))
 
+    if np.isfinite(knee) and curve_batches[0] < knee < curve_batches[-1]:
+        curve_batches = np.union1d(curve_batches, [knee])   # the curves' corner, drawn exactly
     curve_s, curve_t = step(curve_batches)
     curve_thr = curve_batches / curve_t
     curve_per = 1.0 / curve_t

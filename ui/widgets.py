@@ -84,8 +84,7 @@ def exact_quantity(value: float, unit: str = "") -> str:
 # Every quantity field stays within these magnitudes, so the products and quotients the
 # pages ask of calc/ (6·N·D, bandwidth ÷ bytes, ...) stay finite: 1e308 typed into a
 # field is an error message, not an overflow deep inside a formula.
-MAX_MAGNITUDE = 1e30
-MIN_MAGNITUDE = 1e-30
+from calc.units import MAX_MAGNITUDE, MIN_MAGNITUDE  # noqa: E402  (one bound for fields and table cells)
 
 
 @dataclass(frozen=True)

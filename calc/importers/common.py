@@ -9,7 +9,7 @@ Skip reason keys (:data:`SKIP_REASONS`):
 ``no_shapes``       op whose input shapes were not recorded (``record_shapes=False``)
 ``bad_shapes``      shapes present but not usable by the formula (wrong rank, mismatch)
 ``zero_work``       the formula gives 0 FLOPs or 0 bytes (empty tensors)
-``zero_flops``      data movement only (copy_, fill_, cat, ...): intensity 0, not drawable
+``zero_flops``      (older reports) data movement only; such ops are now kept as zero-FLOP records
 ``memory_copy``     GPU memcpy / memset activity (no FLOPs; listed with its time)
 ``orphan_kernel``   GPU kernel not linked to any op
 ``op_overhead``     CPU traces: an op's time outside its children (when its children are placed)
@@ -115,6 +115,12 @@ class ImportReport:
     total_seconds: float = 0.0
     skipped_seconds: float = 0.0
     notes: tuple[ImportWarning, ...] = ()
+    device_name: str = ""     # the GPU the trace was recorded on (deviceProperties), if known
+    device_cc: str = ""       # its compute capability ("7.0"), if known
+    #: How the items read split, when the importer tracks it: (("read", R), ("placed", P),
+    #: ("skipped", S), ("other", O)) with R = P + S + O (items = operators and GPU events
+    #: that belong to no operator; "other": no GPU work of their own)
+    item_counts: tuple[tuple[str, int], ...] = ()
 
     def reason_counts(self) -> dict[str, int]:
         """Number of skipped items per reason key."""
@@ -158,6 +164,9 @@ class ReportBuilder:
         self._warnings: dict[str, ImportWarning] = {}
         self._notes: dict[str, ImportWarning] = {}
         self.n_read = 0
+        self.device_name = ""
+        self.device_cc = ""
+        self.item_counts: tuple[tuple[str, int], ...] = ()
 
     def tick(self, fraction: float) -> None:
         """Report progress 0..1 to the callback (errors in the callback are ignored)."""
@@ -221,6 +230,9 @@ class ReportBuilder:
             total_seconds=total,
             skipped_seconds=skipped_s,
             notes=tuple(self._notes.values()),
+            device_name=self.device_name,
+            device_cc=self.device_cc,
+            item_counts=self.item_counts,
         )
         self.tick(1.0)
         return ImportResult(tuple(kernels), report, self.format)

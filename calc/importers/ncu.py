@@ -412,9 +412,9 @@ def _flops(ms: dict, k_tensor: float) -> float | None:
         if t is not None:
             found = True
             total += k_tensor * t
-    if not found or total <= 0:
+    if not found or total < 0:
         return None
-    return total
+    return total        # 0 for a copy or fill kernel whose FLOP counters read 0
 
 
 def _levels(ms: dict) -> list[tuple[str, float]]:
@@ -497,7 +497,7 @@ def _records(kernels: list[NcuKernel], rb: ReportBuilder, k_tensor: float | None
         if total_s is not None and any(s is None for s in secs):
             rb.warn("time_missing", "Some launches had no time metric; their time is not counted.")
         fl = [_flops(k.metrics, _tensor_k(k, k_tensor, device_name, rb)) for k in ks]
-        flops = sum(f * k.count for f, k in zip(fl, ks) if f) if all(f for f in fl) else None
+        flops = sum(f * k.count for f, k in zip(fl, ks)) if all(f is not None for f in fl) else None
         lv: dict[str, float] = {}
         lv_ok: dict[str, bool] = {}
         for k in ks:

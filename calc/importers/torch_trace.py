@@ -9,7 +9,9 @@ What is read
   ``dtype_assumed`` warning given) and ``args["Concrete Inputs"]`` (scalar arguments:
   conv stride/padding/dilation, attention ``is_causal``) when present.
 * GPU activity: category ``kernel``/``Kernel`` (time), ``gpu_memcpy``/``gpu_memset``/
-  ``Memcpy``/``Memset`` (listed as skipped ``memory_copy`` with their time).
+  ``Memcpy``/``Memset``: memsets (bytes written) and device-to-device copies (bytes read
+  and written, 2x) become zero-FLOP records judged by bandwidth; host transfers (HtoD,
+  DtoH) are listed as skipped ``memory_copy`` with their time.
 * ``ts``/``dur`` are microseconds.
 
 Kernel -> operator linking (all three schemes of the fixtures README)
@@ -73,7 +75,8 @@ once, each output written once", sizes from shapes x dtype sizes)
   the output is taken as large as the largest input. Reductions whose ``dim`` is not in
   Concrete Inputs count a 1-element output (bytes are dominated by the input).
 * Ops that move data but do no arithmetic (copy_, fill_, zero_, cat, to, ...) have
-  intensity 0 and cannot sit on a log roofline: listed as ``zero_flops`` with their time.
+  intensity 0: kept as zero-FLOP records (flops = 0) with their time, judged by the
+  bandwidth they reach (calc.roofline.place_kernels).
 * Inductor pointwise/reduction kernels (``triton_poi_fused_*``, ``triton_red_*``,
   ``triton_per_*``): an estimate, 1 FLOP per fused op named in the kernel name per element
   of the largest tensor argument, bytes = all tensor arguments once.
@@ -152,7 +155,7 @@ ELEMENTWISE_FLOPS = {
 _REDUCTIONS = {"sum", "mean", "amax", "amin", "prod", "norm", "linalg_vector_norm", "argmax",
                "argmin", "any", "all", "var", "std", "max", "min", "nll_loss_forward",
                "nll_loss2d_forward", "mse_loss", "adaptive_avg_pool2d", "_adaptive_avg_pool2d"}
-#: Ops that only move data (intensity 0): listed as skipped ``zero_flops``.
+#: Ops that only move data (intensity 0): kept as zero-FLOP records (flops = 0).
 ZERO_FLOP_OPS = {
     "copy_", "fill_", "zero_", "zeros", "ones", "zeros_like", "ones_like", "full", "full_like",
     "to", "_to_copy", "clone", "contiguous", "cat", "_cat", "stack", "index", "index_select",
@@ -777,12 +780,51 @@ def import_json_text(text: str, filename: str = "trace.json", **options) -> Impo
         raise ImportFormatError(f"{filename}: the JSON holds a single value, not a profiler trace.")
     if not isinstance(events, list):
         raise ImportFormatError(f"{filename}: \"traceEvents\" must be a list of events.")
-    return import_trace_events(events, filename, **options)
+    props = doc.get("deviceProperties") if isinstance(doc, dict) else None
+    return import_trace_events(events, filename, device_properties=props, **options)
+
+
+#: ``Input type`` names -> the precision of the math (calc.hardware.PRECISIONS).
+PRECISION_OF_TYPE = {
+    "float": "fp32", "double": "fp64", "c10::Half": "fp16", "Half": "fp16",
+    "c10::BFloat16": "bf16", "BFloat16": "bf16", "c10::Float8_e4m3fn": "fp8",
+    "c10::Float8_e5m2": "fp8", "c10::Float8_e4m3fnuz": "fp8", "c10::Float8_e5m2fnuz": "fp8",
+    "signed char": "int8", "c10::qint8": "int8", "c10::quint8": "int8",
+}
+
+
+def _precision_of(types: tuple, default: str) -> str:
+    """The precision of an op from its input types (the first float type; else an int8
+    type), or ``default`` when the trace gives no types."""
+    names = [t for t in types if isinstance(t, str)]
+    if not names:
+        return default
+    found = [PRECISION_OF_TYPE[t] for t in names if t in PRECISION_OF_TYPE]
+    floats = [p for p in found if p != "int8"]
+    return floats[0] if floats else (found[0] if found else default)
+
+
+def _device_from_properties(props) -> tuple[str, str]:
+    """(name, compute capability) of the first GPU in a trace's ``deviceProperties``."""
+    if not isinstance(props, list):
+        return "", ""
+    for d in props:
+        if isinstance(d, dict) and isinstance(d.get("name"), str) and d["name"].strip():
+            major, minor = d.get("computeMajor"), d.get("computeMinor")
+            cc = f"{major}.{minor}" if isinstance(major, int) and isinstance(minor, int) else ""
+            return d["name"].strip()[:120], cc
+    return "", ""
 
 
 def import_trace_events(events: list, filename: str = "trace.json", *, default_dtype: str = "bf16",
-                        progress=None, **_ignored) -> ImportResult:
-    """Import a list of chrome-trace events (see the module docstring for every rule)."""
+                        progress=None, device_properties=None, **_ignored) -> ImportResult:
+    """Import a list of chrome-trace events (see the module docstring for every rule).
+
+    Each record carries the precision of its op (from ``Input type``; ``default_dtype``
+    when the trace has none) so it is judged against that precision's roof; the report
+    names the trace's GPU (``device_properties``, the trace's ``deviceProperties``) and
+    splits the items read into placed + skipped + no GPU work of their own.
+    """
     if default_dtype not in DEFAULT_DTYPE_BYTES:
         raise ValueError(f"default_dtype must be one of {', '.join(DEFAULT_DTYPE_BYTES)}, got {default_dtype!r}")
     rb = ReportBuilder("torch_trace", progress)
@@ -814,6 +856,8 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
             "trace? profile at least one step inside the profiler context)."
         )
     rb.n_read = len(ops)
+    rb.device_name, rb.device_cc = _device_from_properties(device_properties)
+    tally = {"placed": 0, "skipped": 0, "extra": 0}   # extra: GPU events that are no operator
     _build_tree(ops)
     _learn_conv_geometry(ops, ctx)
     rb.tick(0.7)
@@ -848,14 +892,16 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
             reason = r[0]
             rb.skip(op.name[:MAX_NAME_CHARS], reason, seconds,
                     f"{op.name}: {r[1]}" if len(r) > 1 else "")
+            tally["skipped"] += 1
             return
         flops, byts, key = r[1], r[2], r[3]
-        if flops <= 0 or byts <= 0 or not math.isfinite(flops) or not math.isfinite(byts):
-            if flops <= 0 and byts > 0:
-                rb.skip(op.name[:MAX_NAME_CHARS], "zero_flops", seconds)
-            else:
-                rb.skip(op.name[:MAX_NAME_CHARS], "zero_work", seconds)
+        if flops < 0 or byts <= 0 or not math.isfinite(flops) or not math.isfinite(byts):
+            rb.skip(op.name[:MAX_NAME_CHARS], "zero_work", seconds)
+            tally["skipped"] += 1
             return
+        tally["placed"] += 1
+        # flops == 0 with bytes > 0 (copy_, fill_, cat, ...): real GPU time, kept as a
+        # zero-FLOP record judged by its bandwidth (calc.roofline.place_kernels).
         g = groups.get(key)
         if g is None:
             groups[key] = [flops * n_inst, byts * n_inst, seconds, n_inst]
@@ -902,6 +948,8 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
                 owner = op_by_ext.get(ext) if ext != corr else None
             if owner is None:
                 rb.skip(name[:80], "orphan_kernel", dur * 1e-6)
+                tally["skipped"] += 1
+                tally["extra"] += 1
                 continue
             target = owner
             if not has_formula(owner.name):
@@ -922,7 +970,32 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
             d = e.get("dur")
             dur = float(d) if isinstance(d, (int, float)) and d >= 0 else 0.0
             total_s += dur * 1e-6
-            rb.skip(str(e.get("name", "memcpy"))[:80], "memory_copy", dur * 1e-6)
+            name = str(e.get("name", "memcpy"))[:80]
+            a = e.get("args") if isinstance(e.get("args"), dict) else {}
+            nbytes = a.get("bytes")
+            # Device-memory traffic with no arithmetic: a memset writes its bytes, a
+            # device-to-device copy reads and writes them (2x).  Host transfers are bound by
+            # PCIe/NVLink, not by the device memory, so they stay listed as memory_copy.
+            low = name.lower()
+            dram = None
+            if isinstance(nbytes, (int, float)) and not isinstance(nbytes, bool) and nbytes > 0:
+                if "memset" in low:
+                    dram = float(nbytes)
+                elif "dtod" in low or "device -> device" in low:
+                    dram = 2.0 * float(nbytes)
+            tally["extra"] += 1
+            if dram is None:
+                rb.skip(name, "memory_copy", dur * 1e-6)
+                tally["skipped"] += 1
+                continue
+            tally["placed"] += 1
+            g = groups.get((name, "", ()))
+            if g is None:
+                groups[(name, "", ())] = [0.0, dram, dur * 1e-6, 1]
+            else:
+                g[1] += dram
+                g[2] += dur * 1e-6
+                g[3] += 1
     else:
         time_basis = "cpu_ops"
         rb.warn("no_gpu_time", "The trace has no GPU kernels; times are the operators' own "
@@ -965,10 +1038,12 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
                     if own > 0:
                         total_s += own * 1e-6
                         rb.skip(o.name[:MAX_NAME_CHARS], "op_overhead", own * 1e-6)
+                        tally["skipped"] += 1
                 stack.extend(o.children)
             elif o.name.startswith("aten::"):
                 total_s += o.dur * 1e-6
                 rb.skip(o.name[:MAX_NAME_CHARS], "no_formula", o.dur * 1e-6)
+                tally["skipped"] += 1
     if ctx.dtype_assumed:
         rb.warn("dtype_assumed", f"Some operators have no 'Input type' in the trace; "
                 f"{default_dtype} ({ctx.default_bytes:g} bytes per element) was assumed.",
@@ -983,6 +1058,11 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
         label = f"{name} {shapes}" if shapes else name
         if len(label) > MAX_NAME_CHARS:
             label = label[: MAX_NAME_CHARS - 1] + "\u2026"
+        precision = _precision_of(_types, default_dtype) if flops > 0 else ""
         out.append(KernelRecord(label, float(flops), float(byts), secs if secs > 0 else None,
-                                int(n), f"torch:{name}"[:MAX_NAME_CHARS]))
+                                int(n), f"torch:{name}"[:MAX_NAME_CHARS], (), precision))
+    read = rb.n_read + tally["extra"]
+    rb.n_read = read
+    rb.item_counts = (("read", read), ("placed", tally["placed"]), ("skipped", tally["skipped"]),
+                      ("other", read - tally["placed"] - tally["skipped"]))
     return rb.build(out, time_basis=time_basis, total_seconds=total_s)

@@ -502,3 +502,56 @@ def test_rounding_is_not_a_gap():
     assert d.idle_gaps == () and d.busy_fraction == pytest.approx(1.0)
     d = diagnose_activity([0, 10.002e-6], [10e-6, 10e-6], [7, 7], [GEMM] * 2)
     assert len(d.idle_gaps) == 1 and d.idle_gaps[0].length_seconds == pytest.approx(2e-9)
+
+
+def test_escaped_names_read_like_json():
+    # a kernel name with an escaped quote, a backslash and a \\u escape: the fast reader
+    # unescapes it as json.loads does
+    name = 'void k<"x\\\\y">(\u00b5)'
+    data = kineto([(name, 0, 100, 7)])
+    from calc.trace_events import read_trace
+    tr = read_trace(data, "esc.json")
+    assert tr.path == "fast"
+    assert tr.gpu_names == (name,)
+
+
+from hypothesis import given, settings, strategies as hs  # noqa: E402
+
+_EVENT = hs.fixed_dictionaries({
+    "ph": hs.sampled_from(["X", "i", "M", "s", "f", "X"]),
+    "cat": hs.sampled_from(["kernel", "Kernel", "gpu_memcpy", "cpu_op", "user_annotation",
+                            "cuda_runtime", "Trace", ""]),
+    "name": hs.text(max_size=20),
+    "pid": hs.one_of(hs.integers(-2, 3), hs.text(max_size=5)),
+    "tid": hs.one_of(hs.integers(-2, 30), hs.just("stream 7")),
+    "ts": hs.one_of(hs.floats(-1e6, 1e16), hs.text(max_size=4), hs.none()),
+    "dur": hs.one_of(hs.floats(-10, 1e7), hs.none()),
+    "args": hs.dictionaries(hs.sampled_from(["External id", "correlation", "stream", "x"]),
+                            hs.one_of(hs.integers(-5, 10**12), hs.text(max_size=5)), max_size=3),
+})
+
+
+@settings(max_examples=50, deadline=None, derandomize=True)
+@given(hs.lists(_EVENT, max_size=8), hs.booleans())
+def test_any_event_soup_gives_a_diagnosis_or_a_value_error(events, as_list):
+    doc = events if as_list else {"traceEvents": events}
+    try:
+        data = json.dumps(doc).encode()
+    except ValueError:
+        return
+    try:
+        d = diagnose_trace(data, "soup.json")
+    except ValueError as exc:
+        assert "soup.json" in str(exc)
+        return
+    assert 0.0 <= d.busy_fraction <= 1.0 + 1e-9
+    assert d.window_seconds >= 0 and d.verdicts
+
+
+@settings(max_examples=50, deadline=None, derandomize=True)
+@given(hs.binary(max_size=200))
+def test_random_bytes_give_a_value_error(data):
+    try:
+        diagnose_trace(data, "noise.bin")
+    except ValueError as exc:
+        assert "noise.bin" in str(exc)

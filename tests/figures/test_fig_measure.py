@@ -23,8 +23,11 @@ MEASURED = Accelerator(
 
 def test_comparison_roofs_by_hand():
     roofs = comparison_roofs(t, MEASURED, "fp64", ("A100", 9.7e12, 2.039e12))
-    assert [r.label for r in roofs] == ["Measured FP64", "Datasheet: A100", "Measured L1 cache",
-                                        "Measured L2 cache", "Measured L3 cache"]
+    # measured ÷ datasheet in the measured roof's name: 76.7 / 9700 = 0.791 %, 20 / 2039 = 0.981 %
+    assert [r.label for r in roofs] == [
+        "Measured FP64 (0.791 % of the datasheet's peak, 0.981 % of its bandwidth)",
+        "Datasheet: A100", "Measured L1 cache", "Measured L2 cache", "Measured L3 cache"]
+    assert comparison_roofs(t, MEASURED, "fp64")[0].label == "Measured FP64"
     # measured ridge = 76.7 GFLOP/s ÷ 20 GB/s = 3.835 FLOP/B; datasheet 9.7e12 / 2.039e12 = 4.757
     assert roofs[0].ridge == pytest.approx(3.835)
     assert roofs[1].ridge == pytest.approx(9.7e12 / 2.039e12)
@@ -41,8 +44,8 @@ def test_comparison_figure_with_live_points_is_valid():
     fig = comparison_figure(t, MEASURED, "fp64", ("A100", 9.7e12, 2.039e12), pts)
     go.Figure(fig.to_dict())                     # validates every property
     names = [tr.name for tr in fig.data]
-    assert "Measured FP64" in names and "Datasheet: A100" in names
-    roof = next(tr for tr in fig.data if tr.name == "Measured FP64")
+    assert names[0].startswith("Measured FP64 (") and "Datasheet: A100" in names
+    roof = fig.data[0]
     # three points: slope start, ridge (76.7e9 FLOP/s), roof end
     assert roof.y[1] == pytest.approx(76.7e9) and roof.x[1] == pytest.approx(3.835)
     datasheet = next(tr for tr in fig.data if tr.name == "Datasheet: A100")
@@ -79,7 +82,7 @@ def test_bandwidth_curve_figure():
 def test_figures_in_chinese():
     zh = translator("zh")
     fig = comparison_figure(zh, MEASURED, "fp64", ("A100", 9.7e12, 2.039e12))
-    assert any(tr.name == "实测 FP64" for tr in fig.data)
+    assert fig.data[0].name.startswith("实测 FP64（峰值算力为规格书的 0.791 %")
     curve = bandwidth_curve_figure(zh, [_pt("copy", 8192, 1e10)], [], {})
     assert curve.layout.xaxis.title.text == "工作集（字节）"
 

@@ -68,8 +68,9 @@ def test_one_point_per_kernel_with_hover_and_escaped_names():
     pts = _points(names, [2e9, 2 * 8192.0**3, 3.3e7], [1e9, 4.03e8, 3.36e7],
                   [np.nan, 4.4e-3, 20e-6])
     fig = _fig(pts)
-    marker_traces = [tr for tr in fig.data if isinstance(tr, go.Scattergl) and "markers" in (tr.mode or "")
-                     and tr.hoverinfo != "skip"]
+    # three kernels: SVG markers (WebGL only above GL_ABOVE points)
+    marker_traces = [tr for tr in fig.data if isinstance(tr, go.Scatter) and "markers" in (tr.mode or "")
+                     and tr.hoverinfo != "skip" and tr.hovertext]
     assert sum(len(tr.x) for tr in marker_traces) == 3
     # one hovertemplate per trace; the (escaped) names in hovertext, the numbers in customdata
     hovers = [h for tr in marker_traces for h in tr.hovertext]
@@ -80,7 +81,7 @@ def test_one_point_per_kernel_with_hover_and_escaped_names():
     for word in ("FLOPs", "Bytes", "Intensity", "Bound", "Attainable", "Achieved", "Of ceiling", "Verdict"):
         assert word in gemm.hovertemplate
     row = list(gemm.hovertext).index("gemm")
-    flops, nbytes, attainable, fraction = (float(v) for v in gemm.customdata[row])
+    flops, nbytes, attainable, fraction, _bw = (float(v) for v in gemm.customdata[row])
     assert flops == pytest.approx(2 * 8192.0**3, rel=1e-6) and nbytes == pytest.approx(4.03e8, rel=1e-6)
     assert attainable == pytest.approx(PEAK, rel=1e-6)
     assert fraction == pytest.approx(2 * 8192.0**3 / 4.4e-3 / PEAK, rel=1e-6)

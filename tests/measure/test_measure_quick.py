@@ -109,7 +109,10 @@ def test_sweep_spans_l1_to_beyond_the_last_level_cache(quick):
         assert max(sizes) >= 2 * llc.size_bytes
         # every cache level got a plateau
         assert {c.name for c in quick.host.caches} <= set(quick.cpu_plateaus)
-    assert all(p.timing.samples >= 2 for p in quick.stream)
+    # at least 3 samples while on schedule (the first sizes always are), never fewer than 1
+    # (a loaded machine past the sweep's hard stop)
+    assert quick.stream[0].timing.samples >= 3
+    assert all(p.timing.samples >= 1 for p in quick.stream)
 
 
 def test_quick_plan_fits_its_bound():
@@ -150,7 +153,7 @@ def _placed(m, kernels):
                            np.array([r.cost.bytes_moved for r in results]),
                            np.array([m.cpu_peaks[r.kernel.precision] for r in results]),
                            np.array([bw for _, bw in levels]),
-                           np.array([r.timing.best for r in results]))
+                           np.array([r.seconds for r in results]))
     return results, [lv for lv, _ in levels], placed
 
 
@@ -167,8 +170,9 @@ def test_live_kernels_lie_at_or_below_the_measured_roof(quick):
         results, levels, placed = _placed(m, kernels)
         frac = placed.fraction_of_roof
         history.append(np.round(frac, 2).tolist())
-        # At or below the roof, allowing 2x for noise between the sweep and this run; the
-        # sweep and the kernels are re-measured together when another user's job skewed one.
+        # At or below the roof (built from the best samples; a kernel's point uses its median
+        # time), allowing 2x for noise between the sweep and this run; the sweep and the
+        # kernels are re-measured together when another user's job skewed one.
         if np.all(frac <= 2.0):
             break
         m = runner.run(quick=True, use_gpu=False)

@@ -110,3 +110,11 @@ def test_lock_is_exclusive_and_always_released():
     assert holder() is None
     with exclusive("bob", "kernels"):
         assert holder().owner == "bob"
+
+
+def test_deadline_cuts_samples_below_the_minimum():
+    # 0.1 s calls, a deadline 0.25 s from the start: warm-up (0.1) + calibration (0.2) +
+    # first sample (0.3) is already past it, so one sample despite min_samples = 5.
+    clk = FakeClock(0.1)
+    t = time_op(clk.op, budget_s=10, clock=clk, min_samples=5, deadline=0.25)
+    assert t.samples == 1

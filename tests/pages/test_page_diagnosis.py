@@ -170,3 +170,20 @@ def test_cpu_trace_on_the_roofline_is_no_trace_doctor_error():
                          lambda records, source_label: len(records))
     assert out.ok
     assert S.current(session) is None and S.last_error(session) is None
+
+
+def test_mfu_uses_the_sidebar_model():
+    # with Llama-2-7B chosen in the sidebar, FLOPs per token come from its architecture
+    # (calc.models, attention included at seq 4096) and full recomputation adds a forward
+    # pass to HFU; step time 1 s, 12k tokens per step on 8 A100 (312 TFLOP/s BF16)
+    from calc.models import flops_per_token, load_models
+
+    arch = load_models()["llama-2-7b"]
+    f = flops_per_token(arch, 4096, causal=False, recompute="full")
+    at = open_app_page(PAGE, device="a100-80gb-sxm", precision="bf16", model="llama-2-7b",
+                       tokens_step="12k", gpus="8", seq="4096", recompute="full")
+    upload(at, two_steps_trace(), "steps.json")
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["MFU (mean step)"] == f"{f.model * 12e3 / (8 * 312e12):.1%}"
+    assert metrics["HFU (mean step)"] == f"{f.hardware * 12e3 / (8 * 312e12):.1%}"
+    assert f.hardware > f.model

@@ -189,6 +189,9 @@ def test_mfu_textbook(typed):
     at = open_lesson(3)
     answer(at, 3, "mfu", typed)
     right(at)
+    assert done_count(at) == 0                       # (a) still open
+    answer(at, 3, "fpt", "6*7e9")                    # 4.2e10 FLOP per token
+    assert done_count(at) == 1
 
 
 @pytest.mark.parametrize("typed, keys", [
@@ -262,6 +265,10 @@ def test_bands(quiz, device):
     for i in (1, 2, 3):
         m = 6 * g[f"run{i}.params"] * g[f"run{i}.tokens_per_s"] / (g[f"run{i}.gpus"] * peak)
         choose(at, 5, f"run{i}", _band(m))
+    assert done_count(at) == 0                       # (b) still open
+    choose(at, 5, "why60", "datasheet")
+    wrong_with(at, "why60_datasheet", others_right=3)
+    choose(at, 5, "why60", "overheads")
     assert done_count(at) == 1
 
 
@@ -398,10 +405,12 @@ def test_next_and_textbook_buttons():
 
 def test_chinese_lesson_with_hint():
     at = open_lesson(3, lang="zh")
+    answer(at, 3, "fpt", "14 GFLOP")                 # 2N = 1.4e10: the forward pass only
+    wrong_with(at, "forward_only_n", "zh")
+    answer(at, 3, "fpt", "42 GFLOP")                 # 6 x 7e9 = 4.2e10
     answer(at, 3, "mfu", "161.5%")
-    wrong_with(at, "gpus", "zh")
+    wrong_with(at, "gpus", "zh", others_right=1)
     answer(at, 3, "mfu", "20.2%")
-    right(at)
     assert any("已完成 **1 / 8**" in m.value for m in at.markdown)
 
 

@@ -16,6 +16,8 @@ PAGES: tuple[tuple[str, str], ...] = (
     ("mfu", "pages/2_MFU.py"),
     ("training", "pages/3_Training_time.py"),
     ("decode", "pages/4_Decode_speed.py"),
+    ("model", "pages/5_Model.py"),
+    ("diagnosis", "pages/6_Trace_doctor.py"),
     ("plans", "pages/7_Plans.py"),
     ("measure", "pages/8_Measure.py"),
 )

@@ -32,8 +32,13 @@ def comparison_roofs(t: Translator, measured: Accelerator, precision: str,
     (label, peak FLOP/s, bandwidth B/s) dashed grey, and the measured cache levels dotted
     (same peak, the level's bandwidth)."""
     prec = t(f"common.prec.{precision}")
-    roofs = [Roof(t("measure.fig.measured_roof", precision=prec), measured.peak_flops(precision),
-                  measured.mem_bw, color=MEASURED_COLOR)]
+    label = t("measure.fig.measured_roof", precision=prec)
+    if datasheet is not None:
+        # measured ÷ datasheet for the two ceilings drawn: the roof and the slope
+        label = t("measure.fig.measured_roof_ratio", precision=prec,
+                  peak=f"{measured.peak_flops(precision) / datasheet[1] * 100:.3g} %",
+                  bw=f"{measured.mem_bw / datasheet[2] * 100:.3g} %")
+    roofs = [Roof(label, measured.peak_flops(precision), measured.mem_bw, color=MEASURED_COLOR)]
     if datasheet is not None:
         label, peak, bw = datasheet
         roofs.append(Roof(t("measure.fig.datasheet_roof", device=label), peak, bw,

@@ -95,17 +95,25 @@ class KernelPoints:
     highlight: np.ndarray | None = None  # bool: top-N by time, drawn with a ring
     labels: Sequence[str] | None = None  # short text drawn next to each point (few kernels)
     customdata: np.ndarray | None = None  # numbers the hovertemplates format, one row per kernel
-    bound: np.ndarray | None = None       # "memory" / "compute" per kernel
+    bound: np.ndarray | None = None       # "memory" / "compute" / "zero_flop" per kernel
+    fraction: np.ndarray | None = None    # fraction of the roof (NaN: no time), per kernel
 
 
 def _log(v: float) -> float:
     return math.log10(v)
 
 
+MAX_TICKS = 14
+"""Most tick labels on a log axis: past that, every 2nd, 3rd, ... decade is labelled (a
+span of 60 decades would otherwise print 60 overlapping labels)."""
+
+
 def decade_ticks(lo: float, hi: float, unit: str) -> tuple[list[float], list[str]]:
-    """One tick per decade between lo and hi, labelled with SI prefixes ("10 TFLOP/s")."""
+    """One tick per decade between lo and hi (every k-th decade when there would be more
+    than MAX_TICKS), labelled with SI prefixes ("10 TFLOP/s")."""
     first, last = math.floor(_log(lo)), math.ceil(_log(hi))
-    values = [10.0 ** e for e in range(first, last + 1)]
+    step = max(1, math.ceil((last - first + 1) / MAX_TICKS))
+    values = [10.0 ** e for e in range(first, last + 1, step)]
     return values, [format_si(v, unit) for v in values]
 
 
@@ -181,6 +189,11 @@ def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints 
     intens = kernels.intensity if kernels is not None else None
     ys = kernels.y if kernels is not None else None
     (x_lo, x_hi), (y_lo, y_hi) = ranges if ranges is not None else axis_ranges(roofs, intens, ys)
+    zero_strip = None
+    if kernels is not None and len(kernels.intensity) and np.any(np.asarray(kernels.intensity) == 0):
+        kernels, zero_strip = _zero_flop_strip(kernels, main, x_lo)
+        if ranges is None:        # the x range stays: the strip is at its left edge
+            y_lo = min(y_lo, 10.0 ** math.floor(_log(float(np.nanmin(kernels.y)) / 3.0)))
 
     shapes: list[dict] = []
     annotations: list[dict] = []
@@ -217,6 +230,17 @@ def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints 
              "showarrow": False, "align": "right", "font": {"size": size, "color": "#2e7d32"}},
         ]
 
+    if zero_strip is not None:
+        # Zero-FLOP kernels (copies, fills) have intensity 0, which a log axis cannot show:
+        # they sit in a strip at the smallest drawn intensity, at their fraction of the
+        # memory roof (bandwidth utilisation), labelled as zero-FLOP.
+        shapes.append({"type": "rect", "xref": "x", "yref": "y domain", "x0": x_lo,
+                       "x1": zero_strip * 10 ** 0.15, "y0": 0, "y1": 1,
+                       "fillcolor": "rgba(96,125,139,0.13)", "line": {"width": 0}, "layer": "below"})
+        annotations.append({"x": _log(x_lo), "y": 1.0, "yref": "paper", "xanchor": "left",
+                            "yanchor": "top", "text": t("fig.zero_flop_strip"), "showarrow": False,
+                            "font": {"size": 12, "color": "#455a64"},
+                            "bgcolor": "rgba(255,255,255,0.85)"})
     if kernels is not None and len(kernels.intensity):
         data += kernel_traces(t, kernels)
 
@@ -238,6 +262,25 @@ def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints 
     return make_figure(data, layout)
 
 
+def _zero_flop_strip(k: KernelPoints, main: Roof, x_lo: float) -> tuple[KernelPoints, float]:
+    """Move zero-FLOP points (intensity 0) to x = the smallest drawn intensity (a strip at
+    the left edge); y = their fraction of the memory roof times the slope there, so the
+    height reads as bandwidth utilisation.  Returns the moved points and the strip's x."""
+    import dataclasses
+
+    x = np.asarray(k.intensity, dtype=float).copy()
+    zero = x == 0
+    xs = x_lo * 10 ** 0.15
+    slope = xs * main.mem_bw
+    frac = np.asarray(k.fraction, dtype=float) if k.fraction is not None else np.full(x.shape, np.nan)
+    y = np.asarray(k.y, dtype=float).copy()
+    att = np.asarray(k.attainable, dtype=float).copy()
+    x[zero] = xs
+    att[zero] = slope
+    y[zero] = np.where(np.isfinite(frac[zero]), frac[zero] * slope, slope)
+    return dataclasses.replace(k, intensity=x, y=y, attainable=att), xs
+
+
 def _plain(v: float) -> str:
     """Intensity tick labels: 0.01, 0.1, 1, 10, 100, 1k, 10k."""
     if v >= 1000:
@@ -245,11 +288,19 @@ def _plain(v: float) -> str:
     return f"{v:g}"
 
 
+#: Kernel points are drawn with WebGL (scattergl) above this many, as SVG below: a WebGL
+#: context costs more to set up and redraw than a few SVG markers (headless Chromium
+#: without a GPU renders WebGL in software), and thousands of SVG markers cost more.
+GL_ABOVE = 1000
+
+
 def kernel_traces(t: Translator, k: KernelPoints) -> list[dict]:
-    """The kernel points as trace dicts: the dotted gap lines (one WebGL trace) and one
-    WebGL marker trace per verdict and bound (same legend entry per verdict), each with one
-    hovertemplate over numeric `customdata` and the escaped names in `hovertext`."""
+    """The kernel points as trace dicts: the dotted gap lines (one trace) and one marker
+    trace per verdict and bound (same legend entry per verdict), each with one
+    hovertemplate over numeric `customdata` and the escaped names in `hovertext`. WebGL
+    (scattergl) above :data:`GL_ABOVE` points, SVG (scatter) up to it."""
     x = np.asarray(k.intensity, dtype=float)
+    kind = "scattergl" if x.size > GL_ABOVE else "scatter"
     y = np.asarray(k.y, dtype=float)
     measured = np.asarray(k.measured, dtype=bool)
     traces: list[dict] = []
@@ -261,7 +312,7 @@ def kernel_traces(t: Translator, k: KernelPoints) -> list[dict]:
         ly = np.empty(3 * n, dtype=np.float32)
         lx[0::3], lx[1::3], lx[2::3] = xm, xm, np.nan
         ly[0::3], ly[1::3], ly[2::3] = ym, am, np.nan
-        traces.append({"type": "scattergl", "x": lx, "y": ly, "mode": "lines", "hoverinfo": "skip",
+        traces.append({"type": kind, "x": lx, "y": ly, "mode": "lines", "hoverinfo": "skip",
                        "line": {"color": "rgba(90,90,90,0.45)", "width": 1, "dash": "dot"},
                        "showlegend": False, "name": t("fig.gap")})
     verdicts = np.asarray(k.verdict)
@@ -277,7 +328,7 @@ def kernel_traces(t: Translator, k: KernelPoints) -> list[dict]:
         first = True
         for bound in np.unique(bounds[in_verdict]):
             sel = in_verdict & (bounds == bound)
-            tr = {"type": "scattergl", "x": x[sel], "y": y[sel], "mode": "markers",
+            tr = {"type": kind, "x": x[sel], "y": y[sel], "mode": "markers",
                   "name": t(f"fig.verdict.{verdict}"), "legendgroup": verdict,
                   "showlegend": first,
                   "marker": {"color": color, "size": sizes[sel] if sizes is not None else 11,
@@ -295,7 +346,7 @@ def kernel_traces(t: Translator, k: KernelPoints) -> list[dict]:
     if k.highlight is not None and np.asarray(k.highlight, dtype=bool).any():
         hl = np.asarray(k.highlight, dtype=bool)
         traces.append({
-            "type": "scattergl", "x": x[hl], "y": y[hl], "mode": "markers", "name": t("fig.top_n"),
+            "type": kind, "x": x[hl], "y": y[hl], "mode": "markers", "name": t("fig.top_n"),
             "hoverinfo": "skip",
             "marker": {"size": (sizes[hl] + 8) if sizes is not None else 18,
                        "color": "rgba(0,0,0,0)", "line": {"color": "#212121", "width": 2}}})
@@ -334,13 +385,23 @@ def kernel_points(t: Translator, names: Sequence[str], flops: np.ndarray,
         raw = np.asarray(placement.verdict, dtype=object)
         given = measured & np.frompyfunc(bool, 1, 1)(raw).astype(bool)
         verdict = np.where(given, raw, "unmeasured").astype(str)
-    bound = np.asarray(placement.bound).astype(str)
+    bound = np.where(intensity == 0, "zero_flop", np.asarray(placement.bound).astype(str))
+    achieved_bw = getattr(placement, "achieved_bw", None)
+    bw = np.full(intensity.shape, np.nan) if achieved_bw is None else np.asarray(achieved_bw, dtype=float)
     dash = "—"
     hover: dict[tuple[str, str], str] = {}
     for v in VERDICT_COLORS:
         for b in np.unique(bound[verdict == v]):
             b = str(b)
             has_time = v != "unmeasured"
+            if b == "zero_flop":
+                hover[(v, b)] = t(
+                    "fig.kernel_hover_zero", name="%{hovertext}",
+                    bytes=f"%{{customdata[1]:{_SI}}}B" if not light else dash,
+                    achieved=(f"%{{customdata[{1 if light else 4}]:{_SI}}}B/s" if has_time else dash),
+                    fraction=f"%{{customdata[{0 if light else 3}]:{_PCT}}}" if has_time else dash,
+                    verdict=t(f"fig.verdict.{v}"))
+                continue
             if light:
                 hover[(v, b)] = t("fig.kernel_hover_light", name="%{hovertext}",
                                   intensity=f"%{{x:{_PLAIN}}} ", perf=f"%{{y:{_SI}}}",
@@ -356,13 +417,14 @@ def kernel_points(t: Translator, names: Sequence[str], flops: np.ndarray,
                     fraction=f"%{{customdata[3]:{_PCT}}}" if has_time else dash,
                     verdict=t(f"fig.verdict.{v}"))
     if light:
-        custom = fraction.astype(np.float32).reshape(-1, 1)
+        custom = np.column_stack([fraction, bw]).astype(np.float32)
     else:
         custom = np.column_stack([np.asarray(flops, dtype=float), np.asarray(bytes_moved, dtype=float),
-                                  attainable, fraction]).astype(np.float32)
+                                  attainable, fraction, bw]).astype(np.float32)
     return KernelPoints(names=list(names), intensity=intensity, y=y, attainable=attainable,
                         measured=measured, verdict=verdict, hover=hover, size=size,
-                        highlight=highlight, labels=labels, customdata=custom, bound=bound)
+                        highlight=highlight, labels=labels, customdata=custom, bound=bound,
+                        fraction=fraction)
 
 
 def _escape_all(names: Sequence[str]) -> list[str]:

@@ -20,12 +20,13 @@ def render_mfu(t: Translator, problem: Problem, chart_config: dict) -> None:
     g = problem.given
     st.markdown(t("learn.l3.task", params=count(g["params"]), gpus=count(g["gpus"]),
                   tokens=count(g["tokens_per_s"])))
+    numeric_field(t, problem, "fpt", t("learn.q.fpt"), t("learn.q.fpt.help"))
     numeric_field(t, problem, "mfu", t("learn.q.mfu"), t("learn.q.mfu.help"))
 
 
 def worked_mfu(t: Translator, problem: Problem) -> str:
-    g, q = problem.given, problem.question("mfu")
-    return t("learn.l3.worked", params=count(g["params"]), tokens=count(g["tokens_per_s"]),
+    g, q, q1 = problem.given, problem.question("mfu"), problem.question("fpt")
+    return t("learn.l3.worked", fpt=fmt_value(q1, q1.answer), params=count(g["params"]), tokens=count(g["tokens_per_s"]),
              gpus=count(g["gpus"]), peak=format_si(g["peak"], "FLOP/s"),
              achieved=format_si(problem.facts["achieved"], "FLOP/s"),
              total=format_si(problem.facts["total_peak"], "FLOP/s"), answer=fmt_value(q, q.answer))
@@ -57,7 +58,7 @@ def band_label(t: Translator):
 
 
 def _runs(problem: Problem) -> list[int]:
-    return [int(q.id[3:]) for q in problem.questions]
+    return [int(q.id[3:]) for q in problem.questions if q.id.startswith("run")]
 
 
 def render_bands(t: Translator, problem: Problem, chart_config: dict) -> None:
@@ -70,6 +71,8 @@ def render_bands(t: Translator, problem: Problem, chart_config: dict) -> None:
                           tokens=count(g[f"run{i}.tokens_per_s"])))
             choice_field(t, problem, f"run{i}", t("learn.q.run", i=i), t("learn.q.run.help"),
                          band_label(t), horizontal=True)
+    choice_field(t, problem, "why60", t("learn.q.why60"), t("learn.q.why60.help"),
+                 lambda c: t(f"learn.why60.{c}"))
 
 
 def worked_bands(t: Translator, problem: Problem) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from calc.lessons import N_LESSONS, Problem, as_device, make_problem
+from calc.lessons import CEILING_CHOICES, N_LESSONS, Problem, as_device, make_problem
 from calc.units import format_si
 from ui.frame import PageContext
 from ui.i18n import Translator
@@ -94,7 +94,8 @@ def problem_for(ctx: PageContext, lesson: int, quiz: int) -> Problem | None:
 
 def _choice_label(t: Translator, lesson: int):
     if lesson == 5:
-        return band_label(t)
+        bands = band_label(t)
+        return lambda c: t(f"learn.why60.{c}") if c in CEILING_CHOICES else bands(c)
     prefix = {1: "learn.line.", 6: "learn.exp.", 7: "learn.signal."}.get(lesson, "")
 
     def label(choice: str) -> str:

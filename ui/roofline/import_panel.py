@@ -31,6 +31,8 @@ TENSOR_KEY = "rlx_import_tensor_k"
 DONE_KEY = "_rlx.import_done"        # signature of the last file imported
 RESULT_KEY = "_rlx.import_result"    # ImportOutcome of the last import (for the report)
 DISMISS_KEY = "rlx_import_dismiss"
+REPLACE_KEY = "rlx_import_replace"   # replace the example rows with the imported kernels
+SWITCH_KEY = "rlx_import_switch_device"
 
 #: dtypes offered for traces without 'Input type' (calc.importers.torch_trace).
 DTYPES = ("bf16", "fp16", "fp32", "fp8", "fp64", "int8", "fp4", "tf32")
@@ -165,8 +167,46 @@ def _basis_text(t: Translator, basis: str) -> str:
     return _translate_or(t, f"rlx.imp.basis.{basis}", basis)
 
 
-def render_report(t: Translator, out: ImportOutcome, *, key: str = "rlx_import") -> None:
-    """The import report: what was read, placed, skipped and why; warnings; downloads."""
+def table_holds_only_examples() -> bool:
+    """True when the kernel table still holds exactly the example rows."""
+    return state.normalize_rows(state.get_rows()) == state.normalize_rows(state.default_rows())
+
+
+def replace_then_add(records, source_label=None) -> int:
+    """The table becomes the imported kernels (the example rows go)."""
+    state.set_rows([])
+    return state.add_kernels(records, source_label=source_label)
+
+
+def _switch_device(dev_id: str) -> None:
+    from ui.state import set_value
+    set_value("device", dev_id)
+
+
+def render_device_check(t: Translator, rep: ImportReport, ctx) -> None:
+    """Say which GPU the trace was recorded on; when it is not the sidebar's device, say so
+    and offer to switch (the kernels are judged against the sidebar's roofs)."""
+    if ctx is None or not rep.device_name:
+        return
+    from calc.hardware import device_for_name
+    dev_id = device_for_name(rep.device_name, ctx.devices)
+    if dev_id is None:
+        st.info(t("rlx.imp.device_unknown", trace=rep.device_name, sidebar=ctx.device_label()),
+                icon=":material/memory:")
+    elif dev_id == ctx.device_id:
+        st.info(t("rlx.imp.device_same", trace=rep.device_name, sidebar=ctx.device_label()),
+                icon=":material/memory:")
+    else:
+        name = ctx.devices[dev_id].name
+        st.warning(t("rlx.imp.device_differs", trace=rep.device_name, sidebar=ctx.device_label(),
+                     device=name), icon=":material/warning:")
+        st.button(t("rlx.imp.switch_device", device=name), key=SWITCH_KEY,
+                  on_click=_switch_device, args=(dev_id,), icon=":material/swap_horiz:")
+
+
+def render_report(t: Translator, out: ImportOutcome, *, key: str = "rlx_import", ctx=None) -> None:
+    """The import report: what was read, placed, skipped and why; the trace's GPU;
+    warnings; downloads."""
     rep = out.report
     if rep is None:
         return
@@ -174,6 +214,11 @@ def render_report(t: Translator, out: ImportOutcome, *, key: str = "rlx_import")
                  read=rep.n_read, added=out.added, format=_translate_or(
                      t, f"rlx.imp.format.{out.format}", out.format),
                  seconds=f"{out.seconds:.2f}"))
+    counts = dict(rep.item_counts)
+    if counts:
+        st.caption(t("rlx.imp.counts", read=counts["read"], placed=counts["placed"],
+                     skipped=counts["skipped"], other=counts["other"]))
+    render_device_check(t, rep, ctx)
     basis = _basis_text(t, rep.time_basis)
     if rep.total_seconds > 0:
         msg = t("rlx.imp.unplaced", share=f"{rep.unplaced_time_share:.1%}",
@@ -238,6 +283,10 @@ def render_import_panel(ctx) -> ImportOutcome | None:
                         value=None, step=1, key=TENSOR_KEY,
                         placeholder=t("rlx.imp.tensor_k_placeholder"),
                         help=t("rlx.imp.tensor_k_help"))
+    examples_only = table_holds_only_examples()
+    if examples_only:
+        st.checkbox(t("rlx.imp.replace_examples"), value=True, key=REPLACE_KEY,
+                    help=t("rlx.imp.replace_examples_help"))
     upload = st.file_uploader(t("rlx.imp.uploader"), type=UPLOAD_TYPES, key=UPLOAD_KEY,
                               help=t("rlx.imp.uploader_help"))
     uploader_note(t, UPLOAD_TYPES)
@@ -261,15 +310,16 @@ def render_import_panel(ctx) -> ImportOutcome | None:
                              text=t("rlx.imp.progress", file=upload.name))
 
             device_name = ctx.device.name if ctx.device is not None else None
+            replace = examples_only and st.session_state.get(REPLACE_KEY, True)
             done = process_upload(st.session_state, data, upload.name, import_options(device_name),
-                                  state.add_kernels, progress)
+                                  replace_then_add if replace else state.add_kernels, progress)
             bar.empty()
             if done is not None and done.ok and done.added:
                 st.rerun()          # the table and chart show the new kernels
     out = st.session_state.get(RESULT_KEY)
     if isinstance(out, ImportOutcome):
         if out.ok:
-            render_report(t, out)
+            render_report(t, out, ctx=ctx)
         else:
             framing = t("rlx.imp.error_internal" if out.error_kind == "internal" else "rlx.imp.error",
                         file=out.filename)

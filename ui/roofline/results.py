@@ -13,7 +13,7 @@ import streamlit as st
 from calc.kernel_table import KernelRecord, TableParse, to_csv
 from calc.roofline import (ABOVE_ROOF_FRACTION, NEAR_ROOF_FRACTION, KernelPlacements, min_seconds,
                            place_kernels, ridge_point)
-from calc.units import format_si
+from calc.units import format_percent, format_si, is_absurd_fraction
 from ui.formula import Formula, formula, si
 from ui.frame import how_computed
 from ui.i18n import Translator
@@ -52,8 +52,13 @@ class Analysis:
         return np.isfinite(self.seconds)
 
 
-def analyze(parse: TableParse, peak_flops: float, mem_bw: float) -> Analysis:
-    """Place every kernel with known FLOPs on the roofline of (peak_flops, mem_bw)."""
+def analyze(parse: TableParse, peak_flops: float, mem_bw: float,
+            peaks: dict | None = None) -> Analysis:
+    """Place every kernel with known FLOPs on the roofline of (peak_flops, mem_bw).
+
+    ``peaks`` (precision -> FLOP/s, the sidebar device's): a kernel whose ``precision`` the
+    device has is judged against that precision's roof (an FP32 convolution from a trace
+    against the FP32 peak, not the sidebar's BF16 one); others against ``peak_flops``."""
     # One pass over the records (thousands of kernels): placeable ones, their rows and numbers.
     kept: list[KernelRecord] = []
     no_flops_list: list[KernelRecord] = []
@@ -61,7 +66,9 @@ def analyze(parse: TableParse, peak_flops: float, mem_bw: float) -> Analysis:
     flops_l: list[float] = []
     bytes_l: list[float] = []
     secs_l: list[float] = []
+    peak_l: list[float] = []
     nan = float("nan")
+    peaks = peaks or {}
     for k, i in zip(parse.kernels, parse.row_index):
         f = k.flops
         if f is None:
@@ -73,6 +80,7 @@ def analyze(parse: TableParse, peak_flops: float, mem_bw: float) -> Analysis:
         bytes_l.append(k.bytes_moved)
         s = k.seconds
         secs_l.append(nan if s is None else s)
+        peak_l.append(peaks.get(k.precision, peak_flops) if k.precision else peak_flops)
     no_flops = tuple(no_flops_list)
     ks = tuple(kept)
     flops = np.array(flops_l, dtype=float)
@@ -80,12 +88,15 @@ def analyze(parse: TableParse, peak_flops: float, mem_bw: float) -> Analysis:
     secs = np.array(secs_l, dtype=float)
     rows = np.array(rows_l, dtype=int)
     if ks:
-        placement = place_kernels(flops, nbytes, peak_flops, mem_bw, seconds=secs)
-        floor = np.asarray(min_seconds(flops, nbytes, peak_flops, mem_bw), dtype=float)
+        kpeak = np.array(peak_l, dtype=float)
+        if np.all(kpeak == peak_flops):
+            kpeak = peak_flops
+        placement = place_kernels(flops, nbytes, kpeak, mem_bw, seconds=secs)
+        floor = np.asarray(min_seconds(flops, nbytes, kpeak, mem_bw), dtype=float)
     else:
         empty = np.zeros(0)
         placement = KernelPlacements(empty, empty, np.zeros(0, dtype=object), np.zeros(0, dtype=bool),
-                                     empty, empty, np.zeros(0, dtype=object))
+                                     empty, empty, np.zeros(0, dtype=object), empty)
         floor = empty
     return Analysis(ks, [k.name for k in ks], flops, nbytes, secs, rows, placement, floor,
                     no_flops, float(peak_flops), float(mem_bw))
@@ -104,25 +115,44 @@ def sentence_indices(a: Analysis, limit: int = MAX_SENTENCES) -> np.ndarray:
     return order_by_time(a)[:limit]
 
 
+def pct_text(t: Translator, fraction: float) -> str:
+    """A fraction of the roof as text: "74%", or "> 1,000% — check the inputs"."""
+    text = format_percent(fraction, 0)
+    return t("common.absurd", value=text) if is_absurd_fraction(fraction) else text
+
+
 def sentence(t: Translator, a: Analysis, i: int) -> str:
-    """The plain-language verdict for kernel `i` (markdown; the name is escaped)."""
+    """The plain-language verdict for kernel `i` (markdown; the name is escaped).
+
+    A zero-FLOP kernel (copy, fill) is judged by its bandwidth against the memory roof."""
     p = a.placement
     bound = str(p.bound[i])
+    zero = float(a.flops[i]) == 0.0
     sep = "" if getattr(t, "lang", "en") == "zh" else " "
-    parts = [t("roofline.s.head", row=int(a.rows[i]), name=md_escape(a.names[i]),
-               bound=t(f"fig.bound.{bound}"),
-               intensity=format_si(float(p.intensity[i]), "FLOP/B"),
-               ceiling=format_si(float(p.attainable_flops[i]), "FLOP/s"),
-               floor=format_si(float(a.floor[i]), "s"))]
+    if zero:
+        parts = [t("roofline.s.head_zero", row=int(a.rows[i]), name=md_escape(a.names[i]),
+                   bytes=format_si(float(a.bytes_moved[i]), "B"),
+                   bw=format_si(a.mem_bw, "B/s"), floor=format_si(float(a.floor[i]), "s"))]
+    else:
+        parts = [t("roofline.s.head", row=int(a.rows[i]), name=md_escape(a.names[i]),
+                   bound=t(f"fig.bound.{bound}"),
+                   intensity=format_si(float(p.intensity[i]), "FLOP/B"),
+                   ceiling=format_si(float(p.attainable_flops[i]), "FLOP/s"),
+                   floor=format_si(float(a.floor[i]), "s"))]
     if not a.measured[i]:
-        parts.append(t("roofline.s.unmeasured"))
+        parts.append(t("roofline.s.unmeasured_zero" if zero else "roofline.s.unmeasured"))
+    elif zero:
+        parts.append(t("roofline.s.measured_zero", achieved=format_si(float(p.achieved_bw[i]), "B/s"),
+                       pct=pct_text(t, float(p.fraction_of_roof[i])),
+                       time=format_si(float(a.seconds[i]), "s")))
     else:
         frac = float(p.fraction_of_roof[i])
         parts.append(t("roofline.s.measured", achieved=format_si(float(p.achieved_flops[i]), "FLOP/s"),
-                       pct=f"{frac:.0%}", time=format_si(float(a.seconds[i]), "s")))
+                       pct=pct_text(t, frac), time=format_si(float(a.seconds[i]), "s")))
         verdict = str(p.verdict[i])
         if verdict == "below_roof":
-            parts.append(t("roofline.s.below") + sep + t(f"roofline.s.fix.{bound}"))
+            parts.append(t("roofline.s.below") + sep
+                         + t("roofline.s.fix.zero_flop" if zero else f"roofline.s.fix.{bound}"))
         else:
             parts.append(t(f"roofline.s.{verdict}"))
     return sep.join(parts)
@@ -148,8 +178,13 @@ def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
                                                         "unmeasured")}
     verdict = [verdict_text[v] if v in verdict_text else t(f"fig.verdict.{v}")
                for v in verdict_key.tolist()]
-    bound_text = {b: t(f"fig.bound.{b}") for b in set(np.asarray(p.bound).tolist())}
-    bound = [bound_text[b] for b in np.asarray(p.bound).tolist()]
+    bound_key = np.where(a.flops == 0, "zero_flop", np.asarray(p.bound, dtype=object))
+    bound_text = {b: t(f"fig.bound.{b}") for b in set(bound_key.tolist())}
+    bound = [bound_text[b] for b in bound_key.tolist()]
+    achieved_bw = p.achieved_bw if p.achieved_bw is not None else np.full(len(a), np.nan)
+    # Fractions far beyond any meaningful value (a cell typed as 2**90) read as such.
+    frac = np.where(measured, np.round(p.fraction_of_roof * 100, 1), np.nan)
+    frac = np.where(frac > 100 * 10.0, np.nan, frac) if len(a) else frac
     return pd.DataFrame({
         t("roofline.r.row"): a.rows,
         t("roofline.col.name"): a.names,
@@ -161,7 +196,8 @@ def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
         t("roofline.r.floor"): si(a.floor, "s"),
         t("roofline.col.seconds"): si(a.seconds, "s", measured),
         t("roofline.r.achieved"): si(p.achieved_flops, "FLOP/s", measured),
-        t("roofline.r.fraction"): np.where(measured, np.round(p.fraction_of_roof * 100, 1), np.nan),
+        t("roofline.r.achieved_bw"): si(achieved_bw, "B/s", measured),
+        t("roofline.r.fraction"): frac,
         t("roofline.r.verdict"): verdict,
     })
 
@@ -180,6 +216,7 @@ def _short_si(values: np.ndarray, unit: str, suffix: str = "",
     v = np.asarray(values, dtype=float)
     ok = np.isfinite(v) & (v > 0)
     bad = "— " + suffix
+    zero_text = "0 " + suffix
     if unit == "FLOP/B":
         texts = [((f"{x:.3g} " if x < 1000 else f"{x:.0f} ") + suffix) if o else bad
                  for x, o in zip(v.tolist(), ok.tolist())]
@@ -191,6 +228,9 @@ def _short_si(values: np.ndarray, unit: str, suffix: str = "",
         tails = (_PREFIX_LADDER[(e + 9) // 3] + suffix).tolist()
         texts = [f"{x:.3g} {tail}" if o else bad
                  for x, tail, o in zip(scaled.tolist(), tails, ok.tolist())]
+    zero = (v == 0).tolist()
+    if any(zero):
+        texts = [zero_text if z else x for x, z in zip(texts, zero)]
     if mask is not None:
         texts = [x if m else "—" for x, m in zip(texts, np.asarray(mask, dtype=bool).tolist())]
     return texts
@@ -215,6 +255,7 @@ def results_csv(a: Analysis) -> str:
         "attainable_flop_per_s": p.attainable_flops,
         "min_seconds": a.floor,
         "achieved_flop_per_s": p.achieved_flops,
+        "achieved_bytes_per_s": p.achieved_bw,
         "fraction_of_roof": p.fraction_of_roof,
         "verdict": [v if v else "unmeasured" for v in p.verdict],
     })
@@ -310,7 +351,8 @@ def subset(a: Analysis, mask: np.ndarray) -> Analysis:
         p.intensity[idx], p.attainable_flops[idx], p.bound[idx], p.is_memory_bound[idx],
         None if p.achieved_flops is None else p.achieved_flops[idx],
         None if p.fraction_of_roof is None else p.fraction_of_roof[idx],
-        None if p.verdict is None else p.verdict[idx])
+        None if p.verdict is None else p.verdict[idx],
+        None if p.achieved_bw is None else p.achieved_bw[idx])
     return Analysis(tuple(a.kernels[i] for i in idx), [a.names[i] for i in idx], a.flops[idx],
                     a.bytes_moved[idx], a.seconds[idx], a.rows[idx], sub, a.floor[idx],
                     a.no_flops, a.peak_flops, a.mem_bw)

@@ -48,7 +48,7 @@ URL_KEY = "k"
 TOKEN_CACHE_KEY = "roofline.token_cache"  # (kernels list object, its link token)
 
 #: Hidden columns a row may carry (kept by the editor, not shown).
-EXTRA_COLUMNS: tuple[str, ...] = ("source",) + LEVEL_COLUMNS
+EXTRA_COLUMNS: tuple[str, ...] = ("source", "precision") + LEVEL_COLUMNS
 ALL_COLUMNS: tuple[str, ...] = COLUMNS + EXTRA_COLUMNS
 
 # The newcomer's table (FLOPs as expressions to teach the syntax; times plausible on an

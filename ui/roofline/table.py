@@ -50,6 +50,8 @@ def error_lines(t: Translator, errors: Sequence[CellError]) -> list[str]:
     for e in errors[:MAX_LISTED_ERRORS]:
         column = t(f"roofline.col.{e.column}") if e.column in COLUMNS else (e.column or "—")
         detail = e.message.split(": ", 1)[1] if ": " in e.message else e.message
+        if e.code:           # out of bounds: the message a field gives, in the page's language
+            detail = t(f"common.err.{e.code}", limit=e.limit)
         lines.append(t("roofline.err.cell", row=e.row, column=column, value=e.value, detail=detail))
     if len(errors) > MAX_LISTED_ERRORS:
         lines.append(t("roofline.err.more", n=len(errors) - MAX_LISTED_ERRORS))

@@ -13,6 +13,11 @@ EN = {
     "fig.top_n": "Top kernels by time",
     "fig.bound.memory": "memory-bound",
     "fig.bound.compute": "compute-bound",
+    "fig.bound.zero_flop": "zero-FLOP (moves data only)",
+    "fig.zero_flop_strip": "zero-FLOP kernels:<br>height = % of the memory roof",
+    "fig.kernel_hover_zero": "<b>{name}</b><br>0 FLOPs: moves data only<br>Bytes: {bytes}"
+                             "<br>Achieved bandwidth: {achieved}<br>Of memory roof: {fraction}"
+                             "<br>Verdict: {verdict}",
     "fig.verdict.near_roof": "Near the roof",
     "fig.verdict.below_roof": "Below the roof",
     "fig.verdict.above_roof": "Above the roof (check the numbers)",
@@ -37,6 +42,11 @@ ZH = {
     "fig.top_n": "耗时最多的 kernel",
     "fig.bound.memory": "带宽受限",
     "fig.bound.compute": "算力受限",
+    "fig.bound.zero_flop": "零 FLOP（只搬数据）",
+    "fig.zero_flop_strip": "零 FLOP 的 kernel：<br>高度 = 占带宽上限的比例",
+    "fig.kernel_hover_zero": "<b>{name}</b><br>0 FLOP：只搬数据<br>字节：{bytes}"
+                             "<br>实测带宽：{achieved}<br>占带宽上限：{fraction}"
+                             "<br>结论：{verdict}",
     "fig.verdict.near_roof": "接近屋顶",
     "fig.verdict.below_roof": "远低于屋顶",
     "fig.verdict.above_roof": "超过屋顶（数字有误）",

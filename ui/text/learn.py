@@ -121,15 +121,34 @@ EN = {
                          "spend per token?",
     "learn.l3.task": "A **{params}**-parameter dense Transformer trains on **{gpus} GPUs** of "
                      "this device at **{tokens} tokens/s** for the whole job. What is its MFU?",
-    "learn.q.mfu": "MFU",
+    "learn.q.fpt": "(a) Training FLOPs per token",
+    "learn.q.fpt.help": "FLOPs one token costs in training (forward and backward), a count: "
+                        "e.g. 1.2e11 or 120 GFLOP.",
+    "learn.q.why60": "(b) Why is the practical ceiling about 60 %, not 100 %?",
+    "learn.q.why60.help": "What takes GPU time in every real training step?",
+    "learn.why60.overheads": "Some time is never useful model FLOPs: communication, the "
+                             "non-matmul operators, data loading, kernel launches, the "
+                             "optimizer step",
+    "learn.why60.datasheet": "Datasheet peaks are inflated by about 40 %",
+    "learn.why60.precision": "BF16 rounding throws away about 40 % of the FLOPs",
+    "learn.why60.memory": "A GPU can only use about 60 % of its memory",
+    "learn.hint.why60_datasheet": "The dense datasheet peak is reachable by a large GEMM "
+                                  "alone; the loss is in everything around it.",
+    "learn.hint.why60_precision": "Rounding changes the values, not the number of FLOPs done.",
+    "learn.hint.why60_memory": "Memory capacity limits the batch, not the share of time "
+                               "spent on useful FLOPs.",
+    "learn.hint.forward_only_n": "Off by 3×: 2N per token is the forward pass only; the "
+                                 "backward pass costs twice as much again (6N in all).",
+    "learn.q.mfu": "(b) MFU",
     "learn.q.mfu.help": "A percentage or a fraction: 35%, 35 or 0.35. MFU = "
                         "FLOPs per token × tokens/s ÷ (GPUs × peak per GPU).",
     "learn.l3.answer": "MFU = (6 × parameters × tokens/s) ÷ (number of GPUs × peak FLOP/s). "
                        "A Transformer's training costs about **6 FLOPs per parameter per "
                        "token**: 2N forward, 4N backward. The chapter's example: 7B on 8 A100s "
                        "at 12 000 tokens/s gives 6 × 7e9 × 12 000 ÷ (8 × 312e12) = **20.2 %**.",
-    "learn.l3.worked": "MFU = 6 × {params} × {tokens} tokens/s ÷ ({gpus} × {peak}) = "
-                       "{achieved} ÷ {total} = **{answer}**.",
+    "learn.l3.worked": "(a) 6 × {params} = **{fpt}** per token. (b) MFU = 6 × {params} × "
+                       "{tokens} tokens/s ÷ ({gpus} × {peak}) = {achieved} ÷ {total} = "
+                       "**{answer}**.",
     # --- lesson 4: why 6N
     "learn.l4.title": "Why 6N, and when it fails",
     "learn.l4.question": "Why 6N? When does the formula go wrong?",
@@ -156,8 +175,8 @@ EN = {
     # --- lesson 5: bands
     "learn.l5.title": "MFU bands and the 60 % ceiling",
     "learn.l5.question": "What MFU is good? Why is the ceiling about 60 % and not 100 %?",
-    "learn.l5.task": "Three training runs on this device (peak {peak} per GPU, 6N FLOPs per "
-                     "token). Compute each run's MFU and put it in its band.",
+    "learn.l5.task": "**(a)** Three training runs on this device (peak {peak} per GPU, 6N "
+                     "FLOPs per token). Compute each run's MFU and put it in its band.",
     "learn.q.run": "Run {i}: band",
     "learn.q.run.help": "The chapter's MFU bands: below 20 % something is wrong, 20–35 % "
                         "low, 35–45 % fair, 45–55 % good, 55–60 % excellent, above 60 % "
@@ -277,8 +296,8 @@ EN = {
                                "two more matrix products.",
     "learn.hint.one_gradient": "The backward pass computes two gradients, not one: for the "
                                "input (Wᵀ∂y) and for the weights (∂y xᵀ).",
-    "learn.hint.params_only": "That is the parameter count m·n. Each product costs 2 FLOPs "
-                              "per weight, and training does three products.",
+    "learn.hint.params_only": "That is the parameter count. Each weight costs 2 FLOPs per "
+                              "matrix product, and training does three products per token.",
     "learn.hint.ratio_not_share": "That is 12·L·h·s ÷ 6N. The share divides by the whole: "
                                   "6N + 12·L·h·s.",
     "learn.hint.causal": "You halved the attention term (causal mask). The chapter's "
@@ -417,14 +436,26 @@ ZH = {
     "learn.l3.question": "MFU 怎么算？Transformer 每个 token 的训练 FLOP 是多少？",
     "learn.l3.task": "一个 **{params}** 参数的稠密 Transformer，在 **{gpus} 张**这种卡上训练，"
                      "整个作业的吞吐是 **{tokens} tokens/秒**。它的 MFU 是多少？",
-    "learn.q.mfu": "MFU",
+    "learn.q.fpt": "(a) 每 token 的训练 FLOP",
+    "learn.q.fpt.help": "训练时一个 token 的计算量（前向加反向），是一个 FLOP 个数：例如 1.2e11 或 120 GFLOP。",
+    "learn.q.why60": "(b) 为什么实际天花板是 60% 左右，而不是 100%？",
+    "learn.q.why60.help": "真实的每个训练步里，还有什么在占 GPU 时间？",
+    "learn.why60.overheads": "有些时间永远不是有效的模型 FLOP：通信、非矩阵乘算子、数据加载、kernel 启动、优化器更新",
+    "learn.why60.datasheet": "规格书上的峰值虚标了约 40%",
+    "learn.why60.precision": "BF16 舍入丢掉了约 40% 的 FLOP",
+    "learn.why60.memory": "GPU 只能用上约 60% 的显存",
+    "learn.hint.why60_datasheet": "单个大 GEMM 就能接近规格书上的稠密峰值；损失在它周围的其他一切里。",
+    "learn.hint.why60_precision": "舍入改变的是数值，不是要做的 FLOP 个数。",
+    "learn.hint.why60_memory": "显存大小限制的是批大小，而不是有效 FLOP 占时间的比例。",
+    "learn.hint.forward_only_n": "差了 3 倍：每 token 2N 只是前向；反向还要再花两倍（合计 6N）。",
+    "learn.q.mfu": "(b) MFU",
     "learn.q.mfu.help": "百分数或小数：35%、35 或 0.35。MFU = 每 token FLOP × tokens/秒 ÷ "
                         "（GPU 数 × 单卡峰值算力）。",
     "learn.l3.answer": "MFU = (6 × 参数量 × tokens/秒) ÷ (GPU 数 × 峰值算力)。Transformer 训练时"
                        "**每个 token 每个参数约 6 个 FLOP**：前向 2N，反向 4N。本章的算例：7B 模型、8 张 A100、"
                        "12 000 tokens/秒，6 × 7e9 × 12 000 ÷ (8 × 312e12) = **20.2%**。",
-    "learn.l3.worked": "MFU = 6 × {params} × {tokens} tokens/秒 ÷ ({gpus} × {peak}) = "
-                       "{achieved} ÷ {total} = **{answer}**。",
+    "learn.l3.worked": "(a) 6 × {params} = 每 token **{fpt}**。(b) MFU = 6 × {params} × "
+                       "{tokens} tokens/秒 ÷ ({gpus} × {peak}) = {achieved} ÷ {total} = **{answer}**。",
     "learn.l4.title": "为什么是 6N，何时失准",
     "learn.l4.question": "为什么是 6N？这个公式什么时候会失准？",
     "learn.l4.task_a": "**(a)** 一个权重矩阵 W 是 **{m} × {n}**，即 {weights} 个参数。处理一个 token，"
@@ -444,7 +475,7 @@ ZH = {
                        "{attn} ÷ ({six_n} + {attn}) = **{share}**。",
     "learn.l5.title": "MFU 的档位与 60% 天花板",
     "learn.l5.question": "MFU 多少算良好？为什么天花板是 60% 而不是 100%？",
-    "learn.l5.task": "这种卡上的三次训练（单卡峰值算力 {peak}，每 token 6N 个 FLOP）。"
+    "learn.l5.task": "**(a)** 这种卡上的三次训练（单卡峰值算力 {peak}，每 token 6N 个 FLOP）。"
                      "算出每次的 MFU，放进对应的档位。",
     "learn.q.run": "第 {i} 次：档位",
     "learn.q.run.help": "本章的 MFU 档位：< 20% 有明显问题，20–35% 偏低，35–45% 一般，45–55% 良好，"
@@ -528,7 +559,7 @@ ZH = {
     "learn.hint.two_n": "差了 3 倍：每 token 2N 只是前向；训练要 6N（反向是前向的 2 倍）。",
     "learn.hint.forward_only": "这只是前向（2mn）。反向还要再做两次矩阵乘。",
     "learn.hint.one_gradient": "反向要算两组梯度，不是一组：对输入的（Wᵀ∂y）和对权重的（∂y xᵀ）。",
-    "learn.hint.params_only": "这是参数量 m·n。每次矩阵乘每个权重 2 个 FLOP，训练一共三次矩阵乘。",
+    "learn.hint.params_only": "这是参数量。每次矩阵乘每个权重 2 个 FLOP，训练每个 token 要做三次矩阵乘。",
     "learn.hint.ratio_not_share": "这是 12·L·h·s ÷ 6N。比例要除以总数：6N + 12·L·h·s。",
     "learn.hint.causal": "你把 attention 项减半了（causal mask）。本章的 12·L·h·s 按完整的注意力矩阵算，照用即可。",
     "learn.hint.bytes_per_param": "快了 2 倍：BF16 权重每个 2 字节，模型是 2 × N 字节。",

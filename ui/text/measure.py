@@ -148,12 +148,16 @@ EN = {
     "measure.col.level": "Memory level (bandwidth)",
     "measure.col.attainable": "Ceiling",
     "measure.col.of_roof": "% of ceiling",
-    "measure.live_caption": "Memory level: the smallest cache the kernel's data (mostly) fits "
-                            "in, else DRAM; its ceiling uses the fastest measured bandwidth at "
-                            "that level or below. A point above 100 % means the machine was "
-                            "quieter now than during the measurement.",
+    "measure.live_caption": "Achieved uses the median time (the roofs use the best samples, "
+                            "so noise shows as a gap under the roof). Memory level: the smallest "
+                            "cache the kernel's data (mostly) fits in, else DRAM; its ceiling "
+                            "uses the fastest measured bandwidth at that level or below. A point "
+                            "above 100 % means the machine was quieter now than during the "
+                            "measurement.",
     "measure.fig.measured_roof": "Measured {precision}",
     "measure.fig.above_measured": "Above the measured roof (quieter machine now)",
+    "measure.fig.measured_roof_ratio": "Measured {precision} ({peak} of the datasheet's peak, "
+                                       "{bw} of its bandwidth)",
     "measure.fig.datasheet_roof": "Datasheet: {device}",
     "measure.fig.cache_roof": "Measured {level} cache",
     "measure.fig.ws_title": "Working set (bytes)",
@@ -297,10 +301,12 @@ ZH = {
     "measure.col.level": "存储层级（带宽）",
     "measure.col.attainable": "上限",
     "measure.col.of_roof": "占上限",
-    "measure.live_caption": "存储层级：kernel 的数据（大部分）能放进的最小一级缓存，否则是 DRAM；"
+    "measure.live_caption": "实测性能用时间的中位数（屋顶用最快的采样，所以噪声表现为屋顶下方的差距）。"
+                            "存储层级：kernel 的数据（大部分）能放进的最小一级缓存，否则是 DRAM；"
                             "其上限取该层级及更低层级里最快的实测带宽。点超过 100% 说明此刻机器比实测时更空闲。",
     "measure.fig.measured_roof": "实测 {precision}",
     "measure.fig.above_measured": "高于实测屋顶（此刻机器更空闲）",
+    "measure.fig.measured_roof_ratio": "实测 {precision}（峰值算力为规格书的 {peak}，带宽为其 {bw}）",
     "measure.fig.datasheet_roof": "规格书：{device}",
     "measure.fig.cache_roof": "实测 {level} 缓存",
     "measure.fig.ws_title": "工作集（字节）",

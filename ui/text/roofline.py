@@ -35,7 +35,9 @@ EN = {
     "roofline.col.name_help": "Any name; shown as plain text.",
     "roofline.col.flops": "FLOPs",
     "roofline.col.flops_help": "Floating-point operations of all calls (a multiply-add is 2). "
-                               "Examples: 2*8192**3, 1.1T, 3 TFLOP, 1.5e9.",
+                               "Examples: 2*8192**3, 1.1T, 3 TFLOP, 1.5e9. 0 for a kernel that "
+                               "only moves data (copy, fill, memset): it is judged by its "
+                               "bandwidth. Blank if unknown. At most 1e30.",
     "roofline.col.bytes": "Bytes",
     "roofline.col.bytes_help": "Bytes moved to and from DRAM/HBM by all calls. Examples: 14 GB, "
                                "402 MB, 3*8192**2*2, 1.5e9.",
@@ -124,6 +126,7 @@ EN = {
     "roofline.r.attainable": "Ceiling (attainable)",
     "roofline.r.floor": "Time floor",
     "roofline.r.achieved": "Achieved",
+    "roofline.r.achieved_bw": "Achieved bandwidth",
     "roofline.r.fraction": "% of ceiling",
     "roofline.r.verdict": "Verdict",
     "roofline.r.none": "No kernel to place yet: add rows to the table, build one, or import a file.",
@@ -138,6 +141,16 @@ EN = {
                        "than **{ceiling}** on this device, so it needs at least **{floor}**.",
     "roofline.s.unmeasured": "No time given, so it is drawn at its ceiling; enter the measured time "
                              "to see how close it gets.",
+    "roofline.s.head_zero": "**{row}. {name}** — zero-FLOP: it only moves data ({bytes}), so it is "
+                            "judged by bandwidth against the memory roof ({bw}): it needs at least "
+                            "**{floor}**.",
+    "roofline.s.unmeasured_zero": "No time given, so it is drawn at the memory roof in the zero-FLOP "
+                                  "strip; enter the measured time to see its bandwidth.",
+    "roofline.s.measured_zero": "Measured {time} ⇒ {achieved}, **{pct} of the memory roof** "
+                                "(bandwidth utilisation):",
+    "roofline.s.fix.zero_flop": "It does no math, so the only fix is moving fewer bytes: fuse it into "
+                                "its neighbours, avoid the copy (views, in-place ops), or use a "
+                                "smaller data type.",
     "roofline.s.measured": "Measured {time} ⇒ {achieved}, **{pct} of its ceiling**:",
     "roofline.s.below": "far below the roof — a bug or a poor implementation; worth digging in.",
     "roofline.s.fix.memory": "It is memory-bound, so optimise data movement (fuse kernels, fewer "
@@ -205,7 +218,8 @@ ZH = {
     "roofline.col.name_help": "任意名称，按纯文本显示。",
     "roofline.col.flops": "FLOP",
     "roofline.col.flops_help": "所有调用的浮点运算次数（一次乘加算 2）。例如 2*8192**3、1.1T、"
-                               "3 TFLOP、1.5e9。",
+                               "3 TFLOP、1.5e9。只搬数据的 kernel（拷贝、填充、memset）填 0：按带宽评判。"
+                               "不知道就留空。最大 1e30。",
     "roofline.col.bytes": "字节数",
     "roofline.col.bytes_help": "所有调用与 DRAM/HBM 之间搬运的字节数。例如 14 GB、402 MB、"
                                "3*8192**2*2、1.5e9。",
@@ -279,6 +293,7 @@ ZH = {
     "roofline.r.attainable": "上限（可达性能）",
     "roofline.r.floor": "最短时间",
     "roofline.r.achieved": "实测性能",
+    "roofline.r.achieved_bw": "实测带宽",
     "roofline.r.fraction": "占上限 %",
     "roofline.r.verdict": "结论",
     "roofline.r.none": "还没有可以画的 kernel：在表格里加几行、用计算器生成一个，或者导入文件。",
@@ -292,6 +307,12 @@ ZH = {
     "roofline.s.head": "**{row}. {name}** — {bound}（算术强度 {intensity}）：在这台设备上不可能快过 "
                        "**{ceiling}**，所以至少需要 **{floor}**。",
     "roofline.s.unmeasured": "没给时间，所以画在上限处；填上实测时间就能看到离上限有多远。",
+    "roofline.s.head_zero": "**{row}. {name}** — 零 FLOP：它只搬数据（{bytes}），所以按带宽和显存带宽上限（{bw}）比较："
+                            "至少需要 **{floor}**。",
+    "roofline.s.unmeasured_zero": "没给时间，所以画在零 FLOP 区域的带宽上限处；填上实测时间就能看到它的带宽。",
+    "roofline.s.measured_zero": "实测 {time} ⇒ {achieved}，**达到带宽上限的 {pct}**（带宽利用率）：",
+    "roofline.s.fix.zero_flop": "它不做计算，唯一的优化是少搬字节：和前后的 kernel 做算子融合、避免拷贝（用 view、原地操作），"
+                                "或者换更小的数据类型。",
     "roofline.s.measured": "实测 {time} ⇒ {achieved}，**达到上限的 {pct}**：",
     "roofline.s.below": "远低于屋顶 —— 有 bug 或实现差，值得深挖。",
     "roofline.s.fix.memory": "它是带宽受限，应该优化**数据搬运**（算子融合、减少读写遍数、更小的数据类型、提高复用）；"

@@ -33,6 +33,21 @@ EN = {
     "rlx.imp.ncu_after": "Have a .ncu-rep report already? Export it: "
                          "ncu --import report.ncu-rep --csv --page details > profile.csv",
     "rlx.imp.progress": "Reading {file}…",
+    "rlx.imp.counts": "Items read: {read:,} = {placed:,} placed on the roofline + {skipped:,} "
+                      "skipped (listed below) + {other:,} with no GPU work of their own (CPU-only "
+                      "operators, or operators whose kernels are counted in an enclosing one).",
+    "rlx.imp.device_same": "Recorded on {trace}: the sidebar's device ({sidebar}), so the "
+                           "kernels are judged against its roofs.",
+    "rlx.imp.device_unknown": "Recorded on {trace}, which is not in the device list: the kernels "
+                              "are judged against the sidebar's {sidebar}.",
+    "rlx.imp.device_differs": "This trace was recorded on **{trace}**, but the sidebar's device is "
+                              "**{sidebar}**: every kernel is judged against the wrong roof. "
+                              "Switch the sidebar to {device}?",
+    "rlx.imp.switch_device": "Switch the sidebar to {device}",
+    "rlx.imp.replace_examples": "Replace the example rows with the imported kernels",
+    "rlx.imp.replace_examples_help": "The table still holds the example kernels. Leave this on to "
+                                     "replace them with the file's kernels; turn it off to keep "
+                                     "them and append.",
     "rlx.imp.done": "Imported {file} ({format}): {read:,} items read, {n:,} kernels, "
                     "{placed:,} of them with FLOPs (drawn on the roofline); {added:,} rows "
                     "added to the table in {seconds} s.",
@@ -224,6 +239,16 @@ ZH = {
     "rlx.imp.ncu_after": "已经有 .ncu-rep 报告？先导出："
                          "ncu --import report.ncu-rep --csv --page details > profile.csv",
     "rlx.imp.progress": "正在读取 {file}…",
+    "rlx.imp.counts": "读取的项目：{read:,} = {placed:,} 个放到 roofline 上 + {skipped:,} 个跳过（见下方）"
+                      "+ {other:,} 个自身没有 GPU 工作（只在 CPU 上的算子，或其 kernel 已算在外层算子里）。",
+    "rlx.imp.device_same": "记录于 {trace}：就是侧栏选的设备（{sidebar}），kernel 按它的屋顶评判。",
+    "rlx.imp.device_unknown": "记录于 {trace}，它不在设备列表里：kernel 按侧栏的 {sidebar} 评判。",
+    "rlx.imp.device_differs": "这个 trace 记录于 **{trace}**，但侧栏选的设备是 **{sidebar}**："
+                              "每个 kernel 都在按错误的屋顶评判。要把侧栏切换到 {device} 吗？",
+    "rlx.imp.switch_device": "把侧栏切换到 {device}",
+    "rlx.imp.replace_examples": "用导入的 kernel 替换表格里的示例",
+    "rlx.imp.replace_examples_help": "表格里还是示例 kernel。保持勾选则用文件里的 kernel 替换它们；"
+                                     "取消勾选则保留示例并追加。",
     "rlx.imp.done": "已导入 {file}（{format}）：读取 {read:,} 项，得到 {n:,} 个 kernel，"
                     "其中 {placed:,} 个有 FLOPs（画在 roofline 上）；{added:,} 行加入表格，"
                     "耗时 {seconds} 秒。",

@@ -1,0 +1,45 @@
+"""Issue 8, defect 12 in the import panel: the example rows can be replaced by an import
+(so "194 kernels" is not 190 imported + 4 examples), and the trace's device is checked
+against the sidebar's (pure helpers; AppTest cannot upload files)."""
+from streamlit.testing.v1 import AppTest
+
+
+def _script():
+    import streamlit as st
+
+    from calc.kernel_table import KernelRecord
+    from ui.roofline import import_panel, state
+
+    recs = [KernelRecord(f"k{i}", 1e9, 1e6, 1e-3) for i in range(3)]
+    st.session_state["before"] = import_panel.table_holds_only_examples()
+    n_default = len(state.default_rows())
+    added = import_panel.process_upload(
+        st.session_state, b"name,flops,bytes\nk,1,2\n", "k.csv", {}, import_panel.replace_then_add)
+    st.session_state["rows_after_replace"] = len(state.get_rows())
+    st.session_state["added"] = added.added
+    st.session_state["after"] = import_panel.table_holds_only_examples()
+    state.set_rows(state.default_rows())
+    state.add_kernels(recs)
+    st.session_state["rows_after_append"] = len(state.get_rows())
+    st.session_state["n_default"] = n_default
+
+
+def test_replace_or_append():
+    at = AppTest.from_function(_script).run()
+    assert not at.exception
+    s = at.session_state
+    assert s["before"] is True and s["after"] is False
+    # replace: only the imported kernel remains (1 row, not 1 + the examples)
+    assert s["rows_after_replace"] == 1 and s["added"] == 1
+    # append keeps the examples: n_default + 3
+    assert s["rows_after_append"] == s["n_default"] + 3
+
+
+def test_device_messages_in_both_languages():
+    from ui.i18n import translator
+    for lang, word in (("en", "wrong roof"), ("zh", "错误的屋顶")):
+        t = translator(lang)
+        msg = t("rlx.imp.device_differs", trace="Tesla V100-DGXS-32GB", sidebar="NVIDIA A100 SXM4 80GB",
+                device="NVIDIA Tesla V100 SXM2 32GB")
+        assert word in msg and "V100-DGXS" in msg
+        assert "23,970" in t("rlx.imp.counts", read=23970, placed=7908, skipped=12, other=16050)
