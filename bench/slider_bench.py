@@ -79,11 +79,12 @@ def pct(values, q):
     return v[lo] + (v[hi] - v[lo]) * (k - lo)
 
 
-def start(script: str, port: int, env: dict | None = None, log: Path | None = None):
+def start(script: str, port: int, env: dict | None = None, log: Path | None = None,
+          extra: list[str] | None = None):
     cmd = [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true",
            "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
            "--server.runOnSave", "false", "--server.address", "127.0.0.1",
-           "--server.port", str(port)]
+           "--server.port", str(port)] + list(extra or [])
     out = open(log, "wb") if log else subprocess.DEVNULL
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
                             env={**os.environ, **(env or {})}, start_new_session=True)

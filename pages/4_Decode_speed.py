@@ -13,7 +13,7 @@ from calc.decode import (BYTES_PER_PARAM, achieved_bandwidth, aggregate, bandwid
                          max_batch_in_memory, max_decode_tokens_per_sec, model_bytes,
                          per_sequence_tokens_per_sec)
 from calc.units import format_si
-from ui.figures.decode import batch_figure, decode_roofline_figure
+from ui.figures.decode import batch_figure, curve_batches, decode_roofline_figure
 from ui.figures.roofline import Roof
 from ui.formula import formula, latex, si
 from ui.frame import calculator, how_computed, page_frame
@@ -33,7 +33,7 @@ model = ctx.model           # None: "Custom: parameters only" (N × bytes per we
 WEIGHT_OPTIONS = ["bf16", "fp16", "fp8", "int8", "int4"]
 KV_OPTIONS = ["bf16", "fp16", "fp8", "int8"]
 BATCH_OPTIONS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
-CURVE_BATCHES = np.geomspace(1, 4096, 241)
+CURVE_BATCHES = curve_batches()
 
 
 def tps(x: float) -> str:
@@ -170,7 +170,8 @@ def decode_calculator() -> None:
                           help=t("decode.metric.throughput_help"))
             if not fits_b1:
                 st.error(t("decode.headline_no_fit", need=format_si(need_b1, "B"),
-                           mem=format_si(mem, "B"), gpus=f"{n_gpus:,.0f}"), icon=":material/error:")
+                           mem=format_si(mem, "B"), gpus=plural(t, "common.n_gpus", n_gpus)),
+                         icon=":material/error:")
             elif use_kv:
                 st.info(t("decode.headline_kv", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
                           kv=format_si(kv_seq, "B"), bound=tps(bound_b1), weights=weights.upper(),
@@ -181,11 +182,12 @@ def decode_calculator() -> None:
                           bound=tps(bound_b1), weights=weights.upper()), icon=":material/bolt:")
             why_link(t, 8)
 
-            curve_thr = decode_tokens_per_sec(CURVE_BATCHES, n_params, bpp, peak, bw,
+            batches = curve_batches(knee)
+            curve_thr = decode_tokens_per_sec(batches, n_params, bpp, peak, bw,
                                               kv_bytes_per_seq=kv_seq)
-            curve_per = per_sequence_tokens_per_sec(CURVE_BATCHES, n_params, bpp, peak, bw,
+            curve_per = per_sequence_tokens_per_sec(batches, n_params, bpp, peak, bw,
                                                     kv_bytes_per_seq=kv_seq)
-            fig = batch_figure(t, CURVE_BATCHES, curve_thr, curve_per, knee=knee,
+            fig = batch_figure(t, batches, curve_thr, curve_per, knee=knee,
                                current=(batch, thr, per), max_fit=max_fit)
             st.plotly_chart(fig, config=ctx.chart_config("decode_batch"), key="decode_batch")
             if np.isfinite(knee):

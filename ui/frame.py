@@ -241,10 +241,19 @@ def calculator(page_id: str):
     return decorate
 
 
-def how_computed(t: Translator, items: Sequence[Formula | tuple[str, str]]) -> None:
+def how_computed(t: Translator, items: Sequence[Formula | tuple[str, str]], *,
+                 key: str = "how_computed") -> None:
     """The 'How this is computed' expander: each formula (ui.formula.Formula, or a
-    (LaTeX, explanation) pair) under its explanation."""
-    with st.expander(t("common.how_computed")):
+    (LaTeX, explanation) pair) under its explanation.
+
+    Lazy: the formulas are sent (and typeset by the browser) only while the expander is
+    open, not on every rerun of a page whose reader never opens it; opening it reruns
+    the page (or only the calculator fragment it is in). ``key``: one per expander on a
+    page."""
+    box = st.expander(t("common.how_computed"), key=key, on_change="rerun")
+    if box.open is False:
+        return
+    with box:
         for item in items:
             code, text = (item.latex, item.explanation) if isinstance(item, Formula) else item
             if text:

@@ -23,6 +23,7 @@ from ui.figures.roofline import Roof
 from ui.formula import Formula, count, formula, latex, si, text
 from ui.i18n import Translator
 from ui.widgets import format_quantity
+from ui.numbers import plural
 
 
 def _tps(x: float) -> str:
@@ -83,8 +84,9 @@ def decode_model_results(ctx, t: Translator, arch: ModelArch, *, bpp: float, wei
     read_b = float(sb.weight_bytes)
     if not fits_b1:
         st.error(t("model.decode.no_fit_b1", total=format_si(w_total, "B"),
-                   kv=format_si(kv_seq, "B"), mem=format_si(mem, "B"), gpus=f"{n_gpus:,.0f}",
-                   weights=weights.upper()), icon=":material/error:")
+                   kv=format_si(kv_seq, "B"), mem=format_si(mem, "B"),
+                   gpus=plural(t, "common.n_gpus", n_gpus), weights=weights.upper()),
+                 icon=":material/error:")
     else:
         st.info(t("model.decode.headline", bw=format_si(bw, "B/s"), read=format_si(read_b1, "B"),
                   kv=format_si(kv_seq, "B"), bound=_tps(bound_b1), weights=weights.upper(),
@@ -101,6 +103,8 @@ def decode_model_results(ctx, t: Translator, arch: ModelArch, *, bpp: float, wei
     elif tp_comm and n_gpus > 1:
         st.caption(t("model.decode.comm_unknown"))
 
+    if np.isfinite(knee) and curve_batches[0] < knee < curve_batches[-1]:
+        curve_batches = np.union1d(curve_batches, [knee])   # the curves' corner, drawn exactly
     curve_s, curve_t = step(curve_batches)
     curve_thr = curve_batches / curve_t
     curve_per = 1.0 / curve_t

@@ -33,7 +33,7 @@ def _formulas(page) -> str:
 def test_slider_in_fragment_updates_url_results_and_formulas(browser, page, server, page_id):
     goto(page, server, page_id, lang="en")
     page.locator('[data-testid="stMain"] [data-testid="stExpander"] summary').last.click()
-    page.wait_for_timeout(300)
+    wait_idle(page)                 # "How this is computed" is lazy: opening it reruns
     before_metrics, before_formulas = _metrics(page), _formulas(page)
     before_params = parse_qs(urlparse(page.url).query).get("params")
     page.evaluate(WATCH_SIDEBAR)

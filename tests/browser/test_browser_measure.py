@@ -48,15 +48,16 @@ def test_quick_measurement_and_live_kernels(page, server, screenshot_dir, tmp_pa
     # wait for the rerun that draws the points (the click's run may not have started yet)
     page.wait_for_function("""() => {
         const g = document.querySelector('.js-plotly-plot');
-        return g && (g._fullData || []).some(t => t.type === 'scattergl');
+        return g && (g._fullData || []).some(t => t.type.startsWith('scatter') && t.hovertext);
     }""", timeout=60000)
     wait_idle(page, timeout=60000)
     assert_no_exception(page)
     counts = plot_point_counts(page)
     # kernel marker traces carry the points: 4 kernels in all on the roofline chart
     names = page.evaluate("""() => (document.querySelector('.js-plotly-plot')._fullData || [])
-        .map(t => [t.name, t.type, t._length || 0])""")
-    kernel_points = sum(n for name, typ, n in names if typ == "scattergl" and name != "Gap to roof")
+        .map(t => [t.name, t.type, t._length || 0, !!(t.hovertext && t.hovertext.length)])""")
+    # SVG markers for a few kernels (WebGL only above ui.figures.roofline.GL_ABOVE)
+    kernel_points = sum(n for name, typ, n, named in names if named)
     assert kernel_points == 4, (names, counts)
     full_screenshot(page, screenshot_dir / "measure_en.png")
 

@@ -68,8 +68,9 @@ def test_one_point_per_kernel_with_hover_and_escaped_names():
     pts = _points(names, [2e9, 2 * 8192.0**3, 3.3e7], [1e9, 4.03e8, 3.36e7],
                   [np.nan, 4.4e-3, 20e-6])
     fig = _fig(pts)
-    marker_traces = [tr for tr in fig.data if isinstance(tr, go.Scattergl) and "markers" in (tr.mode or "")
-                     and tr.hoverinfo != "skip"]
+    # three kernels: SVG markers (WebGL only above GL_ABOVE points)
+    marker_traces = [tr for tr in fig.data if isinstance(tr, go.Scatter) and "markers" in (tr.mode or "")
+                     and tr.hoverinfo != "skip" and tr.hovertext]
     assert sum(len(tr.x) for tr in marker_traces) == 3
     # one hovertemplate per trace; the (escaped) names in hovertext, the numbers in customdata
     hovers = [h for tr in marker_traces for h in tr.hovertext]

@@ -27,6 +27,21 @@ def _log(v: float) -> float:
     return math.log10(v)
 
 
+def curve_batches(knee: float | None = None, lo: float = 1.0, hi: float = 4096.0,
+                  per_octave: int = 4) -> np.ndarray:
+    """Batch sizes at which the page evaluates the batch curves: ``per_octave`` per
+    doubling from ``lo`` to ``hi`` (every power of two among them), plus the critical batch
+    ``knee`` when it falls inside. Both curves are straight on log-log axes on each side of
+    the knee without a KV cache (tokens/s = b·B/W, then P/2N) and gently curved with one
+    (b·B/(W + b·KV)), so a few points per octave and the corner itself draw them exactly
+    or to well under a pixel; 49-50 points instead of 241."""
+    n = int(round(math.log2(hi / lo))) * per_octave + 1
+    b = np.geomspace(lo, hi, n)
+    if knee is not None and math.isfinite(knee) and lo < knee < hi:
+        b = np.union1d(b, [float(knee)])
+    return b
+
+
 def batch_figure(t: Translator, batches: Sequence[float], throughput: Sequence[float],
                  per_request: Sequence[float], *, knee: float | None = None,
                  current: tuple[float, float, float] | None = None,

@@ -288,11 +288,19 @@ def _plain(v: float) -> str:
     return f"{v:g}"
 
 
+#: Kernel points are drawn with WebGL (scattergl) above this many, as SVG below: a WebGL
+#: context costs more to set up and redraw than a few SVG markers (headless Chromium
+#: without a GPU renders WebGL in software), and thousands of SVG markers cost more.
+GL_ABOVE = 1000
+
+
 def kernel_traces(t: Translator, k: KernelPoints) -> list[dict]:
-    """The kernel points as trace dicts: the dotted gap lines (one WebGL trace) and one
-    WebGL marker trace per verdict and bound (same legend entry per verdict), each with one
-    hovertemplate over numeric `customdata` and the escaped names in `hovertext`."""
+    """The kernel points as trace dicts: the dotted gap lines (one trace) and one marker
+    trace per verdict and bound (same legend entry per verdict), each with one
+    hovertemplate over numeric `customdata` and the escaped names in `hovertext`. WebGL
+    (scattergl) above :data:`GL_ABOVE` points, SVG (scatter) up to it."""
     x = np.asarray(k.intensity, dtype=float)
+    kind = "scattergl" if x.size > GL_ABOVE else "scatter"
     y = np.asarray(k.y, dtype=float)
     measured = np.asarray(k.measured, dtype=bool)
     traces: list[dict] = []
@@ -304,7 +312,7 @@ def kernel_traces(t: Translator, k: KernelPoints) -> list[dict]:
         ly = np.empty(3 * n, dtype=np.float32)
         lx[0::3], lx[1::3], lx[2::3] = xm, xm, np.nan
         ly[0::3], ly[1::3], ly[2::3] = ym, am, np.nan
-        traces.append({"type": "scattergl", "x": lx, "y": ly, "mode": "lines", "hoverinfo": "skip",
+        traces.append({"type": kind, "x": lx, "y": ly, "mode": "lines", "hoverinfo": "skip",
                        "line": {"color": "rgba(90,90,90,0.45)", "width": 1, "dash": "dot"},
                        "showlegend": False, "name": t("fig.gap")})
     verdicts = np.asarray(k.verdict)
@@ -320,7 +328,7 @@ def kernel_traces(t: Translator, k: KernelPoints) -> list[dict]:
         first = True
         for bound in np.unique(bounds[in_verdict]):
             sel = in_verdict & (bounds == bound)
-            tr = {"type": "scattergl", "x": x[sel], "y": y[sel], "mode": "markers",
+            tr = {"type": kind, "x": x[sel], "y": y[sel], "mode": "markers",
                   "name": t(f"fig.verdict.{verdict}"), "legendgroup": verdict,
                   "showlegend": first,
                   "marker": {"color": color, "size": sizes[sel] if sizes is not None else 11,
@@ -338,7 +346,7 @@ def kernel_traces(t: Translator, k: KernelPoints) -> list[dict]:
     if k.highlight is not None and np.asarray(k.highlight, dtype=bool).any():
         hl = np.asarray(k.highlight, dtype=bool)
         traces.append({
-            "type": "scattergl", "x": x[hl], "y": y[hl], "mode": "markers", "name": t("fig.top_n"),
+            "type": kind, "x": x[hl], "y": y[hl], "mode": "markers", "name": t("fig.top_n"),
             "hoverinfo": "skip",
             "marker": {"size": (sizes[hl] + 8) if sizes is not None else 18,
                        "color": "rgba(0,0,0,0)", "line": {"color": "#212121", "width": 2}}})
