@@ -55,7 +55,8 @@ EN = {
                                 "once, plus the request's whole KV cache when it is switched "
                                 "on (batch 1). Shows the memory needed instead when it does "
                                 "not fit.",
-    "decode.metric.needs": "needs {need}",
+    "decode.metric.needs": "Batch {batch} does not fit: needs",
+    "decode.metric.has": "Memory of the GPU(s)",
     "decode.metric.throughput": "Total, batch {batch}",
     "decode.metric.throughput_help": "Tokens/s of the whole batch: batch ÷ step time. A "
                                      "ceiling, not a prediction. When the weights and KV "
@@ -206,7 +207,8 @@ ZH = {
     "decode.metric.bound": "单请求理论上限",
     "decode.metric.bound_help": "显存带宽 ÷ 每个 token 要读的字节数：权重读一遍，打开 KV cache 时再加上这个请求的"
                                 "全部缓存（batch 1）。放不下时改为显示需要多少显存。",
-    "decode.metric.needs": "需要 {need}",
+    "decode.metric.needs": "batch {batch} 放不下：需要",
+    "decode.metric.has": "GPU 显存总量",
     "decode.metric.throughput": "batch {batch} 的总吞吐",
     "decode.metric.throughput_help": "整批每秒生成的 token 数：batch ÷ 单步时间。这是上限，不是预测。"
                                      "这个 batch 的权重和 KV cache 放不进显存时，改为显示需要多少显存。",
