@@ -56,7 +56,7 @@ EN = {
                                 "on (batch 1). Shows the memory needed instead when it does "
                                 "not fit.",
     "decode.metric.needs": "Batch {batch} does not fit: needs",
-    "decode.metric.has": "Memory of the GPU(s)",
+    "decode.metric.has": "GPU memory, all GPUs",
     "decode.metric.throughput": "Total, batch {batch}",
     "decode.metric.throughput_help": "Tokens/s of the whole batch: batch ÷ step time. A "
                                      "ceiling, not a prediction. When the weights and KV "
