@@ -62,3 +62,10 @@ def test_axis_ranges_survive_values_near_the_float_limit():
                                              np.array([1e308]))
     assert all(math.isfinite(v) and v > 0 for v in (x_lo, x_hi, y_lo, y_hi))
     assert y_hi == 1e300 and x_lo == 1e-300
+
+
+def test_a_roof_with_an_infinite_ridge_is_still_drawn():
+    # bandwidth so small that peak / bandwidth overflows (query fuzz: a custom device)
+    fig = roofline_figure(translator("en"), [Roof("odd", 312e12, 1e-300)])
+    xs = [x for tr in fig.data for x in (tr.x or []) if x is not None]
+    assert xs and all(math.isfinite(float(x)) for x in xs)

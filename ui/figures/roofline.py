@@ -134,7 +134,7 @@ def _decades(lo: float, hi: float, values: np.ndarray | None) -> tuple[float, fl
 def axis_ranges(roofs: Sequence[Roof], intensities: np.ndarray | None = None,
                 ys: np.ndarray | None = None) -> tuple[tuple[float, float], tuple[float, float]]:
     """x and y ranges (linear units) that show every roof's ridge and every point."""
-    ridges = [r.ridge for r in roofs]
+    ridges = [min(r.ridge, 1e300) for r in roofs]      # an infinite ridge (bandwidth ~0) stays drawable
     x_lo, x_hi = _decades(min(ridges) / 1000.0, max(ridges) * 30.0, intensities)
     y_lo = min(float(attainable_flops(x_lo, r.peak_flops, r.mem_bw)) for r in roofs)
     y_hi = max(r.peak_flops for r in roofs) * 3.0
@@ -143,7 +143,7 @@ def axis_ranges(roofs: Sequence[Roof], intensities: np.ndarray | None = None,
 
 def _roof_trace(roof: Roof, x_lo: float, x_hi: float, t: Translator, main: bool) -> dict:
     # Three points draw the whole roofline: the slope from x_lo, the ridge, the roof to x_hi.
-    xs = [x_lo, roof.ridge, x_hi]
+    xs = [x_lo, min(max(roof.ridge, x_lo), x_hi), x_hi]     # the ridge kept inside the axes
     ys = [float(attainable_flops(x, roof.peak_flops, roof.mem_bw)) for x in xs]
     hover = t("fig.roof_hover", label=roof.label,
               peak=format_si(roof.peak_flops, "FLOP/s"),
@@ -189,6 +189,7 @@ def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints 
     intens = kernels.intensity if kernels is not None else None
     ys = kernels.y if kernels is not None else None
     (x_lo, x_hi), (y_lo, y_hi) = ranges if ranges is not None else axis_ranges(roofs, intens, ys)
+    ridge_x = min(max(main.ridge, x_lo), x_hi)      # inside the axes even when the ridge is inf
     zero_strip = None
     if kernels is not None and len(kernels.intensity) and np.any(np.asarray(kernels.intensity) == 0):
         kernels, zero_strip = _zero_flop_strip(kernels, main, x_lo)
@@ -198,19 +199,19 @@ def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints 
     shapes: list[dict] = []
     annotations: list[dict] = []
     if show_regions:
-        shapes += [_vrect(x_lo, main.ridge, MEMORY_REGION), _vrect(main.ridge, x_hi, COMPUTE_REGION)]
+        shapes += [_vrect(x_lo, ridge_x, MEMORY_REGION), _vrect(ridge_x, x_hi, COMPUTE_REGION)]
     data = [_roof_trace(roof, x_lo, x_hi, t, main=(i == 0)) for i, roof in enumerate(roofs)]
 
     # The ridge point of the main roof: marker, dotted drop line and its value.
     data.append({
-        "type": "scatter", "x": [main.ridge], "y": [main.peak_flops], "mode": "markers",
+        "type": "scatter", "x": [ridge_x], "y": [main.peak_flops], "mode": "markers",
         "name": t("fig.ridge"), "marker": {"size": 11, "color": main.color, "symbol": "diamond"},
         "hovertemplate": t("fig.ridge_hover", ridge=format_si(main.ridge, "FLOP/B"),
                            peak=format_si(main.peak_flops, "FLOP/s")) + "<extra></extra>",
         "showlegend": False})
-    shapes.append({"type": "line", "x0": main.ridge, "x1": main.ridge, "y0": y_lo,
+    shapes.append({"type": "line", "x0": ridge_x, "x1": ridge_x, "y0": y_lo,
                    "y1": main.peak_flops, "line": {"color": main.color, "width": 1, "dash": "dot"}})
-    annotations.append({"x": _log(main.ridge), "y": _log(main.peak_flops),
+    annotations.append({"x": _log(ridge_x), "y": _log(main.peak_flops),
                         "text": t("fig.ridge_label", ridge=format_si(main.ridge, "FLOP/B")),
                         "showarrow": True, "arrowhead": 0, "ax": 0, "ay": -34,
                         "font": {"size": 12 if compact else 13, "color": main.color},
