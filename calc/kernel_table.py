@@ -53,6 +53,8 @@ __all__ = [
     "parse_rows",
     "rows_from_kernels",
     "to_csv",
+    "rows_to_csv",
+    "readable_number",
     "canonical_column",
 ]
 
@@ -506,3 +508,62 @@ def to_csv(kernels: Iterable[KernelRecord], *, with_source: bool = True) -> str:
             r["source"] = _escape_name(r["source"])
         w.writerow(r)
     return buf.getvalue()
+
+
+def rows_to_csv(rows: Iterable[Mapping[str, object]]) -> str:
+    """Table rows of text cells as CSV, the cells as typed ("2*8192**3", "4.4 ms"): the
+    header is :data:`COLUMNS`, then ``source`` and the level columns when a row has them.
+    Names (and sources) get the CSV-injection apostrophe of :func:`to_csv`; the CSV
+    importer (``parse_rows(csv_escaped=True)``) reads it back to the same numbers."""
+    rows = list(rows)
+    header = list(COLUMNS)
+    if any("source" in r for r in rows):
+        header.append("source")
+    if any(any(c in r for c in LEVEL_COLUMNS) for r in rows):
+        header.extend(LEVEL_COLUMNS)
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=header, lineterminator="\n", extrasaction="ignore")
+    w.writeheader()
+    for r in rows:
+        out = {c: "" if r.get(c) is None else str(r.get(c)) for c in header}
+        out["name"] = _escape_name(out["name"])
+        if "source" in out:
+            out["source"] = _escape_name(out["source"])
+        w.writerow(out)
+    return buf.getvalue()
+
+
+#: SI prefixes a readable cell may use (calc.units.parse_quantity reads them back).
+_READABLE_PREFIXES = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
+_TIME_PREFIXES = ((1.0, "s"), (1e-3, "ms"), (1e-6, "us"), (1e-9, "ns"))
+
+
+def readable_number(x: float | None, column: str, rel_tol: float = 1e-6) -> str:
+    """A number as a person types it in a table cell: "137.439G", "402.653M", "900 us",
+    "16.151 ms", "1"; "" for None.
+
+    The fewest significant digits (4 to 12) that read back within ``rel_tol`` (1e-6 by
+    default: far below what a roofline shows, and it drops float noise such as
+    0.0009000000000000001 -> "900 us"). ``column``: "seconds" writes a time unit, "count"
+    a whole number, the others an SI prefix (k, M, G, T, P) without unit.
+    """
+    if x is None:
+        return ""
+    x = float(x)
+    if column == "count":
+        return str(int(x))
+    if not math.isfinite(x) or x == 0:
+        return repr(x)
+    if column == "seconds":
+        scale, unit = next(((s, u) for s, u in _TIME_PREFIXES if abs(x) >= s), _TIME_PREFIXES[-1])
+        sep = " "
+    else:
+        scale, unit = next(((s, u) for s, u in _READABLE_PREFIXES if abs(x) >= s), (1.0, ""))
+        sep = ""
+    for digits in range(4, 13):
+        body = f"{x / scale:.{digits}g}"
+        if "e" in body:
+            break
+        if math.isclose(float(body) * scale, x, rel_tol=rel_tol):
+            return f"{body}{sep}{unit}" if unit else body
+    return repr(x)

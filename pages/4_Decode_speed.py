@@ -150,19 +150,28 @@ def decode_calculator() -> None:
             fits_now = mem is None or fits_in_memory(w_bytes, mem, kv_total)
             max_fit = max_batch_in_memory(w_bytes, mem, kv_seq) if mem is not None else None
 
-            def needs(nbytes: float) -> str:
-                return t("decode.metric.needs", need=format_si(nbytes, "B"))
-
+            # A throughput the memory cannot hold is never headlined: the metric shows the
+            # memory it would need instead.
             c1, c2, c3 = st.columns(3)
-            c1.metric(t("decode.metric.bound"), tps(bound_b1) if fits_b1 else needs(need_b1),
-                      help=t("decode.metric.bound_help"))
-            c2.metric(t("decode.metric.throughput", batch=batch), tps(thr) if fits_now else needs(need_now),
-                      help=t("decode.metric.throughput_help"))
-            c3.metric(t("decode.metric.per_request", batch=batch), tps(per) if fits_now else needs(need_now),
-                      help=t("decode.metric.per_request_help"))
+            if fits_b1:
+                c1.metric(t("decode.metric.bound"), tps(bound_b1), help=t("decode.metric.bound_help"))
+            else:
+                c1.metric(t("decode.metric.needs", batch=1), format_si(need_b1, "B"),
+                          help=t("decode.metric.bound_help"))
+            if fits_now:
+                c2.metric(t("decode.metric.throughput", batch=batch), tps(thr),
+                          help=t("decode.metric.throughput_help"))
+                c3.metric(t("decode.metric.per_request", batch=batch), tps(per),
+                          help=t("decode.metric.per_request_help"))
+            else:
+                c2.metric(t("decode.metric.needs", batch=batch), format_si(need_now, "B"),
+                          help=t("decode.metric.throughput_help"))
+                c3.metric(t("decode.metric.has", batch=batch), format_si(mem, "B"),
+                          help=t("decode.metric.throughput_help"))
             if not fits_b1:
                 st.error(t("decode.headline_no_fit", need=format_si(need_b1, "B"),
-                           mem=format_si(mem, "B"), gpus=f"{n_gpus:,.0f}"), icon=":material/error:")
+                           mem=format_si(mem, "B"), gpus=plural(t, "common.n_gpus", n_gpus)),
+                         icon=":material/error:")
             elif use_kv:
                 st.info(t("decode.headline_kv", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
                           kv=format_si(kv_seq, "B"), bound=tps(bound_b1), weights=weights.upper(),

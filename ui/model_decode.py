@@ -23,6 +23,7 @@ from ui.figures.roofline import Roof
 from ui.formula import Formula, count, formula, latex, si, text
 from ui.i18n import Translator
 from ui.widgets import format_quantity
+from ui.numbers import plural
 
 
 def _tps(x: float) -> str:
@@ -83,8 +84,9 @@ def decode_model_results(ctx, t: Translator, arch: ModelArch, *, bpp: float, wei
     read_b = float(sb.weight_bytes)
     if not fits_b1:
         st.error(t("model.decode.no_fit_b1", total=format_si(w_total, "B"),
-                   kv=format_si(kv_seq, "B"), mem=format_si(mem, "B"), gpus=f"{n_gpus:,.0f}",
-                   weights=weights.upper()), icon=":material/error:")
+                   kv=format_si(kv_seq, "B"), mem=format_si(mem, "B"),
+                   gpus=plural(t, "common.n_gpus", n_gpus), weights=weights.upper()),
+                 icon=":material/error:")
     else:
         st.info(t("model.decode.headline", bw=format_si(bw, "B/s"), read=format_si(read_b1, "B"),
                   kv=format_si(kv_seq, "B"), bound=_tps(bound_b1), weights=weights.upper(),

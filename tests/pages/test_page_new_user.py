@@ -143,3 +143,53 @@ def test_added_plan_carries_the_training_currency():
     table = at.session_state[TABLE_KEY]
     assert isinstance(table, PlanTable)
     assert (table.currency_symbol, table.currency_code) == ("€", "EUR")
+
+
+ROOFLINE = "pages/1_Roofline.py"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_builder_row_keeps_expressions_and_names_the_precision(lang):
+    from ui.roofline.state import ROWS_KEY
+    at = open_app_page(ROOFLINE, lang, b_m="4096", b_n="4096", b_k="4096", b_time="900 us")
+    at.button(key="b_add_button").click().run()
+    assert not at.exception
+    row = at.session_state[ROWS_KEY][-1]
+    # 2·m·n·k = 2·4096³ and (m·k + k·n + m·n)·2 bytes = 3·4096²·2: as a person types them
+    assert row["name"] == "GEMM 4096×4096×4096 bf16"
+    assert (row["flops"], row["bytes"], row["seconds"], row["count"]) == \
+        ("2*4096**3", "3*4096**2*2", "900 us", "1")
+
+
+def test_table_csv_keeps_what_was_typed():
+    from ui.roofline.results import table_csv
+    from ui.roofline.state import DEFAULT_ROWS
+    from calc.kernel_table import parse_rows
+    rows = [dict(r) for r in DEFAULT_ROWS]
+    csv_text = table_csv(parse_rows(rows), rows)
+    assert "GEMM 8192×8192×8192 bf16,2*8192**3,3*8192**2*2,4.4 ms,1" in csv_text
+    # and the importer reads it back to the same numbers
+    from calc.importers import import_file
+    back = import_file(csv_text.encode(), "kernels.csv")
+    assert [k.flops for k in back.kernels] == [k.flops for k in parse_rows(rows).kernels]
+
+
+def test_imported_numbers_read_as_people_type_them():
+    from calc.kernel_table import KernelRecord, readable_number
+    from ui.roofline.state import _records_to_rows
+    row = _records_to_rows([KernelRecord("k", 137438953472.0, 402653184.0, 0.0009000000000000001, 1,
+                                         "ncu")], None, readable=True)[0]
+    # 2^37 FLOP to 6 digits; 0.0009000000000000001 s is 900 us without the float noise
+    assert (row["flops"], row["bytes"], row["seconds"]) == ("137.439G", "402.653M", "900 us")
+    assert readable_number(0.016151000000000002, "seconds") == "16.151 ms"
+
+
+def test_results_lead_with_what_a_user_reads_and_show_dashes():
+    at = open_app_page(ROOFLINE, "en")
+    df = next(d.value for d in at.dataframe if list(d.value.columns[:1]) == ["Row"])
+    assert list(df.columns[:6]) == ["Row", "Kernel", "Verdict", "% of ceiling", "Bound",
+                                    "Ceiling (attainable)"]
+    # row 1 (the seed's intensity-2 kernel) has no time: dashes, never None
+    first = df.iloc[0]
+    assert first["% of ceiling"] == "—" and first["Time"] == "—" and first["Achieved"] == "—"
+    assert df.iloc[1]["% of ceiling"] == "80.1 %"     # 1.0995e12 / 4.4e-3 / 312e12

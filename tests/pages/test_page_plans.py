@@ -205,3 +205,19 @@ def test_empty_table_and_custom_device():
     assert not at.exception
     # 4.2e22 / (64 x 1e15 x 0.45) / 86400 = 16.88 days
     assert table(at, "training")["Days"][0] == "16.9"
+
+
+def test_moe_serving_plan_equals_decode_page():
+    # Mixtral 8x7B on 2 H100s, batch 16, KV at 4096 tokens: the Decode page's model path
+    # (calc.models.decode_step: dense weights + the experts 16 tokens route to + KV) and
+    # the plan added from it show the same per-user and total speed.
+    page = open_app_page("pages/4_Decode_speed.py", "en", model="mixtral-8x7b", gpus="2",
+                         batch="16", kv="true", context="4096", device="h100-sxm")
+    total_text, per_user_text = page.metric[1].value, page.metric[2].value
+    page.button(key="pl_add_decode").click().run()
+    page.switch_page(PAGE).run()
+    assert not page.exception
+    sv = table(page, "serving")
+    assert sv["Model"][1] == "mixtral-8x7b"
+    assert sv["tok/s per user (bound → at eff.)"][1].split(" → ")[0] == per_user_text
+    assert sv["tok/s total (bound → at eff.)"][1].split(" → ")[0] == total_text

@@ -54,7 +54,7 @@ def test_builder_adds_a_kernel():
     assert not at.exception
     assert _results_rows(at) == 5
     text = _md(at)
-    assert "5. GEMM 8192×8192×8192, 2 B" in text
+    assert "5. GEMM 8192×8192×8192 bf16" in text    # the precision named (issue 16), not "2 B"
     # 1.0995e12 FLOP in 5 ms = 220 TFLOP/s
     assert "220 TFLOP/s" in text
     assert at.query_params["k"]                   # a changed table travels in the link

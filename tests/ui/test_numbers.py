@@ -1,4 +1,6 @@
 """ui.numbers: plurals, counts and durations in both languages."""
+import re
+
 import pytest
 
 from ui.i18n import CATALOGS, translator
@@ -16,6 +18,13 @@ def test_plural_english(n, text):
 def test_plural_chinese_has_one_form():
     assert plural(zh, "common.n_gpus", 1) == "1 张卡" and plural(zh, "common.n_gpus", 8) == "8 张卡"
     assert plural(zh, "common.n_gpu_hours", 66_476.7) == "66,477 GPU 小时"
+
+
+def test_no_english_string_hedges_a_plural_with_s_in_parentheses():
+    # "8 GPU(s)", "3 row(s)": write .one / .other keys (ui.numbers.plural) or a sentence
+    # without a count in front of the noun. "(s)" after a space is the unit: "threshold (s)".
+    hedged = [k for k, v in CATALOGS["en"].items() if re.search(r"[A-Za-z]\(s\)", v)]
+    assert not hedged, f"write singular and plural keys (.one/.other) instead: {hedged}"
 
 
 @pytest.mark.parametrize("x, text", [(83_095.9, "83,096"), (1.19, "1.19"), (0.25, "0.25"), (64.0, "64"),

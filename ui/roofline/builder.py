@@ -6,12 +6,13 @@ ui/state.URL_NAMES["roofline"]).
 """
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 import streamlit as st
 
 from calc import kernels as K
-from calc.kernel_table import KernelRecord
+from calc.kernel_table import KernelRecord, readable_number
 from calc.units import QuantityError, format_si, parse_quantity
 from ui.i18n import Translator
 from ui.roofline import state
@@ -36,8 +37,64 @@ def _shape(t: Translator, label_key: str, key: str, default: str, bounds: Bounds
                           kind="count")
 
 
-def _cost(t: Translator, kind: str, b: float) -> K.KernelCost | None:
-    """Draw the shape inputs of `kind` and return its cost, or None when an input is bad."""
+def _n(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def _product(*factors: float | str) -> str:
+    """"2*4096**3" from (2, 4096, 4096, 4096): ones dropped, equal neighbours as a power."""
+    parts: list[tuple[str, int]] = []
+    for f in factors:
+        text = f if isinstance(f, str) else _n(f)
+        if text == "1":
+            continue
+        if parts and parts[-1][0] == text:
+            parts[-1] = (text, parts[-1][1] + 1)
+        else:
+            parts.append((text, 1))
+    return "*".join(p if k == 1 else f"{p}**{k}" for p, k in parts) or "1"
+
+
+def _sum(*terms: str) -> str:
+    """"(a+b+c)", or "3*a" when the terms are equal."""
+    if len(set(terms)) == 1 and len(terms) > 1:
+        return f"{len(terms)}*{terms[0]}"
+    return "(" + "+".join(terms) + ")" if len(terms) > 1 else terms[0]
+
+
+def expressions(kind: str, dims: dict, b: float) -> tuple[str, str]:
+    """The FLOPs and bytes of a built kernel as arithmetic a person types (the table keeps
+    it, and its CSV too): GEMM 4096³ bf16 -> ("2*4096**3", "3*4096**2*2"). The formulas are
+    calc.kernels' (the page checks the texts read back to calc's numbers)."""
+    if kind == "gemm":
+        m, n, k = dims["m"], dims["n"], dims["k"]
+        return (_product(2, m, n, k),
+                _product(_sum(_product(m, k), _product(k, n), _product(m, n)), b))
+    if kind == "gemv":
+        m, n = dims["m"], dims["n"]
+        return _product(2, m, n), _product(_sum(_product(m, n), _n(n), _n(m)), b)
+    if kind == "elementwise":
+        n, f, i = dims["n"], dims["f"], dims["i"]
+        return (_product(n, f) if f else "0"), _product(n, _n(i + 1), b)
+    if kind == "softmax":
+        r, c = dims["r"], dims["c"]
+        return _product(K.SOFTMAX_FLOPS_PER_ELEM, r, c), _product(2, r, c, b)
+    if kind == "layernorm":
+        r, c = dims["r"], dims["c"]
+        return (_product(K.LAYERNORM_FLOPS_PER_ELEM, r, c),
+                _product(_sum(_product(2, r, c), _product(2, c)), b))
+    bt, h, s_, d = dims["bt"], dims["h"], dims["s"], dims["d"]
+    half = dims["flash"] and dims["causal"]
+    flops = _product(2 if half else 4, bt, h, s_, s_, d)
+    if dims["flash"]:
+        return flops, _product(4, bt, h, s_, d, b)
+    return flops, _product(_sum(_product(4, s_, d), _product(4, s_, s_)), bt, h, b)
+
+
+def _cost(t: Translator, kind: str, b: float, dims: dict | None = None) -> K.KernelCost | None:
+    """Draw the shape inputs of `kind` and return its cost, or None when an input is bad.
+    The shapes are also put in ``dims`` (for :func:`expressions`)."""
+    dims = {} if dims is None else dims
     cols = st.columns(3)
     if kind == "gemm":
         with cols[0]:
@@ -46,12 +103,14 @@ def _cost(t: Translator, kind: str, b: float) -> K.KernelCost | None:
             n = _shape(t, "roofline.b.n", "b_n", "8192")
         with cols[2]:
             k = _shape(t, "roofline.b.k", "b_k", "8192")
+        dims.update(m=m, n=n, k=k)
         return None if None in (m, n, k) else K.gemm(m, n, k, b)
     if kind == "gemv":
         with cols[0]:
             m = _shape(t, "roofline.b.gemv_m", "b_vm", "4096")
         with cols[1]:
             n = _shape(t, "roofline.b.gemv_n", "b_vn", "4096")
+        dims.update(m=m, n=n)
         return None if None in (m, n) else K.gemv(m, n, b)
     if kind == "elementwise":
         with cols[0]:
@@ -61,6 +120,7 @@ def _cost(t: Translator, kind: str, b: float) -> K.KernelCost | None:
         with cols[2]:
             f = quantity_input(t, t("roofline.b.fpe"), "b_fpe", "1", help=t("roofline.b.fpe_help"),
                                bounds=Bounds(lo=0.0, lo_open=False, hi=1e6))
+        dims.update(n=n, i=i, f=f)
         return None if None in (n, i, f) else K.elementwise(n, b, f, i)
     if kind in ("softmax", "layernorm"):
         with cols[0]:
@@ -69,6 +129,7 @@ def _cost(t: Translator, kind: str, b: float) -> K.KernelCost | None:
             c = _shape(t, "roofline.b.cols", "b_cols", "4096")
         if None in (r, c):
             return None
+        dims.update(r=r, c=c)
         return K.softmax(r, c, b) if kind == "softmax" else K.layernorm(r, c, b)
     # attention
     with cols[0]:
@@ -84,6 +145,7 @@ def _cost(t: Translator, kind: str, b: float) -> K.KernelCost | None:
                             help=t("roofline.b.causal_help")))
     if None in (bt, s, h, d):
         return None
+    dims.update(bt=bt, h=h, s=s, d=d, flash=flash, causal=causal)
     return K.attention(bt, h, s, d, b, flash=flash, causal=causal)
 
 
@@ -98,14 +160,38 @@ def parse_time(text: str) -> float | None | str:
     return x if x > 0 and x == x and x != float("inf") else "bad"
 
 
-def record_for(cost: K.KernelCost, seconds: float | None) -> KernelRecord:
-    """The table record of a built kernel (name = calc's language-neutral label)."""
-    return KernelRecord(cost.label, float(cost.flops), float(cost.bytes_moved), seconds, 1, "builder")
+def kernel_name(cost: K.KernelCost, dtype: str) -> str:
+    """calc's label with the precision named: "GEMM 4096×4096×4096 bf16", not "…, 2 B"
+    (which, by the table's own rule, reads as 2 billion)."""
+    head, sep, tail = cost.label.rpartition(", ")
+    return f"{head} {dtype}" if sep and tail.endswith(" B") else cost.label
 
 
-def _add(record: KernelRecord) -> None:
-    state.add_kernels([record], source_label="builder")
-    st.session_state["roofline.b.added"] = record.name
+def record_for(cost: K.KernelCost, seconds: float | None, dtype: str = "") -> KernelRecord:
+    """The table record of a built kernel (name: calc's language-neutral label, precision
+    named)."""
+    name = kernel_name(cost, dtype) if dtype else cost.label
+    return KernelRecord(name, float(cost.flops), float(cost.bytes_moved), seconds, 1, "builder")
+
+
+def row_for(record: KernelRecord, exprs: tuple[str, str] | None) -> dict[str, str]:
+    """The table row of a built kernel: FLOPs and bytes as typed arithmetic when it reads
+    back to calc's numbers, the time as a person writes it ("1.2 ms")."""
+    flops, nbytes = readable_number(record.flops, "flops"), readable_number(record.bytes_moved, "bytes")
+    if exprs is not None:
+        try:
+            if (math.isclose(parse_quantity(exprs[0]), record.flops, rel_tol=1e-12, abs_tol=0.0)
+                    and math.isclose(parse_quantity(exprs[1]), record.bytes_moved, rel_tol=1e-12)):
+                flops, nbytes = exprs
+        except (QuantityError, ValueError, ArithmeticError):
+            pass
+    return {"name": record.name, "flops": flops, "bytes": nbytes,
+            "seconds": readable_number(record.seconds, "seconds"), "count": "1", "source": "builder"}
+
+
+def _add(row: dict) -> None:
+    state.add_rows([row])
+    st.session_state["roofline.b.added"] = row["name"]
 
 
 def render_builder(t: Translator, on_added: Callable[[], None] | None = None) -> None:
@@ -127,8 +213,9 @@ def render_builder(t: Translator, on_added: Callable[[], None] | None = None) ->
     seconds = parse_time(time_text)
     if seconds == "bad":
         st.error(t("roofline.b.time_bad", text=str(time_text)[:40]), icon=":material/warning:")
+    dims: dict = {}
     try:
-        cost = _cost(t, kind, DTYPES[dtype])
+        cost = _cost(t, kind, DTYPES[dtype], dims)
     except ValueError as exc:  # calc refused a value: say which, keep the page alive
         st.error(t("roofline.b.calc_error", message=str(exc)), icon=":material/warning:")
         cost = None
@@ -142,9 +229,13 @@ def render_builder(t: Translator, on_added: Callable[[], None] | None = None) ->
     st.code(cost.formula.replace("; ", "\n"), language=None, wrap_lines=True)
     st.caption(t(f"roofline.b.model.{kind}"))
     ok = seconds != "bad"
-    record = record_for(cost, seconds if ok else None)
+    record = record_for(cost, seconds if ok else None, dtype)
+    try:
+        exprs = expressions(kind, dims, DTYPES[dtype])
+    except (KeyError, TypeError, ValueError):
+        exprs = None
     st.button(t("roofline.b.add"), key="b_add_button", type="primary", disabled=not ok,
-              on_click=_add, args=(record,), help=t("roofline.b.add_help"))
+              on_click=_add, args=(row_for(record, exprs),), help=t("roofline.b.add_help"))
     added = st.session_state.pop("roofline.b.added", None)
     if added:
         st.success(t("roofline.b.added", name=added), icon=":material/check_circle:")

@@ -5,18 +5,21 @@ computed". `analyze` is pure (no Streamlit) and vectorized: thousands of kernels
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from calc.kernel_table import KernelRecord, TableParse, to_csv
+from calc.kernel_table import KernelRecord, TableParse, rows_to_csv, to_csv
 from calc.roofline import (ABOVE_ROOF_FRACTION, NEAR_ROOF_FRACTION, KernelPlacements, min_seconds,
                            place_kernels, ridge_point)
 from calc.units import format_percent, format_si, is_absurd_fraction
 from ui.formula import Formula, formula, si
 from ui.frame import how_computed
 from ui.i18n import Translator
+from ui.numbers import plural
+from ui.roofline import state
 from ui.roofline.table import md_escape
 
 #: Sentences are written for at most this many kernels (the top ones by time).
@@ -182,23 +185,26 @@ def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
     bound_text = {b: t(f"fig.bound.{b}") for b in set(bound_key.tolist())}
     bound = [bound_text[b] for b in bound_key.tolist()]
     achieved_bw = p.achieved_bw if p.achieved_bw is not None else np.full(len(a), np.nan)
-    # Fractions far beyond any meaningful value (a cell typed as 2**90) read as such.
-    frac = np.where(measured, np.round(p.fraction_of_roof * 100, 1), np.nan)
-    frac = np.where(frac > 100 * 10.0, np.nan, frac) if len(a) else frac
+    # What a user reads first comes first (name, verdict, % of ceiling, bound, ceiling); the
+    # inputs (time, FLOPs, bytes) last. "—" where a kernel has no time (never "None");
+    # fractions far beyond any meaningful value (a cell typed as 2**90) read as such.
+    fraction = [(pct_text(t, x) if is_absurd_fraction(x) else f"{x * 100:.1f} %") if m else dash
+                for x, m in zip(np.asarray(p.fraction_of_roof, dtype=float).tolist(),
+                                np.asarray(measured, dtype=bool).tolist())]
     return pd.DataFrame({
         t("roofline.r.row"): a.rows,
         t("roofline.col.name"): a.names,
-        t("roofline.col.flops"): si(a.flops, "FLOP"),
-        t("roofline.col.bytes"): si(a.bytes_moved, "B"),
-        t("roofline.r.intensity"): si(p.intensity, "FLOP/B"),
+        t("roofline.r.verdict"): verdict,
+        t("roofline.r.fraction"): fraction,
         t("roofline.r.bound"): bound,
         t("roofline.r.attainable"): si(p.attainable_flops, "FLOP/s"),
-        t("roofline.r.floor"): si(a.floor, "s"),
         t("roofline.col.seconds"): si(a.seconds, "s", measured),
+        t("roofline.r.floor"): si(a.floor, "s"),
         t("roofline.r.achieved"): si(p.achieved_flops, "FLOP/s", measured),
         t("roofline.r.achieved_bw"): si(achieved_bw, "B/s", measured),
-        t("roofline.r.fraction"): frac,
-        t("roofline.r.verdict"): verdict,
+        t("roofline.r.intensity"): si(p.intensity, "FLOP/B"),
+        t("roofline.col.flops"): si(a.flops, "FLOP"),
+        t("roofline.col.bytes"): si(a.bytes_moved, "B"),
     })
 
 
@@ -262,9 +268,14 @@ def results_csv(a: Analysis) -> str:
     return df.to_csv(index=False, float_format="%.9g")
 
 
-def table_csv(parse: TableParse) -> str:
-    """The kernel table (valid rows) as CSV in the import format (calc.kernel_table.to_csv)."""
-    return to_csv(parse.kernels)
+def table_csv(parse: TableParse, rows: Sequence[Mapping[str, str]] | None = None) -> str:
+    """The kernel table (valid rows) as CSV in the import format: the cells as typed
+    (expressions and units kept: "2*8192**3", "4.4 ms"; calc.kernel_table.rows_to_csv),
+    which the Import panel reads back to the same numbers. Without ``rows``, the parsed
+    numbers (calc.kernel_table.to_csv)."""
+    if rows is None:
+        return to_csv(parse.kernels)
+    return rows_to_csv([rows[i] for i in parse.row_index])
 
 
 # ----------------------------------------------------------------------------- page parts
@@ -274,8 +285,7 @@ def render_results(t: Translator, a: Analysis) -> None:
     if not len(a):
         st.info(t("roofline.r.none"))
         return
-    st.dataframe(results_frame(t, a), hide_index=True, width="stretch",
-                 column_config={t("roofline.r.fraction"): st.column_config.NumberColumn(format="%.1f %%")})
+    st.dataframe(results_frame(t, a), hide_index=True, width="stretch")
     n_meas = int(a.measured.sum())
     counts = {v: int(np.sum(a.placement.verdict == v)) for v in ("near_roof", "below_roof", "above_roof")}
     st.markdown(t("roofline.r.summary", n=len(a), measured=n_meas, near=counts["near_roof"],
@@ -286,7 +296,7 @@ def render_results(t: Translator, a: Analysis) -> None:
         st.caption(t("roofline.r.top_note", shown=len(idx), n=len(a)))
     st.markdown("\n".join(f"- {sentence(t, a, int(i))}" for i in idx))
     if a.no_flops:
-        st.warning(t("roofline.r.no_flops", n=len(a.no_flops)), icon=":material/info:")
+        st.warning(plural(t, "roofline.r.no_flops", len(a.no_flops)), icon=":material/info:")
 
 
 def render_results_section(ctx, parse: TableParse, a: Analysis) -> None:
@@ -301,7 +311,8 @@ def render_results_section(ctx, parse: TableParse, a: Analysis) -> None:
 def render_downloads(t: Translator, parse: TableParse, a: Analysis, stem: str) -> None:
     c1, c2 = st.columns(2)
     # CSV text is made only when the button is pressed (thousands of rows stay fast).
-    c1.download_button(t("roofline.dl.table"), lambda: table_csv(parse), file_name="kernels.csv",
+    rows = state.get_rows()
+    c1.download_button(t("roofline.dl.table"), lambda: table_csv(parse, rows), file_name="kernels.csv",
                        mime="text/csv", help=t("roofline.dl.table_help"), key="dl_table",
                        disabled=not parse.kernels)
     c2.download_button(t("roofline.dl.results"), (lambda: results_csv(a)) if len(a) else "",

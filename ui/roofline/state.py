@@ -35,7 +35,8 @@ from typing import Any, Mapping, Sequence
 
 import streamlit as st
 
-from calc.kernel_table import COLUMNS, LEVEL_COLUMNS, KernelRecord, TableParse, parse_rows, rows_from_kernels
+from calc.kernel_table import (COLUMNS, LEVEL_COLUMNS, KernelRecord, TableParse, parse_rows,
+                               readable_number, rows_from_kernels)
 from calc.scenario import MAX_URL_TOKEN_CHARS, decode_kernels, encode_kernels
 from ui.state import url_changed, write_url
 
@@ -121,11 +122,22 @@ def set_rows(rows: Sequence[Mapping[str, Any]]) -> None:
     st.session_state[EDITOR_VERSION_KEY] = st.session_state.get(EDITOR_VERSION_KEY, 0) + 1
 
 
-def _records_to_rows(records: Sequence[KernelRecord], source_label: str | None) -> list[dict[str, str]]:
+_NUMBER_CELLS = ("flops", "bytes", "seconds", "count") + LEVEL_COLUMNS
+
+
+def _records_to_rows(records: Sequence[KernelRecord], source_label: str | None,
+                     readable: bool = False) -> list[dict[str, str]]:
     recs = list(records)
     if source_label is not None:
         recs = [r if r.source else dataclasses.replace(r, source=source_label) for r in recs]
-    return rows_from_kernels(recs, with_source=True)
+    rows = rows_from_kernels(recs, with_source=True)
+    if readable:
+        # as people type them ("137.439G", "900 us"), not repr floats ("137438953472.0")
+        for row in rows:
+            for c in _NUMBER_CELLS:
+                if row.get(c):
+                    row[c] = readable_number(float(row[c]), "bytes" if c in LEVEL_COLUMNS else c)
+    return rows
 
 
 def add_kernels(records: Sequence[KernelRecord], source_label: str | None = None) -> int:
@@ -134,7 +146,13 @@ def add_kernels(records: Sequence[KernelRecord], source_label: str | None = None
     ``source_label`` fills ``source`` for records that have none (e.g. "builder").
     ``count``, ``source`` and per-level bytes (``level_bytes``) are kept in the row.
     """
-    new = _records_to_rows(records, source_label)
+    new = _records_to_rows(records, source_label, readable=True)
+    return add_rows(new)
+
+
+def add_rows(rows: Sequence[Mapping[str, Any]]) -> int:
+    """Append rows of text cells (e.g. the builder's expressions); returns how many."""
+    new = normalize_rows(rows)
     if new:
         set_rows(get_rows() + new)
     return len(new)
@@ -242,7 +260,7 @@ def sync_url(kernels: Sequence[KernelRecord] | None = None) -> bool:
 
 __all__ = [
     "ALL_COLUMNS", "DEFAULT_ROWS", "EXTRA_COLUMNS", "ROWS_KEY", "URL_KEY",
-    "add_kernels", "default_rows", "editor_base", "editor_key", "get_rows", "is_default",
+    "add_kernels", "add_rows", "default_rows", "editor_base", "editor_key", "get_rows", "is_default",
     "load_from_url", "normalize_rows", "parsed", "replace_kernels", "rows_from_editor",
     "set_rows", "sync_url",
 ]

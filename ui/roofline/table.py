@@ -9,6 +9,7 @@ import streamlit as st
 
 from calc.kernel_table import COLUMNS, CellError
 from ui.i18n import Translator
+from ui.numbers import plural
 from ui.roofline import state
 
 #: Most cell errors listed one by one (the rest are counted).
@@ -21,25 +22,41 @@ def _frame(rows: Sequence[dict]) -> pd.DataFrame:
     return pd.DataFrame([{c: r.get(c, "") for c in cols} for r in rows], columns=cols, dtype=object)
 
 
+#: The form that holds the editor (its submit button applies the edits).
+FORM_KEY = "roofline_table_form"
+
+
 def render_editor(t: Translator) -> None:
-    """Draw the editable table; store the user's edits in the state."""
+    """Draw the editable table; store the user's edits in the state.
+
+    The editor sits in an st.form: a cell edit does not rerun the page. Outside a form each
+    commit (Tab, Enter) reruns the script, and what is typed while that rerun runs is lost
+    when its result redraws the editor (typing name, Tab, FLOPs, Tab quickly kept only the
+    name; tests/browser/test_browser_table_typing.py measures it). The edits go to the table,
+    the chart and the results together when the user presses Apply."""
     base = state.editor_base()
     df = _frame(base)
     cfg = {
+        # defaults: a new row starts blank with count 1, not with grey "None" cells
         "name": st.column_config.TextColumn(t("roofline.col.name"), help=t("roofline.col.name_help"),
-                                            width="large", max_chars=200),
-        "flops": st.column_config.TextColumn(t("roofline.col.flops"), help=t("roofline.col.flops_help")),
-        "bytes": st.column_config.TextColumn(t("roofline.col.bytes"), help=t("roofline.col.bytes_help")),
+                                            width="large", max_chars=200, default=""),
+        "flops": st.column_config.TextColumn(t("roofline.col.flops"), help=t("roofline.col.flops_help"),
+                                             default=""),
+        "bytes": st.column_config.TextColumn(t("roofline.col.bytes"), help=t("roofline.col.bytes_help"),
+                                             default=""),
         "seconds": st.column_config.TextColumn(t("roofline.col.seconds"),
-                                               help=t("roofline.col.seconds_help")),
+                                               help=t("roofline.col.seconds_help"), default=""),
         "count": st.column_config.TextColumn(t("roofline.col.count"), help=t("roofline.col.count_help"),
-                                             width="small"),
+                                             width="small", default="1"),
     }
     for c in state.EXTRA_COLUMNS:      # kept with each row, not shown
         if c in df.columns:
             cfg[c] = None
-    edited = st.data_editor(df, key=state.editor_key(), num_rows="dynamic", hide_index=True,
-                            column_config=cfg, width="stretch")
+    with st.form(FORM_KEY, border=False, enter_to_submit=False):
+        edited = st.data_editor(df, key=state.editor_key(), num_rows="dynamic", hide_index=True,
+                                column_config=cfg, width="stretch")
+        st.form_submit_button(t("roofline.apply"), type="primary", icon=":material/done_all:",
+                              help=t("roofline.apply_help"))
     if isinstance(edited, pd.DataFrame):
         state.rows_from_editor(edited.to_dict("records"))
 
@@ -75,7 +92,7 @@ def render_errors(t: Translator, errors: Sequence[CellError]) -> None:
         return
     rows = len({e.row for e in errors})
     body = "\n".join(f"- {_md_escape(line)}" for line in error_lines(t, errors))
-    st.error(t("roofline.err.heading", n=rows) + "\n\n" + body, icon=":material/warning:")
+    st.error(plural(t, "roofline.err.heading", rows) + "\n\n" + body, icon=":material/warning:")
 
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:")

@@ -55,7 +55,8 @@ EN = {
                                 "once, plus the request's whole KV cache when it is switched "
                                 "on (batch 1). Shows the memory needed instead when it does "
                                 "not fit.",
-    "decode.metric.needs": "needs {need}",
+    "decode.metric.needs": "Batch {batch} does not fit: needs",
+    "decode.metric.has": "GPU memory, all GPUs",
     "decode.metric.throughput": "Total, batch {batch}",
     "decode.metric.throughput_help": "Tokens/s of the whole batch: batch ÷ step time. A "
                                      "ceiling, not a prediction. When the weights and KV "
@@ -70,7 +71,7 @@ EN = {
                           "whole cache (without the cache: {without}). No kernel tuning gets "
                           "a single request past this: it is a hardware limit.",
     "decode.headline_no_fit": "One request does not fit: it needs {need} (weights + its KV "
-                              "cache) but {gpus} GPU(s) hold {mem}, so no speed is shown. Use "
+                              "cache) but {gpus} hold {mem}, so no speed is shown. Use "
                               "more GPUs, a smaller weight or KV precision, or a shorter context.",
     "decode.max_fit": "Largest batch that fits in memory: **{batch}** (each request adds "
                       "{kv} of KV cache); marked on the chart.",
@@ -206,7 +207,8 @@ ZH = {
     "decode.metric.bound": "单请求理论上限",
     "decode.metric.bound_help": "显存带宽 ÷ 每个 token 要读的字节数：权重读一遍，打开 KV cache 时再加上这个请求的"
                                 "全部缓存（batch 1）。放不下时改为显示需要多少显存。",
-    "decode.metric.needs": "需要 {need}",
+    "decode.metric.needs": "batch {batch} 放不下：需要",
+    "decode.metric.has": "GPU 显存总量",
     "decode.metric.throughput": "batch {batch} 的总吞吐",
     "decode.metric.throughput_help": "整批每秒生成的 token 数：batch ÷ 单步时间。这是上限，不是预测。"
                                      "这个 batch 的权重和 KV cache 放不进显存时，改为显示需要多少显存。",
@@ -217,7 +219,7 @@ ZH = {
     "decode.headline_kv": "**{bw} ÷（{model} {weights} 权重 + {kv} KV cache）= {bound}**，这是单个请求的上限："
                           "每个 token 都要读一遍权重和这个请求的全部缓存（不计缓存时为 {without}）。"
                           "kernel 调得再好也超不过它：这是硬件决定的。",
-    "decode.headline_no_fit": "一个请求都放不下：需要 {need}（权重 + 它的 KV cache），而 {gpus} 张卡只有 {mem}，"
+    "decode.headline_no_fit": "一个请求都放不下：需要 {need}（权重 + 它的 KV cache），而 {gpus}只有 {mem}，"
                               "所以不给出速度。加卡、降低权重或 KV 精度，或者缩短上下文。",
     "decode.max_fit": "显存最多放得下的批大小：**{batch}**（每个请求多占 {kv} 的 KV cache），图上已标出。",
     "decode.max_fit_none": "在这个上下文长度下，连一个请求都放不进显存。",

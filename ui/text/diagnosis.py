@@ -137,7 +137,7 @@ EN = {
     # charts
     "diagnosis.timeline_heading": "GPU timeline",
     "diagnosis.timeline_caption": "Top row: when any GPU activity runs (holes are idle gaps; × "
-                                  "marks the largest). Below: {n} stream(s), kernels coloured by "
+                                  "marks the largest). Below: the streams ({n}), kernels coloured by "
                                   "class, communication thicker. Zoom with the mouse.",
     "diagnosis.classes_heading": "GPU time by class",
     "diagnosis.classes_caption": "From kernel names (cuBLAS, cutlass, nvjet, flash, nccl, Memcpy …) "
@@ -229,8 +229,8 @@ EN = {
     "diagnosis.rl.coverage": "The roofline placed {placed} of this trace's {covered} of GPU time "
                              "({share}): only kernels linked to an operator with shapes can be "
                              "placed. The Trace doctor covers all of it — {kernels} kernels plus "
-                             "copies and memsets, classified by name — and has {verdicts} "
-                             "finding(s).",
+                             "copies and memsets, classified by name — and has findings "
+                             "for it: {verdicts}.",
     "diagnosis.rl.no_gpu": "The Trace doctor needs GPU activity; this trace has none.",
     "diagnosis.rl.link": "Open the Trace doctor for this trace",
     # how computed

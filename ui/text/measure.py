@@ -54,7 +54,7 @@ EN = {
     "measure.load_not_utf8": "{name} is not UTF-8 text.",
     "measure.load_error": "The file could not be read: {message}",
     "measure.load_none": "{name} has no measured device (measured = true).",
-    "measure.load_ok": "Added {n} measured device(s) from {name} to the sidebar's list.",
+    "measure.load_ok": "Measured devices added to the sidebar's list from {name}: {n}.",
     "measure.none_yet": "Nothing measured yet in this session: press Start measuring (or load "
                         "a measured file). The command line does the same: "
                         "`python -m measure [--quick] [--out FILE.toml]`.",
@@ -93,7 +93,7 @@ EN = {
     "measure.host_heading": "Where and how it was measured",
     "measure.host_line": "**Host:** {host}  \n**Date (UTC):** {date}  \n**Source:** {source}",
     "measure.download": "Download measured.toml",
-    "measure.download_help": "The measured device(s) in the hardware.toml format: load it on "
+    "measure.download_help": "The measured devices in the hardware.toml format: load it on "
                              "this page later, or point ROOFLINE_LAB_HARDWARE at it.",
     "measure.curve_heading": "Bandwidth against working-set size",
     "measure.curve_needs_run": "The curve needs a measurement run in this session (a loaded file "

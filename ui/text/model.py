@@ -126,7 +126,7 @@ EN = {
     "model.decode.headline": "**{bw} ÷ ({read} weights read + {kv} KV cache) = {bound}** for one "
                              "request ({weights}). Memory holds all {total} of weights.",
     "model.decode.no_fit_b1": "One request does not fit: the total weights are {total} ({weights}) "
-                              "plus {kv} of KV cache, more than {mem} ({gpus} GPU(s)). Use more "
+                              "plus {kv} of KV cache, more than {mem} ({gpus}). Use more "
                               "GPUs or fewer bytes per weight.",
     "model.decode.moe": "Mixture of experts: at batch {batch} each MoE layer reads about **{d} of "
                         "{e} experts** ({d1} at batch 1), so a step reads {read} of weights — "
@@ -319,7 +319,7 @@ ZH = {
     "model.decode.tp_comm_help": "用多张 GPU 的时候，每层结束要对这批的隐藏状态做两次 all-reduce，走设备的互联（ring 算法，单方向 = hardware.toml 数字的一半）。不计延迟。链接里记作 tp_comm=true/false。",
     "model.decode.bound_help": "显存带宽 ÷ 一个 token 要读的字节：稠密权重、它被路由到的专家，以及它的 KV cache（打开时）。",
     "model.decode.headline": "**{bw} ÷（读 {read} 权重 + {kv} KV cache）= {bound}**，一个请求（{weights}）。显存里要放下全部 {total} 权重。",
-    "model.decode.no_fit_b1": "一个请求都放不下：全部权重 {total}（{weights}）加上 {kv} KV cache，超过了 {mem}（{gpus} 张 GPU）。请用更多 GPU 或每个权重更少的字节。",
+    "model.decode.no_fit_b1": "一个请求都放不下：全部权重 {total}（{weights}）加上 {kv} KV cache，超过了 {mem}（{gpus}）。请用更多 GPU 或每个权重更少的字节。",
     "model.decode.moe": "混合专家：批大小 {batch} 时每个 MoE 层大约要读 **{e} 个专家中的 {d} 个**（批大小 1 时是 {d1} 个），"
                         "所以一步要读 {read} 权重——不是激活参数的 {active}，也少于显存里的 {total}。假设：均匀路由（真实的路由不均匀，用到的专家更少）。",
     "model.decode.moe_b1": "混合专家：一个 token 在每个 MoE 层只读 **{e} 个专家中的 {d1} 个**，所以一步读 {read} 权重，而显存里要放下全部 {total}。"

@@ -26,7 +26,11 @@ EN = {
         "One row per kernel; all numbers are totals over **count** calls. Cells accept "
         "numbers, units and arithmetic: `2*8192**3`, `1.1T`, `14 GB`, `1.2 ms`, `20 us`. "
         "Leave the time blank if you have not measured it. Add rows at the bottom, delete "
-        "them by selecting their left edge."),
+        "them by selecting their left edge, then press **Apply edits**."),
+    "roofline.apply": "Apply edits",
+    "roofline.apply_help": "Put what you typed in the table on the chart and in the results. "
+                           "Typing does not redraw the page, so fast typing (name, Tab, FLOPs, "
+                           "Tab, …) keeps every cell.",
     "roofline.reset": "Reset to the examples",
     "roofline.reset_help": "Replace the table with the four preloaded examples.",
     "roofline.clear": "Clear the table",
@@ -46,7 +50,8 @@ EN = {
                                  "1.2 ms, 20 us, 0.004 (seconds).",
     "roofline.col.count": "Count",
     "roofline.col.count_help": "How many calls the row adds up (a whole number, default 1).",
-    "roofline.err.heading": "{n} row(s) could not be read and are not plotted; the other rows are:",
+    "roofline.err.heading.one": "{n} row could not be read and is not plotted; the other rows are:",
+    "roofline.err.heading.other": "{n} rows could not be read and are not plotted; the other rows are:",
     "roofline.err.cell": "Row {row}, {column}: {detail}",
     "roofline.err.more": "… and {n} more cells.",
     "roofline.link.too_long": "The table is too long for a share link, so the link does not carry "
@@ -135,8 +140,10 @@ EN = {
                           "it (> {above_pct}: impossible).",
     "roofline.r.top_note": "Sentences for the {shown} slowest of {n} kernels (by measured time, "
                            "else by time floor); the table above lists them all.",
-    "roofline.r.no_flops": "{n} kernel(s) have no FLOPs (e.g. an Nsight Compute file without FLOP "
-                           "counters) and cannot be placed: fill in their FLOPs in the table.",
+    "roofline.r.no_flops.one": "{n} kernel has no FLOPs (e.g. an Nsight Compute file without FLOP "
+                               "counters) and cannot be placed: fill in its FLOPs in the table.",
+    "roofline.r.no_flops.other": "{n} kernels have no FLOPs (e.g. an Nsight Compute file without FLOP "
+                                 "counters) and cannot be placed: fill in their FLOPs in the table.",
     "roofline.s.head": "**{row}. {name}** — {bound} (intensity {intensity}): it cannot run faster "
                        "than **{ceiling}** on this device, so it needs at least **{floor}**.",
     "roofline.s.unmeasured": "No time given, so it is drawn at its ceiling; enter the measured time "
@@ -209,7 +216,10 @@ ZH = {
     "roofline.table_intro": (
         "每行一个 kernel；所有数字都是这一行全部调用（见「调用次数」列）的总和。单元格可填数字、单位和算式："
         "`2*8192**3`、`1.1T`、`14 GB`、`1.2 ms`、`20 us`。没测时间就留空。"
-        "在表格底部添加行；选中行的左边缘即可删除。"),
+        "在表格底部添加行；选中行的左边缘即可删除；改完按 **应用修改**。"),
+    "roofline.apply": "应用修改",
+    "roofline.apply_help": "把表格里填好的内容画到图上、写进结果。输入时页面不会刷新，"
+                           "所以快速输入（名称、Tab、FLOP、Tab……）每个单元格都会保留。",
     "roofline.reset": "恢复示例",
     "roofline.reset_help": "用预置的四个示例替换当前表格。",
     "roofline.clear": "清空表格",
@@ -227,7 +237,8 @@ ZH = {
     "roofline.col.seconds_help": "所有调用的实测总时间（可选）。例如 1.2 ms、20 us、0.004（秒）。",
     "roofline.col.count": "调用次数",
     "roofline.col.count_help": "这一行合计了多少次调用（整数，默认 1）。",
-    "roofline.err.heading": "有 {n} 行读不出来，没有画到图上；其他行照常显示：",
+    "roofline.err.heading.one": "有 {n} 行读不出来，没有画到图上；其他行照常显示：",
+    "roofline.err.heading.other": "有 {n} 行读不出来，没有画到图上；其他行照常显示：",
     "roofline.err.cell": "第 {row} 行「{column}」列：{detail}",
     "roofline.err.more": "……还有 {n} 个单元格有问题。",
     "roofline.link.too_long": "表格太长，分享链接装不下，所以链接里不带 kernel 表（其他设置照常带上）。"
@@ -302,7 +313,9 @@ ZH = {
                           "{above} 个超过屋顶（> {above_pct}：不可能）。",
     "roofline.r.top_note": "下面只为 {n} 个 kernel 中最慢的 {shown} 个写了结论（按实测时间，没有则按最短时间排序）；"
                            "上面的表格列出了全部。",
-    "roofline.r.no_flops": "有 {n} 个 kernel 没有 FLOP（例如 Nsight Compute 文件里没有 FLOP 计数器），"
+    "roofline.r.no_flops.one": "有 {n} 个 kernel 没有 FLOP（例如 Nsight Compute 文件里没有 FLOP 计数器），"
+                           "无法放到图上：请在表格里补上它们的 FLOP。",
+    "roofline.r.no_flops.other": "有 {n} 个 kernel 没有 FLOP（例如 Nsight Compute 文件里没有 FLOP 计数器），"
                            "无法放到图上：请在表格里补上它们的 FLOP。",
     "roofline.s.head": "**{row}. {name}** — {bound}（算术强度 {intensity}）：在这台设备上不可能快过 "
                        "**{ceiling}**，所以至少需要 **{floor}**。",

@@ -101,14 +101,14 @@ EN = {
                                  "with tensor cores: tensor FLOPs assume {value} FLOPs per instruction "
                                  "(mma m16n8k16, Ampere and later). Set the value in the import options "
                                  "for an older GPU.",
-    "rlx.warn.flops_missing": "{n} kernel(s) have no FLOP count (common for Nsight Compute "
-                              "files without FLOP counters): type their FLOPs in the table "
+    "rlx.warn.flops_missing": "Kernels without a FLOP count: {n} (common for Nsight Compute "
+                              "files without FLOP counters). Type their FLOPs in the table "
                               "to place them on the roofline.",
     "rlx.warn.dtype_assumed": "Some operators have no 'Input type' in the trace; {dtype} "
                               "was assumed (the data type chosen above).",
-    "rlx.warn.conv_geometry_assumed": "{n} convolution(s) had no stride/padding in the "
-                                      "trace: stride 1 and 'same' padding were assumed (an "
-                                      "upper bound on FLOPs for strided convolutions).",
+    "rlx.warn.conv_geometry_assumed": "Convolutions without stride/padding in the trace: {n}. "
+                                      "Stride 1 and 'same' padding were assumed (an upper bound "
+                                      "on FLOPs for strided convolutions).",
     "rlx.warn.no_gpu_time": "The trace has no GPU kernels; times are the operators' own "
                             "durations on the CPU (wall time, including launch overhead).",
     "rlx.warn.names_truncated": "Some kernel names were too long and were shortened.",
