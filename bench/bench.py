@@ -5,7 +5,8 @@
     python bench/load_test.py             # 20 browser sessions for 60 s
 
 Sections: apptest (each page's rerun time vs a bare one-slider page), browser (slider ->
-chart redrawn in headless Chromium), table10k (10,000 kernels: rerun time, figure size),
+last DOM change in headless Chromium, every page against the one-chart floor page,
+bench/slider_bench.py), table10k (10,000 kernels: rerun time, figure size),
 calc (place_kernels on 1e6 kernels vs a Python loop; `import calc` in a fresh process),
 diagnosis (a 100 MB Kineto trace through calc.diagnosis.diagnose_trace vs json.loads).
 Results are printed and written to bench/results/bench-<time>.json (gitignored).
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -26,9 +28,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 os.chdir(ROOT)
 
-PAGES = (("home", "app.py"), ("roofline", "pages/1_Roofline.py"), ("mfu", "pages/2_MFU.py"),
-         ("training", "pages/3_Training_time.py"), ("decode", "pages/4_Decode_speed.py"),
-         ("plans", "pages/7_Plans.py"))
+# Every page in pages/ (discovered: pages other issues add are included), and home.
+PAGES = (("home", "app.py"),) + tuple(
+    (re.sub(r"^[0-9]+[_ -]*", "", p.stem).lower(), f"pages/{p.name}")
+    for p in sorted((ROOT / "pages").glob("*.py")))
 
 
 def pct(values, q):
@@ -91,49 +94,13 @@ def bench_apptest(n=30):
 
 # ----------------------------------------------------------------------------- browser
 
-def bench_browser(n=25):
-    from browser_helpers import CHROMIUM_ARGS, start_server, stop_server, wait_idle
-    from playwright.sync_api import sync_playwright
+def bench_browser(rounds=25):
+    """Slider -> last DOM change of every page against the one-chart floor, in one run
+    (bench/slider_bench.py)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import slider_bench
 
-    log = ROOT / "bench" / "results"
-    log.mkdir(parents=True, exist_ok=True)
-    proc, base = start_server(log_path=log / "streamlit-bench.log")
-    out = {}
-    try:
-        with sync_playwright() as p:
-            b = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-            page = b.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(90_000)
-            for pid, path, chart_index in (("mfu", "/MFU", 0), ("training", "/Training_time", 0),
-                                           ("decode", "/Decode_speed", 0)):
-                page.goto(base + path)
-                wait_idle(page)
-                slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]').first
-                if not slider.count():
-                    continue
-                times = []
-                for i in range(n):
-                    before = page.evaluate(
-                        "i => JSON.stringify(document.querySelectorAll('.js-plotly-plot')[i].data)", chart_index)
-                    slider.focus()
-                    t0 = time.perf_counter()
-                    slider.press("ArrowRight" if (i // 3) % 2 == 0 else "ArrowLeft")
-                    try:
-                        page.wait_for_function(
-                            """([i, before]) => {
-                                const g = document.querySelectorAll('.js-plotly-plot')[i];
-                                return g && g.data && JSON.stringify(g.data) !== before;
-                            }""", arg=[chart_index, before], timeout=10_000, polling="raf")
-                    except Exception:
-                        continue        # this slider step did not change this chart
-                    times.append(time.perf_counter() - t0)
-                    wait_idle(page, settle_ms=50)
-                out[pid] = {"n": len(times), "median_ms": round(statistics.median(times) * 1e3, 1) if times else None,
-                            "p95_ms": round(pct(times, 0.95) * 1e3, 1) if times else None}
-            b.close()
-    finally:
-        stop_server(proc)
-    return out
+    return slider_bench.run(rounds)
 
 
 # ----------------------------------------------------------------------------- 10k kernels

@@ -85,6 +85,12 @@ def start(script: str, port: int, env: dict | None = None, log: Path | None = No
            "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
            "--server.runOnSave", "false", "--server.address", "127.0.0.1",
            "--server.port", str(port)] + list(extra or [])
+    import socket
+    with socket.socket() as probe:      # never measure someone else's server on that port
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            raise RuntimeError(f"port {port} is in use; choose other ports (or none: free ports)")
     out = open(log, "wb") if log else subprocess.DEVNULL
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
                             env={**os.environ, **(env or {})}, start_new_session=True)
@@ -111,7 +117,8 @@ def _sample(page, i: int) -> float | None:
     slider.press("ArrowRight" if (i // 3) % 2 == 0 else "ArrowLeft")
     try:
         page.wait_for_function(DONE_JS, arg=QUIET_MS, timeout=20_000, polling=50)
-    except Exception:  # noqa: BLE001 - no DOM change: not a sample
+    except Exception as exc:  # noqa: BLE001 - no DOM change: not a sample
+        print(f"no sample on {page.url}: {type(exc).__name__}: {str(exc)[:120]}", file=sys.stderr)
         return None
     return page.evaluate("() => window.__bench.last - window.__bench.t0") / 1e3
 
@@ -165,6 +172,9 @@ def run(rounds: int = 25, port: int = 0, only: list[str] | None = None) -> dict:
                         times[name].append(s)
             b.close()
         result["load_after"] = os.getloadavg()
+        result["samples"] = {k: len(v) for k, v in times.items()}
+        if not times["floor"]:
+            raise RuntimeError(f"no floor samples: {result}")
         floor_med = statistics.median(times["floor"])
         floor_p95 = pct(times["floor"], 0.95)
         pages = {}

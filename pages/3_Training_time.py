@@ -50,7 +50,6 @@ def use_chinchilla() -> None:
 st.title(t("training.title"))
 st.markdown(t("training.intro"))
 
-@calculator("training")
 def deadline_input() -> float | None:
     """The deadline field under its heading (drawn whether or not the run can be computed,
     so that a bad entry elsewhere never makes it disappear)."""
@@ -67,6 +66,7 @@ def gpu_hours_input() -> float | None:
                           optional=True)
 
 
+@calculator("training")
 def training_calculator() -> None:
     """Inputs, results, the chart, memory per GPU, how they are computed and the takeaway (it names the result)."""
     inputs, results = st.columns([1, 1.45], gap="large")

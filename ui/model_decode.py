@@ -67,18 +67,24 @@ def decode_model_results(ctx, t: Translator, arch: ModelArch, *, bpp: float, wei
     fits_now = mem is None or fits_in_memory(w_total, mem, kv_total)
     max_fit = max_batch_in_memory(w_total, mem, kv_seq) if mem is not None else None
 
-    def needs(nbytes: float) -> str:
-        return t("decode.metric.needs", need=format_si(nbytes, "B"))
-
+    # As the page's own metrics: a batch that does not fit shows the memory it needs (and
+    # the GPUs' memory) instead of a speed.
     c1, c2, c3 = st.columns(3)
-    c1.metric(t("decode.metric.bound"), _tps(bound_b1) if fits_b1 else needs(w_total + kv_seq),
-              help=t("model.decode.bound_help"))
-    c2.metric(t("decode.metric.throughput", batch=batch),
-              _tps(thr) if fits_now else needs(w_total + kv_total),
-              help=t("decode.metric.throughput_help"))
-    c3.metric(t("decode.metric.per_request", batch=batch),
-              _tps(per) if fits_now else needs(w_total + kv_total),
-              help=t("decode.metric.per_request_help"))
+    if fits_b1:
+        c1.metric(t("decode.metric.bound"), _tps(bound_b1), help=t("model.decode.bound_help"))
+    else:
+        c1.metric(t("decode.metric.needs", batch=1), format_si(w_total + kv_seq, "B"),
+                  help=t("model.decode.bound_help"))
+    if fits_now:
+        c2.metric(t("decode.metric.throughput", batch=batch), _tps(thr),
+                  help=t("decode.metric.throughput_help"))
+        c3.metric(t("decode.metric.per_request", batch=batch), _tps(per),
+                  help=t("decode.metric.per_request_help"))
+    else:
+        c2.metric(t("decode.metric.needs", batch=batch), format_si(w_total + kv_total, "B"),
+                  help=t("decode.metric.throughput_help"))
+        c3.metric(t("decode.metric.has", batch=batch), format_si(mem, "B"),
+                  help=t("decode.metric.throughput_help"))
 
     read_b1 = float(s1.weight_bytes)
     read_b = float(sb.weight_bytes)

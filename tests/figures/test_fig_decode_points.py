@@ -36,3 +36,30 @@ def test_with_kv_the_drawn_curve_is_within_half_a_percent():
     # 2·32·8·128·4096·2 B = 537 MB; tokens/s = b·B/(W + b·KV) bends smoothly.
     kv = 2 * 32 * 8 * 128 * 4096 * 2.0
     assert _drawn_error(kv) < np.log(1.005)
+
+
+def test_decode_roofline_points_do_not_move_with_the_parameter_count():
+    # Step work without KV: FLOPs = 2·N·b, bytes = N·bpp, intensity = 2b/bpp: no N in it.
+    # Only the hover text may differ between 7B and 13B (a style-only update for plotly).
+    from calc.decode import decode_step_work
+    from ui.figures.decode import decode_roofline_figure
+    from ui.figures.roofline import Roof
+    from ui.i18n import translator
+
+    t = translator("en")
+
+    def fig(n):
+        work = [decode_step_work(b, n, BPP, 0.0) for b in (1, 8)]
+        return decode_roofline_figure(t, Roof("A100", PEAK, BW), ["batch 1", "batch 8"],
+                                      [w[0] for w in work], [w[1] for w in work])
+
+    a, b = fig(7e9), fig(13e9)
+    pa = [tr for tr in a.data if tr.hovertext]
+    pb = [tr for tr in b.data if tr.hovertext]
+    assert pa and [list(tr.x) for tr in pa] == [list(tr.x) for tr in pb]
+    assert [list(tr.y) for tr in pa] == [list(tr.y) for tr in pb]
+    assert all(tr.customdata is None for tr in pa + pb)
+    hover_a = " ".join(h for tr in pa for h in tr.hovertext)
+    assert "FLOPs: 14 GFLOP" in hover_a                     # 2 · 7e9 · 1
+    assert "Bytes: 14 GB" in hover_a                        # 7e9 · 2 B
+    assert hover_a != " ".join(h for tr in pb for h in tr.hovertext)

@@ -31,3 +31,21 @@ def test_one_roofline_package_with_a_module_per_section():
                 and n.module == "ui.roofline" for a in n.names}
     # view is drawn by chart (its controls sit under the chart); the rest are page sections.
     assert sections - {"view"} <= imported, sections - {"view"} - imported
+
+
+def test_calculator_fragments_wrap_the_calculators():
+    # A calculator fragment (ui.frame.calculator) holds a page's inputs and everything they
+    # drive. Decorating a helper instead (a field drawn inside the calculator) would make
+    # that field rerun alone and leave the results that use it stale.
+    found = {}
+    for page in PAGES:
+        tree = ast.parse(page.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef):
+                decorated = any(isinstance(d, ast.Call) and getattr(d.func, "id", "") == "calculator"
+                                for d in node.decorator_list)
+                if decorated or node.name.endswith("_calculator"):
+                    found[f"{page.name}:{node.name}"] = decorated
+    assert {"2_MFU.py:mfu_calculator", "3_Training_time.py:training_calculator",
+            "4_Decode_speed.py:decode_calculator"} <= set(found), found
+    assert all(decorated and name.endswith("_calculator") for name, decorated in found.items()), found

@@ -45,7 +45,8 @@ def test_zero_flop_point_sits_in_the_strip_at_the_left_edge():
     fig = roofline_figure(t, [main_roof("A100", A100_PEAK, A100_BW)], points(t, a))
     x_lo = 10 ** fig.layout.xaxis.range[0]
     xs = x_lo * 10 ** 0.15
-    pts = [tr for tr in fig.data if tr.type == "scattergl" and "markers" in (tr.mode or "")]
+    # SVG markers for a few kernels (WebGL only above ui.figures.roofline.GL_ABOVE)
+    pts = [tr for tr in fig.data if tr.type in ("scatter", "scattergl") and "markers" in (tr.mode or "")]
     zero = [tr for tr in pts if "0 FLOPs" in (tr.hovertemplate or "")]
     assert len(zero) == 1 and zero[0].x[0] == pytest.approx(xs)
     # height = fraction of the memory roof x the slope there: 0.8174 x xs x 2.039e12
