@@ -16,10 +16,11 @@ CASES = [
     (roofline.arithmetic_intensity, dict(flops=1e9, bytes_moved=1e9), dict(flops=NN, bytes_moved=P)),
     (roofline.attainable_flops, dict(intensity=2, peak_flops=312e12, mem_bw=2e12),
      dict(intensity=NN, peak_flops=P, mem_bw=P)),
+    # flops >= 0: a copy or fill kernel has bytes but no FLOPs (issue 8, defect 6)
     (roofline.place_kernel, dict(flops=1e9, bytes_moved=1e9, peak_flops=312e12, mem_bw=2e12, seconds=1e-3),
-     dict(flops=P, bytes_moved=P, peak_flops=P, mem_bw=P, seconds=P)),
+     dict(flops=NN, bytes_moved=P, peak_flops=P, mem_bw=P, seconds=P)),
     (roofline.place_kernels, dict(flops=[1e9], bytes_moved=[1e9], peak_flops=312e12, mem_bw=2e12, seconds=[1e-3]),
-     dict(flops=P, bytes_moved=P, peak_flops=P, mem_bw=P)),
+     dict(flops=NN, bytes_moved=P, peak_flops=P, mem_bw=P)),
     (roofline.verdict_for, dict(fraction_of_roof=0.5), dict(fraction_of_roof=NN)),
     (mfu.training_flops_per_token, dict(n_params=7e9, n_layers=32, d_model=4096, seq_len=8192),
      dict(n_params=P, n_layers=NN, d_model=NN, seq_len=NN)),

@@ -240,3 +240,14 @@ def test_text_catalog_has_identical_keys():
 
     assert set(text.EN) == set(text.ZH)
     assert all(key.startswith("rlx.") for key in text.EN)
+
+
+def test_a_denormal_ceiling_is_rejected_not_drawn():
+    # 1e-320 B/s parses as a (denormal) number > 0, but 312e12 / 1e-320 overflows to inf:
+    # the query-string fuzzer crashed the chart with it. Ceilings obey the fields' 1e-30 floor.
+    import pytest as _pytest
+
+    from ui.roofline.hierarchy import parse_ceiling
+    with _pytest.raises(ValueError):
+        parse_ceiling("1e-320")
+    assert parse_ceiling("1e-30") == 1e-30

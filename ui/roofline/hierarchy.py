@@ -21,7 +21,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from calc.kernel_table import KernelRecord
-from calc.units import QuantityError, format_si, parse_quantity
+from calc.units import MIN_MAGNITUDE, QuantityError, format_si, parse_quantity
 from calc.views import level_points
 from ui.i18n import Translator
 from ui.state import bound, set_value
@@ -56,7 +56,9 @@ def parse_ceiling(text: Any) -> float | None:
     if text is None or not str(text).strip():
         return None
     value = float(parse_quantity(str(text), kind="bandwidth"))
-    if not math.isfinite(value) or value <= 0 or value > CEILING_BOUNDS.hi:
+    # Below MIN_MAGNITUDE (1e-30 B/s; 1e-320 parses as a denormal > 0) the ridge
+    # peak ÷ bandwidth overflows to inf and no chart can be drawn.
+    if not math.isfinite(value) or value < MIN_MAGNITUDE or value > CEILING_BOUNDS.hi:
         raise ValueError(f"out of range: {text!r}")
     return value
 
