@@ -61,12 +61,17 @@ DONE_JS = """(quiet) => {
 }"""
 
 
+#: Query strings a page needs to show its calculator (the Model page needs an architecture;
+#: its default, "Custom: parameters only", shows no slider).
+PAGE_QUERY = {"model": "?model=llama-2-7b"}
+
+
 def discover_pages() -> dict[str, str]:
-    """Page id -> URL path for every file in pages/ (pages-directory mode names)."""
+    """Page id -> URL path (with PAGE_QUERY) for every file in pages/ (pages-directory names)."""
     out = {}
     for path in sorted((ROOT / "pages").glob("*.py")):
         name = re.sub(r"^[0-9]+[_ -]*", "", path.stem)
-        out[name.lower()] = "/" + name
+        out[name.lower()] = "/" + name + PAGE_QUERY.get(name.lower(), "")
     return out
 
 
