@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Optional
 
+from ._toml import locate_toml_error
+
 __all__ = [
     "PRECISIONS",
     "FLOAT_PRECISIONS",
@@ -302,34 +304,14 @@ def _measured_fields(path: Path, dev_id: str, d: dict) -> dict[str, Any]:
     return out
 
 
-_DUP = re.compile(r"Cannot declare \(([^)]*)\) twice")
-_AT = re.compile(r"at line (\d+)")
 _HEADER = re.compile(r"^\s*\[+\s*devices\.([A-Za-z0-9_\-\"']+)")
-_KEY = re.compile(r"^\s*([A-Za-z0-9_\-\.\"']+)\s*=")
 
 
 def _toml_error(path: Path, text: str, msg: str) -> HardwareFileError:
     """Turn a tomllib error into one naming the file, the device and the field where possible."""
-    m = _DUP.search(msg)
-    if m:
-        parts = [x.strip().strip("'\"") for x in m.group(1).split(",") if x.strip()]
-        if len(parts) == 2 and parts[0] == "devices":
-            return _err(path, parts[1], "id", f"duplicate device id: [devices.{parts[1]}] appears twice ({msg})")
-    device = fieldname = None
-    at = _AT.search(msg)
-    if at:
-        lines = text.splitlines()
-        n = int(at.group(1))
-        for line in reversed(lines[:n]):
-            h = _HEADER.match(line)
-            if h:
-                device = h.group(1).strip("'\"")
-                break
-        if 0 < n <= len(lines):
-            k = _KEY.match(lines[n - 1])
-            if k:
-                fieldname = k.group(1).strip("'\"")
-    problem = "duplicate field" if "overwrite" in msg else "is not valid TOML"
+    dup, device, fieldname, problem = locate_toml_error(text, msg, "devices", _HEADER)
+    if dup is not None:
+        return _err(path, dup, "id", f"duplicate device id: [devices.{dup}] appears twice ({msg})")
     return _err(path, device, fieldname, f"{problem}: {msg}")
 
 

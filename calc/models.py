@@ -74,6 +74,7 @@ from typing import Any, Mapping, Optional
 import numpy as np
 
 from . import _validate as v
+from ._toml import locate_toml_error
 
 __all__ = [
     "DEFAULT_MODELS_PATH",
@@ -1000,33 +1001,13 @@ def _model(path: Path, model_id: str, d: Any) -> ModelArch:
     return arch
 
 
-_DUP = re.compile(r"Cannot declare \(([^)]*)\) twice")
-_AT = re.compile(r"at line (\d+)")
 _HEADER = re.compile(r"^\s*\[+\s*models\.([A-Za-z0-9_\-\.\"']+?)\s*\]")
-_KEY = re.compile(r"^\s*([A-Za-z0-9_\-\.\"']+)\s*=")
 
 
 def _toml_error(path: Path, text: str, msg: str) -> ModelFileError:
-    m = _DUP.search(msg)
-    if m:
-        parts = [x.strip().strip("'\"") for x in m.group(1).split(",") if x.strip()]
-        if len(parts) == 2 and parts[0] == "models":
-            return _ferr(path, parts[1], "id", f"duplicate model id: [models.{parts[1]}] appears twice ({msg})")
-    model = fieldname = None
-    at = _AT.search(msg)
-    if at:
-        lines = text.splitlines()
-        n = int(at.group(1))
-        for line in reversed(lines[:n]):
-            h = _HEADER.match(line)
-            if h:
-                model = h.group(1).strip("'\"")
-                break
-        if 0 < n <= len(lines):
-            k = _KEY.match(lines[n - 1])
-            if k:
-                fieldname = k.group(1).strip("'\"")
-    problem = "duplicate field" if "overwrite" in msg else "is not valid TOML"
+    dup, model, fieldname, problem = locate_toml_error(text, msg, "models", _HEADER)
+    if dup is not None:
+        return _ferr(path, dup, "id", f"duplicate model id: [models.{dup}] appears twice ({msg})")
     return _ferr(path, model, fieldname, f"{problem}: {msg}")
 
 
