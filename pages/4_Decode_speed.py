@@ -6,7 +6,7 @@ only reads inputs and lays out results.
 import numpy as np
 import streamlit as st
 
-from calc.decode import (BYTES_PER_PARAM, achieved_bandwidth, aggregate, bandwidth_utilisation,
+from calc.decode import (BYTES_PER_PARAM, aggregate,
                          batch1_decode_mfu, batch_for_decode_mfu, bytes_per_param, critical_batch,
                          decode_intensity, decode_memory_bytes, decode_mfu, decode_step_work,
                          decode_tokens_per_sec, fits_in_memory, kv_cache_bytes,
@@ -19,7 +19,8 @@ from ui.formula import formula, latex, si
 from ui.frame import calculator, how_computed, page_frame
 from ui.learn.link import why_link
 from ui.plans.add import serving_setup_button
-from ui.model_decode import decode_model_results, prefill_params_section
+from ui.model_decode import (decode_model_results, prefill_params_section, render_measured,
+                              render_memory_fit)
 from ui.model_sections import model_params_note
 from ui.numbers import plural
 from ui.state import bound, set_value
@@ -197,30 +198,10 @@ def decode_calculator() -> None:
             else:
                 st.markdown(t("decode.knee_never"))
 
-            if mem is not None:
-                args = dict(model=format_si(w_bytes, "B"), kv=format_si(kv_total, "B"),
-                            mem=format_si(mem, "B"), gpus=plural(t, "common.n_gpus", n_gpus))
-                if fits_in_memory(w_bytes, mem, kv_total, reserve_fraction=0.1):
-                    st.success(t("decode.fits", **args), icon=":material/check_circle:")
-                elif fits_now:
-                    st.warning(t("decode.fits_tight", **args), icon=":material/warning:")
-                else:
-                    st.error(t("decode.no_fit", **args), icon=":material/error:")
-                if use_kv and max_fit is not None and np.isfinite(max_fit):
-                    st.caption(t("decode.max_fit", batch=f"{max_fit:,.0f}", kv=format_si(kv_seq, "B"))
-                               if max_fit >= 1 else t("decode.max_fit_none"))
-            else:
-                st.caption(t("decode.memory_unknown"))
-
+            render_memory_fit(t, w_bytes, kv_total, mem, n_gpus, fits_now=fits_now,
+                              use_kv=use_kv, max_fit=max_fit, kv_seq=kv_seq)
             if measured is not None:
-                ach = achieved_bandwidth(measured, w_bytes, batch, kv_total)
-                mbu = bandwidth_utilisation(ach, bw)
-                msg = t("decode.measured_result", measured=tps(measured), ach=format_si(ach, "B/s"),
-                        bw=format_si(bw, "B/s"), mbu=f"{mbu:.0%}")
-                if mbu > 1.0:
-                    st.error(msg + " " + t("decode.measured_over"), icon=":material/error:")
-                else:
-                    st.info(msg + " " + t("decode.measured_advice"), icon=":material/speed:")
+                render_measured(t, measured, w_bytes, batch, kv_total, bw)
 
             prefill_items = [] if prompt is None else [prefill_params_section(
                 t, n_params=n_params, bpp=bpp, prompt=prompt, peak=peak, bw=bw,

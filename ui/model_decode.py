@@ -124,30 +124,10 @@ def decode_model_results(ctx, t: Translator, arch: ModelArch, *, bpp: float, wei
     else:
         st.markdown(t("decode.knee_never"))
 
-    if mem is not None:
-        args = dict(model=format_si(w_total, "B"), kv=format_si(kv_total, "B"),
-                    mem=format_si(mem, "B"), gpus=f"{n_gpus:,.0f}")
-        if fits_in_memory(w_total, mem, kv_total, reserve_fraction=0.1):
-            st.success(t("decode.fits", **args), icon=":material/check_circle:")
-        elif fits_now:
-            st.warning(t("decode.fits_tight", **args), icon=":material/warning:")
-        else:
-            st.error(t("decode.no_fit", **args), icon=":material/error:")
-        if use_kv and max_fit is not None and np.isfinite(max_fit):
-            st.caption(t("decode.max_fit", batch=f"{max_fit:,.0f}", kv=format_si(kv_seq, "B"))
-                       if max_fit >= 1 else t("decode.max_fit_none"))
-    else:
-        st.caption(t("decode.memory_unknown"))
-
+    render_memory_fit(t, w_total, kv_total, mem, n_gpus, fits_now=fits_now, use_kv=use_kv,
+                      max_fit=max_fit, kv_seq=kv_seq)
     if measured is not None:
-        ach = achieved_bandwidth(measured, read_b, batch, kv_total)
-        mbu = bandwidth_utilisation(ach, bw)
-        msg = t("decode.measured_result", measured=_tps(measured), ach=format_si(ach, "B/s"),
-                bw=format_si(bw, "B/s"), mbu=f"{mbu:.0%}")
-        if mbu > 1.0:
-            st.error(msg + " " + t("decode.measured_over"), icon=":material/error:")
-        else:
-            st.info(msg + " " + t("decode.measured_advice"), icon=":material/speed:")
+        render_measured(t, measured, read_b, batch, kv_total, bw)
 
     ttft = None
     if prompt is not None:
@@ -262,3 +242,35 @@ def prefill_params_section(t: Translator, *, n_params: float, bpp: float, prompt
                    r"{B_{\text{mem}}}\right) = \max\left(\frac{@pf}{@peak},\;\frac{@w}{@bw}\right) = @ttft",
                    t("model.how.prefill_params"), pf=si(pf, "FLOP"), peak=si(peak, "FLOP/s"),
                    w=si(w, "B"), bw=si(bw, "B/s"), ttft=si(ttft, "s"))
+
+
+def render_memory_fit(t, weight_bytes, kv_total, mem, n_gpus, *, fits_now, use_kv, max_fit,
+                      kv_seq) -> None:
+    """Weights + KV cache against the GPUs' memory (with 10 % reserve, then without), and the
+    largest batch that fits; shared by the Decode page with and without a model."""
+    if mem is None:
+        st.caption(t("decode.memory_unknown"))
+        return
+    args = dict(model=format_si(weight_bytes, "B"), kv=format_si(kv_total, "B"),
+                mem=format_si(mem, "B"), gpus=plural(t, "common.n_gpus", n_gpus))
+    if fits_in_memory(weight_bytes, mem, kv_total, reserve_fraction=0.1):
+        st.success(t("decode.fits", **args), icon=":material/check_circle:")
+    elif fits_now:
+        st.warning(t("decode.fits_tight", **args), icon=":material/warning:")
+    else:
+        st.error(t("decode.no_fit", **args), icon=":material/error:")
+    if use_kv and max_fit is not None and np.isfinite(max_fit):
+        st.caption(t("decode.max_fit", batch=f"{max_fit:,.0f}", kv=format_si(kv_seq, "B"))
+                   if max_fit >= 1 else t("decode.max_fit_none"))
+
+
+def render_measured(t, measured, read_bytes, batch, kv_total, bw) -> None:
+    """A measured decode speed turned into achieved bandwidth and its share of the bound."""
+    ach = achieved_bandwidth(measured, read_bytes, batch, kv_total)
+    mbu = bandwidth_utilisation(ach, bw)
+    msg = t("decode.measured_result", measured=format_si(measured, "tok/s"),
+            ach=format_si(ach, "B/s"), bw=format_si(bw, "B/s"), mbu=f"{mbu:.0%}")
+    if mbu > 1.0:
+        st.error(msg + " " + t("decode.measured_over"), icon=":material/error:")
+    else:
+        st.info(msg + " " + t("decode.measured_advice"), icon=":material/speed:")
