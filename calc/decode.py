@@ -34,16 +34,16 @@ __all__ = [
     "BYTES_PER_PARAM",
     "bytes_per_param",
     "model_bytes",
-    "max_decode_tokens_per_sec",
+    "max_decode_tokens_per_s",
     "kv_cache_bytes",
     "decode_step_seconds",
-    "decode_tokens_per_sec",
+    "decode_tokens_per_s",
     "critical_batch",
     "decode_intensity",
     "achieved_bandwidth",
     "fits_in_memory",
     "aggregate",
-    "per_sequence_tokens_per_sec",
+    "per_sequence_tokens_per_s",
     "decode_step_work",
     "decode_mfu",
     "bandwidth_utilisation",
@@ -91,7 +91,7 @@ def model_bytes(n_params: Any, bytes_per_param: Any):
     return v.finish(_mul(N, b), N, b)
 
 
-def max_decode_tokens_per_sec(model_bytes: Any, mem_bw: Any, kv_bytes_per_seq: Any = 0):
+def max_decode_tokens_per_s(model_bytes: Any, mem_bw: Any, kv_bytes_per_seq: Any = 0):
     """Batch-1 decoding ceiling = mem_bw / (model_bytes + kv_bytes_per_seq)   [tokens/s].
 
     Every generated token reads all the weights once and, when the KV cache is
@@ -161,7 +161,7 @@ def decode_step_seconds(batch: Any, n_params: Any, bytes_per_param: Any, peak_fl
     return v.finish(t, *ins)
 
 
-def decode_tokens_per_sec(batch: Any, n_params: Any, bytes_per_param: Any, peak_flops: Any, mem_bw: Any,
+def decode_tokens_per_s(batch: Any, n_params: Any, bytes_per_param: Any, peak_flops: Any, mem_bw: Any,
                           kv_bytes: Any = 0, *, kv_bytes_per_seq: Any = 0):
     """Generated tokens/s of the whole batch = batch / decode_step_seconds(...).
 
@@ -228,16 +228,16 @@ def decode_intensity(batch: Any, bytes_per_param: Any, kv_bytes_per_seq: Any = 0
     return v.finish(np.multiply(2.0 * np.asarray(N), B) / (np.multiply(N, bpp) + np.multiply(B, k)), *ins)
 
 
-def achieved_bandwidth(tokens_per_sec: Any, model_bytes: Any, batch: Any = 1, kv_bytes: Any = 0):
+def achieved_bandwidth(tokens_per_s: Any, model_bytes: Any, batch: Any = 1, kv_bytes: Any = 0):
     """Memory bandwidth a decoder actually uses   [bytes/s].
 
-        steps/s = tokens_per_sec / batch;  bandwidth = steps/s × (model_bytes + kv_bytes)
+        steps/s = tokens_per_s / batch;  bandwidth = steps/s × (model_bytes + kv_bytes)
 
-    tokens_per_sec is the whole batch's generation rate, kv_bytes the KV bytes
+    tokens_per_s is the whole batch's generation rate, kv_bytes the KV bytes
     read per step for the whole batch.  Divide by the device's mem_bw for the
     bandwidth utilisation (MBU).  Accepts arrays.  Source: seed chapter 04.
     """
-    t = v.number("tokens_per_sec", tokens_per_sec, "non_negative", "tokens/s")
+    t = v.number("tokens_per_s", tokens_per_s, "non_negative", "tokens/s")
     mb = v.number("model_bytes", model_bytes, "positive", "bytes")
     B = v.number("batch", batch, "positive", "sequences")
     kv = v.number("kv_bytes", kv_bytes, "non_negative", "bytes")
@@ -278,7 +278,7 @@ def aggregate(per_gpu: Any, n_gpus: Any):
     return v.finish(_mul(x, g), x, g)
 
 
-def per_sequence_tokens_per_sec(batch: Any, n_params: Any, bytes_per_param: Any, peak_flops: Any,
+def per_sequence_tokens_per_s(batch: Any, n_params: Any, bytes_per_param: Any, peak_flops: Any,
                                 mem_bw: Any, kv_bytes: Any = 0, *, kv_bytes_per_seq: Any = 0):
     """Speed one request sees in a batch = 1 / decode_step_seconds(...)   [tokens/s].
 

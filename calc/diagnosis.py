@@ -698,7 +698,7 @@ class StepMfu:
     mfu: np.ndarray
     hfu: np.ndarray
     mean_step_seconds: float
-    tokens_per_sec: float
+    tokens_per_s: float
     mean_mfu: float
     mean_hfu: float
 
@@ -736,9 +736,9 @@ def step_mfu(step_seconds, n_params: float, tokens_per_step: float, n_gpus: floa
     fpt = 6.0 * float(n_params) if flops_per_token is None else float(flops_per_token)
     hw = (fpt + 2.0 * float(n_params) * r if hardware_flops_per_token is None
           else float(hardware_flops_per_token))
-    tokens_per_sec = tps / secs
-    m = np.asarray(M.mfu(n_params, tokens_per_sec, n_gpus, peak_flops, flops_per_token=fpt))
-    h = np.asarray(M.mfu(n_params, tokens_per_sec, n_gpus, peak_flops, flops_per_token=hw))
+    tokens_per_s = tps / secs
+    m = np.asarray(M.mfu(n_params, tokens_per_s, n_gpus, peak_flops, flops_per_token=fpt))
+    h = np.asarray(M.mfu(n_params, tokens_per_s, n_gpus, peak_flops, flops_per_token=hw))
     mean = float(secs.mean())
     return StepMfu(secs, m, h, mean, tps / mean,
                    float(M.mfu(n_params, tps / mean, n_gpus, peak_flops, flops_per_token=fpt)),

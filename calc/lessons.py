@@ -27,9 +27,9 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from calc.decode import (critical_batch, decode_tokens_per_sec, max_decode_tokens_per_sec,
+from calc.decode import (critical_batch, decode_tokens_per_s, max_decode_tokens_per_s,
                          model_bytes)
-from calc.mfu import (MFU_BANDS, attention_flops_share, mfu, mfu_band, required_tokens_per_sec,
+from calc.mfu import (MFU_BANDS, attention_flops_share, mfu, mfu_band, required_tokens_per_s,
                       training_flops_per_token)
 from calc.roofline import attainable_flops, place_kernel, ridge_point
 from calc.units import QuantityError, parse_quantity
@@ -271,7 +271,7 @@ _GPUS = (8, 16, 32, 64, 128, 256, 512)
 def _mfu_run(rng: random.Random, dev: Device, target: float) -> dict[str, float]:
     n_params = rng.choice(_MODELS)[0]
     n_gpus = float(rng.choice(_GPUS))
-    tokens = _nice(float(required_tokens_per_sec(n_params, target, n_gpus, dev.peak_flops)), 3)
+    tokens = _nice(float(required_tokens_per_s(n_params, target, n_gpus, dev.peak_flops)), 3)
     return {"params": n_params, "gpus": n_gpus, "tokens_per_s": tokens}
 
 
@@ -418,14 +418,14 @@ def _decode(quiz: int, dev: Device) -> Problem:
         fits = [x for x in _BATCHES if x <= knee / 2] or [2]
         batch = rng.choice(fits)
     w16, w8 = model_bytes(n_params, 2.0), model_bytes(n_params, 1.0)
-    speed = float(max_decode_tokens_per_sec(w16, b))
+    speed = float(max_decode_tokens_per_s(w16, b))
     q1 = Question("bf16", speed, "tok/s", "token_rate", mistakes=_mistakes(
         speed, TOLERANCE, ("bytes_per_param", speed * 2), ("flops_bound", p / (2 * n_params)),
         ("prefix", speed * 1e3), ("prefix", speed / 1e3), *_gib(speed, bw_scaled=False)))
-    speed8 = float(max_decode_tokens_per_sec(w8, b))
+    speed8 = float(max_decode_tokens_per_s(w8, b))
     q2 = Question("int8", speed8, "tok/s", "token_rate", mistakes=_mistakes(
         speed8, TOLERANCE, ("quant_same", speed), ("quant_inverted", speed / 2)))
-    total = float(decode_tokens_per_sec(batch, n_params, 2.0, p, b))
+    total = float(decode_tokens_per_s(batch, n_params, 2.0, p, b))
     q3 = Question("batch", total, "tok/s", "token_rate", mistakes=_mistakes(
         total, TOLERANCE, ("batch_per_request", speed), ("batch_divided", speed / batch)))
     return Problem(8, quiz, dev, {"params": n_params, "bw": b, "peak": p, "batch": float(batch),

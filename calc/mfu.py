@@ -33,9 +33,9 @@ __all__ = [
     "attention_flops_share",
     "mfu",
     "mfu_band",
-    "required_tokens_per_sec",
+    "required_tokens_per_s",
     "achieved_flops_per_gpu",
-    "tokens_per_sec_per_gpu",
+    "tokens_per_s_per_gpu",
     "per_gpu_mix_up",
 ]
 
@@ -130,12 +130,12 @@ def _fpt(n_params, flops_per_token):
     return N, v.number("flops_per_token", flops_per_token, "positive", "FLOP/token")
 
 
-def mfu(n_params: Any, tokens_per_sec: Any, n_gpus: Any, peak_flops: Any,
+def mfu(n_params: Any, tokens_per_s: Any, n_gpus: Any, peak_flops: Any,
         flops_per_token: Optional[Any] = None):
-    """Model FLOPs Utilisation = flops_per_token × tokens_per_sec / (n_gpus × peak_flops).
+    """Model FLOPs Utilisation = flops_per_token × tokens_per_s / (n_gpus × peak_flops).
 
     flops_per_token defaults to 6·n_params (see :func:`training_flops_per_token`).
-    tokens_per_sec is the whole job's throughput (tokens/s), peak_flops the dense
+    tokens_per_s is the whole job's throughput (tokens/s), peak_flops the dense
     per-GPU peak (FLOP/s) for the precision you train in.  Result: fraction 0..1
     (can exceed 1 only when the inputs are wrong).  Accepts arrays (broadcast).
 
@@ -144,7 +144,7 @@ def mfu(n_params: Any, tokens_per_sec: Any, n_gpus: Any, peak_flops: Any,
     Sources: seed chapter 04; PaLM (2022) App. B; nanoGPT estimate_mfu.
     """
     N, fpt = _fpt(n_params, flops_per_token)
-    t = v.number("tokens_per_sec", tokens_per_sec, "non_negative", "tokens/s")
+    t = v.number("tokens_per_s", tokens_per_s, "non_negative", "tokens/s")
     g = v.number("n_gpus", n_gpus, "positive", "GPUs")
     p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
     return v.finish(np.multiply(fpt, t) / np.multiply(g, p) if not v.is_scalar(fpt, t, g, p)
@@ -168,7 +168,7 @@ def mfu_band(value: float) -> MfuBand:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def required_tokens_per_sec(n_params: Any, target_mfu: Any, n_gpus: Any, peak_flops: Any,
+def required_tokens_per_s(n_params: Any, target_mfu: Any, n_gpus: Any, peak_flops: Any,
                             flops_per_token: Optional[Any] = None):
     """Throughput (tokens/s) needed to reach ``target_mfu``: the inverse of :func:`mfu`.
 
@@ -185,29 +185,29 @@ def required_tokens_per_sec(n_params: Any, target_mfu: Any, n_gpus: Any, peak_fl
     return v.finish(np.multiply(np.multiply(m, g), p) / fpt, N, fpt, m, g, p)
 
 
-def achieved_flops_per_gpu(n_params: Any, tokens_per_sec: Any, n_gpus: Any,
+def achieved_flops_per_gpu(n_params: Any, tokens_per_s: Any, n_gpus: Any,
                            flops_per_token: Optional[Any] = None):
-    """Useful (model) FLOP/s each GPU delivers = flops_per_token × tokens_per_sec / n_gpus.
+    """Useful (model) FLOP/s each GPU delivers = flops_per_token × tokens_per_s / n_gpus.
 
     The numerator of MFU, per GPU (FLOP/s); MFU = this / peak_flops.
     flops_per_token defaults to 6·N.  Accepts arrays.  Source: seed chapter 04.
     """
     N, fpt = _fpt(n_params, flops_per_token)
-    t = v.number("tokens_per_sec", tokens_per_sec, "non_negative", "tokens/s")
+    t = v.number("tokens_per_s", tokens_per_s, "non_negative", "tokens/s")
     g = v.number("n_gpus", n_gpus, "positive", "GPUs")
     if v.is_scalar(N, fpt, t, g):
         return fpt * t / g
     return v.finish(np.multiply(fpt, t) / g, N, fpt, t, g)
 
 
-def tokens_per_sec_per_gpu(tokens_per_sec: Any, n_gpus: Any):
-    """Throughput per GPU = tokens_per_sec / n_gpus   [tokens/s].
+def tokens_per_s_per_gpu(tokens_per_s: Any, n_gpus: Any):
+    """Throughput per GPU = tokens_per_s / n_gpus   [tokens/s].
 
     The MFU inputs take the whole job's throughput; this is the figure a per-GPU log
     line prints (seed example: 12 000 tok/s on 8 GPUs = 1 500 tok/s per GPU).
     Accepts arrays.
     """
-    t = v.number("tokens_per_sec", tokens_per_sec, "non_negative", "tokens/s")
+    t = v.number("tokens_per_s", tokens_per_s, "non_negative", "tokens/s")
     g = v.number("n_gpus", n_gpus, "positive", "GPUs")
     return v.finish(np.divide(t, g) if not v.is_scalar(t, g) else t / g, t, g)
 

@@ -171,13 +171,13 @@ class ModelOps:
     kv_bytes: float
 
     @property
-    def tokens_per_sec(self) -> float:
+    def tokens_per_s(self) -> float:
         """Decode: tokens/s of the whole batch = batch / step_seconds. Prefill: prompt
         tokens processed per second = batch · prompt / step_seconds."""
         return self.batch * self.new_tokens / self.step_seconds
 
     @property
-    def per_sequence_tokens_per_sec(self) -> float:
+    def per_sequence_tokens_per_s(self) -> float:
         """Decode: the speed one request sees = 1 / step_seconds   [tokens/s]."""
         return 1.0 / self.step_seconds
 

@@ -181,7 +181,7 @@ class DecodeStep:
     bytes: Any             # weight_bytes + kv_bytes
     flops: Any             # 2·active·batch + attention over the context
     seconds: Any           # max(bytes / mem_bw, flops / peak)
-    tokens_per_sec: Any    # batch / seconds
+    tokens_per_s: Any    # batch / seconds
     memory_bound: Any      # bytes / mem_bw >= flops / peak
 
 
@@ -372,7 +372,7 @@ def decode_step(arch: ModelArch, batch: Any, context_len: Any, bytes_per_param: 
     secs = np.maximum(t_mem, t_cmp)
     return DecodeStep(weight_bytes=v.finish(wbytes, B), kv_bytes=v.finish(kv, B),
                       bytes=v.finish(total, B), flops=v.finish(flops, B),
-                      seconds=v.finish(secs, B), tokens_per_sec=v.finish(np.divide(B, secs), B),
+                      seconds=v.finish(secs, B), tokens_per_s=v.finish(np.divide(B, secs), B),
                       memory_bound=(bool(t_mem >= t_cmp) if isinstance(B, float)
                                     else np.asarray(t_mem >= t_cmp)))
 

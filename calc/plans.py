@@ -219,16 +219,16 @@ class ServingResult:
     fits: Optional[str]
 
 
-def cost_per_million_tokens(price_per_gpu_hour: float, n_gpus: float, tokens_per_sec: float) -> float:
-    """Serving cost per million generated tokens = price × GPUs / 3600 / tokens_per_sec × 1e6.
+def cost_per_million_tokens(price_per_gpu_hour: float, n_gpus: float, tokens_per_s: float) -> float:
+    """Serving cost per million generated tokens = price × GPUs / 3600 / tokens_per_s × 1e6.
 
-    price in currency per GPU-hour, tokens_per_sec of the whole TP group.  1 A100 at
+    price in currency per GPU-hour, tokens_per_s of the whole TP group.  1 A100 at
     2 per hour serving 2000 tok/s: 2 / 3600 / 2000 × 1e6 = 0.278 per million tokens.
     """
     from calc import _validate as v
     pr = v.number("price_per_gpu_hour", price_per_gpu_hour, "non_negative", "currency per GPU-hour")
     g = v.number("n_gpus", n_gpus, "positive", "GPUs")
-    t = v.number("tokens_per_sec", tokens_per_sec, "positive", "tokens/s")
+    t = v.number("tokens_per_s", tokens_per_s, "positive", "tokens/s")
     return pr * g / tr.SECONDS_PER_HOUR / t * 1e6
 
 
@@ -308,8 +308,8 @@ def _evaluate_serving(plan: Plan, facts: DeviceFacts, published: Optional[Publis
         else:
             kv_seq = kv_total = 0.0
         step = dec.decode_step_seconds(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
-        total = dec.decode_tokens_per_sec(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
-        per_user = dec.per_sequence_tokens_per_sec(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+        total = dec.decode_tokens_per_s(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+        per_user = dec.per_sequence_tokens_per_s(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
         ttft = dec.prefill_seconds(plan.prompt_len, N, bpp, peak, bw)
     eff = plan.efficiency
     total_eff, per_user_eff = total * eff, per_user * eff

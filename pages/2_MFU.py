@@ -5,8 +5,8 @@ Every number comes from calc.mfu; this page only reads inputs and lays out resul
 import streamlit as st
 
 from calc.mfu import (ATTENTION_WARNING_SEQ_LEN, achieved_flops_per_gpu, attention_flops_share,
-                      mfu, mfu_band, per_gpu_mix_up, required_tokens_per_sec,
-                      tokens_per_sec_per_gpu)
+                      mfu, mfu_band, per_gpu_mix_up, required_tokens_per_s,
+                      tokens_per_s_per_gpu)
 from calc.units import format_si, parse_quantity
 from ui.figures.mfu import mfu_band_figure
 from ui.formula import count, formula, si
@@ -53,7 +53,7 @@ def mfu_calculator() -> None:
                                 help=t("mfu.gpus_help"))
         if tokens_per_s is not None and n_gpus is not None:
             st.caption(t("mfu.per_gpu_caption",
-                         per=format_si(tokens_per_sec_per_gpu(tokens_per_s, n_gpus), "tok/s"),
+                         per=format_si(tokens_per_s_per_gpu(tokens_per_s, n_gpus), "tok/s"),
                          total=format_si(tokens_per_s, "tok/s"), gpus=f"{n_gpus:,.0f}"))
 
         # Peak: the sidebar's device and precision, unless typed here.
@@ -162,7 +162,7 @@ def mfu_calculator() -> None:
             if whole_mfu is not None:
                 st.warning(t("mfu.per_gpu_hint", typed=format_si(tokens_per_s, "tok/s"),
                              gpus=f"{n_gpus:,.0f}", would=pct(whole_mfu),
-                             total=format_si(required_tokens_per_sec(n_params, whole_mfu, n_gpus, peak,
+                             total=format_si(required_tokens_per_s(n_params, whole_mfu, n_gpus, peak,
                                                                      flops_per_token=fpt), "tok/s")),
                            icon=":material/help:")
 
@@ -170,7 +170,7 @@ def mfu_calculator() -> None:
                 would = attention_flops_share(n_params, n_layers, hidden, seq, causal=causal)
                 st.warning(t("mfu.seq_warning", seq=f"{seq:,.0f}", share=pct(would)), icon=":material/warning:")
 
-            needed = required_tokens_per_sec(n_params, target, n_gpus, peak, flops_per_token=fpt)
+            needed = required_tokens_per_s(n_params, target, n_gpus, peak, flops_per_token=fpt)
             st.info(t("mfu.inverse_result", target=f"{target:.0%}",
                       needed=format_si(needed, "tok/s"), gpus=plural(t, "common.n_gpus", n_gpus),
                       now=format_si(tokens_per_s, "tok/s")), icon=":material/track_changes:")

@@ -9,9 +9,9 @@ import streamlit as st
 from calc.decode import (BYTES_PER_PARAM, aggregate,
                          batch1_decode_mfu, batch_for_decode_mfu, bytes_per_param, critical_batch,
                          decode_intensity, decode_memory_bytes, decode_mfu, decode_step_work,
-                         decode_tokens_per_sec, fits_in_memory, kv_cache_bytes,
-                         max_batch_in_memory, max_decode_tokens_per_sec, model_bytes,
-                         per_sequence_tokens_per_sec)
+                         decode_tokens_per_s, fits_in_memory, kv_cache_bytes,
+                         max_batch_in_memory, max_decode_tokens_per_s, model_bytes,
+                         per_sequence_tokens_per_s)
 from calc.units import format_si
 from ui.figures.decode import batch_figure, curve_batches, decode_roofline_figure
 from ui.figures.roofline import Roof
@@ -137,9 +137,9 @@ def decode_calculator() -> None:
                 kv_total = kv_cache_bytes(n_layers, kv_heads, head_dim, context, batch, kv_elem)
             else:
                 kv_seq = kv_total = 0.0
-            bound_b1 = max_decode_tokens_per_sec(w_bytes, bw, kv_seq)
-            thr = decode_tokens_per_sec(batch, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
-            per = per_sequence_tokens_per_sec(batch, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+            bound_b1 = max_decode_tokens_per_s(w_bytes, bw, kv_seq)
+            thr = decode_tokens_per_s(batch, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+            per = per_sequence_tokens_per_s(batch, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
             knee = critical_batch(n_params, bpp, peak, bw, kv_seq)
 
             # Memory: weights + KV cache against the GPUs' memory (None: the custom device has none).
@@ -176,7 +176,7 @@ def decode_calculator() -> None:
             elif use_kv:
                 st.info(t("decode.headline_kv", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
                           kv=format_si(kv_seq, "B"), bound=tps(bound_b1), weights=weights.upper(),
-                          without=tps(max_decode_tokens_per_sec(w_bytes, bw))),
+                          without=tps(max_decode_tokens_per_s(w_bytes, bw))),
                         icon=":material/bolt:")
             else:
                 st.info(t("decode.headline", bw=format_si(bw, "B/s"), model=format_si(w_bytes, "B"),
@@ -184,15 +184,15 @@ def decode_calculator() -> None:
             why_link(t, 8)
 
             batches = curve_batches(knee)
-            curve_thr = decode_tokens_per_sec(batches, n_params, bpp, peak, bw,
+            curve_thr = decode_tokens_per_s(batches, n_params, bpp, peak, bw,
                                               kv_bytes_per_seq=kv_seq)
-            curve_per = per_sequence_tokens_per_sec(batches, n_params, bpp, peak, bw,
+            curve_per = per_sequence_tokens_per_s(batches, n_params, bpp, peak, bw,
                                                     kv_bytes_per_seq=kv_seq)
             fig = batch_figure(t, batches, curve_thr, curve_per, knee=knee,
                                current=(batch, thr, per), max_fit=max_fit)
             st.plotly_chart(fig, config=ctx.chart_config("decode_batch"), key="decode_batch")
             if np.isfinite(knee):
-                knee_thr = decode_tokens_per_sec(knee, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
+                knee_thr = decode_tokens_per_s(knee, n_params, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
                 st.markdown(t("decode.knee_text", knee=f"{knee:,.0f}", thr=tps(knee_thr),
                               per=tps(bound_b1)))
             else:

@@ -23,7 +23,7 @@ def test_kv_cache_bytes():
 
 def test_batching_is_free_below_the_knee():
     b = np.array([1, 16, 64, 156, 512])
-    tps = decode.decode_tokens_per_sec(b, 7e9, 2, 312e12, 2e12)
+    tps = decode.decode_tokens_per_s(b, 7e9, 2, 312e12, 2e12)
     # below the knee step = 14e9 / 2e12 = 7 ms, so tokens/s = batch / 7e-3
     np.testing.assert_allclose(tps[:4], b[:4] / 7e-3)
     # above: step = 2*7e9*512 / 312e12 = 22.97 ms; tokens/s = 312e12 / 1.4e10 = 22285.7

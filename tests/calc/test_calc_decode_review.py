@@ -6,7 +6,7 @@ import pytest
 
 from calc.decode import (batch1_decode_mfu, batch_for_decode_mfu, critical_batch,
                          decode_memory_bytes, decode_mfu, kv_cache_bytes, max_batch_in_memory,
-                         max_decode_tokens_per_sec)
+                         max_decode_tokens_per_s)
 
 GIB = 2**30
 # Llama-2-70B (config.json: 80 layers, 8 KV heads, head_dim 8192/64 = 128), bf16, 128k context:
@@ -22,9 +22,9 @@ def test_kv_cache_size_of_the_example():
 
 def test_one_request_ceiling_counts_the_kv_cache():
     # without the cache: 16.312e12 / 140e9 = 116.5 tok/s (what the page showed)
-    assert max_decode_tokens_per_sec(W_70B, BW_8_A100) == pytest.approx(116.514, rel=1e-4)
+    assert max_decode_tokens_per_s(W_70B, BW_8_A100) == pytest.approx(116.514, rel=1e-4)
     # with it: 16.312e12 / (140e9 + 42.95e9) = 16.312e12 / 182.95e9 = 89.16 tok/s
-    assert max_decode_tokens_per_sec(W_70B, BW_8_A100, KV_70B_128K) == pytest.approx(89.16, rel=1e-3)
+    assert max_decode_tokens_per_s(W_70B, BW_8_A100, KV_70B_128K) == pytest.approx(89.16, rel=1e-3)
 
 
 def test_batch1_decode_mfu_is_two_over_bytes_times_ridge():

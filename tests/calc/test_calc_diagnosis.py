@@ -281,7 +281,7 @@ def test_step_mfu_seed_example():
     assert m.mfu[1] == pytest.approx(m.mfu[0] / 2)
     assert np.array_equal(m.hfu, m.mfu)                  # no recomputation: HFU = MFU
     # mean step 1.5 s -> 8000 tokens/s
-    assert m.tokens_per_sec == pytest.approx(8000)
+    assert m.tokens_per_s == pytest.approx(8000)
     # full activation recomputation: 8N per token of hardware FLOPs -> HFU = MFU * 8/6
     r = step_mfu([1.0], 7e9, 12_000, 8, 312e12, recompute_fraction=1.0)
     assert r.hfu[0] == pytest.approx(8 * 7e9 * 12_000 / (8 * 312e12))

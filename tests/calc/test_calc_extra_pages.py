@@ -24,9 +24,9 @@ def test_aggregate_and_per_sequence():
     with pytest.raises(ValueError):
         d.aggregate(2e12, 0)
     # batch 1: 1 / (14e9 / 2e12) = 142.86 tok/s
-    assert d.per_sequence_tokens_per_sec(1, 7e9, 2, 312e12, 2e12) == pytest.approx(142.857, rel=1e-4)
+    assert d.per_sequence_tokens_per_s(1, 7e9, 2, 312e12, 2e12) == pytest.approx(142.857, rel=1e-4)
     b = np.array([1.0, 1e4])
-    per = d.per_sequence_tokens_per_sec(b, 7e9, 2, 312e12, 2e12)
+    per = d.per_sequence_tokens_per_s(b, 7e9, 2, 312e12, 2e12)
     # batch 10 000 is compute bound: step = 2*7e9*1e4/312e12 = 0.4487 s
     assert per[1] == pytest.approx(1 / 0.44872, rel=1e-4)
 

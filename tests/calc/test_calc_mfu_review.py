@@ -6,13 +6,13 @@ import pytest
 
 from calc import roofline
 from calc.hardware import DEFAULT_HARDWARE_PATH
-from calc.mfu import mfu, per_gpu_mix_up, tokens_per_sec_per_gpu
+from calc.mfu import mfu, per_gpu_mix_up, tokens_per_s_per_gpu
 from calc.units import format_percent, is_absurd_fraction
 
 
 def test_tokens_per_gpu():
     # seed run: 12 000 tok/s on 8 GPUs = 1 500 tok/s per GPU
-    assert tokens_per_sec_per_gpu(12000, 8) == 1500
+    assert tokens_per_s_per_gpu(12000, 8) == 1500
 
 
 def test_per_gpu_mix_up():

@@ -17,7 +17,7 @@ fracs = st.floats(min_value=0.01, max_value=1.0)
 
 @settings(max_examples=200, deadline=None)
 @given(params, rates, gpus, peaks, st.floats(min_value=0.1, max_value=100))
-def test_mfu_linear_in_tokens_per_sec(n, t, g, p, k):
+def test_mfu_linear_in_tokens_per_s(n, t, g, p, k):
     assert mfu.mfu(n, k * t, g, p) == pytest.approx(k * mfu.mfu(n, t, g, p), rel=1e-9)
 
 
@@ -41,7 +41,7 @@ def test_gpus_for_deadline_inverts_training_seconds(n, d, s, p, m):
 def test_required_tokens_inverts_mfu(n, t, g, p):
     m = mfu.mfu(n, t, g, p)
     if 0 < m <= 1:
-        assert mfu.required_tokens_per_sec(n, m, g, p) == pytest.approx(t, rel=1e-9)
+        assert mfu.required_tokens_per_s(n, m, g, p) == pytest.approx(t, rel=1e-9)
 
 
 def test_training_flops_per_token():

@@ -174,7 +174,7 @@ def test_sum_over_operators_is_the_decode_pages_ceiling(catalog):
             ds = decode_step(arch, batch, ctx, 2.0, 2.0, A100["peak_flops"], A100["mem_bw"])
             assert ops.weight_bytes == pytest.approx(float(ds.weight_bytes), rel=0.01), mid
             assert ops.kv_bytes == pytest.approx(float(ds.kv_bytes), rel=0.01), mid
-            assert ops.tokens_per_sec == pytest.approx(float(ds.tokens_per_sec), rel=0.01), mid
+            assert ops.tokens_per_s == pytest.approx(float(ds.tokens_per_s), rel=0.01), mid
 
 
 def test_every_catalog_model_both_phases(catalog):

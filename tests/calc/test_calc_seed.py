@@ -50,12 +50,12 @@ def test_training_at_mfu_25_is_97_days_43_more():
     assert round(d25 - d45) == 43
 
 
-def test_decode_7b_bf16_on_a100_is_143_tokens_per_sec():
+def test_decode_7b_bf16_on_a100_is_143_tokens_per_s():
     # 7e9 params * 2 bytes (bf16) = 14e9 bytes ("14GB")
     weights = decode.model_bytes(7e9, 2)
     assert weights == pytest.approx(14e9)
     # 2e12 / 14e9 = 142.857... ≈ 143 tokens/s
-    tps = decode.max_decode_tokens_per_sec(weights, A100_BW_SEED)
+    tps = decode.max_decode_tokens_per_s(weights, A100_BW_SEED)
     assert tps == pytest.approx(142.857, abs=1e-3)
     assert round(tps) == 143
 
@@ -63,18 +63,18 @@ def test_decode_7b_bf16_on_a100_is_143_tokens_per_sec():
 def test_decode_7b_bf16_on_real_a100_80gb_datasheet_bandwidth():
     # A100 80GB SXM datasheet bandwidth 2039 GB/s: 2.039e12 / 14e9 = 145.64 tokens/s
     a100 = load_hardware()["a100-80gb-sxm"]
-    assert decode.max_decode_tokens_per_sec(14e9, a100.mem_bw) == pytest.approx(145.64, abs=0.01)
+    assert decode.max_decode_tokens_per_s(14e9, a100.mem_bw) == pytest.approx(145.64, abs=0.01)
 
 
 def test_decode_batch_1_equals_bandwidth_over_model_size():
     # batch 1, no KV: step = max(14e9 / 2e12, 2*7e9*1 / 312e12) = max(7e-3, 4.49e-5) = 7e-3 s
     assert decode.decode_step_seconds(1, 7e9, 2, A100_PEAK, A100_BW_SEED) == pytest.approx(7e-3)
-    assert decode.decode_tokens_per_sec(1, 7e9, 2, A100_PEAK, A100_BW_SEED) == pytest.approx(142.857, abs=1e-3)
+    assert decode.decode_tokens_per_s(1, 7e9, 2, A100_PEAK, A100_BW_SEED) == pytest.approx(142.857, abs=1e-3)
 
 
 def test_quantisation_halves_model_doubles_speed():
     # "模型小一半 → 速度快一倍": int8 = 7e9 bytes; 2e12 / 7e9 = 285.7 tokens/s
-    assert decode.max_decode_tokens_per_sec(decode.model_bytes(7e9, 1), A100_BW_SEED) == pytest.approx(285.714, abs=1e-3)
+    assert decode.max_decode_tokens_per_s(decode.model_bytes(7e9, 1), A100_BW_SEED) == pytest.approx(285.714, abs=1e-3)
 
 
 def test_why_6n_per_weight_matrix():

@@ -6,7 +6,7 @@ The real A100 presets keep their datasheet bandwidths (2.039 TB/s for the SXM4 8
 """
 import pytest
 
-from calc.decode import max_decode_tokens_per_sec, model_bytes
+from calc.decode import max_decode_tokens_per_s, model_bytes
 from calc.hardware import load_hardware
 from calc.roofline import attainable_flops, ridge_point
 
@@ -22,7 +22,7 @@ def test_textbook_numbers(textbook):
     assert "chapter" in textbook.source.lower()
     assert ridge_point(textbook.peak_flops("bf16"), textbook.mem_bw) == 156.0
     assert attainable_flops(2.0, textbook.peak_flops("bf16"), textbook.mem_bw) == 4e12
-    assert max_decode_tokens_per_sec(model_bytes(7e9, 2.0), textbook.mem_bw) == pytest.approx(2000 / 14)
+    assert max_decode_tokens_per_s(model_bytes(7e9, 2.0), textbook.mem_bw) == pytest.approx(2000 / 14)
 
 
 def test_real_a100_untouched():

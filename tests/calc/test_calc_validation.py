@@ -26,14 +26,14 @@ CASES = [
      dict(n_params=P, n_layers=NN, d_model=NN, seq_len=NN)),
     (mfu.attention_flops_share, dict(n_params=7e9, n_layers=32, d_model=4096, seq_len=8192),
      dict(n_params=P, n_layers=NN, d_model=NN, seq_len=NN)),
-    (mfu.mfu, dict(n_params=7e9, tokens_per_sec=12000, n_gpus=8, peak_flops=312e12, flops_per_token=4.2e10),
-     dict(n_params=P, tokens_per_sec=NN, n_gpus=P, peak_flops=P, flops_per_token=P)),
+    (mfu.mfu, dict(n_params=7e9, tokens_per_s=12000, n_gpus=8, peak_flops=312e12, flops_per_token=4.2e10),
+     dict(n_params=P, tokens_per_s=NN, n_gpus=P, peak_flops=P, flops_per_token=P)),
     (mfu.mfu_band, dict(value=0.3), dict(value=NN)),
-    (mfu.required_tokens_per_sec, dict(n_params=7e9, target_mfu=0.4, n_gpus=8, peak_flops=312e12,
+    (mfu.required_tokens_per_s, dict(n_params=7e9, target_mfu=0.4, n_gpus=8, peak_flops=312e12,
                                        flops_per_token=4.2e10),
      dict(n_params=P, target_mfu=F, n_gpus=P, peak_flops=P, flops_per_token=P)),
-    (mfu.achieved_flops_per_gpu, dict(n_params=7e9, tokens_per_sec=12000, n_gpus=8, flops_per_token=4.2e10),
-     dict(n_params=P, tokens_per_sec=NN, n_gpus=P, flops_per_token=P)),
+    (mfu.achieved_flops_per_gpu, dict(n_params=7e9, tokens_per_s=12000, n_gpus=8, flops_per_token=4.2e10),
+     dict(n_params=P, tokens_per_s=NN, n_gpus=P, flops_per_token=P)),
     (training.training_flops, dict(n_params=7e9, n_tokens=1e12, flops_per_token=4.2e10),
      dict(n_params=P, n_tokens=P, flops_per_token=P)),
     (training.training_seconds, dict(n_params=7e9, n_tokens=1e12, n_gpus=64, peak_flops=312e12, mfu=0.45),
@@ -46,21 +46,21 @@ CASES = [
     (training.tokens_for_params, dict(n_params=7e9, tokens_per_param=20), dict(n_params=P, tokens_per_param=P)),
     (training.days, dict(seconds=86400), dict(seconds=NN)),
     (decode.model_bytes, dict(n_params=7e9, bytes_per_param=2), dict(n_params=P, bytes_per_param=P)),
-    (decode.max_decode_tokens_per_sec, dict(model_bytes=14e9, mem_bw=2e12), dict(model_bytes=P, mem_bw=P)),
+    (decode.max_decode_tokens_per_s, dict(model_bytes=14e9, mem_bw=2e12), dict(model_bytes=P, mem_bw=P)),
     (decode.kv_cache_bytes, dict(n_layers=32, n_kv_heads=8, head_dim=128, context_len=4096, batch=1, bytes_per_elem=2),
      dict(n_layers=P, n_kv_heads=P, head_dim=P, context_len=P, batch=P, bytes_per_elem=P)),
     (decode.decode_step_seconds, dict(batch=1, n_params=7e9, bytes_per_param=2, peak_flops=312e12, mem_bw=2e12,
                                       kv_bytes=1e9, kv_bytes_per_seq=1e8),
      dict(batch=P, n_params=P, bytes_per_param=P, peak_flops=P, mem_bw=P, kv_bytes=NN, kv_bytes_per_seq=NN)),
-    (decode.decode_tokens_per_sec, dict(batch=1, n_params=7e9, bytes_per_param=2, peak_flops=312e12, mem_bw=2e12,
+    (decode.decode_tokens_per_s, dict(batch=1, n_params=7e9, bytes_per_param=2, peak_flops=312e12, mem_bw=2e12,
                                         kv_bytes=1e9, kv_bytes_per_seq=1e8),
      dict(batch=P, n_params=P, bytes_per_param=P, peak_flops=P, mem_bw=P, kv_bytes=NN, kv_bytes_per_seq=NN)),
     (decode.critical_batch, dict(n_params=7e9, bytes_per_param=2, peak_flops=312e12, mem_bw=2e12, kv_bytes_per_seq=1e6),
      dict(n_params=P, bytes_per_param=P, peak_flops=P, mem_bw=P, kv_bytes_per_seq=NN)),
     (decode.decode_intensity, dict(batch=4, bytes_per_param=2, kv_bytes_per_seq=1e6, n_params=7e9),
      dict(batch=P, bytes_per_param=P, kv_bytes_per_seq=NN, n_params=P)),
-    (decode.achieved_bandwidth, dict(tokens_per_sec=100, model_bytes=14e9, batch=1, kv_bytes=0),
-     dict(tokens_per_sec=NN, model_bytes=P, batch=P, kv_bytes=NN)),
+    (decode.achieved_bandwidth, dict(tokens_per_s=100, model_bytes=14e9, batch=1, kv_bytes=0),
+     dict(tokens_per_s=NN, model_bytes=P, batch=P, kv_bytes=NN)),
     (decode.fits_in_memory, dict(model_bytes=14e9, memory_bytes=80e9, kv_bytes=0, reserve_fraction=0.1),
      dict(model_bytes=NN, memory_bytes=P, kv_bytes=NN, reserve_fraction=NN)),
     (kernels.gemm, dict(m=8, n=8, k=8, bytes_per_elem=2), dict(m=P, n=P, k=P, bytes_per_elem=P)),
@@ -85,7 +85,7 @@ def _params():
         for arg, rule in rules.items():
             for label, bad in BAD_ALWAYS + BAD_BY_RULE[rule]:
                 if bad is None and arg in ("seconds", "flops_per_token", "memory_bytes", "n_params") and \
-                        fn in (roofline.place_kernel, mfu.mfu, mfu.required_tokens_per_sec,
+                        fn in (roofline.place_kernel, mfu.mfu, mfu.required_tokens_per_s,
                                mfu.achieved_flops_per_gpu, training.training_flops,
                                hardware.custom_accelerator, decode.decode_intensity):
                     if not (fn is decode.decode_intensity and arg == "n_params"):
@@ -113,7 +113,7 @@ def test_message_says_what_is_allowed():
     (roofline.attainable_flops, (np.array([1.0, -2.0, 3.0]), 312e12, 2e12)),
     (mfu.mfu, (7e9, np.array([1.0, 2.0, np.nan]), 8, 312e12)),
     (training.training_seconds, (7e9, 1e12, 64, 312e12, np.array([0.3, 0.0]))),
-    (decode.decode_tokens_per_sec, (np.array([1, 2, 0]), 7e9, 2, 312e12, 2e12)),
+    (decode.decode_tokens_per_s, (np.array([1, 2, 0]), 7e9, 2, 312e12, 2e12)),
 ])
 def test_arrays_report_first_bad_index(fn, args):
     with pytest.raises(ValueError, match=r"element \[\d\]"):

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from calc.decode import (critical_batch, decode_step_work, decode_tokens_per_sec,
-                         per_sequence_tokens_per_sec)
+from calc.decode import (critical_batch, decode_step_work, decode_tokens_per_s,
+                         per_sequence_tokens_per_s)
 from ui.figures.decode import batch_figure, decode_roofline_figure
 from ui.figures.roofline import Roof
 from ui.i18n import translator
@@ -15,8 +15,8 @@ PEAK, BW = 312e12, 2.039e12
 def test_batch_figure(lang):
     t = translator(lang)
     b = np.geomspace(1, 4096, 50)
-    thr = decode_tokens_per_sec(b, 7e9, 2.0, PEAK, BW)
-    per = per_sequence_tokens_per_sec(b, 7e9, 2.0, PEAK, BW)
+    thr = decode_tokens_per_s(b, 7e9, 2.0, PEAK, BW)
+    per = per_sequence_tokens_per_s(b, 7e9, 2.0, PEAK, BW)
     knee = critical_batch(7e9, 2.0, PEAK, BW)                  # 2 x 312 / (2 x 2.039) = 153
     fig = batch_figure(t, b, thr, per, knee=knee, current=(1, thr[0], per[0]))
     assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"

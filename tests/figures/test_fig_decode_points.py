@@ -2,7 +2,7 @@
 samples on log-log axes, as plotly draws them) match the exact curves."""
 import numpy as np
 
-from calc.decode import critical_batch, decode_tokens_per_sec
+from calc.decode import critical_batch, decode_tokens_per_s
 from ui.figures.decode import curve_batches
 
 N, BPP, PEAK, BW = 7e9, 2.0, 312e12, 2.039e12     # 7B bf16 on an A100
@@ -12,8 +12,8 @@ def _drawn_error(kv_seq: float) -> float:
     knee = critical_batch(N, BPP, PEAK, BW, kv_seq)
     b = curve_batches(knee)
     dense = np.geomspace(1, 4096, 5001)
-    exact = decode_tokens_per_sec(dense, N, BPP, PEAK, BW, kv_bytes_per_seq=kv_seq)
-    sampled = decode_tokens_per_sec(b, N, BPP, PEAK, BW, kv_bytes_per_seq=kv_seq)
+    exact = decode_tokens_per_s(dense, N, BPP, PEAK, BW, kv_bytes_per_seq=kv_seq)
+    sampled = decode_tokens_per_s(b, N, BPP, PEAK, BW, kv_bytes_per_seq=kv_seq)
     drawn = np.interp(np.log(dense), np.log(b), np.log(sampled))
     return float(np.max(np.abs(drawn - np.log(exact))))
 

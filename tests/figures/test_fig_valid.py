@@ -4,7 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from calc.decode import critical_batch, decode_tokens_per_sec, per_sequence_tokens_per_sec
+from calc.decode import critical_batch, decode_tokens_per_s, per_sequence_tokens_per_s
 from calc.mfu import MFU_BANDS
 from calc.roofline import place_kernels
 from ui.figures.decode import batch_figure, decode_roofline_figure
@@ -25,8 +25,8 @@ def _kernels(**kw):
 
 def _figures():
     b = np.geomspace(1, 4096, 20)
-    thr = decode_tokens_per_sec(b, 7e9, 2.0, PEAK, BW)
-    per = per_sequence_tokens_per_sec(b, 7e9, 2.0, PEAK, BW)
+    thr = decode_tokens_per_s(b, 7e9, 2.0, PEAK, BW)
+    per = per_sequence_tokens_per_s(b, 7e9, 2.0, PEAK, BW)
     roofs = [Roof("A100", PEAK, BW), Roof("FP32", 19.5e12, BW, dash="dash")]
     return {
         "roofline": roofline_figure(t, roofs),

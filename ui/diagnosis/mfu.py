@@ -19,14 +19,14 @@ from ui.widgets import COUNT, bound_checkbox, format_quantity, percent_text, qua
 MFU_PAGE = next(path for pid, path, _icon in PAGES if pid == "mfu")
 
 
-def mfu_link_params(ctx, params_text: str | None, tokens_per_sec: float, n_gpus: float,
+def mfu_link_params(ctx, params_text: str | None, tokens_per_s: float, n_gpus: float,
                     recompute: str, seq: float | None = None) -> dict[str, str]:
     """Query parameters that open the MFU page with these inputs (that page's URL names;
     the sidebar's names — language, device, precision, model — come along)."""
     from ui.state import nav_query_params
 
     q = dict(nav_query_params())
-    q.update({"tokens_per_s": format_quantity(tokens_per_sec), "gpus": format_quantity(n_gpus)})
+    q.update({"tokens_per_s": format_quantity(tokens_per_s), "gpus": format_quantity(n_gpus)})
     if params_text:
         q["params"] = params_text
     if recompute and recompute != "none":
@@ -96,7 +96,7 @@ def render_mfu(ctx, d: TraceDiagnosis) -> None:
                     help=t("diagnosis.mfu_mean_help", band=t(f"mfu.band.{band.key}.name")))
         k[1].metric(t("diagnosis.hfu_mean"), percent_text(t, m.mean_hfu),
                     help=t("diagnosis.hfu_mean_help"))
-        k[2].metric(t("diagnosis.tokens_per_s"), format_si(m.tokens_per_sec, "tok/s"),
+        k[2].metric(t("diagnosis.tokens_per_s"), format_si(m.tokens_per_s, "tok/s"),
                     help=t("diagnosis.tokens_per_s_help",
                            step=format_si(m.mean_step_seconds, "s")))
         st.caption(t("diagnosis.mfu_caption", peak=format_si(ctx.peak_flops, "FLOP/s"),
@@ -106,7 +106,7 @@ def render_mfu(ctx, d: TraceDiagnosis) -> None:
         params_text = None if model is not None else \
             str(st.session_state.get("params") or format_quantity(n_params))
         st.page_link(MFU_PAGE, label=t("diagnosis.mfu_link"), icon=":material/speed:",
-                     query_params=mfu_link_params(ctx, params_text, m.tokens_per_sec, gpus,
+                     query_params=mfu_link_params(ctx, params_text, m.tokens_per_s, gpus,
                                                   recompute, seq))
     elif not ctx.peak_flops:
         st.warning(t("common.custom_incomplete"))

@@ -36,6 +36,6 @@ def render_how(ctx, ops: ModelOps, inputs: StepInputs) -> None:
         bw=si(ops.mem_bw, "B/s")))
     if ops.phase == "decode":
         items.append(formula(r"\text{tok/s} = \frac{B}{t_{\text{step}}} = \frac{@b}{@step} = @tps",
-                             t("ops.how.tokens_per_sec"), b=count(ops.batch),
-                             step=si(ops.step_seconds, "s"), tps=si(ops.tokens_per_sec, "tok/s")))
+                             t("ops.how.tokens_per_s"), b=count(ops.batch),
+                             step=si(ops.step_seconds, "s"), tps=si(ops.tokens_per_s, "tok/s")))
     how_computed(t, items)

@@ -36,14 +36,14 @@ def render_totals(ctx, ops: ModelOps, inputs: StepInputs) -> None:
     if ops.phase == "decode":
         c1.metric(t("ops.metric.step"), show(format_si(ops.step_seconds, "s")),
                   help=t("ops.metric.step_help"))
-        c2.metric(t("ops.metric.decode_tps", batch=ops.batch), show(_tps(ops.tokens_per_sec)),
+        c2.metric(t("ops.metric.decode_tps", batch=ops.batch), show(_tps(ops.tokens_per_s)),
                   help=t("ops.metric.decode_tps_help"))
-        c3.metric(t("ops.metric.per_request"), show(_tps(ops.per_sequence_tokens_per_sec)),
+        c3.metric(t("ops.metric.per_request"), show(_tps(ops.per_sequence_tokens_per_s)),
                   help=t("ops.metric.per_request_help"))
     else:
         c1.metric(t("ops.metric.ttft"), show(format_si(ops.step_seconds, "s")),
                   help=t("ops.metric.ttft_help"))
-        c2.metric(t("ops.metric.prefill_tps"), show(_tps(ops.tokens_per_sec)),
+        c2.metric(t("ops.metric.prefill_tps"), show(_tps(ops.tokens_per_s)),
                   help=t("ops.metric.prefill_tps_help"))
         c3.metric(t("ops.metric.whole"), show(format_si(ops.whole_step_seconds, "s")),
                   help=t("ops.metric.whole_help"))

@@ -178,7 +178,7 @@ EN = {
                          "not grow with the batch.",
     "ops.how.step": "The step's time bound: every operator at its own roofline, summed over the "
                     "layers (per GPU of the tensor-parallel group).",
-    "ops.how.tokens_per_sec": "Decode: tokens/s of the batch; prefill: the time to first token "
+    "ops.how.tokens_per_s": "Decode: tokens/s of the batch; prefill: the time to first token "
                               "is the step itself.",
     "ops.how.experts": "MoE: the batch's T tokens each pick k of E experts; under uniform routing "
                        "D = E·(1 − (1 − k/E)^T) distinct experts are touched and their weights "
@@ -335,7 +335,7 @@ ZH = {
     "ops.how.attention": "attention：每个 query 看 k̄ 个 key（decode：整个 cache，滑动窗口层不超过窗口；"
                          "prefill：因果，约为 prompt 的一半）。每个请求读自己的 KV cache，所以它的算术强度不随 batch 增长。",
     "ops.how.step": "单步时间下限：每个算子按自己的 Roofline 计时，对所有层求和（按张量并行组里的单卡计）。",
-    "ops.how.tokens_per_sec": "decode：整个 batch 的 token/s；prefill：首 token 时间就是这一步本身。",
+    "ops.how.tokens_per_s": "decode：整个 batch 的 token/s；prefill：首 token 时间就是这一步本身。",
     "ops.how.experts": "MoE：batch 里 T 个 token 各从 E 个 expert 中选 k 个；在均匀路由假设下，会用到 "
                        "D = E·(1 − (1 − k/E)^T) 个不同的 expert，读它们的权重（这是假设：真实的 router 分布不均）。",
 }
