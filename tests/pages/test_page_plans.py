@@ -79,8 +79,8 @@ def test_serving_plan_equals_decode_page(lang):
                 head_dim=128, context=4096, kv_dtype="fp8")
     at = open_plans(lang, plans=encode_plans(PlanTable((plan,), 0)))
     sv = table(at, "serving")
-    per_user = col(sv, lang, "tok/s per user (bound → at eff.)", "每用户 tok/s（上限 → 按效率）")[0]
-    total = col(sv, lang, "tok/s total (bound → at eff.)", "总 tok/s（上限 → 按效率）")[0]
+    per_user = col(sv, lang, "tok/s per user (bound → at eff.)", "每用户 tokens/秒（上限 → 按效率）")[0]
+    total = col(sv, lang, "tok/s total (bound → at eff.)", "总 tokens/秒（上限 → 按效率）")[0]
     assert per_user.split(" → ")[0] == per_user_text
     assert total.split(" → ")[0] == total_text
     # by hand: weights 13e9 x 1 B; KV/seq 2 x 40 x 40 x 128 x 4096 x 1 B = 1.678e9;

@@ -201,8 +201,7 @@ ZH = {
     "decode.kv_dtype_help": "每个缓存元素的字节数：BF16/FP16 为 2，FP8/INT8 为 1。",
     "decode.kv_missing": "请修正 KV cache 的输入，或者关掉 KV cache。",
     "decode.measured": "实测解码速度（可选，tokens/秒）",
-    "decode.measured_help": "在上面的批大小下实测的整批 tokens/秒，例如 120 或 3.5k tok/s。"
-                            "页面会换算成你实际用到的显存带宽。",
+    "decode.measured_help": "在上面的批大小下实测的整批 tokens/秒，例如 120、3.5k 或 120 tokens/秒。页面会换算成你实际用到的显存带宽。",
     "decode.results_heading": "结果",
     "decode.metric.bound": "单请求理论上限",
     "decode.metric.bound_help": "显存带宽 ÷ 每个 token 要读的字节数：权重读一遍，打开 KV cache 时再加上这个请求的"
@@ -236,8 +235,7 @@ ZH = {
     "decode.no_fit": "放不下：权重 {model} + KV cache {kv} 超过了 {mem}（{gpus}）。"
                      "加卡、降低权重或 KV 精度，或者减小 batch / 上下文。",
     "decode.memory_unknown": "自定义设备没有填显存大小，跳过显存检查。",
-    "decode.measured_result": "实测 {measured}，意味着权重和缓存以 **{ach}** 的速度流过，"
-                              "是 {bw} 上限的 **{mbu}**。",
+    "decode.measured_result": "实测 {measured}，说明权重和缓存的实际读取速度是 **{ach}**，达到 {bw} 上限的 **{mbu}**。",
     "decode.measured_advice": "到 70–80% 以上说明 kernel 已经接近硬件极限；低得多则说明开销"
                               "（kernel 启动、batch 太小、同步）值得去查。",
     "decode.measured_over": "超过了硬件能提供的带宽：请检查测量方法、批大小和权重精度。",

@@ -259,7 +259,7 @@ ZH = {
                        "——每个 kernel、拷贝和 memset，有没有 `record_shapes` 都行——找三个信号："
                        "**GPU 时间轴上有空隙**（GPU 在等 CPU 或数据）、**一堆小 kernel 密集排列**"
                        "（没有算子融合，kernel 启动开销占比高）、**通信 kernel（nccl）占比大**"
-                       "（通信瓶颈）；再看检查清单第 ④ 步（非矩阵乘操作占多少时间）和每一步的 MFU。",
+                       "（通信瓶颈）；再看排查清单第 ④ 步（非矩阵乘操作占多少时间）和每一步的 MFU。",
     "diagnosis.record_heading": "怎样录一份 trace",
     "diagnosis.record_text": "打开 CPU 和 CUDA 两类活动，录几个稳定阶段的训练步，导出 chrome trace。"
                              "上传前先 gzip（`gzip trace.json`）：trace 大约能压缩到十分之一。",
@@ -287,7 +287,7 @@ ZH = {
     "diagnosis.threshold_help": "比它短的 kernel 算作小 kernel：低于约 10 µs（CPU 启动一个 kernel "
                                 "的开销）时，决定速度的是启动而不是计算。例如 10 µs、5us、2e-5。",
     "diagnosis.device": "要诊断的 GPU",
-    "diagnosis.device_help": "这份 trace 里有多张 GPU 的活动；默认选 GPU 时间最多的那张。",
+    "diagnosis.device_help": "这份 trace 里有多张卡的活动；默认选 GPU 时间最多的那张卡。",
     "diagnosis.device_option": "GPU {device}",
     "diagnosis.read_caption": "{file}：{size}，读取 {events} 个事件用时 {seconds} 秒 · {schema} · "
                               "{platform} · {device}。",
@@ -295,7 +295,7 @@ ZH = {
     "diagnosis.schema.kineto": "Kineto 格式",
     "diagnosis.schema.legacy": "2021 年旧格式",
     "diagnosis.verdicts_heading": "诊断",
-    "diagnosis.verdicts_caption": "按本章检查清单的顺序：① GPU 有没有在跑，② 数据管线，③ 通信，"
+    "diagnosis.verdicts_caption": "按本章排查清单的顺序：① GPU 有没有在跑，② 数据管线，③ 通信，"
                                   "④ 非矩阵乘操作和算子融合，⑤ Tensor Core。每个信号都有固定的触发阈值"
                                   "（见「计算过程」）。",
     "diagnosis.verdict.idle": "**GPU 有 {idle_fraction} 的时间空闲**（{window_seconds} 中的 "
@@ -330,10 +330,9 @@ ZH = {
     "diagnosis.verdict.no_tensor_core": "**矩阵乘时间中有 {simt_share} 跑在不用 Tensor Core 的 "
                                         "FP32/FP64 kernel 上**（名字是 sgemm / dgemm）。第 ⑤ 步："
                                         "用 BF16/FP16（autocast）训练或打开 TF32，矩阵维度保持 8 的倍数。",
-    "diagnosis.verdict.clear": "**本章的 trace 信号都没有触发**：GPU 有 {busy_fraction} 的时间在忙，"
-                               "通信占 kernel 时间的 {comm_share}，非矩阵乘操作 {non_matmul_share}，"
-                               "小 kernel 占启动次数的 {small_count_share}。下一步：用下面的步长算 "
-                               "MFU，再查第 ⑤ 步（Tensor Core：精度、维度对齐）和第 ⑥ 步（激活检查点）。",
+    "diagnosis.verdict.clear": "**本章的 trace 信号都没有触发**：GPU 有 {busy_fraction} 的时间在忙，通信占 kernel 时间的 {comm_share}，"
+                               "非矩阵乘操作 {non_matmul_share}，小 kernel 占启动次数的 {small_count_share}。"
+                               "下一步：用下面的单步时间算 MFU，再查第 ⑤ 步（Tensor Core：精度、维度对齐）和第 ⑥ 步（激活检查点）。",
     "diagnosis.numbers_heading": "关键数字",
     "diagnosis.m.busy": "GPU 忙碌",
     "diagnosis.m.busy_help": "所有 kernel、拷贝和 memset 的并集（{busy}）除以从第一个到最后一个 GPU "
@@ -350,7 +349,7 @@ ZH = {
     "diagnosis.m.per_ms": "每毫秒 kernel 数",
     "diagnosis.m.per_ms_help": "kernel 启动次数 ÷ 以毫秒计的时间窗口。",
     "diagnosis.m.non_matmul": "非矩阵乘操作",
-    "diagnosis.m.non_matmul_help": "GPU 时间（通信除外）中不在矩阵乘、卷积或 attention kernel 上的比例（第 ④ 步）。",
+    "diagnosis.m.non_matmul_help": "GPU 时间（通信除外）中不在矩阵乘、卷积或注意力 kernel 上的比例（第 ④ 步）。",
     "diagnosis.m.step": "平均训练步",
     "diagnosis.m.step_help": "{n} 个 ProfilerStep# 区间的平均时长（两次 prof.step() 之间的时间）。",
     "diagnosis.gaps_heading": "最大的空隙",
@@ -386,7 +385,7 @@ ZH = {
     "diagnosis.s.col.memory_time": "拷贝/memset 时间",
     "diagnosis.s.col.comm_time": "通信时间",
     "diagnosis.class.matmul": "矩阵乘 / 卷积",
-    "diagnosis.class.attention": "Attention",
+    "diagnosis.class.attention": "注意力",
     "diagnosis.class.norm": "归一化",
     "diagnosis.class.elementwise": "逐元素 / 激活函数",
     "diagnosis.class.reduction": "归约 / Softmax",
@@ -409,38 +408,36 @@ ZH = {
     "diagnosis.fig.threshold": "小 kernel 阈值（{threshold}）",
     "diagnosis.fig.step": "训练步",
     "diagnosis.fig.ms": "时间（ms）",
-    "diagnosis.fig.step_time": "步长",
+    "diagnosis.fig.step_time": "单步时间",
     "diagnosis.fig.step_busy": "步内 GPU 忙碌",
-    "diagnosis.fig.step_hover": "{step}<br>步长：{time}<br>GPU 忙碌：{busy}<br>MFU：{mfu}",
+    "diagnosis.fig.step_hover": "{step}<br>单步时间：{time}<br>GPU 忙碌：{busy}<br>MFU：{mfu}",
     "diagnosis.mfu_heading": "每一步的 MFU",
-    "diagnosis.mfu_intro": "trace 里测到的步长给出吞吐，于是 MFU = 6·N·每步 token 数 ÷ 步长 ÷"
-                           "（GPU 数 × 峰值算力）——选了侧边栏的模型时，用它每个 token 的 FLOP"
-                           "（含 attention）代替 6·N。峰值算力取侧边栏的设备和精度。",
-    "diagnosis.mfu_no_steps": "这份 trace 没有 ProfilerStep# 区间，所以没有步长。"
-                              "录制时用 schedule，并在每一步之后调用 prof.step()。",
+    "diagnosis.mfu_intro": "trace 里测到的单步时间给出吞吐，于是 MFU = 6·N·每步 token 数 ÷ 单步时间 ÷（GPU 数 × 峰值算力）"
+                           "——选了侧边栏的模型时，用它每个 token 的 FLOP（含注意力）代替 6·N。峰值算力取侧边栏的设备和精度。",
+    "diagnosis.mfu_no_steps": "这份 trace 没有 ProfilerStep# 区间，所以没有单步时间。录制时用 schedule，并在每一步之后调用 prof.step()。",
     "diagnosis.params": "模型参数量 N",
     "diagnosis.params_help": "模型的参数量，例如 7B、125M、6.7e9（6·N 规则适用于稠密 Transformer；"
                              "MoE 用激活参数量）。",
     "diagnosis.tokens_step": "每步 token 数",
     "diagnosis.tokens_step_help": "整个任务一步处理的 token 数：全局 batch × 序列长度，例如 1024 × 4096 = 4M。",
     "diagnosis.gpus": "GPU 数",
-    "diagnosis.gpus_help": "这一步的 token 分布在多少张 GPU 上（这份 trace 是其中一张）。",
+    "diagnosis.gpus_help": "这一步的 token 分布在多少张卡上（这份 trace 是其中一张卡的）。",
     "diagnosis.seq": "序列长度",
-    "diagnosis.seq_help": "每条序列的 token 数：用侧边栏的模型时，attention 的 FLOP 取决于它，例如 4096、8k。",
-    "diagnosis.causal": "因果 attention",
-    "diagnosis.causal_help": "因果掩码跳过一半的分数矩阵（FlashAttention）：attention 的 FLOP 减半。",
-    "diagnosis.mfu_mean": "MFU（平均步长）",
-    "diagnosis.mfu_mean_help": "有效模型 FLOP/s ÷ 所有 GPU 的峰值算力，按平均步长计算。区间：{band}。",
-    "diagnosis.hfu_mean": "HFU（平均步长）",
-    "diagnosis.hfu_mean_help": "硬件算力利用率：把重算的前向也算进去。",
+    "diagnosis.seq_help": "每条序列的 token 数：用侧边栏的模型时，注意力的 FLOP 取决于它，例如 4096、8k。",
+    "diagnosis.causal": "因果注意力",
+    "diagnosis.causal_help": "因果掩码跳过一半的分数矩阵（FlashAttention）：注意力的 FLOP 减半。",
+    "diagnosis.mfu_mean": "MFU（按平均单步时间）",
+    "diagnosis.mfu_mean_help": "有效模型 FLOP/s ÷ 所有 GPU 的峰值算力，按平均单步时间计算。区间：{band}。",
+    "diagnosis.hfu_mean": "HFU（按平均单步时间）",
+    "diagnosis.hfu_mean_help": "硬件算力利用率：把重计算的前向也算进去。",
     "diagnosis.tokens_per_s": "吞吐",
-    "diagnosis.tokens_per_s_help": "每步 token 数 ÷ 平均步长（{step}）。",
-    "diagnosis.mfu_caption": "每张 GPU 峰值算力 {peak}（{device}，{precision}）；每个 token MFU 按 {fpt}，"
+    "diagnosis.tokens_per_s_help": "每步 token 数 ÷ 平均单步时间（{step}）。",
+    "diagnosis.mfu_caption": "每卡峰值算力 {peak}（{device}，{precision}）；每个 token MFU 按 {fpt}，"
                              "HFU 按 {hw}。区间：{band}。",
     "diagnosis.mfu_link": "用这些输入打开 MFU 页面",
     "diagnosis.mfu_fill": "填入参数量和每步 token 数，就能看到每一步的 MFU 和 HFU。",
     "diagnosis.step.col.step": "训练步",
-    "diagnosis.step.col.time": "步长",
+    "diagnosis.step.col.time": "单步时间",
     "diagnosis.step.col.busy": "GPU 忙碌",
     "diagnosis.step.col.tokens": "吞吐",
     "diagnosis.step.col.mfu": "MFU",
@@ -459,6 +456,6 @@ ZH = {
                           "80% 以上被重叠时只作提示。",
     "diagnosis.how.non_matmul": "**非矩阵乘操作**（第 ④ 步）：达到 30% 时触发——三分之一的时间不在矩阵单元上，"
                                 "MFU 就会低于矩阵乘 kernel 自身效率的 0.7 倍。",
-    "diagnosis.how.mfu": "**每一步的 MFU**：N 为参数量，每步 token 数按整个任务计，步长来自 ProfilerStep#；"
-                         "HFU 为重算的前向每个 token 再加 2·N（全量激活检查点时 r = 1）。",
+    "diagnosis.how.mfu": "**每一步的 MFU**：N 为参数量，每步 token 数按整个任务计，单步时间来自 ProfilerStep#；"
+                         "HFU 为重计算的前向每个 token 再加 2·N（全量激活检查点时 r = 1）。",
 }

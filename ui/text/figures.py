@@ -47,9 +47,9 @@ ZH = {
     "fig.kernel_hover_zero": "<b>{name}</b><br>0 FLOP：只搬数据<br>字节：{bytes}"
                              "<br>实测带宽：{achieved}<br>占带宽上限：{fraction}"
                              "<br>结论：{verdict}",
-    "fig.verdict.near_roof": "接近屋顶",
-    "fig.verdict.below_roof": "远低于屋顶",
-    "fig.verdict.above_roof": "超过屋顶（数字有误）",
+    "fig.verdict.near_roof": "接近上限",
+    "fig.verdict.below_roof": "低于上限",
+    "fig.verdict.above_roof": "超过上限（请检查数字）",
     "fig.verdict.unmeasured": "未给时间（画在可达性能处）",
     "fig.kernel_hover": "<b>{name}</b><br>FLOP：{flops}<br>字节：{bytes}"
                         "<br>算术强度：{intensity}<br>瓶颈：{bound}"

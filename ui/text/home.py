@@ -66,14 +66,12 @@ ZH = {
     "home.tools_heading": "工具",
     "home.tool.roofline": "把 kernel 放到 Roofline 上：手动输入、按形状生成，"
                           "或导入 PyTorch trace / Nsight Compute CSV。",
-    "home.tool.mfu": "训练的模型算力利用率（MFU）、评级，以及偏低时按顺序排查的清单。",
+    "home.tool.mfu": "训练的模型算力利用率（MFU）、评级，以及偏低时按顺序排查清单。",
     "home.tool.training": "一次训练要几天、多少 GPU 小时、多少钱；以及按期完成需要多少张卡。",
     "home.tool.decode": "解码速度的上限：带宽 ÷ 模型大小、批处理和 KV cache。",
-    "home.tool.model": "模型的每个算子（attention、MLP、expert、norm）在一次 prefill 或 decode 中放上 "
-                       "Roofline，逐个计时并求和，并与实测 kernel 对照。",
+    "home.tool.model": "模型的每个算子（注意力、MLP、专家、归一化）在一次预填充或解码中放上 Roofline，逐个计时并求和，并与实测 kernel 对照。",
     "home.tool.learn": "把本章的八个检查点问题做成小课，用你自己的数字，边做边检查：适合课堂，也适合自学。",
-    "home.tool.plans": "为规划会议并排对比多个配置：每个方案的天数、费用、tokens/s 和显存是否够，"
-                       "公开训练达到的 MFU、基准方案、分享链接和一页报告。",
+    "home.tool.plans": "为规划会议并排对比多个配置：每个方案的天数、费用、tokens/秒和显存是否够，公开训练达到的 MFU、基线方案、分享链接和一页报告。",
     "home.tool.diagnosis": "上传 PyTorch Profiler 的 trace：空隙、小 kernel、通信、按类别的时间分布和每一步的 MFU——用数字给出本章的诊断。",
     "home.tool.measure": "实测运行本应用的机器：真实的峰值算力和带宽与规格书对比，再把现场运行的 numpy kernel 画到它的 Roofline 上。",
 }

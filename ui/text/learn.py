@@ -355,7 +355,7 @@ ZH = {
     "learn.title": "学习：本章的八个检查点",
     "learn.intro": "八个小课，对应《Roofline 与 MFU》一章的八个检查点问题，顺序与原文一致。"
                    "每一课都要你亲手做一遍——读出拐点、算出 MFU、说出 trace 里的信号；"
-                   "题目里的数字由**题号**和侧栏选的设备生成。每个答案都由计算其他页面的同一套代码检查。",
+                   "题目里的数字由**题号**和侧边栏选的设备生成。每个答案都由计算其他页面的同一套代码检查。",
     "learn.quiz": "题号",
     "learn.quiz_help": "决定本课的数字（0 … 999999）。题号和设备相同，大家拿到的数字就相同："
                        "老师的链接（带 quiz= 和 lesson=）能让全班打开同一道题。题号 0 就是本章自己的算例。",
@@ -383,7 +383,7 @@ ZH = {
     "learn.device_line": "设备：**{device}**，{precision}：峰值算力 **{peak}**（稠密），显存带宽 **{bw}**。",
     "learn.tolerance": "答案照平常的写法输入即可——`250`、`2.5e2`、`7 TFLOP/s`、`7T`、`35%`、"
                        "`0.35`。与精确值相差不超过 {tol} 就算对；保留三位有效数字一定没问题。",
-    "learn.no_device": "这一课需要一个有峰值算力和带宽的设备：请在侧栏选一个，或填好自定义设备的两项。",
+    "learn.no_device": "这一课需要一个有峰值算力和带宽的设备：请在侧边栏选一个，或填好自定义设备的两项。",
     "learn.check": "检查",
     "learn.check_help": "检查这个答案。错两次之后会显示答案。",
     "learn.choice_none": "请先选一个答案。",
@@ -397,7 +397,7 @@ ZH = {
     "learn.chapter_answer": "本章的答案",
     "learn.worked": "按这组数字算一遍",
     "learn.answer_placeholder": "例如 {example}",
-    "learn.run_line": "**第 {i} 次训练：** {params} 参数，{gpus} 张卡，整个作业 {tokens} tokens/秒",
+    "learn.run_line": "**第 {i} 次训练：** {params} 参数，{gpus} 张卡，整个任务 {tokens} tokens/秒",
     "learn.status_done": "已完成",
     "learn.status_open": "未完成",
     "learn.l1.title": "两条线与拐点",
@@ -435,7 +435,7 @@ ZH = {
     "learn.l3.title": "MFU 怎么算",
     "learn.l3.question": "MFU 怎么算？Transformer 每个 token 的训练 FLOP 是多少？",
     "learn.l3.task": "一个 **{params}** 参数的稠密 Transformer，在 **{gpus} 张**这种卡上训练，"
-                     "整个作业的吞吐是 **{tokens} tokens/秒**。它的 MFU 是多少？",
+                     "整个任务的吞吐是 **{tokens} tokens/秒**。它的 MFU 是多少？",
     "learn.q.fpt": "(a) 每 token 的训练 FLOP",
     "learn.q.fpt.help": "训练时一个 token 的计算量（前向加反向），是一个 FLOP 个数：例如 1.2e11 或 120 GFLOP。",
     "learn.q.why60": "(b) 为什么实际天花板是 60% 左右，而不是 100%？",
@@ -460,16 +460,16 @@ ZH = {
     "learn.l4.question": "为什么是 6N？这个公式什么时候会失准？",
     "learn.l4.task_a": "**(a)** 一个权重矩阵 W 是 **{m} × {n}**，即 {weights} 个参数。处理一个 token，"
                        "它的前向加反向一共要多少 FLOP？（一次乘加算 2 个 FLOP。）",
-    "learn.l4.task_b": "**(b)** 6N 忽略了 attention 的 O(s²) 部分，它每个 token 要 12·L·h·s 个 FLOP"
-                       "（L 层数，h hidden，s 序列长度）。一个 **{params}** 模型，L = {layers}，h = {hidden}，"
-                       "序列长度 s = **{seq}**。attention 占每 token 训练 FLOP 的多少？",
+    "learn.l4.task_b": "**(b)** 6N 忽略了注意力的 O(s²) 部分，它每个 token 要 12·L·h·s 个 FLOP（L 层数，"
+                       "h 隐藏维度，s 序列长度）。一个 **{params}** 模型，L = {layers}，h = {hidden}，"
+                       "序列长度 s = **{seq}**。注意力占每 token 训练 FLOP 的多少？",
     "learn.q.fwd_bwd": "每 token 前向 + 反向 FLOP",
     "learn.q.fwd_bwd.help": "FLOP 个数，例如 1.2e8、120M 或 6*4096*4096。",
-    "learn.q.attn_share": "attention 占每 token FLOP 的比例",
-    "learn.q.attn_share.help": "百分数或小数：attention 项 ÷（6N + attention 项）。例如 15% 或 0.15。",
-    "learn.l4.answer": "前向 y = Wx 要 2mn 个 FLOP。反向要算两组梯度：对输入的（Wᵀ∂y）和对权重的（∂y xᵀ），"
-                       "各 2mn。合计 **6mn**，而 mn 正是这个矩阵的参数量：6 × 参数量。这个公式忽略了 attention "
-                       "的 O(n²) 部分，序列 **≥ 8K** 时会失准，每 token 要加上 12·L·h·s。",
+    "learn.q.attn_share": "注意力占每 token FLOP 的比例",
+    "learn.q.attn_share.help": "百分数或小数：注意力项 ÷（6N + 注意力项）。例如 15% 或 0.15。",
+    "learn.l4.answer": "前向 y = Wx 要 2mn 个 FLOP。反向要算两组梯度：对输入的（Wᵀ∂y）和对权重的（∂y xᵀ），各 2mn。"
+                       "合计 **6mn**，而 mn 正是这个矩阵的参数量：6 × 参数量。这个公式忽略了注意力的 O(n²) 部分，序列 **≥ 8K** 时会失准，"
+                       "每 token 要加上 12·L·h·s。",
     "learn.l4.worked": "(a) 2mn + 2mn + 2mn = 6 × {weights} = **{fwd_bwd}**。"
                        "(b) 12 × {layers} × {hidden} × {seq} = {attn}；6N = {six_n}；比例 = "
                        "{attn} ÷ ({six_n} + {attn}) = **{share}**。",
@@ -506,7 +506,7 @@ ZH = {
     "learn.l6.rule_not": "不到 {rise} 倍：卡没有在等数据",
     "learn.l7.title": "读 profiler trace",
     "learn.l7.question": "读 profiler trace 时，“GPU 时间轴有空隙”说明什么？",
-    "learn.l7.task": "几个训练步的合成 GPU 时间轴（{kernels} 个 kernel；上：整个时间窗，下：放大开头的几个 kernel）。"
+    "learn.l7.task": "几个训练步的合成 GPU 时间轴（{kernels} 个 kernel；上：整个时间窗口，下：放大开头的几个 kernel）。"
                      "把鼠标放在 kernel 上能看到名字和时长。它显示的是哪个信号？",
     "learn.q.signal": "这个 trace 说明什么？",
     "learn.q.signal.help": "本章读 trace 的三个信号，或者都不是。",
@@ -516,13 +516,13 @@ ZH = {
     "learn.signal.none": "没有明显信号：大 kernel 一个接一个，GPU 很忙",
     "learn.l7.answer": "GPU 时间轴上有空隙，说明 GPU 在**等 CPU 或等数据**：去查数据管线或 CPU 开销。"
                        "另外两个信号：一堆小 kernel 密集排列说明没有融合（启动开销），NCCL 占比大说明是通信瓶颈。",
-    "learn.l7.worked": "这个 trace：GPU 忙碌时间占时间窗的 {busy}，{small} 的 kernel 短于 {threshold}，"
+    "learn.l7.worked": "这个 trace：GPU 忙碌时间占时间窗口的 {busy}，{small} 的 kernel 短于 {threshold}，"
                        "NCCL 占 GPU kernel 时间的 {comm}。信号：**{signal}**。",
     "learn.fig.slope": "斜坡：算术强度 × 带宽",
     "learn.fig.roof": "屋顶：峰值算力",
     "learn.fig.kernel": "这个 kernel",
     "learn.fig.kernel_at": "这个 kernel：{intensity} FLOP/字节",
-    "learn.fig.window": "整个时间窗",
+    "learn.fig.window": "整个时间窗口",
     "learn.fig.zoom": "放大：开头 {span}",
     "learn.fig.time": "时间（ms）",
     "learn.fig.stream": "stream {stream}",
@@ -533,7 +533,7 @@ ZH = {
     "learn.l8.question": "推理领域最有用的心算公式是什么？它解释了哪两件事？",
     "learn.l8.task": "一个 **{params}** 模型在一张这种卡上解码（忽略 KV cache；这是上限，不是预测）。",
     "learn.q.bf16": "(a) BF16 权重（每个 2 字节），单个请求：最快 tokens/秒",
-    "learn.q.bf16.help": "每秒 token 数，例如 90 或 90 tok/s。",
+    "learn.q.bf16.help": "每秒 token 数，例如 90 或 90 tokens/秒。",
     "learn.q.int8": "(b) 权重量化到 8 bit（每个 1 字节），单个请求：tokens/秒",
     "learn.q.int8.help": "每秒 token 数；设备和模型不变。",
     "learn.q.batch": "(c) 回到 BF16，{batch} 个请求一起解码：总 tokens/秒",
@@ -547,21 +547,21 @@ ZH = {
     "learn.hint.none": "没有对上已知的常见错误。看看输入框帮助（?）里的公式。",
     "learn.hint.unit": "不带单位的数按基本单位读（FLOP/s、字节/秒……）。请加上前缀或单位：7 TFLOP/s、7T 或 7e12。",
     "learn.hint.prefix": "差了 1000 倍：前缀弄错了（T 和 G，TB/s 和 GB/s）。",
-    "learn.hint.gib": "差了 7–10%：GB 和 GiB 混了。datasheet 用十进制单位（1 TB/s = 10¹² 字节/秒，"
-                      "1 GB = 10⁹ 字节），不是二进制（1 TiB = 2⁴⁰ 字节）。",
+    "learn.hint.gib": "差了 7–10%：GB 和 GiB 混了。规格书用十进制单位（1 TB/s = 10¹² 字节/秒，1 GB = 10⁹ 字节）"
+                      "，不是二进制（1 TiB = 2⁴⁰ 字节）。",
     "learn.hint.sparse": "差了 2 倍：这是厂商按 2:4 稀疏宣传的峰值（{sparse}）。真实训练和本工具用的是稠密峰值（{dense}）。",
     "learn.hint.inverted": "倒过来了：这是带宽 ÷ 峰值算力。拐点是峰值算力 ÷ 带宽（FLOP/s ÷ 字节/秒 = FLOP/字节）。",
     "learn.hint.roof_not_slope": "这是峰值算力，但这个 kernel 在拐点左边：它的上限在斜坡上，等于算术强度 × 带宽。",
     "learn.hint.times_peak": "算术强度 × 峰值算力，单位对不上：斜坡是算术强度 × 带宽（FLOP/字节 × 字节/秒 = FLOP/s）。",
     "learn.hint.above_roof": "这超过了屋顶：没有 kernel 能超过峰值算力。拐点右边的上限就是峰值算力本身。",
-    "learn.hint.gpus": "差了 GPU 数那么多倍：tokens/秒是整个作业的，要除以 GPU 数 × 单卡峰值算力。",
+    "learn.hint.gpus": "差了 GPU 数那么多倍：tokens/秒是整个任务的，要除以 GPU 数 × 单卡峰值算力。",
     "learn.hint.macs": "差了 2 倍：一次乘加是 2 个 FLOP，不是 1 个。要数 FLOP，不是 MAC（每 token 6N，不是 3N）。",
     "learn.hint.two_n": "差了 3 倍：每 token 2N 只是前向；训练要 6N（反向是前向的 2 倍）。",
     "learn.hint.forward_only": "这只是前向（2mn）。反向还要再做两次矩阵乘。",
     "learn.hint.one_gradient": "反向要算两组梯度，不是一组：对输入的（Wᵀ∂y）和对权重的（∂y xᵀ）。",
     "learn.hint.params_only": "这是参数量。每次矩阵乘每个权重 2 个 FLOP，训练每个 token 要做三次矩阵乘。",
     "learn.hint.ratio_not_share": "这是 12·L·h·s ÷ 6N。比例要除以总数：6N + 12·L·h·s。",
-    "learn.hint.causal": "你把 attention 项减半了（causal mask）。本章的 12·L·h·s 按完整的注意力矩阵算，照用即可。",
+    "learn.hint.causal": "你把注意力项减半了（因果掩码）。本章的 12·L·h·s 按完整的分数矩阵算，照用即可。",
     "learn.hint.bytes_per_param": "快了 2 倍：BF16 权重每个 2 字节，模型是 2 × N 字节。",
     "learn.hint.flops_bound": "这是峰值算力 ÷ 2N，算力的上限。解码是带宽受限：每个 token 都要读一遍全部权重，"
                               "所以要用带宽除以模型字节数。",
@@ -571,7 +571,7 @@ ZH = {
     "learn.hint.batch_divided": "批处理不会把速度分掉：读一遍权重服务每一个请求，总吞吐随批大小增长。",
     "learn.hint.band_gpus": "这个档位对应的是没除以 GPU 数的 MFU。",
     "learn.hint.band_macs": "这个档位对应的是一半的 MFU：每 token 数 6N 个 FLOP（一次乘加 2 个 FLOP），用稠密峰值。",
-    "learn.hint.exp_more_gpus": "加卡只对能把卡喂饱的作业有用；如果卡在等数据，MFU 只会更低。先排除数据管线。",
+    "learn.hint.exp_more_gpus": "加卡只对能把卡喂饱的任务有用；如果卡在等数据，MFU 只会更低。先排除数据管线。",
     "learn.hint.exp_bigger_batch": "加大批大小同时改变了显存、收敛和数据速率：它说明不了时间花在哪里。",
     "learn.hint.exp_no_checkpointing": "激活检查点是排查清单的第 ⑥ 步；关掉它可能显存就不够了。先确认卡喂饱了。",
     "learn.hint.exp_custom_kernels": "还不知道卡忙不忙就先花一周。五分钟的实验应该先做。",

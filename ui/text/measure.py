@@ -199,7 +199,7 @@ ZH = {
     "measure.quick_help": "打开：扫描更短、矩阵尺寸更少，约 10 秒。关闭：默认测量，约 30 秒，更接近机器真实的上限。",
     "measure.use_gpu": "实测 GPU",
     "measure.use_gpu_help": "同时测 torch 各精度矩阵乘和设备内拷贝。关闭则只测 CPU。",
-    "measure.plan": "共 {n} 项基准测试，采样约 {seconds} 秒（含预热最多 {limit} 秒）。每一项都有时间上限。",
+    "measure.plan": "共 {n} 项基准测试，采样约 {seconds} 秒（含预热最多 {limit} 秒）。每一项的运行时间都有上限（时间预算）。",
     "measure.start": "开始实测",
     "measure.start_help": "在本服务器上逐项运行基准测试，每项一个进度条。运行期间其他用户需要等待。",
     "measure.cancel": "取消",
@@ -253,8 +253,8 @@ ZH = {
     "measure.ceiling.peak": "{precision} 峰值算力",
     "measure.ceiling.dram": "DRAM 带宽",
     "measure.ceiling.cache": "{level} 缓存带宽",
-    "measure.table_caption": "最佳 = 最快的一次采样（噪声只会让运行变慢）；中位数和波动（(最慢 − 最快) ÷ 中位数）"
-                             "说明机器当时有多嘈杂。规格书不给缓存带宽（—）。",
+    "measure.table_caption": "最佳 = 最快的一次采样（干扰只会让运行变慢）；中位数和波动（(最慢 − 最快) ÷ 中位数）说明这台机器当时的测量结果有多不稳定。"
+                             "规格书不给缓存带宽（—）。",
     "measure.host_heading": "在哪里、怎样测的",
     "measure.host_line": "**主机：** {host}  \n**日期（UTC）：** {date}  \n**来源：** {source}",
     "measure.download": "下载 measured.toml",
@@ -267,7 +267,7 @@ ZH = {
     "measure.curve_caption_gpu": "torch 设备内拷贝（读 + 写都计入），工作集逐渐增大；台阶是 L2 缓存。",
     "measure.live_heading": "实测 Roofline 上的 kernel",
     "measure.live_intro": "选几个 numpy 运算和规模，在这里运行，它们的点会落在上面的图上："
-                          "FLOPs 和字节数用与 Roofline 页相同的公式，时间是现场测的。",
+                          "FLOP 和字节数用与 Roofline 页相同的公式，时间是现场测的。",
     "measure.live_needs_cpu": "这些 kernel 是本服务器 CPU 上的 numpy 运算：请在上面选本次会话实测的 CPU 再运行。",
     "measure.live_precision": "kernel 精度",
     "measure.live_precision_help": "FP64（每个元素 8 字节）或 FP32（4 字节）。",
@@ -291,7 +291,7 @@ ZH = {
     "measure.run_kernels": "运行 kernel",
     "measure.run_kernels_help": "逐个计时所选 kernel（先预热，再共采样几秒），并画到图上。",
     "measure.col.kernel": "kernel",
-    "measure.col.flops": "FLOPs",
+    "measure.col.flops": "FLOP",
     "measure.col.bytes": "字节",
     "measure.col.intensity": "算术强度",
     "measure.col.time": "时间（最佳）",

@@ -200,8 +200,8 @@ ZH = {
     "mfu.tokens_per_s": "实测吞吐，整个任务（tokens/秒）",
     "mfu.tokens_per_s_help": "整个任务（所有卡加起来）每秒处理的训练 token 数，取稳定阶段的"
                              "平均值，例如 12k、1.5M。每个 token 只算一次：不要填单卡的，"
-                             "也不要再乘一遍数据并行数。",
-    "mfu.gpus": "GPU 数量",
+                             "也不要再乘一遍数据并行度。",
+    "mfu.gpus": "GPU 数",
     "mfu.gpus_help": "任务用到的全部 GPU（数据并行 × 张量并行 × 流水线并行），整数。",
     "mfu.peak_override": "单卡峰值算力（FLOP/s），可选",
     "mfu.peak_override_help": "留空则使用侧边栏所选设备和精度的稠密峰值。"
@@ -211,12 +211,10 @@ ZH = {
     "mfu.peak_from_sidebar": "{device}，{precision}（侧边栏）",
     "mfu.peak_from_override": "上面手动填写",
     "mfu.peak_used": "采用的峰值：单卡 **{peak}** —— {source}。",
-    "mfu.attn_heading": "Attention 项（长序列时需要）",
-    "mfu.attn_intro": "6N 忽略了 attention 的 O(s²) 部分。序列到 8K 左右这一项就不能再忽略了："
-                      "每个 token 要再加 12·L·h·s FLOP。",
-    "mfu.attn": "加上 attention 项 12·L·h·s",
-    "mfu.attn_help": "把 QKᵀ 和 attention·V 的计算量（前向 + 反向）也算进去。"
-                     "序列 ≥ 8K 时请打开。",
+    "mfu.attn_heading": "注意力项（长序列时需要）",
+    "mfu.attn_intro": "6N 忽略了注意力的 O(s²) 部分。序列到 8K 左右这一项就不能再忽略了：每个 token 要再加 12·L·h·s FLOP。",
+    "mfu.attn": "加上注意力项 12·L·h·s",
+    "mfu.attn_help": "把 QKᵀ 和注意力·V 的计算量（前向 + 反向）也算进去。序列 ≥ 8K 时请打开。",
     "mfu.layers": "层数 L",
     "mfu.layers_help": "Transformer 块的数量，例如 7B Llama 是 32。",
     "mfu.hidden": "隐藏维度 h（d_model）",
@@ -224,9 +222,8 @@ ZH = {
     "mfu.seq": "序列长度 s（tokens）",
     "mfu.seq_help": "每条训练样本的 token 数，例如 4096、8k、32k。",
     "mfu.causal": "因果掩码：只算一半（FlashAttention 的做法）",
-    "mfu.causal_help": "跳过被掩掉的那一半打分矩阵的 kernel，attention 计算量只有一半。"
-                       "不勾选就是原始的 12·L·h·s 公式（PaLM）。",
-    "mfu.attn_missing": "请修正 attention 的输入（层数、隐藏维度、序列长度），或者关掉 attention 项。",
+    "mfu.causal_help": "跳过分数矩阵中被掩码的那一半的 kernel，注意力计算量只有一半。不勾选就是原始的 12·L·h·s 公式（PaLM）。",
+    "mfu.attn_missing": "请修正注意力项的输入（层数、隐藏维度、序列长度），或者关掉注意力项。",
     "mfu.inverse_heading": "反过来算",
     "mfu.target_mfu": "目标 MFU",
     "mfu.target_mfu_help": "你想达到的 MFU；下面会告诉你在这套集群上需要多少 tokens/秒。",
@@ -234,12 +231,11 @@ ZH = {
     "mfu.metric.mfu": "MFU",
     "mfu.metric.mfu_help": "模型有效 FLOP/s ÷ 所有卡的峰值 FLOP/s。",
     "mfu.metric.achieved": "单卡有效算力",
-    "mfu.metric.achieved_help": "每张卡实际贡献的模型 FLOP/s（每 token FLOP × tokens/秒 ÷ 卡数），"
+    "mfu.metric.achieved_help": "每张卡实际贡献的模型 FLOP/s（每 token FLOP × tokens/秒 ÷ GPU 数），"
                                 "峰值是 {peak}。",
     "mfu.metric.fpt": "每 token 训练 FLOP",
-    "mfu.metric.fpt_help": "6N：前向 2N，反向 4N（对输入和对权重各求一次梯度）；"
-                           "打开 attention 项时再加上它。",
-    "mfu.attn_share": "attention 项占每 token FLOP 的 {share}。",
+    "mfu.metric.fpt_help": "6N：前向 2N，反向 4N（对输入和对权重各求一次梯度）；打开注意力项时再加上它。",
+    "mfu.attn_share": "注意力项占每 token FLOP 的 {share}。",
     "mfu.band.problem.short": "有明显问题",
     "mfu.band.low.short": "偏低",
     "mfu.band.fair.short": "一般",
@@ -271,10 +267,9 @@ ZH = {
                     "（异步启动没有同步就计时）。2:4 稀疏峰值不会造成这种情况：它是稠密峰值的两倍，只会让 MFU 变低。",
     "mfu.ceiling_note": "为什么天花板是 60% 左右而不是 100%：通信、非矩阵乘操作（LayerNorm、Softmax、"
                         "激活函数）、数据加载、kernel 启动、优化器更新都要占时间，却不算“有效”的模型 FLOP。",
-    "mfu.seq_warning": "序列长度 {seq} tokens：attention 项（当前未打开）会让每 token FLOP 多出 {share}，"
-                       "所以这里的 MFU 被低估了。请在上面打开 attention 项。",
+    "mfu.seq_warning": "序列长度 {seq} 个 token：注意力项（当前未打开）会让每 token FLOP 多出 {share}，所以这里的 MFU 被低估了。请在上面打开注意力项。",
     "mfu.inverse_result": "要在 {gpus}上达到 **{target}** 的 MFU，需要 **{needed}**（现在是 {now}）。",
-    "mfu.how.fpt": "每 token 训练 FLOP（N 为参数量；attention 项里 L 为层数、h 为隐藏维度、s 为序列长度）：",
+    "mfu.how.fpt": "每 token 训练 FLOP（N 为参数量；注意力项里 L 为层数、h 为隐藏维度、s 为序列长度）：",
     "mfu.how.mfu": "MFU = 有效 FLOP/s ÷ 峰值 FLOP/s：",
     "mfu.how.inverse": "达到目标 MFU 需要的 tokens/秒（同一个公式反解）：",
     "mfu.fig.x_title": "MFU",
@@ -305,7 +300,7 @@ ZH = {
                   "和其他算子之间怎么分布。",
     "mfu.diag.5": "**⑤ Tensor Core 用上了吗？** 检查精度（BF16/FP16/FP8，而不是 FP32），"
                   "以及矩阵维度是否对齐（8 的倍数，最好 64 的倍数）。",
-    "mfu.diag.6": "**⑥ 激活检查点是不是开得太狠？** 每层全量重算会掉 30% 以上，改成选择性重算。",
+    "mfu.diag.6": "**⑥ 激活检查点是不是开得太狠？** 每层全量重计算会掉 30% 以上，改成选择性重计算。",
     "mfu.snippet.random": _RANDOM_SNIPPET.format(
         comment1="把真实 batch 换成固定的随机张量，其他保持不变",
         comment2="MFU 显著上升 -> 瓶颈在数据管线，不在模型"),

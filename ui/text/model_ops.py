@@ -187,10 +187,10 @@ EN = {
 
 ZH = {
     "ops.title": "整个模型放上 Roofline",
-    "ops.intro": "一个 Transformer 块的每个算子——以及 embedding 和 LM head——都是设备 Roofline 上的一个"
-                 "点，对应一次 **prefill**（处理 prompt）或 **decode**（每个请求生成一个新 token）。"
-                 "拖动批大小：矩阵乘向右移动并越过拐点，而 decode 里的 attention 一直停在斜坡上"
-                 "（每个请求读自己的 KV cache）。时间都是上限估计：每个算子取 max(FLOP ÷ 峰值算力, "
+    "ops.intro": "一个 Transformer 块的每个算子（以及词嵌入和输出头）都是设备 Roofline 上的一个点，"
+                 "对应一次**预填充**（处理提示词）或一次**解码**（每个请求生成一个新 token）。"
+                 "拖动批大小：矩阵乘向右移动并越过拐点，而解码时的注意力一直停在斜坡上"
+                 "（每个请求读自己的 KV cache）。这里的时间都是下限：每个算子取 max(FLOP ÷ 峰值算力, "
                  "字节 ÷ 显存带宽)，再对所有层求和。",
     "ops.no_model": "这个页面需要模型结构，而不只是参数量。请在侧边栏（**模型**）里选一个模型，"
                     "或在那里粘贴 `config.json`。",
@@ -198,15 +198,15 @@ ZH = {
     "ops.use_default_help": "在侧边栏选中 Llama 2 7B（本章的 7B 模型）。",
     "ops.inputs_heading": "这一步",
     "ops.phase": "阶段",
-    "ops.phase_help": "prefill 一次处理整个 prompt（决定首 token 时间）；decode 每个请求生成一个 token，"
+    "ops.phase_help": "预填充一次处理整个提示词（决定首 token 时间）；解码每个请求生成一个 token，"
                       "每一步把权重和 KV cache 各读一遍。",
-    "ops.phase.prefill": "prefill（处理 prompt）",
-    "ops.phase.decode": "decode（一个 token）",
+    "ops.phase.prefill": "预填充（处理提示词）",
+    "ops.phase.decode": "解码（一个 token）",
     "ops.batch": "批大小（请求数）",
     "ops.batch_help": "一步里一起处理的请求数。权重读一遍就服务整个 batch，所以 batch 越大，"
                       "矩阵乘每字节做的计算越多；而每个请求的 KV cache 只为它自己读。",
-    "ops.prompt": "prompt 长度（token）",
-    "ops.prompt_help": "prefill 这一步里每个 prompt 的 token 数，例如 2048 或 32k。attention 是因果的："
+    "ops.prompt": "提示词长度（token）",
+    "ops.prompt_help": "预填充这一步里每个提示词的 token 数，例如 2048 或 32k。注意力是因果的："
                        "每个 query 只看它之前的 token。",
     "ops.context": "上下文长度（token）",
     "ops.context_help": "生成新 token 时每个请求 KV cache 里已有的 token 数，例如 4096 或 128k。"
@@ -219,44 +219,44 @@ ZH = {
     "ops.kv_help": "缓存的 key 和 value 的元素大小。",
     "ops.dtype_label": "{name}（{bytes} 字节）",
     "ops.tp": "张量并行 GPU 数",
-    "ops.tp_help": "一份模型切分到几张卡上（Megatron-LM）：每张卡做每个投影、expert 和 attention head 的 "
-                   "1/n；norm、残差加、router 和 embedding 每张卡都做一遍。时间按单卡计（各卡并行）；"
+    "ops.tp_help": "一份模型切分到几张卡上（Megatron-LM）：每张卡做每个投影、专家和注意力头的 1/n；"
+                   "归一化、残差加、路由器和词嵌入每张卡都做一遍。时间按单卡计（各卡并行）；"
                    "卡间的 all-reduce 不计入。",
-    "ops.attention": "attention kernel",
+    "ops.attention": "注意力 kernel",
     "ops.attention_help": "融合（FlashAttention）：分数矩阵留在片上，每个张量只读一遍。不融合："
                           "QKᵀ、softmax 和 ·V 是三个 kernel，分数矩阵要进出显存两次。",
     "ops.attention.flash": "融合（FlashAttention）",
     "ops.attention.unfused": "不融合（QKᵀ、softmax、·V）",
-    "ops.overlay": "显示 Roofline 页的 kernel",
-    "ops.overlay_help": "把 Roofline 页 kernel 表里的 kernel（手填、Kernel 计算器生成或从 trace 导入）"
+    "ops.overlay": "显示「Roofline」页的 kernel",
+    "ops.overlay_help": "把「Roofline」页 kernel 表里的 kernel（手填、Kernel 计算器生成或从 trace 导入）"
                         "画到这张图上，并在下面与模型的算子对应起来。",
-    "ops.tp_invalid": "张量并行 GPU 数必须整除模型的 {heads} 个 attention head（每张卡分到整数个 head）。",
-    "ops.model_caption": "{name}：{layers} 层，d_model {d}，{heads} 个 head × {hd}"
-                         "（{kv} 个 KV head）{moe}。[来源]({source})",
-    "ops.model_caption_moe": "，{experts} 个 expert，每个 token 选 {k} 个",
-    "ops.op.embedding": "Embedding（按行读取）",
-    "ops.op.norm_in": "输入 norm",
+    "ops.tp_invalid": "张量并行 GPU 数必须整除模型的 {heads} 个注意力头（每张卡分到整数个头）。",
+    "ops.model_caption": "{name}：{layers} 层，d_model {d}，{heads} 个头 × {hd}"
+                         "（{kv} 个 KV 头）{moe}。[来源]({source})",
+    "ops.model_caption_moe": "，{experts} 个专家，每个 token 选 {k} 个",
+    "ops.op.embedding": "词嵌入（按行读取）",
+    "ops.op.norm_in": "输入归一化",
     "ops.op.qkv": "QKV 投影",
     "ops.op.mla_absorb": "MLA 吸收的上投影",
     "ops.op.rope": "旋转位置编码",
-    "ops.op.attn_fused": "attention（融合）",
-    "ops.op.attn_qk": "attention QKᵀ",
-    "ops.op.attn_softmax": "attention softmax",
-    "ops.op.attn_pv": "attention ·V",
+    "ops.op.attn_fused": "注意力（融合）",
+    "ops.op.attn_qk": "注意力 QKᵀ",
+    "ops.op.attn_softmax": "注意力 softmax",
+    "ops.op.attn_pv": "注意力 ·V",
     "ops.op.o_proj": "输出投影",
-    "ops.op.residual_attn": "残差加（attention）",
-    "ops.op.norm_post": "attention 后的 norm",
-    "ops.op.norm_extra": "额外的 norm",
-    "ops.op.router": "MoE router",
-    "ops.op.experts": "路由 expert",
-    "ops.op.shared_experts": "共享 expert",
-    "ops.op.mlp_gate": "MLP gate",
-    "ops.op.mlp_up": "MLP up",
+    "ops.op.residual_attn": "残差加（注意力）",
+    "ops.op.norm_post": "注意力后的归一化",
+    "ops.op.norm_extra": "额外的归一化",
+    "ops.op.router": "MoE 路由器",
+    "ops.op.experts": "路由专家",
+    "ops.op.shared_experts": "共享专家",
+    "ops.op.mlp_gate": "MLP gate 投影",
+    "ops.op.mlp_up": "MLP up 投影",
     "ops.op.mlp_act": "MLP 激活",
-    "ops.op.mlp_down": "MLP down",
+    "ops.op.mlp_down": "MLP down 投影",
     "ops.op.residual_mlp": "残差加（MLP）",
-    "ops.op.norm_final": "最后的 norm",
-    "ops.op.lm_head": "LM head",
+    "ops.op.norm_final": "最后的归一化",
+    "ops.op.lm_head": "输出头（lm_head）",
     "ops.kind.model": "每个模型一次",
     "ops.kind.dense": "稠密层",
     "ops.kind.moe": "MoE 层",
@@ -265,39 +265,39 @@ ZH = {
     "ops.op_label": "{op} · {kind}",
     "ops.metric.step": "单步时间下限",
     "ops.metric.step_help": "对所有算子和层求和 max(FLOP ÷ 峰值算力, 字节 ÷ 显存带宽)，按张量并行组里的单卡计。",
-    "ops.metric.decode_tps": "token/s 上限（批大小 {batch}）",
+    "ops.metric.decode_tps": "tokens/秒上限（批大小 {batch}）",
     "ops.metric.decode_tps_help": "批大小 ÷ 单步时间：整个 batch 最快的生成速度。",
     "ops.metric.per_request": "每个请求",
     "ops.metric.per_request_help": "1 ÷ 单步时间：单个请求看到的速度。",
     "ops.metric.ttft": "首 token 时间下限",
-    "ops.metric.ttft_help": "整个 batch 的 prefill 这一步：没有请求能更早拿到第一个 token。",
-    "ops.metric.prefill_tps": "prompt token/s",
-    "ops.metric.prefill_tps_help": "批大小 × prompt 长度 ÷ prefill 时间下限。",
+    "ops.metric.ttft_help": "整个 batch 的预填充这一步：没有请求能更早拿到第一个 token。",
+    "ops.metric.prefill_tps": "提示词 tokens/秒",
+    "ops.metric.prefill_tps_help": "批大小 × 提示词长度 ÷ 预填充时间下限。",
     "ops.metric.whole": "当成一个 kernel",
     "ops.metric.whole_help": "max(Σ FLOP ÷ 峰值算力, Σ 字节 ÷ 显存带宽)：把整步当成一个 kernel"
-                             "（Decode 页的模型）。所有算子瓶颈相同时与逐算子求和相等；"
+                             "（「解码速度」页的模型）。所有算子瓶颈相同时与逐算子求和相等；"
                              "有的算力受限、有的带宽受限时更短。",
-    "ops.whole_caption": "把整步当成一个 kernel，max(Σ FLOP ÷ 峰值算力, Σ 字节 ÷ 显存带宽)——即 Decode 页的"
+    "ops.whole_caption": "把整步当成一个 kernel，max(Σ FLOP ÷ 峰值算力, Σ 字节 ÷ 显存带宽)——即「解码速度」页的"
                          "上限：{whole}，{tps}。有的算子算力受限、有的带宽受限时，上面逐算子求和的结果更长。",
     "ops.needs": "需要 {mem}",
-    "ops.fits": "每张卡的显存：权重 {weights} + KV cache {kv} = {total}，共 {mem}（不计激活）。",
+    "ops.fits": "每卡显存：权重 {weights} + KV cache {kv} = {total}，容量 {mem}（不计激活）。",
     "ops.no_fit": "放不下：每张卡要存 {weights} 权重 + {kv} KV cache = {total}，超过它的 {mem}。上面的"
-                  "上限假设放得下：请增加张量并行 GPU 数、减小批大小或上下文，或减少每个权重的字节数。",
-    "ops.summary_decode": "decode 每一步每张卡读 **{weights}** 权重和 **{kv}** KV cache；"
-                          "**{mem_share}** 的时间下限花在带宽受限的算子上。最大的是 **{top}**（{top_share}）。",
-    "ops.summary_prefill": "prompt 每张卡要做 **{flops}**；**{cmp_share}** 的时间下限花在算力受限的算子上。"
+                  "下限假设放得下：请增加张量并行 GPU 数、减小批大小或上下文，或减少每个权重的字节数。",
+    "ops.summary_decode": "解码每一步每卡读 **{weights}** 权重和 **{kv}** KV cache；"
+                          "时间下限的 **{mem_share}** 花在带宽受限的算子上。最大的是 **{top}**（{top_share}）。",
+    "ops.summary_prefill": "提示词每卡要做 **{flops}**；时间下限的 **{cmp_share}** 花在算力受限的算子上。"
                            "最大的是 **{top}**（{top_share}）。",
-    "ops.decode_link": "在 Decode 页看同样的设置 →",
+    "ops.decode_link": "在「解码速度」页看同样的设置 →",
     "ops.chart_heading": "Roofline 上的算子",
     "ops.chart_caption": "每个点是一个算子，画在它的上限处（Roofline 在其算术强度处的值）；点的大小表示它占"
-                         "单步时间的比例。零 FLOP 的算子（embedding 按行读取）画在左边缘。",
+                         "单步时间的比例。零 FLOP 的算子（词嵌入按行读取）画在左边缘。",
     "ops.fig.memory": "带宽受限的算子",
     "ops.fig.compute": "算力受限的算子",
     "ops.fig.zero": "零 FLOP 的算子（画在左边缘）",
     "ops.fig.measured": "实测 kernel",
     "ops.fig.hover": "<b>%{hovertext}</b><br>FLOP：%{customdata[0]}<br>字节：%{customdata[1]}"
                      "<br>算术强度：%{customdata[2]}<br>上限：%{customdata[3]}"
-                     "<br>时间下限（所有层）：%{customdata[4]}<br>占单步：%{customdata[5]}"
+                     "<br>时间下限（所有层）：%{customdata[4]}<br>占单步时间：%{customdata[5]}"
                      "<br>%{customdata[6]}",
     "ops.table_heading": "全部算子",
     "ops.col.operator": "算子",
@@ -313,10 +313,10 @@ ZH = {
     "ops.download_csv": "下载算子表（CSV）",
     "ops.download_help": "每个算子的 FLOP、字节、算术强度、瓶颈、时间和占比，单位为 SI 基本单位（FLOP、字节、秒）。",
     "ops.measured_heading": "实测与模型对照",
-    "ops.measured_intro": "Roofline 页 kernel 表里有实测时间的 kernel，与本模型的算子对应：先按 kernel 名字显示的"
-                          "工作类型（GEMM、attention、norm、逐元素），再对应到同类中 FLOP 最接近（2 倍以内）的算子。"
-                          "**占下限** = 算子模型的时间下限 ÷ kernel 的实测时间（100 % = 到达 Roofline）。",
-    "ops.measured_none": "Roofline 页的 kernel 表里没有带实测时间的 kernel。在 Roofline 页导入 trace 或填上时间后再对照。",
+    "ops.measured_intro": "「Roofline」页 kernel 表里有实测时间的 kernel，与本模型的算子对应：先按 kernel 名字显示的"
+                          "工作类型（GEMM、注意力、归一化、逐元素），再对应到同类中 FLOP 最接近（2 倍以内）的算子。"
+                          "**占下限** = 算子模型的时间下限 ÷ kernel 的实测时间（100% = 到达 Roofline）。",
+    "ops.measured_none": "「Roofline」页的 kernel 表里没有带实测时间的 kernel。在「Roofline」页导入 trace 或填上时间后再对照。",
     "ops.col.kernel": "kernel",
     "ops.col.class": "类型",
     "ops.col.matched": "对应的算子",
@@ -325,17 +325,17 @@ ZH = {
     "ops.col.of_bound": "占下限",
     "ops.unmatched": "—（同类算子中没有 FLOP 在 2 倍以内的）",
     "ops.class.matmul": "GEMM",
-    "ops.class.attention": "attention",
-    "ops.class.norm": "norm",
+    "ops.class.attention": "注意力",
+    "ops.class.norm": "归一化",
     "ops.class.elementwise": "逐元素",
     "ops.class.other": "其他",
-    "ops.how.tokens": "这一步的 token 数：批大小 × 每个请求的新 token 数（prefill：prompt 长度；decode：1）。",
+    "ops.how.tokens": "这一步的 token 数：批大小 × 每个请求的新 token 数（预填充：提示词长度；解码：1）。",
     "ops.how.gemm": "对 T 个 token 做 d_in × d_out 的投影：每个权重、每个 token 2 FLOP；权重对整个 batch 只读一遍，"
                     "所以算术强度随 T 增长（2 字节权重时约 T FLOP/字节）。",
-    "ops.how.attention": "attention：每个 query 看 k̄ 个 key（decode：整个 cache，滑动窗口层不超过窗口；"
-                         "prefill：因果，约为 prompt 的一半）。每个请求读自己的 KV cache，所以它的算术强度不随 batch 增长。",
+    "ops.how.attention": "注意力：每个 query 看 k̄ 个 key（解码：整个 cache，滑动窗口层不超过窗口；"
+                         "预填充：因果，约为提示词的一半）。每个请求读自己的 KV cache，所以它的算术强度不随 batch 增长。",
     "ops.how.step": "单步时间下限：每个算子按自己的 Roofline 计时，对所有层求和（按张量并行组里的单卡计）。",
-    "ops.how.tokens_per_s": "decode：整个 batch 的 token/s；prefill：首 token 时间就是这一步本身。",
-    "ops.how.experts": "MoE：batch 里 T 个 token 各从 E 个 expert 中选 k 个；在均匀路由假设下，会用到 "
-                       "D = E·(1 − (1 − k/E)^T) 个不同的 expert，读它们的权重（这是假设：真实的 router 分布不均）。",
+    "ops.how.tokens_per_s": "解码：整个 batch 的 tokens/秒；预填充：首 token 时间就是这一步本身。",
+    "ops.how.experts": "MoE：batch 里 T 个 token 各从 E 个专家中选 k 个；在均匀路由假设下，会用到 "
+                       "D = E·(1 − (1 − k/E)^T) 个不同的专家，读它们的权重（这是假设：真实的路由器分布不均）。",
 }

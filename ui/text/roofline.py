@@ -195,7 +195,7 @@ EN = {
 }
 
 ZH = {
-    "roofline.title": "Roofline：瓶颈在哪？它的速度上限是多少？",
+    "roofline.title": "Roofline：瓶颈在哪？它**不能**快过多少？",
     "roofline.intro": (
         "三步用起来：**①** 算出 kernel 的 FLOP 和字节数 → 得到算术强度；**②** 在图上找到它的位置 → "
         "知道它在这台设备上的理论上限；**③** 和实测对比：接近上限 → 这个 kernel 已经到头了，去优化别的；"
@@ -254,7 +254,7 @@ ZH = {
     "roofline.b.kind.elementwise": "逐元素（激活、加法等）",
     "roofline.b.kind.softmax": "Softmax（按行）",
     "roofline.b.kind.layernorm": "LayerNorm",
-    "roofline.b.kind.attention": "Attention（softmax(QKᵀ)V）",
+    "roofline.b.kind.attention": "注意力（softmax(QKᵀ)V）",
     "roofline.b.dtype": "数据类型",
     "roofline.b.dtype_opt": "{name}（每元素 {bytes} 字节）",
     "roofline.b.dtype_help": "每个元素的字节数：FP32 为 4，BF16/FP16 为 2，FP8/INT8 为 1。只影响字节数，不影响 FLOP。",
@@ -268,13 +268,13 @@ ZH = {
     "roofline.b.n": "n（B 和 C 的列数）",
     "roofline.b.k": "k（内积维度）",
     "roofline.b.gemv_m": "m（矩阵行数，即输出长度）",
-    "roofline.b.gemv_n": "n（矩阵列数，即输入长度）",
+    "roofline.b.gemv_n": "n（矩阵的列数，即输入向量的维度）",
     "roofline.b.elems": "元素个数 n",
     "roofline.b.inputs": "输入张量个数",
     "roofline.b.fpe": "每元素 FLOP",
     "roofline.b.fpe_help": "每个输出元素的运算次数，例如加法或缩放为 1，GELU 约为 8；0 表示纯拷贝。",
     "roofline.b.rows": "行数（token 数）",
-    "roofline.b.cols": "列数（hidden 维度）",
+    "roofline.b.cols": "列数（隐藏维度）",
     "roofline.b.batch": "Batch",
     "roofline.b.heads": "头数",
     "roofline.b.seq": "序列长度",
@@ -282,7 +282,7 @@ ZH = {
     "roofline.b.flash": "FlashAttention（融合）",
     "roofline.b.flash_help": "融合实现：s×s 的分数矩阵不经过显存。关闭：标准实现要把它写出再读回（多 4·s² 个元素）。",
     "roofline.b.causal": "因果掩码",
-    "roofline.b.causal_help": "配合 FlashAttention 时会跳过被遮住的块：FLOP 减半。",
+    "roofline.b.causal_help": "配合 FlashAttention 时会跳过被掩码的块：FLOP 减半。",
     "roofline.b.flops": "FLOP",
     "roofline.b.bytes": "搬运字节数",
     "roofline.b.intensity": "算术强度",
@@ -308,9 +308,8 @@ ZH = {
     "roofline.r.fraction": "占上限 %",
     "roofline.r.verdict": "结论",
     "roofline.r.none": "还没有可以画的 kernel：在表格里加几行、用计算器生成一个，或者导入文件。",
-    "roofline.r.summary": "共放置 **{n}** 个 kernel，其中 **{measured}** 个有实测时间："
-                          "{near} 个接近屋顶（≥ {near_pct}），{below} 个远低于屋顶，"
-                          "{above} 个超过屋顶（> {above_pct}：不可能）。",
+    "roofline.r.summary": "共放置 **{n}** 个 kernel，其中 **{measured}** 个有实测时间：{near} 个接近上限（≥ {near_pct}）"
+                          "，{below} 个低于上限，{above} 个超过上限（> {above_pct}：不可能）。",
     "roofline.r.top_note": "下面只为 {n} 个 kernel 中最慢的 {shown} 个写了结论（按实测时间，没有则按最短时间排序）；"
                            "上面的表格列出了全部。",
     "roofline.r.no_flops.one": "有 {n} 个 kernel 没有 FLOP（例如 Nsight Compute 文件里没有 FLOP 计数器），"
@@ -327,12 +326,12 @@ ZH = {
     "roofline.s.fix.zero_flop": "它不做计算，唯一的优化是少搬字节：和前后的 kernel 做算子融合、避免拷贝（用 view、原地操作），"
                                 "或者换更小的数据类型。",
     "roofline.s.measured": "实测 {time} ⇒ {achieved}，**达到上限的 {pct}**：",
-    "roofline.s.below": "远低于屋顶 —— 有 bug 或实现差，值得深挖。",
+    "roofline.s.below": "远低于上限——有 bug 或实现差，值得深挖。",
     "roofline.s.fix.memory": "它是带宽受限，应该优化**数据搬运**（算子融合、减少读写遍数、更小的数据类型、提高复用）；"
                              "算得再快也没用。",
     "roofline.s.fix.compute": "它是算力受限，应该优化**计算**（用上 Tensor Core、选对精度、维度对齐、更好的分块）。",
-    "roofline.s.near_roof": "接近屋顶 —— 这个 kernel 已经到头了，去优化别的（或者提高它的算术强度，把上限抬高）。",
-    "roofline.s.above_roof": "超过了屋顶，这在物理上不可能 —— 你算错了。常见原因：屋顶太低（侧栏选的精度比 kernel "
+    "roofline.s.near_roof": "接近上限——这个 kernel 已经到头了，去优化别的（或者提高它的算术强度，把上限抬高）。",
+    "roofline.s.above_roof": "超过了屋顶，这在物理上不可能 —— 你算错了。常见原因：屋顶太低（侧边栏选的精度比 kernel "
                              "实际用的低，比如 FP8 kernel 却选了 BF16，或者 SXM 的卡选成了 PCIe 版）；FLOP 算多了"
                              "（重复计数）；数据其实来自缓存、字节却按显存流量算多了（真实的显存算术强度更高，点应该更靠右）；"
                              "或者时间测短了（异步启动没有同步就计时、把 ms 当成 µs）。把 MAC 当成 FLOP、"
@@ -346,7 +345,6 @@ ZH = {
     "roofline.how.example": "以表格第 {row} 行为例：",
     "roofline.how.sym_bytes": "字节数",
     "roofline.how.sym_fraction": "占上限 %",
-    "roofline.how.measured": "有实测时间 t 时：最短时间、实测 FLOP/s 和占上限的比例（≥ {near}：接近屋顶；"
-                             "> {above}：超过屋顶，数字有误）：",
+    "roofline.how.measured": "有实测时间 t 时：最短时间、实测 FLOP/s 和占上限的比例（≥ {near}：接近上限；> {above}：超过上限，请检查数字）：",
     "roofline.extras_heading": "对比与保存",
 }

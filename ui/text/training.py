@@ -99,7 +99,7 @@ EN = {
 ZH = {
     "training.title": "训练时长：开训之前就算清天数、GPU 小时和花费",
     "training.intro": "训练一个稠密 Transformer 大约需要 **6·N·D** FLOP（N 为参数量，D 为训练 token 数）。"
-                      "再除以集群真正能交付的算力——卡数 × 峰值 × MFU——就得到训练天数、GPU 小时和账单，"
+                      "再除以集群真正能交付的算力——GPU 数 × 峰值 × MFU——就得到训练天数、GPU 小时和账单，"
                       "第一步还没跑就心里有数。",
     "training.inputs_heading": "训练配置",
     "training.params": "模型参数量 N",
@@ -110,7 +110,7 @@ ZH = {
     "training.chinchilla_help": "Chinchilla 的算力最优经验值（Hoffmann 等，2022）：每个参数约 20 个训练 token。"
                                 "如今很多模型会有意训练得比这长得多。",
     "training.chinchilla_failed": "请先把参数量填对，这个按钮要用到它。",
-    "training.gpus": "GPU 数量",
+    "training.gpus": "GPU 数",
     "training.gpus_help": "任务使用的 GPU 数，整数。",
     "training.mfu": "本次训练的 MFU",
     "training.mfu_help": "你预期能达到的 MFU（调好的任务一般 45–55%，没调过的常见 20–35%）。"
@@ -128,9 +128,9 @@ ZH = {
     "training.metric.flops": "训练总 FLOP",
     "training.metric.flops_help": "C = 6·N·D：每个 token 前向 2N + 反向 4N FLOP，再乘以 D 个 token。",
     "training.metric.days": "训练天数",
-    "training.metric.days_help": "C ÷（卡数 × 峰值 × MFU），按每天 24 小时计。",
+    "training.metric.days_help": "C ÷（GPU 数 × 峰值 × MFU），按每天 24 小时计。",
     "training.metric.gpu_hours": "GPU 小时",
-    "training.metric.gpu_hours_help": "卡数 × 小时。MFU 不变时它与卡数无关：加卡只会更快，不会更省。",
+    "training.metric.gpu_hours_help": "GPU 数 × 小时。MFU 不变时它与 GPU 数无关：加卡只会更快，不会更省。",
     "training.metric.cost": "花费",
     "training.metric.cost_help": "GPU 小时 × 每 GPU 小时 {price}。",
     "training.metric.cost_none": "填入每 GPU 小时价格即可看到花费。",
@@ -150,9 +150,9 @@ ZH = {
     "training.deadline_one": "**一张卡就够了**：以 {mfu} 的 MFU 只要 {time}，在 {deadline}的期限之内。",
     "training.how.flops": "训练总 FLOP：",
     "training.how.time": "训练时长：",
-    "training.how.gpu_hours": "GPU 小时（卡数被约掉了）：",
+    "training.how.gpu_hours": "GPU 小时（GPU 数被约掉了）：",
     "training.how.cost": "花费：",
-    "training.how.deadline": "按期限反推卡数（把时长公式对卡数求解）：",
+    "training.how.deadline": "按期限反推 GPU 数（把时长公式对 GPU 数求解）：",
     "training.fig.curve": "训练天数",
     "training.fig.curve_hover": "MFU %{x:.0%}<br>%{y:,.3~g} 天",
     "training.fig.chosen": "{mfu}：{time}",
