@@ -193,8 +193,8 @@ ZH = {
     "common.dur.hours": "{n} 小时",
     "common.dur.days.one": "{n} 天",
     "common.dur.days.other": "{n} 天",
-    "common.uploader_note": "上面的框由 Streamlit 绘制，英文无法翻译：点「Upload」（上传）选择文件，"
-                            "或把文件拖进框里；“per file” 一行表示每个文件最多 {limit}，只接受 {types} 文件。",
+    "common.uploader_note": "上面的框由 Streamlit 绘制，英文无法翻译：点「Upload」（上传）选择文件，或把文件拖进框里；「per file」一行表示每个文件最多 {limit}，"
+                            "只接受 {types} 文件。",
     "common.n_gpus.one": "{n} 张卡",
     "common.n_gpus.other": "{n} 张卡",
     "common.n_gpu_hours.one": "{n} GPU 小时",

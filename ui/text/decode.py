@@ -215,7 +215,7 @@ ZH = {
     "decode.metric.per_request_help": "单个用户感受到的速度：每一步一个 token。",
     "decode.headline": "**{bw} ÷ {model}（{weights} 权重）= {bound}**，这是单个请求的上限。"
                        "kernel 调得再好也超不过它：这是硬件决定的。",
-    "decode.headline_kv": "**{bw} ÷（{model} {weights} 权重 + {kv} KV cache）= {bound}**，这是单个请求的上限："
+    "decode.headline_kv": "**{bw} ÷ ({model} {weights} 权重 + {kv} KV cache) = {bound}**，这是单个请求的上限："
                           "每个 token 都要读一遍权重和这个请求的全部缓存（不计缓存时为 {without}）。"
                           "kernel 调得再好也超不过它：这是硬件决定的。",
     "decode.headline_no_fit": "一个请求都放不下：需要 {need}（权重 + 它的 KV cache），而 {gpus}只有 {mem}，"
@@ -241,14 +241,13 @@ ZH = {
     "decode.measured_over": "超过了硬件能提供的带宽：请检查测量方法、批大小和权重精度。",
     "decode.roofline_heading": "为什么解码的 MFU 这么低：物理决定的",
     "decode.step_name": "解码一步，batch {batch}",
-    "decode.roofline_text": "batch 1 时，解码一步每读 1 字节只做约 **{intensity} 次 FLOP**——"
-                            "远在拐点（{ridge}）左边。它落在带宽斜坡上，kernel 写得再好，MFU 最多也只有 "
-                            "算术强度 ÷ 拐点 = 2 ÷（每参数字节数 × 拐点）= 2 ÷（{bpp} × {ridge}）= **{mfu1}**。"
-                            "它大致和 batch 成正比地增长：{reach}{at_batch}所以推理优化的方向是提高算术强度"
-                            "（批处理、量化、投机解码），而不是买更强的算力。",
+    "decode.roofline_text": "batch 1 时，解码一步每读 1 字节只做约 **{intensity} 次 FLOP**——远在拐点（{ridge}）"
+                            "左边。它落在带宽斜坡上，kernel 写得再好，MFU 最多也只有算术强度 ÷ 拐点 = 2 ÷ (每参数字节数 × 拐点) = 2 ÷ ({bpp} × {ridge}) = **{mfu1}**。"
+                            "它大致和 batch 成正比地增长：{reach}{at_batch}所以推理优化的方向是提高算术强度（批处理、量化、"
+                            "投机解码），而不是买更强的算力。",
     "decode.roofline_text_kv": "batch 1 时，解码一步每读 1 字节（权重加上这个请求的 KV cache）只做约 "
                                "**{intensity} 次 FLOP**——远在拐点（{ridge}）左边。kernel 写得再好，MFU "
-                               "最多也只有 **{mfu1}**（不计缓存时为 2 ÷（每参数字节数 × 拐点）= {rule}）。"
+                               "最多也只有 **{mfu1}**（不计缓存时为 2 ÷ (每参数字节数 × 拐点) = {rule}）。"
                                "它随 batch 增长，但比不计缓存时慢，因为每个请求都要多读自己的缓存：{reach}"
                                "{at_batch}所以推理优化的方向是提高算术强度（批处理、量化、更小的缓存），"
                                "而不是买更强的算力。",

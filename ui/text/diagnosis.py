@@ -412,7 +412,7 @@ ZH = {
     "diagnosis.fig.step_busy": "步内 GPU 忙碌",
     "diagnosis.fig.step_hover": "{step}<br>单步时间：{time}<br>GPU 忙碌：{busy}<br>MFU：{mfu}",
     "diagnosis.mfu_heading": "每一步的 MFU",
-    "diagnosis.mfu_intro": "trace 里测到的单步时间给出吞吐，于是 MFU = 6·N·每步 token 数 ÷ 单步时间 ÷（GPU 数 × 峰值算力）"
+    "diagnosis.mfu_intro": "trace 里测到的单步时间给出吞吐，于是 MFU = 6·N·每步 token 数 ÷ 单步时间 ÷ (GPU 数 × 峰值算力)"
                            "——选了侧边栏的模型时，用它每个 token 的 FLOP（含注意力）代替 6·N。峰值算力取侧边栏的设备和精度。",
     "diagnosis.mfu_no_steps": "这份 trace 没有 ProfilerStep# 区间，所以没有单步时间。录制时用 schedule，并在每一步之后调用 prof.step()。",
     "diagnosis.params": "模型参数量 N",

@@ -449,8 +449,7 @@ ZH = {
     "learn.hint.why60_memory": "显存大小限制的是批大小，而不是有效 FLOP 占时间的比例。",
     "learn.hint.forward_only_n": "差了 3 倍：每 token 2N 只是前向；反向还要再花两倍（合计 6N）。",
     "learn.q.mfu": "(b) MFU",
-    "learn.q.mfu.help": "百分数或小数：35%、35 或 0.35。MFU = 每 token FLOP × tokens/秒 ÷ "
-                        "（GPU 数 × 单卡峰值算力）。",
+    "learn.q.mfu.help": "百分数或小数：35%、35 或 0.35。MFU = 每 token FLOP × tokens/秒 ÷ (GPU 数 × 单卡峰值算力)。",
     "learn.l3.answer": "MFU = (6 × 参数量 × tokens/秒) ÷ (GPU 数 × 峰值算力)。Transformer 训练时"
                        "**每个 token 每个参数约 6 个 FLOP**：前向 2N，反向 4N。本章的算例：7B 模型、8 张 A100、"
                        "12 000 tokens/秒，6 × 7e9 × 12 000 ÷ (8 × 312e12) = **20.2%**。",
@@ -466,7 +465,7 @@ ZH = {
     "learn.q.fwd_bwd": "每 token 前向 + 反向 FLOP",
     "learn.q.fwd_bwd.help": "FLOP 个数，例如 1.2e8、120M 或 6*4096*4096。",
     "learn.q.attn_share": "注意力占每 token FLOP 的比例",
-    "learn.q.attn_share.help": "百分数或小数：注意力项 ÷（6N + 注意力项）。例如 15% 或 0.15。",
+    "learn.q.attn_share.help": "百分数或小数：注意力项 ÷ (6N + 注意力项)。例如 15% 或 0.15。",
     "learn.l4.answer": "前向 y = Wx 要 2mn 个 FLOP。反向要算两组梯度：对输入的（Wᵀ∂y）和对权重的（∂y xᵀ），各 2mn。"
                        "合计 **6mn**，而 mn 正是这个矩阵的参数量：6 × 参数量。这个公式忽略了注意力的 O(n²) 部分，序列 **≥ 8K** 时会失准，"
                        "每 token 要加上 12·L·h·s。",

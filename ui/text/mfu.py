@@ -190,8 +190,7 @@ EN = {
 
 ZH = {
     "mfu.title": "MFU：你的训练离天花板还有多远？",
-    "mfu.intro": "MFU（模型算力利用率）= 真正花在模型计算上的算力 ÷ 硬件峰值算力。"
-                 "不会算 MFU，所有优化都是盲调；有了它，“GPU 看着挺忙”就变成一个能跨任务、"
+    "mfu.intro": "MFU（模型算力利用率）= 真正花在模型计算上的算力 ÷ 硬件峰值算力。不会算 MFU，所有优化都是盲调；有了它，“GPU 看着挺忙”就变成一个能跨任务、"
                  "跨集群、跨团队横向比较的数字。",
     "mfu.inputs_heading": "你的训练任务",
     "mfu.params": "模型参数量 N",
@@ -210,7 +209,7 @@ ZH = {
                               "会让 MFU 只剩一半。",
     "mfu.peak_from_sidebar": "{device}，{precision}（侧边栏）",
     "mfu.peak_from_override": "上面手动填写",
-    "mfu.peak_used": "采用的峰值：单卡 **{peak}** —— {source}。",
+    "mfu.peak_used": "采用的峰值：单卡 **{peak}**——{source}。",
     "mfu.attn_heading": "注意力项（长序列时需要）",
     "mfu.attn_intro": "6N 忽略了注意力的 O(s²) 部分。序列到 8K 左右这一项就不能再忽略了：每个 token 要再加 12·L·h·s FLOP。",
     "mfu.attn": "加上注意力项 12·L·h·s",

@@ -320,7 +320,7 @@ ZH = {
     "model.decode.tp_comm_help": "用多张卡做张量并行时，每层结束要对这批的隐藏状态做两次 all-reduce，走设备的互联（ring 算法，单方向 = hardware.toml 数字的一半）"
                                  "。不计延迟。链接里记作 tp_comm=true/false。",
     "model.decode.bound_help": "显存带宽 ÷ 一个 token 要读的字节：稠密权重、它被路由到的专家，以及它的 KV cache（打开时）。",
-    "model.decode.headline": "一个请求（{weights}）的上限：**{bw} ÷（读 {read} 权重 + {kv} KV cache）= {bound}**。"
+    "model.decode.headline": "一个请求（{weights}）的上限：**{bw} ÷ (读 {read} 权重 + {kv} KV cache) = {bound}**。"
                              "显存里要放下全部 {total} 权重。",
     "model.decode.no_fit_b1": "一个请求都放不下：全部权重 {total}（{weights}）加上 {kv} KV cache，超过了 {mem}（{gpus}）。请用更多 GPU 或每个权重更少的字节。",
     "model.decode.moe": "混合专家：批大小 {batch} 时每个 MoE 层大约要读 **{e} 个专家中的 {d} 个**（批大小 1 时是 {d1} 个），"
@@ -335,7 +335,7 @@ ZH = {
     "model.decode.per_token": "之后每个 token（批大小 1）",
     "model.decode.per_token_help": "处理完提示词后，批大小 1 的一个解码步。",
     "model.decode.prefill_flops": "预填充 FLOP",
-    "model.decode.prefill_flops_help": "P ×（每个权重 2 FLOP + 因果注意力），只算最后一个位置的 logits。",
+    "model.decode.prefill_flops_help": "P × (每个权重 2 FLOP + 因果注意力)，只算最后一个位置的 logits。",
     "model.decode.prefill_flops_params_help": "每个提示词 token 每个参数 2 FLOP（2·N·P）；没有选模型时不含注意力项。",
     "model.decode.prefill_params_note": "只填了参数量：不含注意力项；在侧边栏选一个模型才能把它算进去。",
     "model.how.prefill_params": "由参数量得到的首 token 时间：提示词的 2·N·P 前向 FLOP ÷ 峰值算力，或把权重读一遍：",

@@ -407,11 +407,11 @@ ZH = {
     "plans.add_from_page_pasted": "粘贴的 config.json 无法加入方案：请在侧边栏选择目录中的模型或「自定义：只填参数量」。",
     "plans.added": "已把“{name}”加入方案（表中共 {n} 个）。",
     "plans.open_plans": "打开「方案对比」页面",
-    "plans.report.title": "Roofline Lab — 方案对比",
+    "plans.report.title": "Roofline Lab——方案对比",
     "plans.report.generated": "生成于 {date} · Roofline Lab",
     "plans.report.assumptions": "假设与来源",
-    "plans.report.a_training": "训练：C = 6·N·D FLOP；时间 = C ÷（GPU 数 × 稠密峰值 × MFU）；"
-                               "GPU 小时 = C ÷（峰值 × MFU）÷ 3600；费用 = GPU 小时 × 单价。"
+    "plans.report.a_training": "训练：C = 6·N·D FLOP；时间 = C ÷ (GPU 数 × 稠密峰值 × MFU)；"
+                               "GPU 小时 = C ÷ (峰值 × MFU) ÷ 3600；费用 = GPU 小时 × 单价。"
                                "MFU 只计模型 FLOP；重计算提高的是 HFU，不是 MFU。",
     "plans.report.a_serving": "推理服务：每个解码步读取全部权重和整个 batch 的 KV cache：单步时间 = max((权重 + KV) ÷ (GPU 数 × 带宽), 2·N·batch ÷ (GPU 数 × 峰值))；"
                               "tokens/秒 = batch ÷ 单步时间；首 token 最短时间 = max(2·N·提示词长度 ÷ 峰值, 权重 ÷ 带宽)；"

@@ -213,10 +213,8 @@ ZH = {
     "roofline.tab.table": "Kernel 表",
     "roofline.tab.builder": "Kernel 计算器",
     "roofline.tab.import": "导入文件",
-    "roofline.table_intro": (
-        "每行一个 kernel；所有数字都是这一行全部调用（见「调用次数」列）的总和。单元格可填数字、单位和算式："
-        "`2*8192**3`、`1.1T`、`14 GB`、`1.2 ms`、`20 us`。没测时间就留空。"
-        "在表格底部添加行；选中行的左边缘即可删除；改完按 **应用修改**。"),
+    "roofline.table_intro": "每行一个 kernel；所有数字都是这一行全部调用（见「调用次数」列）的总和。单元格可填数字、单位和算式：`2*8192**3`、"
+                            "`1.1T`、`14 GB`、`1.2 ms`、`20 us`。没测时间就留空。在表格底部添加行；选中行的左边缘即可删除；改完按「应用修改」。",
     "roofline.apply": "应用修改",
     "roofline.apply_help": "把表格里填好的内容画到图上、写进结果。输入时页面不会刷新，"
                            "所以快速输入（名称、Tab、FLOP、Tab……）每个单元格都会保留。",
@@ -261,7 +259,7 @@ ZH = {
     "roofline.b.time": "实测时间（可选）",
     "roofline.b.time_help": "单次调用的实测时间，例如 1.2 ms、20 us。留空则只看理论上限。",
     "roofline.b.time_placeholder": "例如 1.2 ms",
-    "roofline.b.time_bad": "读不出时间「{text}」。示例：1.2 ms、20 us、0.004。",
+    "roofline.b.time_bad": "读不出时间“{text}”。示例：1.2 ms、20 us、0.004、1.5 秒。",
     "roofline.b.calc_error": "这组形状无法计算：{message}",
     "roofline.b.shape_help": "元素个数（整数）；支持算式和 k/M 后缀（8192、8k、4096*4）。",
     "roofline.b.m": "m（A 和 C 的行数）",
@@ -295,7 +293,7 @@ ZH = {
     "roofline.b.model.attention": "Q·Kᵀ 和 P·V 各算 2·s²·d；softmax 的 FLOP 不计入（与 FlashAttention 论文一致）。",
     "roofline.b.add": "加入表格",
     "roofline.b.add_help": "把这个 kernel 作为新的一行追加到表格（名称、FLOP、字节数、时间）。",
-    "roofline.b.added": "已把「{name}」加入表格。",
+    "roofline.b.added": "已把“{name}”加入表格。",
     # results
     "roofline.results_heading": "结果",
     "roofline.r.row": "行",
@@ -316,10 +314,10 @@ ZH = {
                            "无法放到图上：请在表格里补上它们的 FLOP。",
     "roofline.r.no_flops.other": "有 {n} 个 kernel 没有 FLOP（例如 Nsight Compute 文件里没有 FLOP 计数器），"
                            "无法放到图上：请在表格里补上它们的 FLOP。",
-    "roofline.s.head": "**{row}. {name}** — {bound}（算术强度 {intensity}）：在这台设备上不可能快过 "
+    "roofline.s.head": "**{row}. {name}**——{bound}（算术强度 {intensity}）：在这台设备上不可能快过 "
                        "**{ceiling}**，所以至少需要 **{floor}**。",
     "roofline.s.unmeasured": "没给时间，所以画在上限处；填上实测时间就能看到离上限有多远。",
-    "roofline.s.head_zero": "**{row}. {name}** — 零 FLOP：它只搬数据（{bytes}），所以按带宽和显存带宽上限（{bw}）比较："
+    "roofline.s.head_zero": "**{row}. {name}**——零 FLOP：它只搬数据（{bytes}），所以按带宽和显存带宽上限（{bw}）比较："
                             "至少需要 **{floor}**。",
     "roofline.s.unmeasured_zero": "没给时间，所以画在零 FLOP 区域的带宽上限处；填上实测时间就能看到它的带宽。",
     "roofline.s.measured_zero": "实测 {time} ⇒ {achieved}，**达到带宽上限的 {pct}**（带宽利用率）：",
@@ -331,7 +329,7 @@ ZH = {
                              "算得再快也没用。",
     "roofline.s.fix.compute": "它是算力受限，应该优化**计算**（用上 Tensor Core、选对精度、维度对齐、更好的分块）。",
     "roofline.s.near_roof": "接近上限——这个 kernel 已经到头了，去优化别的（或者提高它的算术强度，把上限抬高）。",
-    "roofline.s.above_roof": "超过了屋顶，这在物理上不可能 —— 你算错了。常见原因：屋顶太低（侧边栏选的精度比 kernel "
+    "roofline.s.above_roof": "超过了屋顶，这在物理上不可能——你算错了。常见原因：屋顶太低（侧边栏选的精度比 kernel "
                              "实际用的低，比如 FP8 kernel 却选了 BF16，或者 SXM 的卡选成了 PCIe 版）；FLOP 算多了"
                              "（重复计数）；数据其实来自缓存、字节却按显存流量算多了（真实的显存算术强度更高，点应该更靠右）；"
                              "或者时间测短了（异步启动没有同步就计时、把 ms 当成 µs）。把 MAC 当成 FLOP、"
@@ -340,7 +338,7 @@ ZH = {
     "roofline.dl.table_help": "可读的行导出为 CSV（name, flops, bytes, seconds, count），导入面板可以原样读回。",
     "roofline.dl.results": "⬇️ 结果（CSV）",
     "roofline.dl.results_help": "每个 kernel 的算术强度、瓶颈、上限、最短时间、实测 FLOP/s、占上限比例和结论，单位为 SI 基本单位。",
-    "roofline.how.attainable": "一个 kernel 的上限 = 算力屋顶与「算术强度 × 显存带宽」中较小的那个：",
+    "roofline.how.attainable": "一个 kernel 的上限 = min(算力屋顶, 算术强度 × 显存带宽)：",
     "roofline.how.ridge": "拐点是斜坡与屋顶的交点；在它左边是带宽受限，右边是算力受限：",
     "roofline.how.example": "以表格第 {row} 行为例：",
     "roofline.how.sym_bytes": "字节数",

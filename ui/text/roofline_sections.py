@@ -305,8 +305,7 @@ ZH = {
     "rlx.warn.names_truncated": "部分 kernel 名称过长，已截短。",
     "rlx.warn.time_missing": "部分启动没有时间指标，其时间未计入。",
     "rlx.warn.unit_unknown": "部分指标的单位无法识别，这些值已忽略：{units}",
-    "rlx.warn.scenario_kernels": "只导入了这个场景文件中的 kernel；要同时恢复设备和设置，"
-                                 "请在“场景文件”中打开它。",
+    "rlx.warn.scenario_kernels": "只导入了这个场景文件中的 kernel；要同时恢复设备和设置，请在「场景文件」中打开它。",
     "rlx.warn.time_only": "这个文件只有时间，没有访存指标：请与含访存指标的文件一起导入"
                           "（按 kernel 名称合并）。",
     # ---------------------------------------------------------------- view controls

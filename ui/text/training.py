@@ -128,7 +128,7 @@ ZH = {
     "training.metric.flops": "训练总 FLOP",
     "training.metric.flops_help": "C = 6·N·D：每个 token 前向 2N + 反向 4N FLOP，再乘以 D 个 token。",
     "training.metric.days": "训练天数",
-    "training.metric.days_help": "C ÷（GPU 数 × 峰值 × MFU），按每天 24 小时计。",
+    "training.metric.days_help": "C ÷ (GPU 数 × 峰值 × MFU)，按每天 24 小时计。",
     "training.metric.gpu_hours": "GPU 小时",
     "training.metric.gpu_hours_help": "GPU 数 × 小时。MFU 不变时它与 GPU 数无关：加卡只会更快，不会更省。",
     "training.metric.cost": "花费",
