@@ -557,7 +557,7 @@ def make_problem(lesson: int, quiz: int, device: Device) -> Problem:
 
 # --------------------------------------------------------------------------- checking
 
-_HAS_UNIT = re.compile(r"[A-Za-z%µ]")
+_HAS_UNIT = re.compile(r"[A-Za-z%µ\u4e00-\u9fff]")  # a Chinese unit (54 天, 120 tokens/秒) is a unit
 _SCALE_PREFIX = (1e3, 1e6, 1e9, 1e12, 1e15)
 
 

@@ -17,6 +17,8 @@ Accepted forms (spaces between number and unit are optional)::
     156 FLOP/B                                                   intensity
     143 tok/s   12k tokens/s                                     tokens/s
     45%                                                          fraction (0.45)
+    54 天   3 小时   20 分钟   1.5 秒   2 毫秒   350 微秒            time, as the Chinese pages write it
+    120 tokens/秒   2 TB/秒   312 TFLOP/秒   156 FLOP/字节   14 字节   per second / bytes in Chinese
 
 Rules worth knowing
 ~~~~~~~~~~~~~~~~~~~
@@ -34,6 +36,10 @@ Rules worth knowing
   m, u/µ, n, p only apply to seconds.  A bare lowercase ``m`` is rejected as
   ambiguous (milli or million?).  Byte/FLOP/token units are also matched
   case-insensitively ("tflops", "gb/s"); seconds are not ("Ms" is rejected).
+* **Chinese units** are the English ones: 天 = days, 小时 = h, 分钟 = min, 秒 = s (毫秒 ms,
+  微秒 µs, 纳秒 ns), "/秒" = "/s" after any rate unit, 字节 = bytes; so whatever a Chinese
+  page shows ("54 天", "120 tokens/秒", "156 FLOP/字节") can be typed back, wherever the English
+  form is accepted.
 * Text is NFKC-normalised first: full-width digits and letters ("３１２") become
   ASCII, the micro sign and Greek mu both mean micro, the Unicode minus "−"
   is a minus, "×"/"·" mean multiply, "^" means power.  Commas are accepted only
@@ -203,6 +209,18 @@ _TRANSLATE = str.maketrans({
 })
 
 
+# Chinese unit words -> the English unit they mean (longest first: 毫秒 before 秒).
+_ZH_UNITS = (("毫秒", "ms"), ("微秒", "us"), ("纳秒", "ns"), ("分钟", "min"), ("小时", "h"),
+             ("秒", "s"), ("天", "days"), ("字节", "byte"))
+_ZH_UNIT = re.compile("|".join(zh for zh, _ in _ZH_UNITS))
+_ZH_TO_EN = dict(_ZH_UNITS)
+
+
+def _english_units(s: str) -> str:
+    """'54 天' -> '54 days', '120 tokens/秒' -> '120 tokens/s', '156 FLOP/字节' -> '156 FLOP/byte'."""
+    return _ZH_UNIT.sub(lambda m: _ZH_TO_EN[m.group(0)], s)
+
+
 def _fail(text: Any, why: str = "") -> QuantityError:
     shown = text if len(str(text)) <= 60 else str(text)[:57] + "..."
     msg = f'Could not read "{shown}" as a number'
@@ -355,7 +373,7 @@ def parse_quantity(text: Any, kind: str | None = None) -> float:
         raise QuantityError(
             f"The text is too long ({len(s)} characters, at most {MAX_TEXT_LENGTH}). " + EXAMPLES
         )
-    s = unicodedata.normalize("NFKC", s).translate(_TRANSLATE).strip()
+    s = _english_units(unicodedata.normalize("NFKC", s).translate(_TRANSLATE)).strip()
     low = s.lower().lstrip("+-").strip()
     if low in ("nan", "inf", "infinity", "∞"):
         raise QuantityError(f'"{original}" is not a finite number. ' + EXAMPLES)

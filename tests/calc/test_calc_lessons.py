@@ -169,3 +169,10 @@ def test_trace_lesson_answer_is_the_diagnosis():
         t = p.trace
         assert p.question("signal").answer == _hand_diagnosis(t.start, t.duration, t.name)
     assert make_problem(7, 0, TEXTBOOK).question("signal").answer == "gaps"   # the checkpoint
+
+
+def test_an_answer_in_chinese_units_is_read():
+    # issue 25: the chapter's 2000 / 14 = 142.9 tokens/秒, typed the way the Chinese page shows it
+    q = make_problem(8, 0, TEXTBOOK).question("bf16")
+    assert check_answer(q, "143 tokens/秒").correct
+    assert not check_answer(q, "71 tokens/秒").correct   # half: 50 % off

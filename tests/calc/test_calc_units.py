@@ -111,3 +111,52 @@ def test_parse_format_round_trip(x, unit, digits, negative):
     back = parse_quantity(text, kind=kind)
     # within half a unit in the last printed digit (relative 0.5 * 10**(1-digits)) + float slack
     assert back == pytest.approx(x, rel=0.5 * 10 ** (1 - digits) * 1.0001 + 1e-12), text
+
+
+# Issue 25: a value a Chinese page shows can be typed back. Expected values by hand from the
+# unit's definition (1 天 = 24 × 3600 s, 1 小时 = 3600 s, 1 分钟 = 60 s; /秒 = per second;
+# 1 字节 = 1 byte), never from parse_quantity's own output.
+@pytest.mark.parametrize("text, kind, expected", [
+    ("54 天", "time", 54 * 24 * 3600.0),          # the chapter's 54 days = 4,665,600 s
+    ("97天", "time", 97 * 86400.0),               # glued, as 天 often is
+    ("3 小时", "time", 3 * 3600.0),                # 10,800 s
+    ("20 分钟", "time", 20 * 60.0),                # 1,200 s
+    ("1.5 秒", "time", 1.5),
+    ("2 毫秒", "time", 2e-3),
+    ("350 微秒", "time", 350e-6),
+    ("10 纳秒", "time", 10e-9),
+    ("120 tokens/秒", "token_rate", 120.0),
+    ("143 tok/秒", "token_rate", 143.0),
+    ("12k tokens/秒", "token_rate", 12_000.0),      # the chapter's 12000 tokens/秒
+    ("2 TB/秒", "bandwidth", 2e12),
+    ("900 GiB/秒", "bandwidth", 900 * 2.0**30),
+    ("312 TFLOP/秒", "flop_rate", 312e12),
+    ("156 FLOP/字节", "intensity", 156.0),          # the A100 ridge as the page writes it
+    ("14 字节", "bytes", 14.0),
+    ("３ 小时", "time", 10_800.0),                  # full-width digit, NFKC-normalised
+])
+def test_chinese_units_are_read(text, kind, expected):
+    assert parse_quantity(text, kind=kind) == pytest.approx(expected, rel=1e-12)
+    assert parse_quantity(text) == pytest.approx(expected, rel=1e-12)  # without a kind too
+
+
+@pytest.mark.parametrize("zh, en", [
+    ("54 天", "54 days"), ("3 小时", "3 h"), ("20 分钟", "20 min"), ("1.5 秒", "1.5 s"),
+    ("120 tokens/秒", "120 tokens/s"), ("2 TB/秒", "2 TB/s"), ("156 FLOP/字节", "156 FLOP/byte"),
+])
+def test_chinese_and_english_units_agree(zh, en):
+    assert parse_quantity(zh) == parse_quantity(en)
+
+
+@pytest.mark.parametrize("text, kind", [("3 小时", "bytes"), ("54 天", "token_rate"),
+                                        ("120 tokens/秒", "time"), ("14 字节", "time")])
+def test_chinese_units_keep_their_kind(text, kind):
+    from calc.units import UnitKindError
+    with pytest.raises(UnitKindError):
+        parse_quantity(text, kind=kind)
+
+
+@pytest.mark.parametrize("text", ["天", "3 小", "5 年", "1 小时 30 分钟"])
+def test_chinese_nonsense_is_rejected(text):
+    with pytest.raises(QuantityError):
+        parse_quantity(text)

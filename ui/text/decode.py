@@ -46,9 +46,8 @@ EN = {
     "decode.kv_dtype_help": "Bytes per cached element: BF16/FP16 = 2, FP8/INT8 = 1.",
     "decode.kv_missing": "Fix the KV-cache inputs or turn the KV cache off.",
     "decode.measured": "Measured decode speed (optional, tokens/s)",
-    "decode.measured_help": "Tokens/s you measured for the whole batch at the batch size "
-                            "above, e.g. 120 or 3.5k tok/s. The page turns it into the "
-                            "bandwidth you actually use.",
+    "decode.measured_help": "Tokens/s you measured for the whole batch at the batch size above, e.g. 120, 3.5k tok/s "
+                            "or 120 tokens/秒. The page turns it into the bandwidth you actually use.",
     "decode.results_heading": "Result",
     "decode.metric.bound": "Ceiling, 1 request",
     "decode.metric.bound_help": "Memory bandwidth ÷ the bytes one token reads: the weights "

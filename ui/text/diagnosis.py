@@ -35,9 +35,9 @@ EN = {
     "diagnosis.empty": "Upload a trace above to see its diagnosis. A trace imported on the "
                        "Roofline page is diagnosed here too.",
     "diagnosis.threshold": "Small-kernel threshold (s)",
-    "diagnosis.threshold_help": "Kernels shorter than this count as small: below about 10 µs "
-                                "(the CPU cost of launching one kernel) the launch, not the math, "
-                                "sets the pace. E.g. 10 µs, 5us, 2e-5.",
+    "diagnosis.threshold_help": "Kernels shorter than this count as small: below about 10 µs (the CPU cost of launching "
+                                "one kernel) the launch, not the math, sets the pace. E.g. 10 µs, 5us, 2e-5, or in Chinese "
+                                "units 10 微秒.",
     "diagnosis.device": "GPU to diagnose",
     "diagnosis.device_help": "This trace holds activity of several GPUs; the one with the most GPU "
                              "time is chosen first.",
@@ -284,8 +284,8 @@ ZH = {
     "diagnosis.still_showing": "仍在显示 {file} 的诊断。",
     "diagnosis.empty": "在上面上传一份 trace 就能看到诊断。在 Roofline 页面导入的 trace 也会在这里诊断。",
     "diagnosis.threshold": "小 kernel 阈值（秒）",
-    "diagnosis.threshold_help": "比它短的 kernel 算作小 kernel：低于约 10 µs（CPU 启动一个 kernel "
-                                "的开销）时，决定速度的是启动而不是计算。例如 10 µs、5us、2e-5。",
+    "diagnosis.threshold_help": "比它短的 kernel 算作小 kernel：低于约 10 µs（CPU 启动一个 kernel 的开销）时，决定速度的是启动而不是计算。"
+                                "例如 10 µs、5us、2e-5，也可以写 10 微秒。",
     "diagnosis.device": "要诊断的 GPU",
     "diagnosis.device_help": "这份 trace 里有多张卡的活动；默认选 GPU 时间最多的那张卡。",
     "diagnosis.device_option": "GPU {device}",

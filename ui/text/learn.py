@@ -102,8 +102,8 @@ EN = {
                      "(its arithmetic intensity). On this device, what is the most FLOP/s it "
                      "can ever reach, however well its math is written?",
     "learn.q.ceiling": "Best possible FLOP/s",
-    "learn.q.ceiling.help": "The kernel's ceiling on this device, a rate: e.g. 7 TFLOP/s, "
-                            "4T or 4e12.",
+    "learn.q.ceiling.help": "The kernel's ceiling on this device, a rate: e.g. 7 TFLOP/s, 7T or 7e12 (three ways "
+                            "to write one value).",
     "learn.l2.answer": "It tells you how fast a kernel can **not** get. A kernel whose "
                        "arithmetic intensity is 2 can never beat 2 × 2 TB/s = **4 TFLOP/s** on "
                        "an A100, whatever you do to its math; knowing that keeps you from "
@@ -255,7 +255,7 @@ EN = {
     "learn.l8.task": "A **{params}** model decodes on one GPU of this device (ignore the KV "
                      "cache; a ceiling, not a prediction).",
     "learn.q.bf16": "(a) Weights in BF16 (2 bytes each), one request: fastest tokens/s",
-    "learn.q.bf16.help": "Tokens per second, e.g. 90 or 90 tok/s.",
+    "learn.q.bf16.help": "Tokens per second, e.g. 90, 90 tok/s or 90 tokens/秒.",
     "learn.q.int8": "(b) Weights quantised to 8 bits (1 byte each), one request: tokens/s",
     "learn.q.int8.help": "Tokens per second; the same device and model.",
     "learn.q.batch": "(c) Back in BF16, {batch} requests decoded together: total tokens/s",

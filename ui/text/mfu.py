@@ -32,10 +32,9 @@ EN = {
     "mfu.params_help": "Parameter count of the dense model, e.g. 7B, 70B, 1.3e9. For a "
                        "mixture-of-experts model use the parameters active per token.",
     "mfu.tokens_per_s": "Measured throughput, whole job (tokens/s)",
-    "mfu.tokens_per_s_help": "Training tokens processed per second by the whole job "
-                             "(all GPUs together), measured over steady-state steps, e.g. "
-                             "12k, 1.5M. Count each token once: not per GPU, not × data "
-                             "parallel degree again.",
+    "mfu.tokens_per_s_help": "Training tokens processed per second by the whole job (all GPUs together), measured "
+                             "over steady-state steps, e.g. 12k, 1.5M or 12k tokens/s (Chinese units too: 12k tokens/秒). "
+                             "Count each token once: not per GPU, not × data parallel degree again.",
     "mfu.gpus": "Number of GPUs",
     "mfu.gpus_help": "All GPUs the job runs on (data × tensor × pipeline parallel), a "
                      "whole number.",
@@ -197,9 +196,8 @@ ZH = {
     "mfu.params_help": "稠密模型的参数量，例如 7B、70B、1.3e9。MoE 模型填每个 token "
                        "实际激活的参数量。",
     "mfu.tokens_per_s": "实测吞吐，整个任务（tokens/秒）",
-    "mfu.tokens_per_s_help": "整个任务（所有卡加起来）每秒处理的训练 token 数，取稳定阶段的"
-                             "平均值，例如 12k、1.5M。每个 token 只算一次：不要填单卡的，"
-                             "也不要再乘一遍数据并行度。",
+    "mfu.tokens_per_s_help": "整个任务（所有卡加起来）每秒处理的训练 token 数，取稳定阶段的平均值，例如 12k、1.5M 或 12k tokens/秒。"
+                             "每个 token 只算一次：不要填单卡的，也不要再乘一遍数据并行度。",
     "mfu.gpus": "GPU 数",
     "mfu.gpus_help": "任务用到的全部 GPU（数据并行 × 张量并行 × 流水线并行），整数。",
     "mfu.peak_override": "单卡峰值算力（FLOP/s），可选",

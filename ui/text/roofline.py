@@ -46,8 +46,8 @@ EN = {
     "roofline.col.bytes_help": "Bytes moved to and from DRAM/HBM by all calls. Examples: 14 GB, "
                                "402 MB, 3*8192**2*2, 1.5e9.",
     "roofline.col.seconds": "Time",
-    "roofline.col.seconds_help": "Measured time of all calls together (optional). Examples: "
-                                 "1.2 ms, 20 us, 0.004 (seconds).",
+    "roofline.col.seconds_help": "Measured time of all calls together (optional). Examples: 1.2 ms, 20 us, 0.004 (seconds); "
+                                 "Chinese units too (1.2 毫秒, 3 秒).",
     "roofline.col.count": "Count",
     "roofline.col.count_help": "How many calls the row adds up (a whole number, default 1).",
     "roofline.err.heading.one": "{n} row could not be read and is not plotted; the other rows are:",
@@ -76,8 +76,8 @@ EN = {
     "roofline.b.dtype_help": "Element size: FP32 4 bytes, BF16/FP16 2, FP8/INT8 1. Sets the bytes, "
                              "not the FLOPs.",
     "roofline.b.time": "Measured time (optional)",
-    "roofline.b.time_help": "Time of one call, if you measured it, e.g. 1.2 ms, 20 us. Leave blank "
-                            "to see only the ceiling.",
+    "roofline.b.time_help": "Time of one call, if you measured it, e.g. 1.2 ms, 20 us (Chinese units too: 1.2 毫秒). "
+                            "Leave blank to see only the ceiling.",
     "roofline.b.time_placeholder": "e.g. 1.2 ms",
     "roofline.b.time_bad": "Could not read the time “{text}”. Examples: 1.2 ms, 20 us, 0.004.",
     "roofline.b.calc_error": "These shapes cannot be counted: {message}",
@@ -232,7 +232,7 @@ ZH = {
     "roofline.col.bytes_help": "所有调用与 DRAM/HBM 之间搬运的字节数。例如 14 GB、402 MB、"
                                "3*8192**2*2、1.5e9。",
     "roofline.col.seconds": "时间",
-    "roofline.col.seconds_help": "所有调用的实测总时间（可选）。例如 1.2 ms、20 us、0.004（秒）。",
+    "roofline.col.seconds_help": "所有调用的实测总时间（可选）。例如 1.2 ms、20 us、0.004（秒），也可以写中文单位：1.2 毫秒、3 秒。",
     "roofline.col.count": "调用次数",
     "roofline.col.count_help": "这一行合计了多少次调用（整数，默认 1）。",
     "roofline.err.heading.one": "有 {n} 行读不出来，没有画到图上；其他行照常显示：",
@@ -257,7 +257,7 @@ ZH = {
     "roofline.b.dtype_opt": "{name}（每元素 {bytes} 字节）",
     "roofline.b.dtype_help": "每个元素的字节数：FP32 为 4，BF16/FP16 为 2，FP8/INT8 为 1。只影响字节数，不影响 FLOP。",
     "roofline.b.time": "实测时间（可选）",
-    "roofline.b.time_help": "单次调用的实测时间，例如 1.2 ms、20 us。留空则只看理论上限。",
+    "roofline.b.time_help": "单次调用的实测时间，例如 1.2 ms、20 us，也可以写 1.2 毫秒、20 微秒。留空则只看理论上限。",
     "roofline.b.time_placeholder": "例如 1.2 ms",
     "roofline.b.time_bad": "读不出时间“{text}”。示例：1.2 ms、20 us、0.004、1.5 秒。",
     "roofline.b.calc_error": "这组形状无法计算：{message}",
