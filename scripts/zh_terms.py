@@ -83,6 +83,9 @@ CONCEPTS: tuple[Concept, ...] = (
             exempt=r"hover"),  # tok/s is short enough for a chart's hover label
     Concept("memory copy", "显存拷贝", (r"显存拷贝", r"内存拷贝")),
     Concept("baseline (plan)", "基线", (r"基线", r"基准(?!测试)")),
+    Concept("batch size", "批大小",
+            (r"批大小", r"(?<![A-Za-z_])batch ?(?:\d|\{|为|大小)|批量大小|批次大小"),
+            exempt=r"snippet"),  # "batch = torch.randint(...)" is code
     Concept("verdict (measured vs ceiling)", "低于上限 / 接近上限 / 超过上限（请检查数字）",
             (r"[低近过]上限", r"远低于屋顶|接近屋顶|数字有误")),
 )

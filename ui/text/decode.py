@@ -169,11 +169,11 @@ ZH = {
                     "显存带宽 ÷ 模型字节数——这是推理领域最有用的心算公式。它解释了为什么量化能直接提速"
                     "（模型小一半，速度快一倍），也解释了为什么批处理几乎是免费的（读一遍权重，服务整批请求）。",
     "decode.seed_button": "本章算例：7B BF16，带宽 2 TB/s",
-    "decode.seed_button_help": "设为 7B 参数、BF16 权重、batch 1，设备改成自定义（2 TB/s、312 TFLOP/s）："
-                               "2 TB/s ÷ 14 GB ≈ 143 tokens/秒。（用 A100 80GB 预设的 2.039 TB/s 则约 146。）",
+    "decode.seed_button_help": "设为 7B 参数、BF16 权重、批大小 1，设备改成自定义（2 TB/s、312 TFLOP/s）：2 TB/s ÷ 14 GB ≈ 143 tokens/秒。"
+                               "（用 A100 80GB 预设的 2.039 TB/s 则约 146。）",
     "decode.inputs_heading": "模型与部署方式",
     "decode.params": "模型参数量 N",
-    "decode.params_help": "参数量，例如 7B、70B（MoE 填每个 token 要读的参数量，即 batch 1 时激活的参数）。",
+    "decode.params_help": "参数量，例如 7B、70B（MoE 填每个 token 要读的参数量，即批大小 1 时激活的参数）。",
     "decode.weights": "权重精度",
     "decode.weights_help": "权重的存储格式：BF16/FP16 每参数 2 字节，FP8/INT8 1 字节，INT4 0.5 字节"
                            "（忽略量化缩放因子）。",
@@ -203,14 +203,14 @@ ZH = {
     "decode.measured_help": "在上面的批大小下实测的整批 tokens/秒，例如 120、3.5k 或 120 tokens/秒。页面会换算成你实际用到的显存带宽。",
     "decode.results_heading": "结果",
     "decode.metric.bound": "单请求理论上限",
-    "decode.metric.bound_help": "显存带宽 ÷ 每个 token 要读的字节数：权重读一遍，打开 KV cache 时再加上这个请求的"
-                                "全部缓存（batch 1）。放不下时改为显示需要多少显存。",
-    "decode.metric.needs": "batch {batch} 放不下：需要",
+    "decode.metric.bound_help": "显存带宽 ÷ 每个 token 要读的字节数：权重读一遍，打开 KV cache 时再加上这个请求的全部缓存（批大小 1）"
+                                "。放不下时改为显示需要多少显存。",
+    "decode.metric.needs": "批大小 {batch} 放不下：需要",
     "decode.metric.has": "GPU 显存总量",
-    "decode.metric.throughput": "batch {batch} 的总吞吐",
+    "decode.metric.throughput": "批大小 {batch} 的总吞吐",
     "decode.metric.throughput_help": "整批每秒生成的 token 数：batch ÷ 单步时间。这是上限，不是预测。"
                                      "这个 batch 的权重和 KV cache 放不进显存时，改为显示需要多少显存。",
-    "decode.metric.per_request": "batch {batch} 时每个请求",
+    "decode.metric.per_request": "批大小 {batch} 时每个请求",
     "decode.metric.per_request_help": "单个用户感受到的速度：每一步一个 token。",
     "decode.headline": "**{bw} ÷ {model}（{weights} 权重）= {bound}**，这是单个请求的上限。"
                        "kernel 调得再好也超不过它：这是硬件决定的。",
@@ -239,27 +239,24 @@ ZH = {
                               "（kernel 启动、batch 太小、同步）值得去查。",
     "decode.measured_over": "超过了硬件能提供的带宽：请检查测量方法、批大小和权重精度。",
     "decode.roofline_heading": "为什么解码的 MFU 这么低：物理决定的",
-    "decode.step_name": "解码一步，batch {batch}",
-    "decode.roofline_text": "batch 1 时，解码一步每读 1 字节只做约 **{intensity} 次 FLOP**——远在拐点（{ridge}）"
-                            "左边。它落在带宽斜坡上，kernel 写得再好，MFU 最多也只有算术强度 ÷ 拐点 = 2 ÷ (每参数字节数 × 拐点) = 2 ÷ ({bpp} × {ridge}) = **{mfu1}**。"
-                            "它大致和 batch 成正比地增长：{reach}{at_batch}所以推理优化的方向是提高算术强度（批处理、量化、"
-                            "投机解码），而不是买更强的算力。",
-    "decode.roofline_text_kv": "batch 1 时，解码一步每读 1 字节（权重加上这个请求的 KV cache）只做约 "
-                               "**{intensity} 次 FLOP**——远在拐点（{ridge}）左边。kernel 写得再好，MFU "
-                               "最多也只有 **{mfu1}**（不计缓存时为 2 ÷ (每参数字节数 × 拐点) = {rule}）。"
-                               "它随 batch 增长，但比不计缓存时慢，因为每个请求都要多读自己的缓存：{reach}"
-                               "{at_batch}所以推理优化的方向是提高算术强度（批处理、量化、更小的缓存），"
-                               "而不是买更强的算力。",
+    "decode.step_name": "解码一步，批大小 {batch}",
+    "decode.roofline_text": "批大小 1 时，解码一步每读 1 字节只做约 **{intensity} 次 FLOP**——远在拐点（{ridge}）"
+                            "左边。它落在带宽斜坡上，kernel 写得再好，MFU 最多也只有算术强度 ÷ 拐点 = 2 ÷ (每参数字节数 × 拐点) = 2 ÷ ({bpp} × {ridge}) "
+                            "= **{mfu1}**。它大致和批大小成正比地增长：{reach}{at_batch}所以推理优化的方向是提高算术强度（批处理、"
+                            "量化、投机解码），而不是买更强的算力。",
+    "decode.roofline_text_kv": "批大小 1 时，解码一步每读 1 字节（权重加上这个请求的 KV cache）只做约 **{intensity} 次 FLOP**——远在拐点（{ridge}）"
+                               "左边。kernel 写得再好，MFU 最多也只有 **{mfu1}**（不计缓存时为 2 ÷ (每参数字节数 × 拐点) = {rule}）"
+                               "。它随批大小增长，但比不计缓存时慢，因为每个请求都要多读自己的缓存：{reach}{at_batch}所以推理优化的方向是提高算术强度（批处理、"
+                               "量化、更小的缓存），而不是买更强的算力。",
     "decode.reach": "在这台设备上，batch ≈ {b1} 时达到 1%，batch ≈ {b5} 时达到 5%。",
-    "decode.reach_b1": "在这台设备上 batch 1 就已超过 1%，batch ≈ {b5} 时达到 5%。",
-    "decode.reach_never": "在这样的 KV cache 下，batch 再大也到不了 5%（batch 1 时为 {mfu}）。",
-    "decode.at_batch": "batch {batch} 时为 {mfub}。",
-    "decode.at_batch_no_fit": "batch {batch} 放不进显存，所以不给出它的 MFU。",
-    "decode.at_batch_knee": "batch {batch} 已达到或超过临界批大小（≈ {knee}），这个估算在那里会得出 100%："
-                            "那要求注意力计算和读 KV cache 都不花时间，而实际并非如此。所以这里不给出 MFU；"
-                            "打开上面的 KV cache，可以得到计入缓存读取的上限。",
-    "decode.at_batch_knee_kv": "batch {batch} 已达到或超过临界批大小（≈ {knee}），这个估算在那里会得出 100%："
-                               "那要求注意力的 FLOP 和 softmax 都不花时间，而实际并非如此，所以这里不给出 MFU。",
+    "decode.reach_b1": "在这台设备上批大小 1 就已超过 1%，批大小 ≈ {b5} 时达到 5%。",
+    "decode.reach_never": "在这样的 KV cache 下，批大小再大也到不了 5%（批大小 1 时为 {mfu}）。",
+    "decode.at_batch": "批大小 {batch} 时为 {mfub}。",
+    "decode.at_batch_no_fit": "批大小 {batch} 放不进显存，所以不给出它的 MFU。",
+    "decode.at_batch_knee": "批大小 {batch} 已达到或超过临界批大小（≈ {knee}），这个估算在那里会得出 100%：那要求注意力计算和读 KV cache 都不花时间，"
+                            "而实际并非如此。所以这里不给出 MFU；打开上面的 KV cache，可以得到计入缓存读取的上限。",
+    "decode.at_batch_knee_kv": "批大小 {batch} 已达到或超过临界批大小（≈ {knee}），这个估算在那里会得出 100%：那要求注意力的 FLOP 和 softmax 都不花时间，"
+                               "而实际并非如此，所以这里不给出 MFU。",
     "decode.how.weights": "权重字节数（参数量 × 每参数字节数）：",
     "decode.how.bound": "单请求上限。每个 token 计入的字节：全部权重 W 读一遍（KV cache 关闭，KV_seq = 0）：",
     "decode.how.bound_kv": "单请求上限。每个 token 计入的字节：全部权重 W 读一遍，再加上这个请求的全部 KV cache KV_seq：",
@@ -274,7 +271,7 @@ ZH = {
     "decode.fig.current": "当前 batch",
     "decode.fig.max_fit": "显存最多放得下的批大小：{batch}",
     "decode.fig.none_fit": "显存里什么都放不下",
-    "decode.fig.current_hover": "batch {batch}：{tps}",
+    "decode.fig.current_hover": "批大小 {batch}：{tps}",
     "decode.fig.knee": "临界批大小 ≈ {batch}",
     "decode.fig.free_zone": "这一段批处理几乎免费",
     "decode.fig.x_title": "批大小（请求数）",

@@ -291,7 +291,7 @@ ZH = {
     "plans.setup": "{gpus} × {device} · {precision}",
     "plans.hfu": "HFU {hfu}（全量重计算）",
     "plans.chart_heading": "一眼看清取舍",
-    "plans.chart.training_title": "训练：天数与{money}",
+    "plans.chart.training_title": "训练：{money}与天数",
     "plans.chart.serving_title": "推理服务：每用户 tokens/秒与每百万 token 费用",
     "plans.chart.days": "天数",
     "plans.chart.cost": "费用（{currency}）",

@@ -246,7 +246,7 @@ ZH = {
     "roofline.b.intro": "选一种 kernel 并填好形状，FLOP 和字节数会自动算出（理想访存：每个张量只读或写一次），"
                         "并列出公式。",
     "roofline.b.kind": "Kernel 类型",
-    "roofline.b.kind_help": "要计算哪种 kernel。GEMM = 矩阵乘；GEMV = 矩阵乘向量（batch 为 1 的解码）。",
+    "roofline.b.kind_help": "要计算哪种 kernel。GEMM = 矩阵乘；GEMV = 矩阵乘向量（批大小为 1 的解码）。",
     "roofline.b.kind.gemm": "GEMM（矩阵 × 矩阵）",
     "roofline.b.kind.gemv": "GEMV（矩阵 × 向量）",
     "roofline.b.kind.elementwise": "逐元素（激活、加法等）",
