@@ -1,0 +1,543 @@
+"""ui.roofline sections: the pure helpers behind the roofline page sections (no Streamlit
+runtime): view arrays, the hierarchy traces and ceilings, device comparison rows and
+sentences, the import handler, scenario validation against the device list."""
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calc.hardware import load_hardware
+from calc.kernel_table import KernelRecord
+from calc.scenario import Scenario, ScenarioError, dump_scenario
+from ui.i18n import translator
+from ui.roofline import compare, hierarchy, import_panel, scenario
+from ui.roofline.import_panel import handle_upload
+from ui.roofline.view import ViewOptions, view_arrays
+from streamlit.testing.v1 import AppTest
+from calc.importers import import_file
+from calc.kernel_table import parse_rows, rows_from_kernels
+from calc.kernels import gemm
+from calc.scenario import decode_kernels, encode_kernels
+from ui.roofline import results as R
+from ui.roofline import state
+from ui.roofline.builder import parse_time, record_for
+from ui.roofline.table import error_lines, md_escape
+from calc.kernel_table import parse_rows
+from ui.figures.roofline import MAX_TICKS, decade_ticks
+from ui.roofline.chart import main_roof, points
+from ui.roofline.table import error_lines
+from ui.figures.roofline import roofline_figure
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+DEVICES = load_hardware()
+T_EN = translator("en")
+T_ZH = translator("zh")
+
+
+def k(name, flops, nbytes, seconds=None, count=1, levels=()):
+    return KernelRecord(name, flops, nbytes, seconds, count, "test", levels)
+
+
+# ----------------------------------------------------------------------------- view arrays
+
+def test_view_arrays_top_n_size_and_filter():
+    ks = [k("GEMM a", 1e12, 1e9, 3.0), k("attn", 1e11, 1e9, 1.0), k("gemm b", 1e10, 1e9, None)]
+    v = view_arrays(ks, ViewOptions(top_n=1, size_by="time", name_filter="GEMM"))
+    assert v.mask.tolist() == [True, False, True]
+    assert v.highlight.tolist() == [True, False, False]
+    # shares 3/4, 1/4, 0 -> sizes 32, 6 + 26*sqrt(1/3) = 21.01, 6
+    assert v.shares.tolist() == [0.75, 0.25, 0.0]
+    assert v.size == pytest.approx([32.0, 6 + 26 * (1 / 3) ** 0.5, 6.0])
+
+
+def test_view_arrays_defaults_are_off():
+    ks = [k("a", 1.0, 1.0, 1.0)]
+    v = view_arrays(ks)
+    assert v.size is None and v.highlight is None and v.mask.tolist() == [True]
+    empty = view_arrays([], ViewOptions(top_n=3, size_by="time"))
+    assert empty.mask.size == 0 and empty.size is None and empty.highlight is None
+
+
+# ----------------------------------------------------------------------------- hierarchy
+
+LEVELED = k("gemm_tiled", 2e9, 5.6e7, 1.0e-2, levels=(("dram", 5.6e7), ("l2", 1e8), ("l1", 2.2e9)))
+
+
+def test_hierarchy_traces_one_point_per_level_joined():
+    traces = hierarchy_traces = hierarchy.hierarchy_traces(T_EN, [LEVELED, k("plain", 1e9, 1e6, 1e-3)],
+                                                          312e12, 2.039e12)
+    assert len(hierarchy_traces) == 4          # link line + DRAM, L2, L1 markers
+    link, dram, l2, l1 = traces
+    assert link.mode == "lines"
+    # same height 2e9 / 1e-2 = 2e11 FLOP/s; intensity 2e9/5.6e7, 2e9/1e8 = 20, 2e9/2.2e9
+    assert list(dram.y) == [2e11] and list(l2.y) == [2e11] and list(l1.y) == [2e11]
+    assert dram.x[0] == pytest.approx(2e9 / 5.6e7)
+    assert l2.x[0] == pytest.approx(20.0)
+    assert l1.x[0] == pytest.approx(2e9 / 2.2e9)
+    # the line visits the three points from low to high intensity, then breaks
+    assert np.isnan(link.x[-1]) and link.x[0] == pytest.approx(2e9 / 2.2e9)
+    assert "L2" in l2.name and "gemm_tiled" in l2.customdata[0]
+
+
+def test_hierarchy_traces_mask_and_nothing_to_draw():
+    assert hierarchy.hierarchy_traces(T_EN, [LEVELED], 312e12, 2.039e12, mask=np.array([False])) == []
+    no_flops = k("n", None, 1e6, 1e-3, levels=(("dram", 1e6),))
+    assert hierarchy.hierarchy_traces(T_EN, [no_flops], 312e12, 2.039e12) == []
+
+
+def test_hierarchy_roofs_only_for_entered_ceilings():
+    opts = hierarchy.HierarchyOptions(True, 7e12, None)
+    roofs = hierarchy.hierarchy_roofs(T_EN, 312e12, opts)
+    assert len(roofs) == 1
+    assert roofs[0].mem_bw == 7e12 and roofs[0].peak_flops == 312e12
+    assert "L2" in roofs[0].label and "7 TB/s" in roofs[0].label
+    assert hierarchy.hierarchy_roofs(T_EN, 312e12, hierarchy.HierarchyOptions()) == []
+    assert hierarchy.hierarchy_roofs(T_EN, None, opts) == []
+
+
+def test_add_hierarchy_widens_the_x_axis():
+    from ui.figures.roofline import Roof, roofline_figure
+
+    fig = roofline_figure(T_EN, [Roof("A100", 312e12, 2.039e12)])
+    far = k("far", 1e9, 1e6, 1e-3, levels=(("dram", 1e6), ("l1", 1e12)))   # l1: 1e-3 FLOP/B
+    added = hierarchy.add_hierarchy(fig, T_EN, [far], 312e12, 2.039e12)
+    assert added == 3
+    lo, hi = fig.layout.xaxis.range
+    assert lo <= np.log10(1e-3 / 3)
+    assert fig.layout.xaxis.tickvals[0] == 10.0 ** lo
+
+
+def test_parse_ceiling():
+    assert hierarchy.parse_ceiling("") is None and hierarchy.parse_ceiling(None) is None
+    assert hierarchy.parse_ceiling("7 TB/s") == 7e12
+    assert hierarchy.parse_ceiling(hierarchy.ceiling_text(1.23456789e13)) == 1.23456789e13
+    with pytest.raises(ValueError):
+        hierarchy.parse_ceiling("-1")
+
+
+# ----------------------------------------------------------------------------- compare
+
+def test_parse_and_format_compare():
+    got = compare.parse_compare("h100-sxm:bf16, a100-80gb-sxm:fp8,no-such:bf16,h100-sxm:bf16,"
+                                "mi300x:fp8,h200-sxm", DEVICES)
+    # A100 has no fp8 (dropped), unknown and duplicate dropped, bare id -> default precision
+    assert got == ["h100-sxm:bf16", "mi300x:fp8", "h200-sxm:bf16"]
+    assert compare.format_compare(got) == "h100-sxm:bf16,mi300x:fp8,h200-sxm:bf16"
+    assert compare.parse_compare("", DEVICES) == []
+    assert compare.parse_compare(None, DEVICES) == []
+    assert len(compare.parse_compare(",".join(compare.compare_options(DEVICES)), DEVICES)) == 3
+
+
+def test_compare_rows_a100_to_h100_memory_bound_ratio_by_hand():
+    a100, h100 = DEVICES["a100-80gb-sxm"], DEVICES["h100-sxm"]
+    ks = [k("seed: intensity 2", 2e9, 1e9), k("GEMM", 2 * 8192**3, 3 * 8192**2 * 2, 4.4e-3),
+          k("no flops", None, 1e9)]
+    rows = compare.compare_rows(ks, a100.peak_flops("bf16"), a100.mem_bw,
+                                [(h100.peak_flops("bf16"), h100.mem_bw)])
+    assert [r.name for r in rows] == ["seed: intensity 2", "GEMM"]
+    seed, gemm = rows
+    # intensity 2, memory-bound on both: 2 x 3.35e12 / (2 x 2.039e12) = 3350/2039 = 1.643
+    assert seed.ratio[0] == pytest.approx(3350 / 2039)
+    assert seed.regime == ("memory",)
+    assert seed.attainable_main == pytest.approx(4.078e12)
+    assert seed.attainable[0] == pytest.approx(6.7e12)
+    # GEMM 8192^3: intensity 2*8192/6 = 2730.7, compute-bound on both: 989.4/312 = 3.171
+    assert gemm.ratio[0] == pytest.approx(989.4 / 312)
+    assert gemm.regime == ("compute",)
+    line = compare.sentence(T_EN, seed, 0, "A100", "H100")
+    assert "at most **1.64×**" in line and "bandwidth ratio" in line and "memory-bound" in line
+    assert "1.64×" in compare.sentence(T_ZH, seed, 0, "A100", "H100")
+    # the other way: slower
+    back = compare.compare_rows(ks[:1], h100.peak_flops("bf16"), h100.mem_bw,
+                                [(a100.peak_flops("bf16"), a100.mem_bw)])[0]
+    assert back.ratio[0] == pytest.approx(2039 / 3350)
+    assert "1.64× slower" in compare.sentence(T_EN, back, 0, "H100", "A100")
+
+
+# ----------------------------------------------------------------------------- import handler
+
+def test_handle_upload_kernel_csv():
+    csv = b"name,flops,bytes,seconds,count\nmm,2 GFLOP,1 GB,1 ms,2\nbad,abc,1 GB,,1\n"
+    out = handle_upload(csv, "table.csv", {"default_dtype": "bf16"})
+    assert out.ok and out.format == "csv"
+    assert [r.name for r in out.records] == ["mm"]
+    assert out.records[0].flops == 2e9 and out.records[0].count == 2
+    assert out.report.reason_counts() == {"cell_error": 1}
+    rows = import_panel.skipped_table(T_EN, out.report)
+    assert rows[0]["Why skipped"] == "a cell could not be read"
+    assert "abc" in rows[0]["Detail"]
+    zh = import_panel.skipped_table(T_ZH, out.report)
+    assert zh[0]["跳过原因"] == "有单元格无法读取"
+
+
+@pytest.mark.parametrize("data,name", [
+    (b"", "empty.csv"),
+    (b"{not json", "trace.json"),
+    (gzip.compress(b'{"traceEvents": []}' * 100)[:40], "cut.json.gz"),
+    (b"\x00\x01\x02binary", "x.csv"),
+])
+def test_handle_upload_errors_are_returned_not_raised(data, name):
+    out = handle_upload(data, name, {})
+    assert not out.ok and out.error_kind == "format" and out.error
+    assert out.records == ()
+
+
+def test_handle_upload_progress_and_fixture_trace():
+    path = DATA / "torch-traces" / "triton_example.json.gz"
+    if not path.exists():
+        pytest.skip("fixture missing")
+    seen = []
+    out = handle_upload(path.read_bytes(), path.name, {"default_dtype": "bf16"}, seen.append)
+    assert out.ok and out.format == "torch_trace" and len(out.records) >= 1
+    assert seen and seen[-1] == 1.0 and all(0.0 <= x <= 1.0 for x in seen)
+
+
+def test_handle_upload_ncu_fixture_keeps_level_bytes():
+    path = DATA / "ncu" / "gemm_tiled.csv"
+    if not path.exists():
+        pytest.skip("fixture missing")
+    out = handle_upload(path.read_bytes(), path.name, {"tensor_flops_per_inst": 512})
+    assert out.ok and out.format.startswith("ncu")
+    rec = out.records[0]
+    assert dict(rec.level_bytes)["dram"] == rec.bytes_moved
+    assert any(w.key == "flops_missing" for w in out.report.warnings)
+    text = import_panel.warning_text(T_ZH, "flops_missing", "x", (("n", 1),))
+    assert "1 个 kernel" in text
+
+
+def test_warning_and_reason_fallbacks():
+    assert import_panel.reason_text(T_EN, "brand_new_reason") == "brand_new_reason"
+    assert import_panel.warning_text(T_EN, "brand_new", "English text", ()) == "English text"
+    # a known key with a missing field falls back to the English message too
+    assert import_panel.warning_text(T_EN, "flops_missing", "fallback", ()) == "fallback"
+
+
+def test_file_signature_changes_with_content():
+    a = import_panel.file_signature(b"abc", "f.csv")
+    assert a == import_panel.file_signature(b"abc", "f.csv")
+    assert a != import_panel.file_signature(b"abd", "f.csv")
+    assert a != import_panel.file_signature(b"abc", "g.csv")
+
+
+# ----------------------------------------------------------------------------- scenarios
+
+def test_scenario_file_name_names_device_and_date():
+    name = scenario.scenario_file_name("h100-sxm", "bf16", dt.date(2026, 3, 1))
+    assert name == "roofline_h100-sxm_bf16_2026-03-01.json"
+    assert "/" not in scenario.scenario_file_name("../x", "bf16")
+
+
+def test_read_scenario_checks_precisions_against_devices():
+    ok = Scenario(device="h100-sxm", precision="fp8", kernels=(k("a", 1.0, 1.0),))
+    assert scenario.read_scenario(dump_scenario(ok), DEVICES) == ok
+    bad = json.loads(dump_scenario(ok))
+    bad["device"] = "a100-80gb-sxm"          # A100 has no fp8 peak
+    with pytest.raises(ScenarioError, match="fp8"):
+        scenario.read_scenario(json.dumps(bad), DEVICES)
+    bad = json.loads(dump_scenario(ok))
+    bad["compare"] = [{"device": "v100-sxm2-32gb", "precision": "bf16"}]
+    with pytest.raises(ScenarioError, match=r"compare\[0\]"):
+        scenario.read_scenario(json.dumps(bad), DEVICES)
+    bad = json.loads(dump_scenario(ok))
+    bad["version"] = 2
+    with pytest.raises(ScenarioError, match="version 2"):
+        scenario.read_scenario(json.dumps(bad), DEVICES)
+
+
+def test_text_catalog_has_identical_keys():
+    from ui.text import roofline_sections as text
+
+    assert set(text.EN) == set(text.ZH)
+    assert all(key.startswith("rlx.") for key in text.EN)
+
+
+def test_a_denormal_ceiling_is_rejected_not_drawn():
+    # 1e-320 B/s parses as a (denormal) number > 0, but 312e12 / 1e-320 overflows to inf:
+    # the query-string fuzzer crashed the chart with it. Ceilings obey the fields' 1e-30 floor.
+    import pytest as _pytest
+
+    from ui.roofline.hierarchy import parse_ceiling
+    with _pytest.raises(ValueError):
+        parse_ceiling("1e-320")
+    assert parse_ceiling("1e-30") == 1e-30
+
+
+# ---- Folded from tests/ui/test_roofline_state.py:
+# Pure parts of the roofline page: default rows, parsing, analysis, sentences, CSV, the
+# builder's record, cell-error messages, and the session-state API (via AppTest.from_function).
+PEAK, BW = 312e12, 2.039e12
+
+
+en, zh = translator("en"), translator("zh")
+
+
+def _analysis(rows=None):
+    return R.analyze(parse_rows(rows if rows is not None else state.default_rows()), PEAK, BW)
+
+
+def test_default_rows_parse_and_teach_the_syntax():
+    rows = state.default_rows()
+    assert len(rows) == 4 and any("**" in r["flops"] for r in rows)
+    p = parse_rows(rows)
+    assert p.ok and len(p.kernels) == 4
+    assert p.kernels[1].flops == 2 * 8192**3
+    assert state.default_rows() is not state.default_rows()     # fresh copies
+
+
+def test_defaults_verdicts_computed_by_hand():
+    a = _analysis()
+    pl = a.placement
+    # seed kernel: 2 GFLOP / 1 GB = intensity 2, ceiling 2 x 2.039 TB/s = 4.078 TFLOP/s, no time
+    assert pl.intensity[0] == pytest.approx(2.0)
+    assert pl.attainable_flops[0] == pytest.approx(4.078e12)
+    assert pl.verdict[0] is None
+    assert a.floor[0] == pytest.approx(1e9 / 2.039e12)
+    # GEMM 8192^3 in 4.4 ms: 1.0995e12 / 4.4e-3 = 249.9 TFLOP/s = 80 % of 312 -> near the roof
+    assert pl.fraction_of_roof[1] == pytest.approx(2 * 8192**3 / 4.4e-3 / 312e12)
+    assert pl.verdict[1] == "near_roof" and pl.bound[1] == "compute"
+    # GEMV: memory-bound, near; LayerNorm: below the roof
+    assert pl.bound[2] == "memory" and pl.verdict[2] == "near_roof"
+    assert pl.verdict[3] == "below_roof"
+
+
+def test_sentences_state_bound_ceiling_and_advice():
+    a = _analysis()
+    s0 = R.sentence(en, a, 0)
+    assert "4.08 TFLOP/s" in s0 and "memory-bound" in s0 and "490 µs" in s0
+    assert "done; optimise something else" in R.sentence(en, a, 1)
+    s3 = R.sentence(en, a, 3)
+    assert "worth digging in" in s3 and "data movement" in s3
+    assert "4.08 TFLOP/s" in R.sentence(zh, a, 0) and "带宽受限" in R.sentence(zh, a, 0)
+
+
+def test_above_roof_sentence_names_likely_causes():
+    rows = [{"name": "too fast", "flops": "2*8192**3", "bytes": "3*8192**2*2", "seconds": "1 ms"}]
+    s = R.sentence(en, _analysis(rows), 0)
+    assert "numbers are wrong" in s and "sparse" in s and "MACs" in s
+
+
+def test_kernel_names_are_markdown_escaped():
+    rows = [{"name": "[click](http://x) *b* $x$", "flops": "1e9", "bytes": "1e9"}]
+    s = R.sentence(en, _analysis(rows), 0)
+    assert "[click](" not in s and r"\[click\]" in s
+    assert md_escape("a_b") == r"a\_b"
+
+
+def test_top_sentences_for_many_kernels():
+    n = 300
+    rows = [{"name": f"k{i}", "flops": "1e9", "bytes": "1e8", "seconds": f"{i + 1} us"} for i in range(n)]
+    a = _analysis(rows)
+    idx = R.sentence_indices(a)
+    assert len(idx) == R.MAX_SENTENCES
+    assert a.names[int(idx[0])] == "k299"        # slowest first
+
+
+def test_results_csv_and_table_csv_round_trip():
+    p = parse_rows(state.default_rows())
+    a = R.analyze(p, PEAK, BW)
+    csv = R.results_csv(a)
+    assert csv.splitlines()[0].startswith("row,name,flops,bytes")
+    assert "near_roof" in csv and "unmeasured" in csv
+    back = import_file(R.table_csv(p).encode(), "kernels.csv")
+    assert [k.flops for k in back.kernels] == [k.flops for k in p.kernels]
+
+
+def test_results_frame_has_every_column():
+    df = R.results_frame(en, _analysis())
+    for key in ("roofline.r.intensity", "roofline.r.bound", "roofline.r.attainable",
+                "roofline.r.achieved", "roofline.r.fraction", "roofline.r.verdict"):
+        assert en(key) in df.columns
+    assert len(df) == 4
+
+
+def test_bad_cells_are_named_and_other_rows_still_place():
+    rows = state.default_rows() + [{"name": "oops", "flops": "1e9", "bytes": "abc", "seconds": ""}]
+    p = parse_rows(rows)
+    assert len(p.kernels) == 4 and len(p.errors) == 1
+    line = error_lines(en, p.errors)[0]
+    assert line.startswith("Row 5, Bytes:") and "abc" in line
+    assert error_lines(zh, p.errors)[0].startswith("第 5 行「字节数」列")
+    assert len(R.analyze(p, PEAK, BW)) == 4
+
+
+def test_kernels_without_flops_are_listed_not_placed():
+    rows = [{"name": "ncu kernel", "flops": "", "bytes": "1 GB", "seconds": "1 ms"}]
+    a = _analysis(rows)
+    assert len(a) == 0 and len(a.no_flops) == 1
+
+
+def test_builder_record_and_time():
+    cost = gemm(8192, 8192, 8192, 2)
+    rec = record_for(cost, parse_time("4.4 ms"))
+    assert rec.flops == 2 * 8192**3 and rec.seconds == pytest.approx(4.4e-3) and rec.source == "builder"
+    assert parse_time("") is None and parse_time("  ") is None
+    assert parse_time("abc") == "bad" and parse_time("-1 ms") == "bad"
+
+
+def test_rows_round_trip_through_link_token():
+    p = parse_rows(state.default_rows())
+    back = decode_kernels(encode_kernels(p.kernels))
+    p2 = parse_rows(rows_from_kernels(back))
+    assert [(k.name, k.flops, k.bytes_moved, k.seconds) for k in p2.kernels] == \
+        [(k.name, k.flops, k.bytes_moved, k.seconds) for k in p.kernels]
+
+
+def test_normalize_rows_keeps_hidden_columns_and_blanks_nan():
+    rows = state.normalize_rows([{"name": "a", "flops": float("nan"), "bytes": 5, "l2_bytes": "9"}])
+    assert rows == [{"name": "a", "flops": "", "bytes": "5", "seconds": "", "count": "",
+                     "l2_bytes": "9"}]
+
+
+def test_subset_keeps_alignment():
+    a = _analysis()
+    s = R.subset(a, np.array([False, True, False, True]))
+    assert s.names == [a.names[1], a.names[3]] and list(s.rows) == [2, 4]
+    assert s.placement.verdict[1] == "below_roof"
+
+
+# ---- the session-state API, inside a real script run -------------------------------------
+
+def _state_script():
+    import streamlit as st
+
+    from calc.kernel_table import KernelRecord
+    from ui.roofline import state
+
+    step = st.session_state.get("step", 0)
+    st.session_state["step"] = step + 1
+    if step == 0:
+        st.session_state["out.default"] = len(state.get_rows())
+        v0 = state.editor_key()
+        n = state.add_kernels([KernelRecord("ncu k", None, 1e9, 1e-3, 7, "",
+                                            (("dram", 1e9), ("l2", 3e9)))], source_label="ncu:f.csv")
+        st.session_state["out.added"] = n
+        st.session_state["out.key_changed"] = state.editor_key() != v0
+        p = state.parsed()
+        st.session_state["out.parsed_same"] = p is state.parsed()
+        k = p.kernels[-1]
+        st.session_state["out.last"] = (k.count, k.source, k.level_bytes, k.flops)
+        state.replace_kernels([KernelRecord("only", 1e9, 1e9)])
+        st.session_state["out.replaced"] = [r["name"] for r in state.get_rows()]
+        st.session_state["out.url_ok"] = state.sync_url()
+        st.session_state["out.k"] = st.query_params.get("k")
+        state.set_rows(state.default_rows())
+        state.sync_url()
+        st.session_state["out.k_default"] = st.query_params.get("k")
+
+
+def test_state_api_in_a_script_run():
+    at = AppTest.from_function(_state_script, default_timeout=30)
+    at.run()
+    assert not at.exception
+    ss = at.session_state
+    assert ss["out.default"] == 4
+    assert ss["out.added"] == 1 and ss["out.key_changed"] and ss["out.parsed_same"]
+    assert ss["out.last"] == (7, "ncu:f.csv", (("dram", 1e9), ("l2", 3e9)), None)
+    assert ss["out.replaced"] == ["only"]
+    assert ss["out.url_ok"] is True
+    assert decode_kernels(ss["out.k"])[0].name == "only"
+    assert ss["out.k_default"] is None
+
+
+def _too_long_script():
+    import streamlit as st
+
+    from ui.roofline import state
+
+    state.set_rows([{"name": f"kernel number {i} with a long name {i * 7919}", "flops": str(1e9 + i * 12345.678),
+                     "bytes": str(1e8 + i * 987.65), "seconds": str(1e-3 + i * 1.1e-7)} for i in range(400)])
+    st.session_state["out.ok"] = state.sync_url()
+    st.session_state["out.k"] = st.query_params.get("k")
+
+
+def test_too_long_table_leaves_the_link():
+    at = AppTest.from_function(_too_long_script, default_timeout=30)
+    at.run()
+    assert not at.exception
+    assert at.session_state["out.ok"] is False and at.session_state["out.k"] is None
+
+
+def test_above_roof_sentence_points_the_right_way():
+    # issue 8, defect 2: MACs-as-FLOPs and a sparse peak put a point BELOW the roof
+    rows = [{"name": "too fast", "flops": "2*8192**3", "bytes": "3*8192**2*2", "seconds": "1 ms"}]
+    s = R.sentence(en, _analysis(rows), 0)
+    assert "below the roof, never above" in s and "from cache" in s and "FP8" in s
+    z = R.sentence(zh, _analysis(rows), 0)
+    assert "不会超过屋顶" in z and "缓存" in z
+
+
+# ---- Folded from tests/ui/test_zero_flop_results_review.py:
+# Issue 8, defects 6 and 10 on the Roofline page's outputs (pure builders, both languages):
+# zero-FLOP kernels in the results, the sentences and the chart; absurd fractions; cell
+# errors worded like field errors; a readable number of tick labels.
+A100_PEAK, A100_BW = 312e12, 2.039e12
+
+
+ROWS = [{"name": "copy_", "flops": "0", "bytes": "2e9", "seconds": "1.2 ms"},
+        {"name": "gemm", "flops": "2*8192**3", "bytes": "3*8192**2*2", "seconds": "4.4 ms"}]
+
+
+def analysis(rows=ROWS):
+    return R.analyze(parse_rows(rows), A100_PEAK, A100_BW)
+
+
+@pytest.mark.parametrize("lang, words", [("en", ("zero-FLOP", "1.67 TB/s", "82%", "memory roof")),
+                                         ("zh", ("零 FLOP", "1.67 TB/s", "82%", "带宽上限"))])
+def test_zero_flop_sentence(lang, words):
+    # 2e9 B / 1.2e-3 s = 1.667e12 B/s = 81.7 % of 2.039 TB/s
+    s = R.sentence(translator(lang), analysis(), 0)
+    for w in words:
+        assert w in s
+
+
+def test_results_table_has_the_zero_flop_kernel_with_its_bandwidth():
+    t = translator("en")
+    df = R.results_frame(t, analysis())
+    assert len(df) == 2
+    assert df[t("roofline.r.achieved_bw")][0] == "1.67 TB/s"
+    assert df[t("roofline.r.bound")][0] == t("fig.bound.zero_flop")
+    assert df[t("roofline.r.fraction")][0] == "81.7 %"     # text, "—" without a time (issue 16)
+
+
+def test_zero_flop_point_sits_in_the_strip_at_the_left_edge():
+    t = translator("en")
+    a = analysis()
+    fig = roofline_figure(t, [main_roof("A100", A100_PEAK, A100_BW)], points(t, a))
+    x_lo = 10 ** fig.layout.xaxis.range[0]
+    xs = x_lo * 10 ** 0.15
+    # SVG markers for a few kernels (WebGL only above ui.figures.roofline.GL_ABOVE)
+    pts = [tr for tr in fig.data if tr.type in ("scatter", "scattergl") and "markers" in (tr.mode or "")]
+    zero = [tr for tr in pts if "0 FLOPs" in (tr.hovertemplate or "")]
+    assert len(zero) == 1 and zero[0].x[0] == pytest.approx(xs)
+    # height = fraction of the memory roof x the slope there: 0.8174 x xs x 2.039e12
+    assert zero[0].y[0] == pytest.approx(0.8174 * xs * A100_BW, rel=1e-3)
+    assert any("zero-FLOP" in (an.text or "") for an in fig.layout.annotations)
+
+
+def test_absurd_fraction_reads_as_such():
+    # 1e30 FLOPs in 1e-30 s: 1e60 FLOP/s against a 312 TFLOP/s roof
+    rows = [{"name": "absurd", "flops": "1e30", "bytes": "1e9", "seconds": "1e-30"}]
+    for lang in ("en", "zh"):
+        s = R.sentence(translator(lang), analysis(rows), 0)
+        assert "> 1,000%" in s and len(s) < 2000 and "0000000000" not in s
+
+
+def test_ticks_stay_readable():
+    # 1e-3 .. 1e63 is 67 decades: at most MAX_TICKS labels
+    vals, labels = decade_ticks(1e-3, 1e63, "FLOP/s")
+    assert len(vals) <= MAX_TICKS and len(labels) == len(vals)
+    vals, _ = decade_ticks(1e9, 1e16, "FLOP/s")   # a normal chart keeps every decade
+    assert len(vals) == 8
+
+
+@pytest.mark.parametrize("lang, text", [("en", "must be at most 1e+30 FLOP"),
+                                        ("zh", "不能大于 1e+30 FLOP")])
+def test_cell_error_worded_like_a_field(lang, text):
+    r = parse_rows([{"name": "k", "flops": 2**1000, "bytes": "1e9"}])
+    (line,) = error_lines(translator(lang), r.errors)
+    assert text in line
