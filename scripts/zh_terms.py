@@ -44,6 +44,7 @@ CONCEPTS: tuple[Concept, ...] = (
             exempt=r"filter_placeholder"),  # a filter over kernel names, which are English
     Concept("prefill", "预填充", (r"预填充", r"(?i)(?<![A-Za-z_])prefill(?![A-Za-z_])")),
     Concept("decode", "解码", (r"解码", r"(?<![A-Za-z_])[Dd]ecode(?![A-Za-z_])")),
+    Concept("embedding", "词嵌入", (r"词嵌入", r"(?i)(?<![A-Za-z_])embeddings?(?![A-Za-z_])")),
     Concept("expert (MoE)", "专家", (r"专家", r"(?i)(?<![A-Za-z_])experts?(?![A-Za-z_])")),
     Concept("router", "路由器", (r"路由器", r"(?i)(?<![A-Za-z_])router(?![A-Za-z_])")),
     Concept("norm (LayerNorm, RMSNorm)", "归一化",
@@ -74,6 +75,7 @@ CONCEPTS: tuple[Concept, ...] = (
             (r"最短时间|时间下限|（下限）|的下限|下限", r"时间上限|上限估计|(?:费用|成本|时间)（上限")),
     Concept("GPU count", "GPU 数", (r"GPU 数(?!量)", r"GPU 数量", r"卡数")),
     Concept("per GPU", "单卡 / 每卡", (r"每卡|单卡|每张卡", r"每张 GPU|张 GPU")),
+    Concept("token", "token", (r"(?<![A-Za-z_])token(?![A-Za-z_/])", r"(?<![A-Za-z_])tokens(?![A-Za-z_/])")),
     Concept("FLOP (a count)", "FLOP", (r"FLOP(?![sS])", r"FLOPs")),
     Concept("roofline (the model and chart)", "Roofline",
             (r"Roofline", r"(?<![A-Za-z\-_/])roofline(?![\-._/A-Za-z])")),

@@ -194,7 +194,7 @@ ZH = {
                             "用 GQA/MQA 时更少（Llama-2/3 70B 为 8）。",
     "decode.head_dim": "每头维度",
     "decode.head_dim_help": "单个注意力头的维度，通常是 128。",
-    "decode.context": "上下文长度（tokens）",
+    "decode.context": "上下文长度（token）",
     "decode.context_help": "每个请求缓存里已有的 token 数（提示词 + 已生成），例如 4096、32k。",
     "decode.kv_dtype": "KV cache 精度",
     "decode.kv_dtype_help": "每个缓存元素的字节数：BF16/FP16 为 2，FP8/INT8 为 1。",

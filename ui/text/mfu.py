@@ -216,7 +216,7 @@ ZH = {
     "mfu.layers_help": "Transformer 块的数量，例如 7B Llama 是 32。",
     "mfu.hidden": "隐藏维度 h（d_model）",
     "mfu.hidden_help": "模型宽度，例如 7B Llama 是 4096。",
-    "mfu.seq": "序列长度 s（tokens）",
+    "mfu.seq": "序列长度 s（token）",
     "mfu.seq_help": "每条训练样本的 token 数，例如 4096、8k、32k。",
     "mfu.causal": "因果掩码：只算一半（FlashAttention 的做法）",
     "mfu.causal_help": "跳过分数矩阵中被掩码的那一半的 kernel，注意力计算量只有一半。不勾选就是原始的 12·L·h·s 公式（PaLM）。",

@@ -344,9 +344,9 @@ ZH = {
     "model.decode.roofline_text": "批大小 1 时，这个模型的一个解码步每字节只做约 **{intensity} FLOP**（算术强度），"
                                   "远在拐点 {ridge} 的左边：MFU {mfu1}。批大小 {batch} 时：{mfub}。",
     "model.how.decode_total": "显存里要放下全部权重（所有专家）：",
-    "model.how.decode_moe": "b 个 token 各自从 E 个专家里均匀选 k 个时，每个 MoE 层用到的不同专家数的期望，"
-                            "以及一步要读的权重（稠密部分读一次，路由专家只读用到的；未共享的输入 embedding 表只取 b 行）：",
-    "model.how.decode_dense": "一步要读的权重（未共享的输入 embedding 表只取 b 行）：",
+    "model.how.decode_moe": "b 个 token 各自从 E 个专家里均匀选 k 个时，每个 MoE 层用到的不同专家数的期望，以及一步要读的权重（稠密部分读一次，"
+                            "路由专家只读用到的；未共享的输入词嵌入表只取 b 行）：",
+    "model.how.decode_dense": "一步要读的权重（未共享的输入词嵌入表只取 b 行）：",
     "model.how.decode_kv": "每个上下文 token 的 KV cache；{ctx} 个 token 时一条序列占 {seq}{windows}：",
     "model.how.decode_windows": "（滑动窗口层最多存窗口大小）",
     "model.how.decode_step": "批大小 b = {batch} 的一个解码步：读字节和做计算（每个激活权重 2 FLOP 加上对上下文的注意力）取较慢者，打开时再加 all-reduce 时间：",
