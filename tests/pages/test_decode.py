@@ -148,7 +148,7 @@ def test_no_headline_for_a_batch_that_does_not_fit(lang):
     # largest batch: (85.9e9 - 14e9) / 2.147e9 = 33.5 -> 33
     assert "**33**" in texts(at, "caption")
     md = " ".join(m.value for m in at.main.markdown)
-    assert ("Batch 1024 does not fit" in md) if lang == "en" else ("batch 1024 放不进显存" in md)
+    assert ("Batch 1024 does not fit" in md) if lang == "en" else ("批大小 1024 放不进显存" in md)
 
 
 def test_weights_that_do_not_fit_get_no_ceiling():
