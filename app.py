@@ -8,8 +8,9 @@ import streamlit as st
 from calc.roofline import attainable_flops, ridge_point
 from calc.units import format_si
 from ui.figures.roofline import Roof, roofline_figure
-from ui.frame import PAGES, page_frame
+from ui.frame import page_frame
 from ui.learn.link import why_link
+from ui.pages import PAGES
 from ui.state import nav_query_params
 
 ctx = page_frame("home")
@@ -50,8 +51,8 @@ TOOLS_PER_ROW = 4          # nine tools in one row squeeze every card to a word'
 tools = PAGES[1:]
 for row in range(0, len(tools), TOOLS_PER_ROW):
     cols = st.columns(TOOLS_PER_ROW)
-    for col, (pid, path, icon) in zip(cols, tools[row:row + TOOLS_PER_ROW]):
+    for col, p in zip(cols, tools[row:row + TOOLS_PER_ROW]):
         with col.container(border=True):
-            st.page_link(path, label=t(f"nav.{pid}"), icon=icon,
-                         query_params=nav_query_params(pid))
-            st.caption(t(f"home.tool.{pid}"))
+            st.page_link(p.file, label=t(p.title_key), icon=p.icon,
+                         query_params=nav_query_params(p.id))
+            st.caption(t(f"home.tool.{p.id}"))

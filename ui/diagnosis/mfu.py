@@ -12,11 +12,11 @@ from calc.diagnosis import StepMfu, TraceDiagnosis, step_mfu
 from calc.mfu import mfu_band
 from calc.units import format_si
 from ui.figures.diagnosis import steps_figure
-from ui.frame import PAGES
+from ui.pages import page_file
 from ui.model_sections import model_params_note, recompute_select, training_flops
 from ui.widgets import COUNT, bound_checkbox, format_quantity, percent_text, quantity_input
 
-MFU_PAGE = next(path for pid, path, _icon in PAGES if pid == "mfu")
+MFU_PAGE = page_file("mfu")
 
 
 def mfu_link_params(ctx, params_text: str | None, tokens_per_s: float, n_gpus: float,

@@ -7,10 +7,10 @@ import streamlit as st
 from calc.diagnosis import roofline_coverage
 from calc.units import format_percent, format_si
 from ui.diagnosis import state as S
-from ui.frame import PAGES
+from ui.pages import page_file
 from ui.i18n import Translator
 
-DOCTOR_PAGE = next(path for pid, path, _icon in PAGES if pid == "diagnosis")
+DOCTOR_PAGE = page_file("diagnosis")
 
 
 def render_coverage(t: Translator, filename: str, report) -> None:

@@ -13,10 +13,11 @@ from calc.decode import bytes_per_param
 from calc.units import format_si
 from ui.ops.chart import operator_labels
 from ui.ops.inputs import StepInputs
+from ui.pages import page_file
 from ui.state import nav_query_params
 
 
-DECODE_PAGE = "pages/4_Decode_speed.py"
+DECODE_PAGE = page_file("decode")
 
 
 def _tps(x: float) -> str:

@@ -8,12 +8,12 @@ from typing import Optional
 import streamlit as st
 
 from calc.plans import MAX_PLANS, SERVING, TRAINING, Plan
-from ui.frame import PAGES
+from ui.pages import page_file
 from ui.plans import state
 from ui.plans.rows import fmt_count
 
 ADDED_KEY = "plans.added_from_page"
-PLANS_PAGE = next(path for pid, path, _icon in PAGES if pid == "plans")
+PLANS_PAGE = page_file("plans")
 
 
 def _custom(ctx) -> dict:
