@@ -14,13 +14,13 @@ from typing import Mapping, Sequence
 
 import streamlit as st
 
-from calc.hardware import Accelerator, HardwareFileError, load_hardware
+from calc.hardware import Accelerator, HardwareFileError, custom_accelerator, load_hardware
 from calc.models import ModelArch
 from calc.roofline import ridge_point
 from calc.units import format_binary_bytes, format_si
+from ui import timing
 from ui.formula import Formula, latex_text  # noqa: F401 - latex_text: pages import it from here
 from ui.i18n import LANG_NAMES, LANGS, Translator, translator
-from ui import timing
 from ui.model import model_picker
 from ui.pages import PAGES, page
 from ui.state import bound, nav_query_params
@@ -170,7 +170,6 @@ def page_frame(page_id: str) -> PageContext:
 def _custom_device(peak: float | None, bw: float | None) -> Accelerator | None:
     if peak is None or bw is None:
         return None
-    from calc.hardware import custom_accelerator
     return custom_accelerator(peak, bw)
 
 

@@ -1,7 +1,7 @@
 """Trace doctor page (AppTest): opens in both languages, shows an uploaded trace's verdicts
 first, keeps the session's trace (and the Roofline table) when a bad file comes, and turns
 the step time into MFU with a link to the MFU page. AppTest cannot upload files: the
-upload goes through the page's widget-free handler (ui.diagnosis.state.load_upload), as the
+upload goes through the page's widget-free handler (ui.trace_session.load_upload), as the
 uploader does."""
 import gzip
 import json
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from page_helpers import open_app_page
-from ui.diagnosis import state as S
+from ui import trace_session as S
 from ui.diagnosis.mfu import mfu_link_params
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "torch-traces"

@@ -12,8 +12,9 @@ from calc.diagnosis import StepMfu, TraceDiagnosis, step_mfu
 from calc.mfu import mfu_band
 from calc.units import format_si
 from ui.figures.diagnosis import steps_figure
-from ui.pages import page_file
 from ui.model_sections import model_params_note, recompute_select, training_flops
+from ui.pages import page_file
+from ui.state import nav_query_params
 from ui.widgets import COUNT, bound_checkbox, format_quantity, percent_text, quantity_input
 
 MFU_PAGE = page_file("mfu")
@@ -23,8 +24,6 @@ def mfu_link_params(ctx, params_text: str | None, tokens_per_s: float, n_gpus: f
                     recompute: str, seq: float | None = None) -> dict[str, str]:
     """Query parameters that open the MFU page with these inputs (that page's URL names;
     the sidebar's names — language, device, precision, model — come along)."""
-    from ui.state import nav_query_params
-
     q = dict(nav_query_params())
     q.update({"tokens_per_s": format_quantity(tokens_per_s), "gpus": format_quantity(n_gpus)})
     if params_text:

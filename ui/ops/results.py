@@ -8,8 +8,8 @@ import io
 
 import streamlit as st
 
-from calc.model_ops import ModelOps, memory_per_gpu
 from calc.decode import bytes_per_param
+from calc.model_ops import ModelOps, memory_per_gpu
 from calc.units import format_si
 from ui.ops.chart import operator_labels
 from ui.ops.inputs import StepInputs

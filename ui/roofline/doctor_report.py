@@ -6,9 +6,9 @@ import streamlit as st
 
 from calc.diagnosis import roofline_coverage
 from calc.units import format_percent, format_si
-from ui.diagnosis import state as S
-from ui.pages import page_file
+from ui import trace_session as S
 from ui.i18n import Translator
+from ui.pages import page_file
 
 DOCTOR_PAGE = page_file("diagnosis")
 
