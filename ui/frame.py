@@ -21,7 +21,7 @@ from calc.units import format_binary_bytes, format_si
 from ui import timing
 from ui.formula import Formula, latex_text  # noqa: F401 - latex_text: pages import it from here
 from ui.i18n import LANG_NAMES, LANGS, Translator, translator
-from ui.model import model_picker
+from ui.model_picker import model_picker
 from ui.pages import PAGES, page
 from ui.state import bound, nav_query_params
 from ui.widgets import Bounds, quantity_input

@@ -11,8 +11,8 @@ import streamlit as st
 from calc.decode import bytes_per_param
 from calc.model_ops import ModelOps, memory_per_gpu
 from calc.units import format_si
-from ui.ops.chart import operator_labels
-from ui.ops.inputs import StepInputs
+from ui.model.chart import operator_labels
+from ui.model.inputs import StepInputs
 from ui.pages import page_file
 from ui.state import nav_query_params
 
