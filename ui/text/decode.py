@@ -203,8 +203,8 @@ ZH = {
     "decode.measured_help": "在上面的批大小下实测的整批 tokens/秒，例如 120、3.5k 或 120 tokens/秒。页面会换算成你实际用到的显存带宽。",
     "decode.results_heading": "结果",
     "decode.metric.bound": "单请求理论上限",
-    "decode.metric.bound_help": "显存带宽 ÷ 每个 token 要读的字节数：权重读一遍，打开 KV cache 时再加上这个请求的全部缓存（批大小 1）"
-                                "。放不下时改为显示需要多少显存。",
+    "decode.metric.bound_help": "显存带宽 ÷ 每个 token 要读的字节数：权重读一遍，打开 KV cache 时再加上这个请求的全部缓存（批大小 1）。"
+                                "放不下时改为显示需要多少显存。",
     "decode.metric.needs": "批大小 {batch} 放不下：需要",
     "decode.metric.has": "GPU 显存总量",
     "decode.metric.throughput": "批大小 {batch} 的总吞吐",
@@ -214,9 +214,8 @@ ZH = {
     "decode.metric.per_request_help": "单个用户感受到的速度：每一步一个 token。",
     "decode.headline": "**{bw} ÷ {model}（{weights} 权重）= {bound}**，这是单个请求的上限。"
                        "kernel 调得再好也超不过它：这是硬件决定的。",
-    "decode.headline_kv": "**{bw} ÷ ({model} {weights} 权重 + {kv} KV cache) = {bound}**，这是单个请求的上限："
-                          "每个 token 都要读一遍权重和这个请求的全部缓存（不计缓存时为 {without}）。"
-                          "kernel 调得再好也超不过它：这是硬件决定的。",
+    "decode.headline_kv": "**{bw} ÷ ({model} {weights} 权重 + {kv} KV cache) = {bound}**，"
+                          "这是单个请求的上限：每个 token 都要读一遍权重和这个请求的全部缓存（不计缓存时为 {without}）。kernel 调得再好也超不过它：这是硬件决定的。",
     "decode.headline_no_fit": "一个请求都放不下：需要 {need}（权重 + 它的 KV cache），而 {gpus}只有 {mem}，"
                               "所以不给出速度。加卡、降低权重或 KV 精度，或者缩短上下文。",
     "decode.max_fit": "显存最多放得下的批大小：**{batch}**（每个请求多占 {kv} 的 KV cache），图上已标出。",
@@ -240,13 +239,13 @@ ZH = {
     "decode.measured_over": "超过了硬件能提供的带宽：请检查测量方法、批大小和权重精度。",
     "decode.roofline_heading": "为什么解码的 MFU 这么低：物理决定的",
     "decode.step_name": "解码一步，批大小 {batch}",
-    "decode.roofline_text": "批大小 1 时，解码一步每读 1 字节只做约 **{intensity} 次 FLOP**——远在拐点（{ridge}）"
-                            "左边。它落在带宽斜坡上，kernel 写得再好，MFU 最多也只有算术强度 ÷ 拐点 = 2 ÷ (每参数字节数 × 拐点) = 2 ÷ ({bpp} × {ridge}) "
+    "decode.roofline_text": "批大小 1 时，解码一步每读 1 字节只做约 **{intensity} 次 FLOP**——远在拐点（{ridge}）左边。"
+                            "它落在带宽斜坡上，kernel 写得再好，MFU 最多也只有算术强度 ÷ 拐点 = 2 ÷ (每参数字节数 × 拐点) = 2 ÷ ({bpp} × {ridge}) "
                             "= **{mfu1}**。它大致和批大小成正比地增长：{reach}{at_batch}所以推理优化的方向是提高算术强度（批处理、"
                             "量化、投机解码），而不是买更强的算力。",
-    "decode.roofline_text_kv": "批大小 1 时，解码一步每读 1 字节（权重加上这个请求的 KV cache）只做约 **{intensity} 次 FLOP**——远在拐点（{ridge}）"
-                               "左边。kernel 写得再好，MFU 最多也只有 **{mfu1}**（不计缓存时为 2 ÷ (每参数字节数 × 拐点) = {rule}）"
-                               "。它随批大小增长，但比不计缓存时慢，因为每个请求都要多读自己的缓存：{reach}{at_batch}所以推理优化的方向是提高算术强度（批处理、"
+    "decode.roofline_text_kv": "批大小 1 时，解码一步每读 1 字节（权重加上这个请求的 KV cache）只做约 **{intensity} 次 FLOP**——远在拐点（{ridge}）左边。"
+                               "kernel 写得再好，MFU 最多也只有 **{mfu1}**（不计缓存时为 2 ÷ (每参数字节数 × 拐点) = {rule}）。"
+                               "它随批大小增长，但比不计缓存时慢，因为每个请求都要多读自己的缓存：{reach}{at_batch}所以推理优化的方向是提高算术强度（批处理、"
                                "量化、更小的缓存），而不是买更强的算力。",
     "decode.reach": "在这台设备上，batch ≈ {b1} 时达到 1%，batch ≈ {b5} 时达到 5%。",
     "decode.reach_b1": "在这台设备上批大小 1 就已超过 1%，批大小 ≈ {b5} 时达到 5%。",

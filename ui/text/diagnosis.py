@@ -255,11 +255,10 @@ EN = {
 
 ZH = {
     "diagnosis.title": "Trace 诊断",
-    "diagnosis.intro": "上传一份 PyTorch Profiler 的 trace，用数字给出本章的诊断。它读整条 GPU 时间轴"
-                       "——每个 kernel、拷贝和 memset，有没有 `record_shapes` 都行——找三个信号："
-                       "**GPU 时间轴上有空隙**（GPU 在等 CPU 或数据）、**一堆小 kernel 密集排列**"
-                       "（没有算子融合，kernel 启动开销占比高）、**通信 kernel（nccl）占比大**"
-                       "（通信瓶颈）；再看排查清单第 ④ 步（非矩阵乘操作占多少时间）和每一步的 MFU。",
+    "diagnosis.intro": "上传一份 PyTorch Profiler 的 trace，用数字给出本章的诊断。它读整条 GPU 时间轴——每个 kernel、"
+                       "拷贝和 memset，有没有 `record_shapes` 都行——找三个信号：**GPU 时间轴上有空隙**（GPU 在等 CPU 或数据）、"
+                       "**一堆小 kernel 密集排列**（没有算子融合，kernel 启动开销占比高）、**通信 kernel（nccl）占比大**（通信瓶颈）；"
+                       "再看排查清单第 ④ 步（非矩阵乘操作占多少时间）和每一步的 MFU。",
     "diagnosis.record_heading": "怎样录一份 trace",
     "diagnosis.record_text": "打开 CPU 和 CUDA 两类活动，录几个稳定阶段的训练步，导出 chrome trace。"
                              "上传前先 gzip（`gzip trace.json`）：trace 大约能压缩到十分之一。",
@@ -295,9 +294,8 @@ ZH = {
     "diagnosis.schema.kineto": "Kineto 格式",
     "diagnosis.schema.legacy": "2021 年旧格式",
     "diagnosis.verdicts_heading": "诊断",
-    "diagnosis.verdicts_caption": "按本章排查清单的顺序：① GPU 有没有在跑，② 数据管线，③ 通信，"
-                                  "④ 非矩阵乘操作和算子融合，⑤ Tensor Core。每个信号都有固定的触发阈值"
-                                  "（见「计算过程」）。",
+    "diagnosis.verdicts_caption": "按本章排查清单的顺序：① GPU 有没有在跑，② 数据管线，③ 通信，④ 非矩阵乘操作和算子融合，⑤ Tensor Core。"
+                                  "每个信号都有固定的触发阈值（见「计算过程」）。",
     "diagnosis.verdict.idle": "**GPU 有 {idle_fraction} 的时间空闲**（{window_seconds} 中的 "
                               "{idle_seconds}；最大的空隙 {largest_gap_seconds}，其间 CPU："
                               "{cpu_name}）。GPU 时间轴上有空隙，说明 GPU 在等 CPU 或数据——先做"
@@ -412,8 +410,8 @@ ZH = {
     "diagnosis.fig.step_busy": "步内 GPU 忙碌",
     "diagnosis.fig.step_hover": "{step}<br>单步时间：{time}<br>GPU 忙碌：{busy}<br>MFU：{mfu}",
     "diagnosis.mfu_heading": "每一步的 MFU",
-    "diagnosis.mfu_intro": "trace 里测到的单步时间给出吞吐，于是 MFU = 6·N·每步 token 数 ÷ 单步时间 ÷ (GPU 数 × 峰值算力)"
-                           "——选了侧边栏的模型时，用它每个 token 的 FLOP（含注意力）代替 6·N。峰值算力取侧边栏的设备和精度。",
+    "diagnosis.mfu_intro": "trace 里测到的单步时间给出吞吐，于是 MFU = 6·N·每步 token 数 ÷ 单步时间 ÷ (GPU 数 × 峰值算力)——选了侧边栏的模型时，"
+                           "用它每个 token 的 FLOP（含注意力）代替 6·N。峰值算力取侧边栏的设备和精度。",
     "diagnosis.mfu_no_steps": "这份 trace 没有 ProfilerStep# 区间，所以没有单步时间。录制时用 schedule，并在每一步之后调用 prof.step()。",
     "diagnosis.params": "模型参数量 N",
     "diagnosis.params_help": "模型的参数量，例如 7B、125M、6.7e9（6·N 规则适用于稠密 Transformer；"
@@ -432,8 +430,7 @@ ZH = {
     "diagnosis.hfu_mean_help": "硬件算力利用率：把重计算的前向也算进去。",
     "diagnosis.tokens_per_s": "吞吐",
     "diagnosis.tokens_per_s_help": "每步 token 数 ÷ 平均单步时间（{step}）。",
-    "diagnosis.mfu_caption": "每卡峰值算力 {peak}（{device}，{precision}）；每个 token MFU 按 {fpt}，"
-                             "HFU 按 {hw}。区间：{band}。",
+    "diagnosis.mfu_caption": "每卡峰值算力 {peak}（{device}，{precision}）；每个 token MFU 按 {fpt}，HFU 按 {hw}。区间：{band}。",
     "diagnosis.mfu_link": "用这些输入打开 MFU 页面",
     "diagnosis.mfu_fill": "填入参数量和每步 token 数，就能看到每一步的 MFU 和 HFU。",
     "diagnosis.step.col.step": "训练步",

@@ -61,8 +61,7 @@ ZH = {
                                    "（I = 每搬运一个字节做多少 FLOP）：",
     "home.mfu_formula_intro": "**MFU。** 训练每个 token 每个参数约 6 FLOP（前向 2N，反向 4N）：",
     "home.live_heading": "实时 Roofline：{device}",
-    "home.live_caption": "拐点在 {ridge}。算术强度只有 2 FLOP/字节的 kernel，在这块卡上无论怎么优化"
-                         "计算，都不可能超过 {capped}。",
+    "home.live_caption": "拐点在 {ridge}。算术强度只有 2 FLOP/字节的 kernel，在这块卡上无论怎么优化计算，都不可能超过 {capped}。",
     "home.tools_heading": "工具",
     "home.tool.roofline": "把 kernel 放到 Roofline 上：手动输入、按形状生成，"
                           "或导入 PyTorch trace / Nsight Compute CSV。",

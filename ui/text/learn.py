@@ -353,9 +353,8 @@ EN = {
 
 ZH = {
     "learn.title": "学习：本章的八个检查点",
-    "learn.intro": "八个小课，对应《Roofline 与 MFU》一章的八个检查点问题，顺序与原文一致。"
-                   "每一课都要你亲手做一遍——读出拐点、算出 MFU、说出 trace 里的信号；"
-                   "题目里的数字由**题号**和侧边栏选的设备生成。每个答案都由计算其他页面的同一套代码检查。",
+    "learn.intro": "八个小课，对应《Roofline 与 MFU》一章的八个检查点问题，顺序与原文一致。每一课都要你亲手做一遍——读出拐点、"
+                   "算出 MFU、说出 trace 里的信号；题目里的数字由**题号**和侧边栏选的设备生成。每个答案都由计算其他页面的同一套代码检查。",
     "learn.quiz": "题号",
     "learn.quiz_help": "决定本课的数字（0 … 999999）。题号和设备相同，大家拿到的数字就相同："
                        "老师的链接（带 quiz= 和 lesson=）能让全班打开同一道题。题号 0 就是本章自己的算例。",
@@ -434,8 +433,7 @@ ZH = {
                                "**{answer}**，就是峰值算力：这个 kernel 在拐点（{ridge}）右边，算力受限。",
     "learn.l3.title": "MFU 怎么算",
     "learn.l3.question": "MFU 怎么算？Transformer 每个 token 的训练 FLOP 是多少？",
-    "learn.l3.task": "一个 **{params}** 参数的稠密 Transformer，在 **{gpus} 张**这种卡上训练，"
-                     "整个任务的吞吐是 **{tokens} tokens/秒**。它的 MFU 是多少？",
+    "learn.l3.task": "一个 **{params}** 参数的稠密 Transformer，在 **{gpus} 张**这种卡上训练，整个任务的吞吐是 **{tokens} tokens/秒**。它的 MFU 是多少？",
     "learn.q.fpt": "(a) 每 token 的训练 FLOP",
     "learn.q.fpt.help": "训练时一个 token 的计算量（前向加反向），是一个 FLOP 个数：例如 1.2e11 或 120 GFLOP。",
     "learn.q.why60": "(b) 为什么实际天花板是 60% 左右，而不是 100%？",
@@ -546,8 +544,8 @@ ZH = {
     "learn.hint.none": "没有对上已知的常见错误。看看输入框帮助（?）里的公式。",
     "learn.hint.unit": "不带单位的数按基本单位读（FLOP/s、字节/秒……）。请加上前缀或单位：7 TFLOP/s、7T 或 7e12。",
     "learn.hint.prefix": "差了 1000 倍：前缀弄错了（T 和 G，TB/s 和 GB/s）。",
-    "learn.hint.gib": "差了 7–10%：GB 和 GiB 混了。规格书用十进制单位（1 TB/s = 10¹² 字节/秒，1 GB = 10⁹ 字节）"
-                      "，不是二进制（1 TiB = 2⁴⁰ 字节）。",
+    "learn.hint.gib": "差了 7–10%：GB 和 GiB 混了。规格书用十进制单位（1 TB/s = 10¹² 字节/秒，1 GB = 10⁹ 字节），"
+                      "不是二进制（1 TiB = 2⁴⁰ 字节）。",
     "learn.hint.sparse": "差了 2 倍：这是厂商按 2:4 稀疏宣传的峰值（{sparse}）。真实训练和本工具用的是稠密峰值（{dense}）。",
     "learn.hint.inverted": "倒过来了：这是带宽 ÷ 峰值算力。拐点是峰值算力 ÷ 带宽（FLOP/s ÷ 字节/秒 = FLOP/字节）。",
     "learn.hint.roof_not_slope": "这是峰值算力，但这个 kernel 在拐点左边：它的上限在斜坡上，等于算术强度 × 带宽。",

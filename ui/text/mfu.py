@@ -228,8 +228,7 @@ ZH = {
     "mfu.metric.mfu": "MFU",
     "mfu.metric.mfu_help": "模型有效 FLOP/s ÷ 所有卡的峰值 FLOP/s。",
     "mfu.metric.achieved": "单卡有效算力",
-    "mfu.metric.achieved_help": "每张卡实际贡献的模型 FLOP/s（每 token FLOP × tokens/秒 ÷ GPU 数），"
-                                "峰值是 {peak}。",
+    "mfu.metric.achieved_help": "每张卡实际贡献的模型 FLOP/s（每 token FLOP × tokens/秒 ÷ GPU 数），峰值是 {peak}。",
     "mfu.metric.fpt": "每 token 训练 FLOP",
     "mfu.metric.fpt_help": "6N：前向 2N，反向 4N（对输入和对权重各求一次梯度）；打开注意力项时再加上它。",
     "mfu.attn_share": "注意力项占每 token FLOP 的 {share}。",

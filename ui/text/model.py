@@ -287,9 +287,9 @@ ZH = {
     "model.metric.hfu_help": "硬件算力利用率：和 MFU 一样，但按 GPU 实际做的计算来算，包括重计算（{recompute}）。",
     "model.metric.hw_fpt": "每 token 硬件 FLOP",
     "model.metric.hw_fpt_help": "每 token 模型 FLOP 加上重计算再做一遍的部分：全量重计算是 8N 而不是 6N，注意力项也变成 4/3 倍。",
-    "model.hfu_note": "公开报告通常给的是 **MFU**（PaLM、Chinchilla 时代的论文、MosaicML 的 MFU 一栏）"
-                      "：重计算的部分不是有效计算。Megatron-LM 的论文和 llm-foundry 的 HFU 一栏会把它算进去（HFU）"
-                      "；全量重计算时 HFU = 4/3 × MFU。",
+    "model.hfu_note": "公开报告通常给的是 **MFU**（PaLM、Chinchilla 时代的论文、MosaicML 的 MFU 一栏）："
+                      "重计算的部分不是有效计算。Megatron-LM 的论文和 llm-foundry 的 HFU 一栏会把它算进去（HFU）；"
+                      "全量重计算时 HFU = 4/3 × MFU。",
     "model.breakdown": "每 token：矩阵乘 6·N = {matmul}，注意力 {attn}，合计 {total}（注意力占 {share}）。",
     "model.causal_yes": "因果（每个 query 只看它之前的 key）",
     "model.causal_no": "非因果（所有 key 都算，PaLM / llm-foundry 的算法）",
@@ -301,12 +301,11 @@ ZH = {
     "model.how.hw_selective": "选择性重计算在反向传播时把注意力核心再算一遍（Korthikanti 等，2022）。",
     "model.how.hw_full": "全量重计算把每层的前向再跑一遍：8N 而不是 6N，注意力项也是 4/3 倍。",
     "model.how.hfu": "HFU 用每 token 硬件 FLOP 代替模型 FLOP。",
-    "model.training.hfu": "MFU 为 {mfu}、激活重计算选「{recompute}」时，GPU 实际跑在 **{hfu} HFU**（任务真正执行的硬件 FLOP）"
-                          "。",
+    "model.training.hfu": "MFU 为 {mfu}、激活重计算选「{recompute}」时，GPU 实际跑在 **{hfu} HFU**（任务真正执行的硬件 FLOP）。",
     "model.training.inverse_heading": "核对公开的训练：从 GPU 小时反推 MFU",
     "model.training.gpu_hours": "这次训练的 GPU 小时（可选）",
-    "model.training.gpu_hours_help": "报告里给出的 GPU 小时（例如 Llama 3.1 405B 在 H100 上是 30.84M），"
-                                     "结合上面的 token 数和侧边栏的设备，算出这些 GPU 小时对应的 MFU。链接里记作 gpu_hours。",
+    "model.training.gpu_hours_help": "报告里给出的 GPU 小时（例如 Llama 3.1 405B 在 H100 上是 30.84M），结合上面的 token 数和侧边栏的设备，"
+                                     "算出这些 GPU 小时对应的 MFU。链接里记作 gpu_hours。",
     "model.training.implied": "{tokens} 个 token 用了 {hours} GPU 小时，对应的 MFU 是 **{mfu}**（整个训练的平均值，包括重启和停顿）。",
     "model.training.implied_over": "超过 100%：GPU 小时、token 数、模型或峰值对不上（用了稀疏峰值？是另一次训练的 GPU 小时？）。",
     "model.how.training_flops": "所选模型的训练 FLOP：每 token FLOP（含注意力）乘以训练 token 数。",
@@ -317,8 +316,8 @@ ZH = {
     "model.decode.prompt_help": "生成第一个新 token 之前要处理的提示词 token 数，例如 2048。给出首 token 时间的下限，和每 token 时间并列。"
                                 "链接里记作 prompt。",
     "model.decode.tp_comm": "计入张量并行的 all-reduce 时间",
-    "model.decode.tp_comm_help": "用多张卡做张量并行时，每层结束要对这批的隐藏状态做两次 all-reduce，走设备的互联（ring 算法，单方向 = hardware.toml 数字的一半）"
-                                 "。不计延迟。链接里记作 tp_comm=true/false。",
+    "model.decode.tp_comm_help": "用多张卡做张量并行时，每层结束要对这批的隐藏状态做两次 all-reduce，走设备的互联（ring 算法，单方向 = hardware.toml 数字的一半）。"
+                                 "不计延迟。链接里记作 tp_comm=true/false。",
     "model.decode.bound_help": "显存带宽 ÷ 一个 token 要读的字节：稠密权重、它被路由到的专家，以及它的 KV cache（打开时）。",
     "model.decode.headline": "一个请求（{weights}）的上限：**{bw} ÷ (读 {read} 权重 + {kv} KV cache) = {bound}**。"
                              "显存里要放下全部 {total} 权重。",
@@ -389,7 +388,6 @@ ZH = {
     "model.mem.unknown_memory": "不知道设备的显存大小，无法判断是否装得下。",
     "model.mem.assumptions": "权重和梯度按训练精度（2 字节），所有参数都计入（所有专家：不考虑专家并行）。"
                              "激活按 Korthikanti 等（2022）的公式（16 位，GPT 结构的层）；logits、CUDA 上下文和碎片不计。",
-    "model.how.mem_states": "每卡的权重、梯度和优化器状态：N 个参数先按张量并行 × 流水线并行切分，"
-                            "再由 ZeRO 阶段 {zero} 在 {dp} 张数据并行 GPU 上切分。",
+    "model.how.mem_states": "每卡的权重、梯度和优化器状态：N 个参数先按张量并行 × 流水线并行切分，再由 ZeRO 阶段 {zero} 在 {dp} 张数据并行 GPU 上切分。",
     "model.how.mem_acts": "一个微批每层的激活（Korthikanti 等，2022），乘以这张卡上的层数。",
 }

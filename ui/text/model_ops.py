@@ -187,26 +187,22 @@ EN = {
 
 ZH = {
     "ops.title": "整个模型放上 Roofline",
-    "ops.intro": "一个 Transformer 块的每个算子（以及词嵌入和输出头）都是设备 Roofline 上的一个点，"
-                 "对应一次**预填充**（处理提示词）或一次**解码**（每个请求生成一个新 token）。"
-                 "拖动批大小：矩阵乘向右移动并越过拐点，而解码时的注意力一直停在斜坡上"
-                 "（每个请求读自己的 KV cache）。这里的时间都是下限：每个算子取 max(FLOP ÷ 峰值算力, "
-                 "字节 ÷ 显存带宽)，再对所有层求和。",
+    "ops.intro": "一个 Transformer 块的每个算子（以及词嵌入和输出头）都是设备 Roofline 上的一个点，对应一次**预填充**（处理提示词）或一次**解码**（每个请求生成一个新 "
+                 "token）。拖动批大小：矩阵乘向右移动并越过拐点，而解码时的注意力一直停在斜坡上（每个请求读自己的 KV cache）。"
+                 "这里的时间都是下限：每个算子取 max(FLOP ÷ 峰值算力, 字节 ÷ 显存带宽)，再对所有层求和。",
     "ops.no_model": "这个页面需要模型结构，而不只是参数量。请在侧边栏（「模型」）里选一个模型，或在那里粘贴 `config.json`。",
     "ops.use_default": "使用 Llama 2 7B",
     "ops.use_default_help": "在侧边栏选中 Llama 2 7B（本章的 7B 模型）。",
     "ops.inputs_heading": "这一步",
     "ops.phase": "阶段",
-    "ops.phase_help": "预填充一次处理整个提示词（决定首 token 时间）；解码每个请求生成一个 token，"
-                      "每一步把权重和 KV cache 各读一遍。",
+    "ops.phase_help": "预填充一次处理整个提示词（决定首 token 时间）；解码每个请求生成一个 token，每一步把权重和 KV cache 各读一遍。",
     "ops.phase.prefill": "预填充（处理提示词）",
     "ops.phase.decode": "解码（一个 token）",
     "ops.batch": "批大小（请求数）",
     "ops.batch_help": "一步里一起处理的请求数。权重读一遍就服务整个 batch，所以 batch 越大，"
                       "矩阵乘每字节做的计算越多；而每个请求的 KV cache 只为它自己读。",
     "ops.prompt": "提示词长度（token）",
-    "ops.prompt_help": "预填充这一步里每个提示词的 token 数，例如 2048 或 32k。注意力是因果的："
-                       "每个 query 只看它之前的 token。",
+    "ops.prompt_help": "预填充这一步里每个提示词的 token 数，例如 2048 或 32k。注意力是因果的：每个 query 只看它之前的 token。",
     "ops.context": "上下文长度（token）",
     "ops.context_help": "生成新 token 时每个请求 KV cache 里已有的 token 数，例如 4096 或 128k。"
                         "滑动窗口层最多读它的窗口。",
@@ -218,20 +214,19 @@ ZH = {
     "ops.kv_help": "缓存的 key 和 value 的元素大小。",
     "ops.dtype_label": "{name}（{bytes} 字节）",
     "ops.tp": "张量并行 GPU 数",
-    "ops.tp_help": "一份模型切分到几张卡上（Megatron-LM）：每张卡做每个投影、专家和注意力头的 1/n；"
-                   "归一化、残差加、路由器和词嵌入每张卡都做一遍。时间按单卡计（各卡并行）；"
-                   "卡间的 all-reduce 不计入。",
+    "ops.tp_help": "一份模型切分到几张卡上（Megatron-LM）：每张卡做每个投影、专家和注意力头的 1/n；归一化、残差加、路由器和词嵌入每张卡都做一遍。"
+                   "时间按单卡计（各卡并行）；卡间的 all-reduce 不计入。",
     "ops.attention": "注意力 kernel",
     "ops.attention_help": "融合（FlashAttention）：分数矩阵留在片上，每个张量只读一遍。不融合："
                           "QKᵀ、softmax 和 ·V 是三个 kernel，分数矩阵要进出显存两次。",
     "ops.attention.flash": "融合（FlashAttention）",
     "ops.attention.unfused": "不融合（QKᵀ、softmax、·V）",
     "ops.overlay": "显示「Roofline」页的 kernel",
-    "ops.overlay_help": "把「Roofline」页 kernel 表里的 kernel（手填、Kernel 计算器生成或从 trace 导入）"
-                        "画到这张图上，并在下面与模型的算子对应起来。",
+    "ops.overlay_help": "把「Roofline」页 kernel 表里的 kernel（手填、Kernel 计算器生成或从 trace 导入）画到这张图上，"
+                        "并在下面与模型的算子对应起来。",
     "ops.tp_invalid": "张量并行 GPU 数必须整除模型的 {heads} 个注意力头（每张卡分到整数个头）。",
-    "ops.model_caption": "{name}：{layers} 层，d_model {d}，{heads} 个头 × {hd}"
-                         "（{kv} 个 KV 头）{moe}。[来源]({source})",
+    "ops.model_caption": "{name}：{layers} 层，d_model {d}，{heads} 个头 × {hd}（{kv} 个 KV 头）{moe}。"
+                         "[来源]({source})",
     "ops.model_caption_moe": "，{experts} 个专家，每个 token 选 {k} 个",
     "ops.op.embedding": "词嵌入（按行读取）",
     "ops.op.norm_in": "输入归一化",
@@ -273,31 +268,27 @@ ZH = {
     "ops.metric.prefill_tps": "提示词 tokens/秒",
     "ops.metric.prefill_tps_help": "批大小 × 提示词长度 ÷ 预填充时间下限。",
     "ops.metric.whole": "当成一个 kernel",
-    "ops.metric.whole_help": "max(Σ FLOP ÷ 峰值算力, Σ 字节 ÷ 显存带宽)：把整步当成一个 kernel"
-                             "（「解码速度」页的模型）。所有算子瓶颈相同时与逐算子求和相等；"
-                             "有的算力受限、有的带宽受限时更短。",
-    "ops.whole_caption": "把整步当成一个 kernel，max(Σ FLOP ÷ 峰值算力, Σ 字节 ÷ 显存带宽)——即「解码速度」页的"
-                         "上限：{whole}，{tps}。有的算子算力受限、有的带宽受限时，上面逐算子求和的结果更长。",
+    "ops.metric.whole_help": "max(Σ FLOP ÷ 峰值算力, Σ 字节 ÷ 显存带宽)：把整步当成一个 kernel（「解码速度」页的模型）。"
+                             "所有算子瓶颈相同时与逐算子求和相等；有的算力受限、有的带宽受限时更短。",
+    "ops.whole_caption": "把整步当成一个 kernel，max(Σ FLOP ÷ 峰值算力, Σ 字节 ÷ 显存带宽)——即「解码速度」页的上限："
+                         "{whole}，{tps}。有的算子算力受限、有的带宽受限时，上面逐算子求和的结果更长。",
     "ops.needs": "需要 {mem}",
     "ops.fits": "每卡显存：权重 {weights} + KV cache {kv} = {total}，容量 {mem}（不计激活）。",
-    "ops.no_fit": "放不下：每张卡要存 {weights} 权重 + {kv} KV cache = {total}，超过它的 {mem}。上面的"
-                  "下限假设放得下：请增加张量并行 GPU 数、减小批大小或上下文，或减少每个权重的字节数。",
-    "ops.summary_decode": "解码每一步每卡读 **{weights}** 权重和 **{kv}** KV cache；"
-                          "时间下限的 **{mem_share}** 花在带宽受限的算子上。最大的是 **{top}**（{top_share}）。",
-    "ops.summary_prefill": "提示词每卡要做 **{flops}**；时间下限的 **{cmp_share}** 花在算力受限的算子上。"
-                           "最大的是 **{top}**（{top_share}）。",
+    "ops.no_fit": "放不下：每张卡要存 {weights} 权重 + {kv} KV cache = {total}，超过它的 {mem}。"
+                  "上面的下限假设放得下：请增加张量并行 GPU 数、减小批大小或上下文，或减少每个权重的字节数。",
+    "ops.summary_decode": "解码每一步每卡读 **{weights}** 权重和 **{kv}** KV cache；时间下限的 **{mem_share}** 花在带宽受限的算子上。"
+                          "最大的是 **{top}**（{top_share}）。",
+    "ops.summary_prefill": "提示词每卡要做 **{flops}**；时间下限的 **{cmp_share}** 花在算力受限的算子上。最大的是 **{top}**（{top_share}）。",
     "ops.decode_link": "在「解码速度」页看同样的设置 →",
     "ops.chart_heading": "Roofline 上的算子",
-    "ops.chart_caption": "每个点是一个算子，画在它的上限处（Roofline 在其算术强度处的值）；点的大小表示它占"
-                         "单步时间的比例。零 FLOP 的算子（词嵌入按行读取）画在左边缘。",
+    "ops.chart_caption": "每个点是一个算子，画在它的上限处（Roofline 在其算术强度处的值）；点的大小表示它占单步时间的比例。零 FLOP 的算子（词嵌入按行读取）画在左边缘。",
     "ops.fig.memory": "带宽受限的算子",
     "ops.fig.compute": "算力受限的算子",
     "ops.fig.zero": "零 FLOP 的算子（画在左边缘）",
     "ops.fig.measured": "实测 kernel",
-    "ops.fig.hover": "<b>%{hovertext}</b><br>FLOP：%{customdata[0]}<br>字节：%{customdata[1]}"
-                     "<br>算术强度：%{customdata[2]}<br>上限：%{customdata[3]}"
-                     "<br>时间下限（所有层）：%{customdata[4]}<br>占单步时间：%{customdata[5]}"
-                     "<br>%{customdata[6]}",
+    "ops.fig.hover": "<b>%{hovertext}</b><br>FLOP：%{customdata[0]}<br>字节：%{customdata[1]}<br>算术强度："
+                     "%{customdata[2]}<br>上限：%{customdata[3]}<br>时间下限（所有层）：%{customdata[4]}<br>占单步时间："
+                     "%{customdata[5]}<br>%{customdata[6]}",
     "ops.table_heading": "全部算子",
     "ops.col.operator": "算子",
     "ops.col.layers": "层",
@@ -312,9 +303,8 @@ ZH = {
     "ops.download_csv": "下载算子表（CSV）",
     "ops.download_help": "每个算子的 FLOP、字节、算术强度、瓶颈、时间和占比，单位为 SI 基本单位（FLOP、字节、秒）。",
     "ops.measured_heading": "实测与模型对照",
-    "ops.measured_intro": "「Roofline」页 kernel 表里有实测时间的 kernel，与本模型的算子对应：先按 kernel 名字显示的"
-                          "工作类型（GEMM、注意力、归一化、逐元素），再对应到同类中 FLOP 最接近（2 倍以内）的算子。"
-                          "**占下限** = 算子模型的时间下限 ÷ kernel 的实测时间（100% = 到达 Roofline）。",
+    "ops.measured_intro": "「Roofline」页 kernel 表里有实测时间的 kernel，与本模型的算子对应：先按 kernel 名字显示的工作类型（GEMM、"
+                          "注意力、归一化、逐元素），再对应到同类中 FLOP 最接近（2 倍以内）的算子。**占下限** = 算子模型的时间下限 ÷ kernel 的实测时间（100% = 到达 Roofline）。",
     "ops.measured_none": "「Roofline」页的 kernel 表里没有带实测时间的 kernel。在「Roofline」页导入 trace 或填上时间后再对照。",
     "ops.col.kernel": "kernel",
     "ops.col.class": "类型",
@@ -331,10 +321,10 @@ ZH = {
     "ops.how.tokens": "这一步的 token 数：批大小 × 每个请求的新 token 数（预填充：提示词长度；解码：1）。",
     "ops.how.gemm": "对 T 个 token 做 d_in × d_out 的投影：每个权重、每个 token 2 FLOP；权重对整个 batch 只读一遍，"
                     "所以算术强度随 T 增长（2 字节权重时约 T FLOP/字节）。",
-    "ops.how.attention": "注意力：每个 query 看 k̄ 个 key（解码：整个 cache，滑动窗口层不超过窗口；"
-                         "预填充：因果，约为提示词的一半）。每个请求读自己的 KV cache，所以它的算术强度不随 batch 增长。",
+    "ops.how.attention": "注意力：每个 query 看 k̄ 个 key（解码：整个 cache，滑动窗口层不超过窗口；预填充：因果，约为提示词的一半）。"
+                         "每个请求读自己的 KV cache，所以它的算术强度不随 batch 增长。",
     "ops.how.step": "单步时间下限：每个算子按自己的 Roofline 计时，对所有层求和（按张量并行组里的单卡计）。",
     "ops.how.tokens_per_s": "解码：整个 batch 的 tokens/秒；预填充：首 token 时间就是这一步本身。",
-    "ops.how.experts": "MoE：batch 里 T 个 token 各从 E 个专家中选 k 个；在均匀路由假设下，会用到 "
-                       "D = E·(1 − (1 − k/E)^T) 个不同的专家，读它们的权重（这是假设：真实的路由器分布不均）。",
+    "ops.how.experts": "MoE：batch 里 T 个 token 各从 E 个专家中选 k 个；在均匀路由假设下，会用到 D = E·(1 − (1 − k/E)^T) 个不同的专家，"
+                       "读它们的权重（这是假设：真实的路由器分布不均）。",
 }

@@ -310,8 +310,7 @@ ZH = {
     "plans.f.name_help": "在表格、图和报告中显示的简短标签。",
     "plans.f.kind": "类型",
     "plans.f.model": "模型",
-    "plans.f.model_help": "models.toml 中的模型（由结构给出含注意力的 FLOP、训练显存和 KV cache），"
-                          "或只填参数量 N。",
+    "plans.f.model_help": "models.toml 中的模型（由结构给出含注意力的 FLOP、训练显存和 KV cache），或只填参数量 N。",
     "plans.f.model_custom": "自定义：只填参数量",
     "plans.f.model_facts": "总参数 {total}，每个 token 激活 {active}；{layers} 层，{heads} 个头，"
                            "{kv_heads} 个 KV 头。来源：{source}",
@@ -410,15 +409,14 @@ ZH = {
     "plans.report.title": "Roofline Lab——方案对比",
     "plans.report.generated": "生成于 {date} · Roofline Lab",
     "plans.report.assumptions": "假设与来源",
-    "plans.report.a_training": "训练：C = 6·N·D FLOP；时间 = C ÷ (GPU 数 × 稠密峰值 × MFU)；"
-                               "GPU 小时 = C ÷ (峰值 × MFU) ÷ 3600；费用 = GPU 小时 × 单价。"
-                               "MFU 只计模型 FLOP；重计算提高的是 HFU，不是 MFU。",
-    "plans.report.a_serving": "推理服务：每个解码步读取全部权重和整个 batch 的 KV cache：单步时间 = max((权重 + KV) ÷ (GPU 数 × 带宽), 2·N·batch ÷ (GPU 数 × 峰值))；"
-                              "tokens/秒 = batch ÷ 单步时间；首 token 最短时间 = max(2·N·提示词长度 ÷ 峰值, 权重 ÷ 带宽)；"
+    "plans.report.a_training": "训练：C = 6·N·D FLOP；时间 = C ÷ (GPU 数 × 稠密峰值 × MFU)；GPU 小时 = C ÷ (峰值 × MFU) ÷ 3600；"
+                               "费用 = GPU 小时 × 单价。MFU 只计模型 FLOP；重计算提高的是 HFU，不是 MFU。",
+    "plans.report.a_serving": "推理服务：每个解码步读取全部权重和整个 batch 的 KV cache：单步时间 = max((权重 + KV) ÷ (GPU 数 × 带宽), 2·N·batch "
+                              "÷ (GPU 数 × 峰值))；tokens/秒 = batch ÷ 单步时间；首 token 最短时间 = max(2·N·提示词长度 ÷ 峰值, 权重 ÷ 带宽)；"
                               "张量并行按理想扩展（不计 all-reduce 时间）。速度上限乘以设定效率。",
     "plans.report.a_memory": "显存是否够（推理服务）：权重 + KV cache ≤ 全部卡显存的 90%（留 10% 给激活和运行时）。",
-    "plans.report.a_published": "同规模公开 MFU：参数量在 ×4、GPU 数在 ×8 以内、同一设备系列的公开训练中 MFU 的最低值和最高值（不足两个时放宽范围）"
-                                "。解码效率：公开的批大小 1 解码结果中实测带宽 ÷ 规格书带宽。",
+    "plans.report.a_published": "同规模公开 MFU：参数量在 ×4、GPU 数在 ×8 以内、同一设备系列的公开训练中 MFU 的最低值和最高值（不足两个时放宽范围）。"
+                                "解码效率：公开的批大小 1 解码结果中实测带宽 ÷ 规格书带宽。",
     "plans.report.a_peaks": "所有峰值均为稠密值（不含 2:4 稀疏），来自 hardware.toml。",
     "plans.report.a_currency": "金额单位：{currency}。",
     "plans.report.sources": "引用的公开数据",

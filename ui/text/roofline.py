@@ -306,16 +306,16 @@ ZH = {
     "roofline.r.fraction": "占上限 %",
     "roofline.r.verdict": "结论",
     "roofline.r.none": "还没有可以画的 kernel：在表格里加几行、用计算器生成一个，或者导入文件。",
-    "roofline.r.summary": "共放置 **{n}** 个 kernel，其中 **{measured}** 个有实测时间：{near} 个接近上限（≥ {near_pct}）"
-                          "，{below} 个低于上限，{above} 个超过上限（> {above_pct}：不可能）。",
+    "roofline.r.summary": "共放置 **{n}** 个 kernel，其中 **{measured}** 个有实测时间：{near} 个接近上限（≥ {near_pct}），"
+                          "{below} 个低于上限，{above} 个超过上限（> {above_pct}：不可能）。",
     "roofline.r.top_note": "下面只为 {n} 个 kernel 中最慢的 {shown} 个写了结论（按实测时间，没有则按最短时间排序）；"
                            "上面的表格列出了全部。",
     "roofline.r.no_flops.one": "有 {n} 个 kernel 没有 FLOP（例如 Nsight Compute 文件里没有 FLOP 计数器），"
                            "无法放到图上：请在表格里补上它们的 FLOP。",
     "roofline.r.no_flops.other": "有 {n} 个 kernel 没有 FLOP（例如 Nsight Compute 文件里没有 FLOP 计数器），"
                            "无法放到图上：请在表格里补上它们的 FLOP。",
-    "roofline.s.head": "**{row}. {name}**——{bound}（算术强度 {intensity}）：在这台设备上不可能快过 "
-                       "**{ceiling}**，所以至少需要 **{floor}**。",
+    "roofline.s.head": "**{row}. {name}**——{bound}（算术强度 {intensity}）：在这台设备上不可能快过 **{ceiling}**，"
+                       "所以至少需要 **{floor}**。",
     "roofline.s.unmeasured": "没给时间，所以画在上限处；填上实测时间就能看到离上限有多远。",
     "roofline.s.head_zero": "**{row}. {name}**——零 FLOP：它只搬数据（{bytes}），所以按带宽和显存带宽上限（{bw}）比较："
                             "至少需要 **{floor}**。",
@@ -329,11 +329,10 @@ ZH = {
                              "算得再快也没用。",
     "roofline.s.fix.compute": "它是算力受限，应该优化**计算**（用上 Tensor Core、选对精度、维度对齐、更好的分块）。",
     "roofline.s.near_roof": "接近上限——这个 kernel 已经到头了，去优化别的（或者提高它的算术强度，把上限抬高）。",
-    "roofline.s.above_roof": "超过了屋顶，这在物理上不可能——你算错了。常见原因：屋顶太低（侧边栏选的精度比 kernel "
-                             "实际用的低，比如 FP8 kernel 却选了 BF16，或者 SXM 的卡选成了 PCIe 版）；FLOP 算多了"
-                             "（重复计数）；数据其实来自缓存、字节却按显存流量算多了（真实的显存算术强度更高，点应该更靠右）；"
-                             "或者时间测短了（异步启动没有同步就计时、把 ms 当成 µs）。把 MAC 当成 FLOP、"
-                             "或者用 2:4 稀疏峰值，只会让点落到屋顶下面，不会超过屋顶。",
+    "roofline.s.above_roof": "超过了屋顶，这在物理上不可能——你算错了。常见原因：屋顶太低（侧边栏选的精度比 kernel 实际用的低，比如 FP8 kernel 却选了 BF16，"
+                             "或者 SXM 的卡选成了 PCIe 版）；FLOP 算多了（重复计数）；数据其实来自缓存、字节却按显存流量算多了（真实的显存算术强度更高，"
+                             "点应该更靠右）；或者时间测短了（异步启动没有同步就计时、把 ms 当成 µs）。把 MAC 当成 FLOP、或者用 2:4 稀疏峰值，"
+                             "只会让点落到屋顶下面，不会超过屋顶。",
     "roofline.dl.table": "⬇️ Kernel 表（CSV）",
     "roofline.dl.table_help": "可读的行导出为 CSV（name, flops, bytes, seconds, count），导入面板可以原样读回。",
     "roofline.dl.results": "⬇️ 结果（CSV）",

@@ -224,11 +224,10 @@ ZH = {
     "rlx.imp.dtype_help": "没有记录 'Input type' 的 trace（较旧的 PyTorch）不知道每个元素几个字节，"
                           "此时按这里选的类型计算；用到时报告会注明。",
     "rlx.imp.tensor_k": "每条 Tensor Core 指令的 FLOP（ncu；留空 = 按 GPU 取值）",
-    "rlx.imp.tensor_k_help": "Nsight Compute 以 warp 级 MMA 指令数统计 Tensor Core 工作量"
-                             "（sm__inst_executed_pipe_tensor.sum），FLOP = 本系数 × 该计数。"
-                             "留空时按报告里的 GPU 取值（CC 列或设备名，否则用侧边栏选的设备）：Volta（V100，HMMA.884）为 512，"
-                             "Turing（T4，m16n8k8）为 2048，Ampere、Ada、Hopper 和 Blackwell（mma m16n8k16 = 2·16·8·16）为 4096。"
-                             "导入报告会注明用了哪个值。填一个数可以覆盖它。",
+    "rlx.imp.tensor_k_help": "Nsight Compute 以 warp 级 MMA 指令数统计 Tensor Core 工作量（sm__inst_executed_pipe_tensor.sum），"
+                             "FLOP = 本系数 × 该计数。留空时按报告里的 GPU 取值（CC 列或设备名，否则用侧边栏选的设备）：Volta（V100，"
+                             "HMMA.884）为 512，Turing（T4，m16n8k8）为 2048，Ampere、Ada、Hopper 和 Blackwell（mma m16n8k16 = "
+                             "2·16·8·16）为 4096。导入报告会注明用了哪个值。填一个数可以覆盖它。",
     "rlx.imp.tensor_k_placeholder": "按 GPU 取值",
     "rlx.imp.uploader": "Profiler trace 或 CSV",
     "rlx.imp.uploader_help": "每个文件最多 25 MB（更大的 trace 请压缩成 .json.gz）。"
@@ -239,21 +238,19 @@ ZH = {
     "rlx.imp.ncu_after": "已经有 .ncu-rep 报告？先导出："
                          "ncu --import report.ncu-rep --csv --page details > profile.csv",
     "rlx.imp.progress": "正在读取 {file}…",
-    "rlx.imp.counts": "读取的项目：{read:,} = {placed:,} 个放到 Roofline 上 + {skipped:,} 个跳过（见下方）"
-                      "+ {other:,} 个自身没有 GPU 工作（只在 CPU 上的算子，或其 kernel 已算在外层算子里）。",
+    "rlx.imp.counts": "读取的项目：{read:,} = {placed:,} 个放到 Roofline 上 + {skipped:,} 个跳过（见下方）+ {other:,} 个自身没有 GPU "
+                      "工作（只在 CPU 上的算子，或其 kernel 已算在外层算子里）。",
     "rlx.imp.device_same": "记录于 {trace}：就是侧边栏选的设备（{sidebar}），kernel 按它的屋顶评判。",
     "rlx.imp.device_unknown": "记录于 {trace}，它不在设备列表里：kernel 按侧边栏的 {sidebar} 评判。",
-    "rlx.imp.device_differs": "这个 trace 记录于 **{trace}**，但侧边栏选的设备是 **{sidebar}**："
-                              "每个 kernel 都在按错误的屋顶评判。要把侧边栏切换到 {device} 吗？",
+    "rlx.imp.device_differs": "这个 trace 记录于 **{trace}**，但侧边栏选的设备是 **{sidebar}**：每个 kernel 都在按错误的屋顶评判。"
+                              "要把侧边栏切换到 {device} 吗？",
     "rlx.imp.switch_device": "把侧边栏切换到 {device}",
     "rlx.imp.replace_examples": "用导入的 kernel 替换表格里的示例",
     "rlx.imp.replace_examples_help": "表格里还是示例 kernel。保持勾选则用文件里的 kernel 替换它们；"
                                      "取消勾选则保留示例并追加。",
-    "rlx.imp.done": "已导入 {file}（{format}）：读取 {read:,} 项，得到 {n:,} 个 kernel，"
-                    "其中 {placed:,} 个有 FLOP（画在 Roofline 上）；{added:,} 行加入表格，"
-                    "耗时 {seconds} 秒。",
-    "rlx.imp.unplaced": "总时间中有 {share}（{total} 中的 {skipped}；时间来源：{basis}）"
-                        "无法放到 Roofline 上——见下方跳过的项目。",
+    "rlx.imp.done": "已导入 {file}（{format}）：读取 {read:,} 项，得到 {n:,} 个 kernel，其中 {placed:,} 个有 FLOP（画在 Roofline "
+                    "上）；{added:,} 行加入表格，耗时 {seconds} 秒。",
+    "rlx.imp.unplaced": "总时间中有 {share}（{total} 中的 {skipped}；时间来源：{basis}）无法放到 Roofline 上——见下方跳过的项目。",
     "rlx.imp.no_time": "文件里没有时间，因此这些 kernel 无法计算时间占比，也无法高亮前 N 个。",
     "rlx.imp.skipped_heading": "跳过：{groups:,} 组共 {n:,} 项，及原因",
     "rlx.imp.skipped_more": "共 {n:,} 组，只显示时间最多的 {shown:,} 组。",
@@ -290,16 +287,15 @@ ZH = {
     "rlx.reason.cell_error": "有单元格无法读取",
     "rlx.reason.no_bytes": "该 kernel 没有访存指标",
     "rlx.reason.op_overhead": "算子在其 GPU kernel 之外的时间（CPU 开销）",
-    "rlx.note.tensor_k": "Tensor Core FLOP：每条 Tensor Core 指令按 {value} FLOP 计（{arch}，{inst}；依据：{basis}）。",
+    "rlx.note.tensor_k": "Tensor Core FLOP：每条 Tensor Core 指令按 {value} FLOP 计（{arch}，"
+                         "{inst}；依据：{basis}）。",
     "rlx.note.tensor_k_option": "Tensor Core FLOP：每条 Tensor Core 指令按 {value} FLOP 计（在导入选项里设定）。",
-    "rlx.warn.tensor_k_unknown": "报告里没有 GPU 信息，侧边栏选的设备也不是带 Tensor Core 的 NVIDIA GPU："
-                                 "Tensor Core FLOP 按每条指令 {value} FLOP 计（mma m16n8k16，Ampere 及以后）。"
-                                 "如果是更老的 GPU，请在导入选项里填写。",
-    "rlx.warn.flops_missing": "{n} 个 kernel 没有 FLOP 计数（没有 FLOP 计数器的 Nsight Compute "
-                              "文件常见）：在表格里填上 FLOP 才能画到 Roofline 上。",
+    "rlx.warn.tensor_k_unknown": "报告里没有 GPU 信息，侧边栏选的设备也不是带 Tensor Core 的 NVIDIA GPU：Tensor Core FLOP 按每条指令 {value} FLOP "
+                                 "计（mma m16n8k16，Ampere 及以后）。如果是更老的 GPU，请在导入选项里填写。",
+    "rlx.warn.flops_missing": "{n} 个 kernel 没有 FLOP 计数（没有 FLOP 计数器的 Nsight Compute 文件常见）："
+                              "在表格里填上 FLOP 才能画到 Roofline 上。",
     "rlx.warn.dtype_assumed": "trace 中部分算子没有 'Input type'，按 {dtype} 计算（上面选择的数据类型）。",
-    "rlx.warn.conv_geometry_assumed": "{n} 个卷积在 trace 中没有 stride/padding：按 stride 1、"
-                                      "'same' padding 计算（对带 stride 的卷积是 FLOP 上界）。",
+    "rlx.warn.conv_geometry_assumed": "{n} 个卷积在 trace 中没有 stride/padding：按 stride 1、'same' padding 计算（对带 stride 的卷积是 FLOP 上界）。",
     "rlx.warn.no_gpu_time": "trace 中没有 GPU kernel；时间取算子在 CPU 上的持续时间"
                             "（墙钟时间，含启动开销）。",
     "rlx.warn.names_truncated": "部分 kernel 名称过长，已截短。",
@@ -321,18 +317,15 @@ ZH = {
     # ---------------------------------------------------------------- hierarchy
     "rlx.hier.heading": "存储层级（Nsight Compute 导入）",
     "rlx.hier.toggle": "每个存储层级画一个点（DRAM、L2、L1）",
-    "rlx.hier.toggle_help": "针对从 Nsight Compute 导入、带有各级存储字节数的 kernel："
-                            "每一级都画在该 kernel 的 FLOP/s 高度，算术强度 = FLOP / 该级字节数，"
-                            "并用线连起来。某一级流量越大，它的点越靠左。",
-    "rlx.hier.no_levels": "表格中没有同时带 FLOP 和各级存储字节数的 kernel"
-                          "（它们来自含 L2/L1 指标的 Nsight Compute 导入）。",
+    "rlx.hier.toggle_help": "针对从 Nsight Compute 导入、带有各级存储字节数的 kernel：每一级都画在该 kernel 的 FLOP/s 高度，"
+                            "算术强度 = FLOP / 该级字节数，并用线连起来。某一级流量越大，它的点越靠左。",
+    "rlx.hier.no_levels": "表格中没有同时带 FLOP 和各级存储字节数的 kernel（它们来自含 L2/L1 指标的 Nsight Compute 导入）。",
     "rlx.hier.l2": "L2 带宽上限（字节/秒）",
     "rlx.hier.l1": "L1 带宽上限（字节/秒）",
     "rlx.hier.ceiling_placeholder": "留空 = 不画，例如 7 TB/s",
     "rlx.hier.ceiling_help": "在同一算力屋顶下多画一条斜线。留空则不画。",
-    "rlx.hier.caption": "规格书很少给出缓存带宽。请用微基准测试测量（例如数据量刚好放进 "
-                        "L2 / L1 的流式 kernel），或读取 Nsight Compute 自带的 Roofline 分析"
-                        "（--section SpeedOfLight_HierarchicalTensorRooflineChart）。",
+    "rlx.hier.caption": "规格书很少给出缓存带宽。请用微基准测试测量（例如数据量刚好放进 L2 / L1 的流式 kernel），或读取 Nsight Compute 自带的 Roofline "
+                        "分析（--section SpeedOfLight_HierarchicalTensorRooflineChart）。",
     "rlx.hier.roof.l2": "L2 上限 {bw}",
     "rlx.hier.roof.l1": "L1 上限 {bw}",
     "rlx.hier.level.dram": "DRAM",
@@ -365,9 +358,8 @@ ZH = {
                               "它在一台设备上带宽受限，在另一台上算力受限。",
     "rlx.cmp.sentence.slower": "在 {dst} 上，**{name}** 的上限比在 {src} 上低："
                                "最好也只有 {ratio}× 的速度（慢 {slow}×）。",
-    "rlx.cmp.caption": "上限是每个 kernel 在其算术强度下可达 FLOP/s（Roofline 上限）之比；"
-                       "在当前设备上已经低于屋顶的 kernel，实际收益可能更多或更少。"
-                       "文字说明只列出时间最多的 {n} 个 kernel。",
+    "rlx.cmp.caption": "上限是每个 kernel 在其算术强度下可达 FLOP/s（Roofline 上限）之比；在当前设备上已经低于屋顶的 kernel，"
+                       "实际收益可能更多或更少。文字说明只列出时间最多的 {n} 个 kernel。",
     # ---------------------------------------------------------------- scenarios
     "rlx.scn.heading": "场景文件",
     "rlx.scn.intro": "把整个页面——设备、精度、自定义峰值和带宽、对比设备、L2/L1 上限、额外的屋顶"

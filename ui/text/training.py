@@ -99,8 +99,7 @@ EN = {
 ZH = {
     "training.title": "训练时长：开训之前就算清天数、GPU 小时和花费",
     "training.intro": "训练一个稠密 Transformer 大约需要 **6·N·D** FLOP（N 为参数量，D 为训练 token 数）。"
-                      "再除以集群真正能交付的算力——GPU 数 × 峰值 × MFU——就得到训练天数、GPU 小时和账单，"
-                      "第一步还没跑就心里有数。",
+                      "再除以集群真正能交付的算力——GPU 数 × 峰值 × MFU——就得到训练天数、GPU 小时和账单，第一步还没跑就心里有数。",
     "training.inputs_heading": "训练配置",
     "training.params": "模型参数量 N",
     "training.params_help": "参数量，例如 7B、70B、1.3e9（MoE 填每 token 激活的参数量）。",
