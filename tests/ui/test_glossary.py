@@ -227,6 +227,14 @@ def test_the_scanner_flags_a_second_rendering():
     assert not findings["tokens per second"].conflicting  # tok/s in hover text is allowed
 
 
+# A page is named as the navigation names it, in 「」, followed by 页 ("「解码速度」页", never
+# "Roofline 页面" or "「方案对比」页面").
+_PAGE_NAMES = ("整个模型的 Roofline", "Roofline", "MFU", "训练时长", "解码速度", "Trace 诊断", "方案对比",
+               "实测本机", "学习", "首页")
+PAGE_OUTSIDE_CORNERS = (r"(?<!「)(?:" + "|".join(map(re.escape, _PAGE_NAMES)) + r")(?!」) ?页"
+                        r"|」页面")
+
+
 def test_the_typography_rules():
     bad = []
     for key, zh in CATALOGS["zh"].items():
@@ -237,7 +245,9 @@ def test_the_typography_rules():
                           ("a single — between words", r"\S —(?!—) ?\S|[\u4e00-\u9fff]—(?!—)[\u4e00-\u9fff]"),
                           ("a full-width bracket as a formula's operand",
                            r"[÷×=]\s*（[^（），、；。]*[×÷+−·][^（），、；。]*）"),
-                          ("a UI name in bold instead of 「」", r"按 \*\*|点 \*\*")):
+                          ("a UI name in bold instead of 「」", r"按 \*\*|点 \*\*"),
+                          ("a space beside 「」 in a sentence", r"[\u4e00-\u9fff，。；：、] +「|」 +[\u4e00-\u9fff]"),
+                          ("a page named outside 「」页", PAGE_OUTSIDE_CORNERS)):
             if re.search(pat, text):
                 bad.append(f"{key}: {name}: {zh[:80]!r}")
     assert not bad, "\n".join(bad)
@@ -259,3 +269,11 @@ def test_english_and_chinese_name_the_same_concept():
             if zh_term in zh and not re.search(en_pat, _plain(en), re.I):
                 bad.append(f"{key}: {zh_term!r} names another concept than {en_pat!r}")
     assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("text, flagged", [
+    ("在 Roofline 页面导入", True), ("打开 MFU 页面", True), ("「方案对比」页面", True), ("学习页里", True),
+    ("在「Roofline」页导入", False), ("在「整个模型的 Roofline」页", False), ("Roofline 屋顶线", False),
+])
+def test_page_names_are_in_corner_brackets(text, flagged):
+    assert bool(re.search(PAGE_OUTSIDE_CORNERS, text)) == flagged

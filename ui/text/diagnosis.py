@@ -276,12 +276,11 @@ ZH = {
     "diagnosis.limit": "上传上限：每个文件 {limit} MB。100 MB 的 trace.json 用 gzip 压缩后约 10 MB。"
                        "文件不会被保存：trace 只留在这个浏览器会话里。",
     "diagnosis.progress": "正在读取 {file}…",
-    "diagnosis.error": "{file} 无法作为 profiler trace 读取。已显示的诊断（如果有）不变，"
-                       "Roofline 页面的 kernel 表也不变。",
+    "diagnosis.error": "{file} 无法作为 profiler trace 读取。已显示的诊断（如果有）不变，「Roofline」页的 kernel 表也不变。",
     "diagnosis.error_internal": "读取 {file} 时出现意外错误（这是程序缺陷——请连同文件一起反馈）。"
                                 "其他内容没有改动。",
     "diagnosis.still_showing": "仍在显示 {file} 的诊断。",
-    "diagnosis.empty": "在上面上传一份 trace 就能看到诊断。在 Roofline 页面导入的 trace 也会在这里诊断。",
+    "diagnosis.empty": "在上面上传一份 trace 就能看到诊断。在「Roofline」页导入的 trace 也会在这里诊断。",
     "diagnosis.threshold": "小 kernel 阈值（秒）",
     "diagnosis.threshold_help": "比它短的 kernel 算作小 kernel：低于约 10 µs（CPU 启动一个 kernel 的开销）时，决定速度的是启动而不是计算。"
                                 "例如 10 µs、5us、2e-5，也可以写 10 微秒。",
@@ -290,7 +289,7 @@ ZH = {
     "diagnosis.device_option": "GPU {device}",
     "diagnosis.read_caption": "{file}：{size}，读取 {events} 个事件用时 {seconds} 秒 · {schema} · "
                               "{platform} · {device}。",
-    "diagnosis.source.roofline": "（在 Roofline 页面导入。）",
+    "diagnosis.source.roofline": "（在「Roofline」页导入。）",
     "diagnosis.schema.kineto": "Kineto 格式",
     "diagnosis.schema.legacy": "2021 年旧格式",
     "diagnosis.verdicts_heading": "诊断",
@@ -431,7 +430,7 @@ ZH = {
     "diagnosis.tokens_per_s": "吞吐",
     "diagnosis.tokens_per_s_help": "每步 token 数 ÷ 平均单步时间（{step}）。",
     "diagnosis.mfu_caption": "每卡峰值算力 {peak}（{device}，{precision}）；每个 token MFU 按 {fpt}，HFU 按 {hw}。区间：{band}。",
-    "diagnosis.mfu_link": "用这些输入打开 MFU 页面",
+    "diagnosis.mfu_link": "用这些输入打开「MFU」页",
     "diagnosis.mfu_fill": "填入参数量和每步 token 数，就能看到每一步的 MFU 和 HFU。",
     "diagnosis.step.col.step": "训练步",
     "diagnosis.step.col.time": "单步时间",

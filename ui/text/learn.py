@@ -579,7 +579,7 @@ ZH = {
     "learn.hint.trace_nccl": "NCCL 会在通信 stream 上显示为长 kernel。看看图例的颜色。",
     "learn.hint.trace_none": "再看看：三个信号中有一个在这里。",
     "learn.why": "为什么？→ {topic}",
-    "learn.why_help": "学习页里讲这个的一课（第 {n} 课）。",
+    "learn.why_help": "「学习」页里讲这个的一课（第 {n} 课）。",
     "learn.topic.1": "拐点",
     "learn.topic.2": "Roofline 的用处",
     "learn.topic.3": "MFU 怎么算",

@@ -266,7 +266,7 @@ ZH = {
                                  "所以它们的平台值是 numpy 代码能拿到的，低于硬件本身。",
     "measure.curve_caption_gpu": "torch 设备内拷贝（读 + 写都计入），工作集逐渐增大；台阶是 L2 缓存。",
     "measure.live_heading": "实测 Roofline 上的 kernel",
-    "measure.live_intro": "选几个 numpy 运算和规模，在这里运行，它们的点会落在上面的图上：FLOP 和字节数用与 Roofline 页相同的公式，时间是现场测的。",
+    "measure.live_intro": "选几个 numpy 运算和规模，在这里运行，它们的点会落在上面的图上：FLOP 和字节数用与「Roofline」页相同的公式，时间是现场测的。",
     "measure.live_needs_cpu": "这些 kernel 是本服务器 CPU 上的 numpy 运算：请在上面选本次会话实测的 CPU 再运行。",
     "measure.live_precision": "kernel 精度",
     "measure.live_precision_help": "FP64（每个元素 8 字节）或 FP32（4 字节）。",

@@ -236,14 +236,13 @@ EN = {
 
 ZH = {
     "plans.title": "方案并排对比",
-    "plans.intro": "为规划会议对比不同配置：*7B 用 64 张 A100 还是 128 张 H100？MFU 能到多少？花多少钱？"
-                   "放得下吗？* 每一行是一个方案，用的公式与「训练时长」「解码速度」页面完全相同。"
-                   "每个理论上限旁边都给出同等规模的公开训练/推理实际达到的水平。",
+    "plans.intro": "为规划会议对比不同配置：*7B 用 64 张 A100 还是 128 张 H100？MFU 能到多少？花多少钱？放得下吗？* 每一行是一个方案，"
+                   "用的公式与「训练时长」「解码速度」页完全相同。每个理论上限旁边都给出同等规模的公开训练/推理实际达到的水平。",
     "plans.kind.training": "训练",
     "plans.kind.serving": "推理服务",
     "plans.training_heading": "训练方案",
     "plans.serving_heading": "推理服务方案",
-    "plans.none": "还没有方案。用下面的按钮添加，或在「训练时长」「解码速度」页面点「把这个配置加入方案」。",
+    "plans.none": "还没有方案。用下面的按钮添加，或在「训练时长」「解码速度」页点「把这个配置加入方案」。",
     "plans.baseline_mark": "★ 基线",
     "plans.baseline_caption": "相对列把每个方案与同类的基线方案（★）比较：{name}。",
     "plans.baseline_other_kind": "当前基线是{kind}方案；把本类中的一个方案设为基线，才会显示相对数字。",
@@ -388,8 +387,7 @@ ZH = {
     "plans.link_error": "链接中的方案表无法读取，保留原来的表格。{message}",
     "plans.csv": "下载 CSV",
     "plans.csv_help": "所有方案的输入和结果，列名中注明国际单位。",
-    "plans.currency_help": "表中所有价格和费用的币种（与「训练时长」页面的选择相同；价格写成 $2 或 15 元时会自动设定）。"
-                           "不做汇率换算：币种只说明价格是用什么货币填的。",
+    "plans.currency_help": "表中所有价格和费用的币种（与「训练时长」页的选择相同；价格写成 $2 或 15 元时会自动设定）。不做汇率换算：币种只说明价格是用什么货币填的。",
     "plans.report": "下载一页报告（HTML）",
     "plans.report_help": "表格、图和假设都在一个 HTML 文件里；用浏览器打开后可打印（A4 或 Letter）或另存为 PDF。",
     "plans.file_save": "保存方案文件（JSON）",
@@ -402,10 +400,10 @@ ZH = {
     "plans.file_error": "方案文件无法打开，没有做任何改动。",
     "plans.file_opened": "已打开 {n} 个方案。",
     "plans.add_from_page": "把这个配置加入方案",
-    "plans.add_from_page_help": "把上面的输入复制为「方案对比」页面的新一行，与其他配置比较。",
+    "plans.add_from_page_help": "把上面的输入复制为「方案对比」页的新一行，与其他配置比较。",
     "plans.add_from_page_pasted": "粘贴的 config.json 无法加入方案：请在侧边栏选择目录中的模型或「自定义：只填参数量」。",
     "plans.added": "已把“{name}”加入方案（表中共 {n} 个）。",
-    "plans.open_plans": "打开「方案对比」页面",
+    "plans.open_plans": "打开「方案对比」页",
     "plans.report.title": "Roofline Lab——方案对比",
     "plans.report.generated": "生成于 {date} · Roofline Lab",
     "plans.report.assumptions": "假设与来源",

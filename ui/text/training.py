@@ -112,8 +112,7 @@ ZH = {
     "training.gpus": "GPU 数",
     "training.gpus_help": "任务使用的 GPU 数，整数。",
     "training.mfu": "本次训练的 MFU",
-    "training.mfu_help": "你预期能达到的 MFU（调好的任务一般 45–55%，没调过的常见 20–35%）。"
-                         "可以在 MFU 页面实测。",
+    "training.mfu_help": "你预期能达到的 MFU（调好的任务一般 45–55%，没调过的常见 20–35%）。可以在「MFU」页实测。",
     "training.compare_mfu": "对比的 MFU",
     "training.compare_mfu_help": "拿来对比的另一个 MFU，比如优化前的现状。",
     "training.price": "每 GPU 小时价格（可选）",
