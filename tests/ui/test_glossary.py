@@ -54,6 +54,7 @@ DISCOURAGED: dict[str, list[str]] = {
     "point size": [r"(?<!决)定点的?大小"],
     "kernel": [r"内核", r"核函数"],
     "idle gap": [r"间隙", r"空档"],
+    "non-matmul work": [r"非矩阵乘(?:算子|运算)"],
 }
 # One word per concept (issue 25): the scanner's rejected renderings are banned too, so the
 # glossary, the report in docs/zh-terms.txt and this test share one list of patterns.

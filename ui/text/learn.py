@@ -438,7 +438,7 @@ ZH = {
     "learn.q.fpt.help": "训练时一个 token 的计算量（前向加反向），是一个 FLOP 个数：例如 1.2e11 或 120 GFLOP。",
     "learn.q.why60": "(b) 为什么实际天花板是 60% 左右，而不是 100%？",
     "learn.q.why60.help": "真实的每个训练步里，还有什么在占 GPU 时间？",
-    "learn.why60.overheads": "有些时间永远不是有效的模型 FLOP：通信、非矩阵乘算子、数据加载、kernel 启动、优化器更新",
+    "learn.why60.overheads": "有些时间永远不是有效的模型 FLOP：通信、非矩阵乘操作、数据加载、kernel 启动、优化器更新",
     "learn.why60.datasheet": "规格书上的峰值虚标了约 40%",
     "learn.why60.precision": "BF16 舍入丢掉了约 40% 的 FLOP",
     "learn.why60.memory": "GPU 只能用上约 60% 的显存",
@@ -477,9 +477,9 @@ ZH = {
     "learn.q.run": "第 {i} 次：档位",
     "learn.q.run.help": "本章的 MFU 档位：< 20% 有明显问题，20–35% 偏低，35–45% 一般，45–55% 良好，"
                         "55–60% 优秀，> 60% 检查你的公式。",
-    "learn.l5.answer": "**45–55% 良好，55–60% 优秀**；超过 60% 先检查公式（或者用了 FP8）。"
-                       "天花板是 60% 左右，因为有些开销消除不了：通信、非矩阵乘算子（LayerNorm、Softmax、"
-                       "激活函数）、数据加载、kernel 启动、优化器更新——它们占时间，却不算有效 FLOP。",
+    "learn.l5.answer": "**45–55% 良好，55–60% 优秀**；超过 60% 先检查公式（或者用了 FP8）。天花板是 60% 左右，"
+                       "因为有些开销消除不了：通信、非矩阵乘操作（LayerNorm、Softmax、激活函数）、数据加载、kernel 启动、"
+                       "优化器更新——它们占时间，却不算有效 FLOP。",
     "learn.l5.worked": "第 {i} 次：6 × {params} × {tokens} ÷ ({gpus} × {peak}) = {mfu}：**{band}**。",
     "learn.l6.title": "第一个诊断实验",
     "learn.l6.question": "MFU 低了，最值得先做的一个诊断实验是什么？",
