@@ -223,9 +223,8 @@ ZH = {
     "decode.knee_text": "**临界批大小 ≈ {knee}。** 低于它时，每一步的瓶颈是读权重，1 个请求和 {knee} 个请求"
                         "一步花的时间差不多：批处理几乎免费——吞吐随 batch 增长，每个请求仍然能拿到约 {per}。"
                         "超过它，计算本身成了瓶颈：吞吐停在约 {thr}，每个请求开始变慢。",
-    "decode.knee_never": "**没有临界批大小**：在这样的 KV cache 下，每多一个请求多读的字节比它的计算更费时，"
-                         "所以无论 batch 多大，解码都一直受带宽限制。缩短上下文、减少 KV 头数（GQA）"
-                         "或者用 FP8 缓存会有帮助。",
+    "decode.knee_never": "**没有临界批大小**：在这样的 KV cache 下，每多一个请求多读的字节比它的计算更费时，所以无论 batch 多大，"
+                         "解码都一直带宽受限。缩短上下文、减少 KV 头数（GQA）或者用 FP8 缓存会有帮助。",
     "decode.fits": "放得下：权重 {model} + KV cache {kv}，总显存 {mem}（{gpus}），"
                    "至少还留出 10% 给激活和运行时。",
     "decode.fits_tight": "很紧：权重 {model} + KV cache {kv} 能放进 {mem}（{gpus}），"
