@@ -232,3 +232,30 @@ def test_calculator_fragments_wrap_the_calculators():
     assert {"2_MFU.py:mfu_calculator", "3_Training_time.py:training_calculator",
             "4_Decode_speed.py:decode_calculator"} <= set(found), found
     assert all(decorated and name.endswith("_calculator") for name, decorated in found.items()), found
+
+
+def _readme_layout() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("## Layout")
+    end = text.index("\n## ", start + 1)
+    return text[start:end]
+
+
+def test_readme_layout_table_names_the_tree():
+    layout = _readme_layout()
+    skip = {"README.md", "pyproject.toml", "artifacts"}
+    for path in ROOT.iterdir():
+        if path.name.startswith(".") and path.name != ".ci" or path.name in skip:
+            continue
+        if path.name == ".ci":
+            assert "`.ci/run`" in layout
+            continue
+        name = f"`{path.name}/`" if path.is_dir() else f"`{path.name}`"
+        assert name in layout, f"README's Layout table does not name {name}"
+    for path in UI.iterdir():
+        if path.name.startswith((".", "__")) or not (path.suffix == ".py" or path.is_dir()):
+            continue
+        assert f"`{path.stem}`" in layout or f"`{path.stem}/`" in layout, \
+            f"README's Layout table does not name ui/{path.name}"
+    for p in REGISTRY:
+        assert f"`{p.id}`" in layout, f"README's Layout table does not name the page package {p.id}"
