@@ -36,6 +36,7 @@ Parameters and attention
 Training
     ``flops_per_token(arch, seq_len, causal=True, recompute="none")``   FlopsPerToken
     ``recompute_flops_per_token(n_params, attention_forward, recompute)``  the same from N alone
+    (both live in ``calc.training_flops``)
     ``training_memory(arch, ...)``  TrainingMemory: lives in ``calc.training_memory``
     ``activation_bytes_per_layer(seq_len, micro_batch, d_model, n_heads, recompute, ...)``
 Inference
@@ -80,6 +81,7 @@ from .arch import (ModelArch, ModelConfigError, ParamCounts, arch_from_dict, arc
                    param_counts)
 from .hf_config import SUPPORTED_HF_TYPES, from_hf_config
 from .model_catalog import DEFAULT_MODELS_PATH, ModelFileError, load_models
+from .training_flops import FlopsPerToken, flops_per_token, recompute_flops_per_token
 from .training_memory import (OPTIMIZER_BYTES_PER_PARAM, RECOMPUTE_MODES, ZERO_STAGES,
                               TrainingMemory, activation_bytes_per_layer, training_memory)
 
@@ -124,24 +126,6 @@ __all__ = [
 ]
 
 @dataclass(frozen=True)
-class FlopsPerToken:
-    """Training FLOP per token.  ``model`` counts forward + backward once (MFU);
-    ``hardware`` adds what recomputation re-runs (HFU).  Attention terms are included."""
-
-    matmul: float            # 6 · active parameters
-    attention: float         # 3 · forward attention (QKᵀ and AV)
-    model: float             # matmul + attention                              (MFU numerator)
-    hardware: float          # + recomputed forward work                       (HFU numerator)
-    recompute: str
-    attention_forward: float  # forward attention FLOP per token
-    active_params: float
-
-    @property
-    def attention_share(self) -> float:
-        return self.attention / self.model
-
-
-@dataclass(frozen=True)
 class DecodeStep:
     """One decoding step of ``batch`` sequences (arrays when batch is an array)."""
 
@@ -152,58 +136,6 @@ class DecodeStep:
     seconds: Any           # max(bytes / mem_bw, flops / peak)
     tokens_per_s: Any    # batch / seconds
     memory_bound: Any      # bytes / mem_bw >= flops / peak
-
-
-def recompute_flops_per_token(n_params: float, attention_forward: float,
-                              recompute: str = "none") -> FlopsPerToken:
-    """Training FLOP per token from active parameters and forward attention FLOP.
-
-        model    = 6·N + 3·A                 (forward 1×, backward 2×)
-        hardware = model                     recompute "none"
-                 = 6·N + 4·A                 "selective" (core attention re-run, Korthikanti 2022)
-                 = 8·N + 4·A                 "full" (one more forward pass)
-
-    N active parameters, A forward attention FLOP per token.  MFU uses ``model``
-    (PaLM's definition: recomputation is not useful work); HFU uses ``hardware``.
-    MosaicML's llm-foundry counts HFU with activation checkpointing as 4/3 of both terms
-    (= "full").  Sources: PaLM (2022) App. B; Korthikanti et al. 2022 §4-5.
-    """
-    if recompute not in RECOMPUTE_MODES:
-        raise ValueError(f"recompute must be one of {', '.join(RECOMPUTE_MODES)}, got {recompute!r}")
-    n = v.number("n_params", n_params, "positive", "parameters")
-    a = v.number("attention_forward", attention_forward, "non_negative", "FLOP/token")
-    if not isinstance(n, float) or not isinstance(a, float):
-        raise ValueError("n_params and attention_forward must be single numbers")
-    matmul = 6.0 * n
-    attention = 3.0 * a
-    model = matmul + attention
-    if recompute == "none":
-        hw = model
-    elif recompute == "selective":
-        hw = matmul + 4.0 * a
-    else:
-        hw = 8.0 * n + 4.0 * a
-    return FlopsPerToken(matmul=matmul, attention=attention, model=model, hardware=hw,
-                         recompute=recompute, attention_forward=a, active_params=n)
-
-
-def flops_per_token(arch: ModelArch, seq_len: Any, causal: bool = True,
-                    recompute: str = "none") -> FlopsPerToken:
-    """Training FLOP per token of ``arch`` with the attention term, for MFU and HFU  [FLOP/token].
-
-        model    = 6·N_active + 3·A(s)       hardware: see :func:`recompute_flops_per_token`
-
-    A = :func:`attention_flops_per_token` (forward, attention width heads × head_dim,
-    causal or not, sliding windows capped).  Scalar seq_len.
-    Sources: PaLM (2022) App. B; Korthikanti et al. 2022; Narayanan et al. 2021.
-    """
-    if recompute not in RECOMPUTE_MODES:
-        raise ValueError(f"recompute must be one of {', '.join(RECOMPUTE_MODES)}, got {recompute!r}")
-    s = v.number("seq_len", seq_len, "non_negative", "tokens")
-    if not isinstance(s, float):
-        raise ValueError("seq_len must be a single number")
-    attn_fwd = float(attention_flops_per_token(arch, s, causal))
-    return recompute_flops_per_token(param_counts(arch).active, attn_fwd, recompute)
 
 
 def decode_weight_bytes(arch: ModelArch, batch: Any, bytes_per_param: Any):

@@ -54,6 +54,7 @@ import numpy as np
 
 from . import _validate as v
 from .arch import ModelArch, param_counts
+from .training_flops import RECOMPUTE_MODES
 
 __all__ = [
     "RECOMPUTE_MODES",
@@ -69,9 +70,6 @@ __all__ = [
     "training_memory",
 ]
 
-RECOMPUTE_MODES = ("none", "selective", "full")
-"""Activation recomputation: none; selective (core attention recomputed, Korthikanti
-et al. 2022 §5); full (every layer's forward pass recomputed in the backward pass)."""
 
 ZERO_STAGES = (0, 1, 2, 3)
 """ZeRO stages (Rajbhandari et al. 2020): 0 plain data parallel, 1 optimizer states
