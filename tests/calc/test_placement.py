@@ -50,8 +50,8 @@ def test_weight_split_llama2_7b():
 
 
 def test_kv_projections_replicated_beyond_kv_heads():
-    # Llama-3.1-70B, 16 GPUs: the K,V projections (2 · 8192 · 8 · 128 · 80 = 335.5 M
-    # parameters) split only 8 ways, so each GPU keeps 335.5M / 8, not / 16.
+    # Llama-3.1-70B, 16 GPUs: the K,V projections (2 · 8192 · 8 · 128 · 80 = 1.342 G
+    # parameters) split only 8 ways, so each GPU keeps 1.342G / 8, not / 16.
     a = M["llama-3.1-70b"]
     ws = weight_split(a)
     assert ws.kv_proj == 2 * 8192 * 8 * 128 * 80
