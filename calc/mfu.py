@@ -101,7 +101,7 @@ def training_flops_per_token(n_params: Any, n_layers: Any = 0, d_model: Any = 0,
     ``calc.training_flops.CAUSAL_DEFAULT``) it is halved (a causal mask skips half of the
     score matrix, as FlashAttention does).  Leave n_layers, d_model, seq_len at 0 for plain
     6N.  Accepts arrays; the record version is ``calc.training_flops.flops_per_token`` of a
-    ``ParamsOnlyArch`` (same formula).
+    ``params_only_arch`` (same formula).
     Sources: seed chapter 04; Kaplan et al. 2020 §2.1; PaLM (Chowdhery et al. 2022) App. B.
     """
     N = v.number("n_params", n_params, "positive", "parameters")

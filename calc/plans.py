@@ -43,7 +43,7 @@ from typing import Any, Mapping, Optional, Sequence
 from calc import decode as dec
 from calc import models as mdl
 from calc import training as tr
-from calc.training_flops import ParamsOnlyArch, flops_per_token
+from calc.training_flops import flops_per_token, params_only_arch
 from calc.training_memory import OPTIMIZERS, training_memory
 from calc.published import EfficiencyRange, MfuRange, Published, decode_efficiency_range, mfu_range
 from calc.scenario import ScenarioError, pack_token, unpack_token
@@ -250,7 +250,7 @@ def training_flops(plan: Plan, arch=None):
     """The plan's FLOP per token through the one count (calc.training_flops.flops_per_token):
     the architecture when a model is chosen, else a dense architecture of ``n_params``."""
     if arch is None:
-        return flops_per_token(ParamsOnlyArch(plan.n_params), 0, causal=plan.causal,
+        return flops_per_token(params_only_arch(plan.n_params), 0, causal=plan.causal,
                                recompute=plan.recompute)
     return flops_per_token(arch, plan.seq_len, causal=plan.causal, recompute=plan.recompute)
 

@@ -259,7 +259,7 @@ def training_run(flops, n_tokens: float, n_gpus: float, peak_flops: float, mfu: 
         MFU implied by GPU·h = C / (GPU·h · 3600 · peak)
 
     flops from :func:`calc.training_flops.flops_per_token` (the one count; a
-    ``ParamsOnlyArch`` gives the seed's 6N).  Seed: 7B, 1T tokens, 64 × A100 (312e12),
+    ``params_only_arch`` at seq_len 0 gives the seed's 6N).  Seed: 7B, 1T tokens, 64 × A100 (312e12),
     MFU 45 % → 4.2e22 FLOP, 54.1 days; 25 % → 97.4 days.  Scalars.
     Sources: seed chapter 04; Kaplan et al. 2020; PaLM (2022) App. B (HFU).
     """

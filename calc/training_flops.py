@@ -12,10 +12,11 @@ default everywhere, :data:`CAUSAL_DEFAULT` = True: a causal mask attends to s/2 
 average, the halving FlashAttention's causal kernels realise (PaLM App. B counts the full
 s×s matrix: ``causal=False``, 12·L·H·Q·T when ×3).
 
-"Custom: parameters only" is :class:`ParamsOnlyArch`: a dense architecture with N given
-(and, when known, L layers of width h for the attention term), not a second code path:
-A = Σ_layers 2·keys·(h + h) = 4·L·h·keys, so model = 6N + 12·L·h·s non-causal (the seed's
-formula) or 6N + 6·L·h·s causal.  The seed's 7B: 6 × 7e9 = 42 GFLOP per token.
+"Custom: parameters only" is :func:`params_only_arch` (``calc.arch.params_only``): a dense
+architecture with N given and L layers of width h for the attention term, not a second
+code path: A = Σ_layers 2·keys·(h + h) = 4·L·h·keys, so model = 6N + 12·L·h·s non-causal
+(the seed's formula) or 6N + 6·L·h·s causal; seq_len 0 gives the seed's 6N = 42 GFLOP
+per token for 7B.
 
 Sources: seed chapter "04 · Roofline 与 MFU" (6N + 12·L·h·s); Kaplan et al. 2020 §2.1;
 PaLM (Chowdhery et al. 2022) App. B (MFU vs HFU); Korthikanti et al. 2022 §5 (selective
@@ -24,15 +25,17 @@ recompute); Narayanan et al. 2021 (eq. 3: 8N with full recompute).  Units: FLOP 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
 from . import _validate as v
-from .arch import ModelArch, attention_flops_per_token, keys_per_query, param_counts
+from .arch import (ModelArch, attention_flops_per_token, keys_per_query, param_counts,
+                   params_only)
 
-__all__ = ["CAUSAL_DEFAULT", "RECOMPUTE_MODES", "ParamsOnlyArch", "FlopsPerToken",
+__all__ = ["CAUSAL_DEFAULT", "RECOMPUTE_MODES", "params_only_arch", "FlopsPerToken",
            "flops_per_token", "recompute_flops_per_token", "params_only_attention_forward"]
 
 CAUSAL_DEFAULT = True
@@ -43,23 +46,20 @@ RECOMPUTE_MODES = ("none", "selective", "full")
 et al. 2022 §5); full (every layer's forward pass recomputed in the backward pass)."""
 
 
-@dataclass(frozen=True)
-class ParamsOnlyArch:
-    """"Custom: parameters only": a dense architecture given by its parameter count N
-    (all active), with ``n_layers`` × ``d_model`` for the attention term (0: 6N alone)."""
+def params_only_arch(n_params: Any, n_layers: Any = 32, d_model: Any = 4096) -> ModelArch:
+    """"Custom: parameters only" for training: :func:`calc.arch.params_only` with N given and
+    ``n_layers`` layers of attention width ``d_model`` (the seed's 7B: 32 × 4096)   [ModelArch].
 
-    n_params: float
-    n_layers: float = 0.0
-    d_model: float = 0.0
-    name: str = ""
-
-    def __post_init__(self):
-        v.number("n_params", self.n_params, "positive", "parameters")
-        v.number("n_layers", self.n_layers, "non_negative", "layers")
-        v.number("d_model", self.d_model, "non_negative", "hidden size")
-
-
-Arch = Union[ModelArch, ParamsOnlyArch]
+    The width is split into heads of gcd(d_model, 128) so that heads × head_dim = d_model
+    exactly (4096 = 32 × 128); only that product enters the FLOP.  Pass seq_len 0 to
+    :func:`flops_per_token` for 6N alone.
+    """
+    L = v.number("n_layers", n_layers, "positive", "layers")
+    h = v.number("d_model", d_model, "positive", "hidden size")
+    if not (isinstance(h, float) and h.is_integer()):
+        raise ValueError(f"d_model must be a whole number > 0, got {d_model!r}")
+    hd = math.gcd(int(h), 128)
+    return params_only(n_params, n_layers=L, n_kv_heads=int(h) // hd, head_dim=hd)
 
 
 def params_only_attention_forward(n_layers: Any, d_model: Any, seq_len: Any,
@@ -143,7 +143,7 @@ def recompute_flops_per_token(n_params: float, attention_forward: float,
                          seq_len=float(seq_len), causal=causal)
 
 
-def flops_per_token(arch: Arch, seq_len: Any = 0, causal: bool = CAUSAL_DEFAULT,
+def flops_per_token(arch: ModelArch, seq_len: Any = 0, causal: bool = CAUSAL_DEFAULT,
                     recompute: str = "none") -> FlopsPerToken:
     """Training FLOP per token of ``arch`` at ``seq_len``, for MFU and HFU   [FLOP/token].
 
@@ -151,8 +151,8 @@ def flops_per_token(arch: Arch, seq_len: Any = 0, causal: bool = CAUSAL_DEFAULT,
 
     A = :func:`calc.arch.attention_flops_per_token` (forward; attention width heads ×
     head_dim; causal or not; sliding windows capped; MLA in its training, non-absorbed
-    form).  A :class:`ParamsOnlyArch` gives A = 4·L·h·keys (0 without L and h): the seed's
-    6N + 12·L·h·s non-causal.  Scalar seq_len (0: no attention term).
+    form).  A :func:`params_only_arch` (N given) gives A = 4·L·h·keys: the seed's
+    6N + 12·L·h·s non-causal.  Scalar seq_len (0: no attention term, the seed's 6N).
     Sources: PaLM (2022) App. B; Korthikanti et al. 2022; Narayanan et al. 2021.
     """
     _check_recompute(recompute)
@@ -161,10 +161,6 @@ def flops_per_token(arch: Arch, seq_len: Any = 0, causal: bool = CAUSAL_DEFAULT,
     s = v.number("seq_len", seq_len, "non_negative", "tokens")
     if not isinstance(s, float):
         raise ValueError("seq_len must be a single number")
-    if isinstance(arch, ParamsOnlyArch):
-        attn_fwd = float(params_only_attention_forward(arch.n_layers, arch.d_model, s, causal))
-        n = float(arch.n_params)
-    else:
-        attn_fwd = float(attention_flops_per_token(arch, s, causal))
-        n = param_counts(arch).active
+    attn_fwd = float(attention_flops_per_token(arch, s, causal))
+    n = param_counts(arch).active
     return recompute_flops_per_token(n, attn_fwd, recompute, s, causal)

@@ -12,7 +12,7 @@ renamed.
 
 Terms (per GPU of the worst stage; N parameters of ``arch``, ``calc.arch.param_counts``):
 
-    parameters held   N_dense / (t·p) + N_experts / (e·p)          (× 2 under DualPipe)
+    parameters held   P_dense(t) / p + N_experts / (t·e·p)        (× 2 under DualPipe)
     weights           params held × w / (ZeRO-3 ? d_dense : 1)      (w = 2 B bf16, 4 B fp32 Adam)
     gradients         params held × g / (ZeRO ≥ 2 ? d : 1)
     optimizer         params held × o / (ZeRO ≥ 1 ? d : 1)          (o = 12 B Adam mixed precision)
@@ -21,10 +21,15 @@ Terms (per GPU of the worst stage; N parameters of ``arch``, ``calc.arch.param_c
                                                                      one, one unsharded gradient)
     total             the sum; fit against the device memory with the 10 % reserve
 
-t tensor-, p pipeline-, c context-, e expert-parallel size, d data-parallel size: the
-dense weights are sharded over d·c (the data- and context-parallel ranks hold the same
-weights), the routed experts over t·d·c / e (the expert data-parallel group).  Layers in
-flight on the first stage, which is the worst (it holds the most micro-batches):
+t tensor-, p pipeline-, c context-, e expert-parallel size, d data-parallel size; the world
+is t·p·c·d GPUs.  P_dense(t) = ``calc.placement.params_per_gpu`` of the non-expert weights
+(split ÷ t, K/V projections ÷ min(t, K), norms and router replicated: the one placement
+rule).  The routed experts are split e ways over expert-parallel ranks taken from the
+d·c data-/context-parallel ranks (e must divide d·c; DeepSeek-V3: EP 64 across nodes) and
+each expert t ways (Megatron-Core's expert tensor parallelism, by default = t).  ZeRO
+shards the dense weights over d·c (the ranks that hold the same weights), the experts over
+d·c / e (the expert data-parallel group).  Layers in flight on the first stage, which is
+the worst (it holds the most micro-batches):
 
     1F1B (PipeDream-Flush)   min(p, m) micro-batches × L/p layers = L layers' worth when m ≥ p
     interleaved 1F1B, v      L × (1 + (p − 1)/(p·v))
@@ -54,6 +59,7 @@ import numpy as np
 
 from . import _validate as v
 from .arch import ModelArch, param_counts
+from .placement import MEMORY_RESERVE, MemoryFit, check_tp, memory_fit, params_per_gpu
 from .training_flops import RECOMPUTE_MODES
 
 __all__ = [
@@ -79,10 +85,10 @@ SCHEDULES = ("1f1b", "zb1p", "dualpipe")
 """Pipeline schedules: 1F1B (PipeDream-Flush; with ``interleave`` v > 1 Megatron's
 interleaved 1F1B), ZB1P (zero-bubble, Qi et al. 2023), DualPipe (DeepSeek-V3)."""
 
-TRAINING_MEMORY_RESERVE = 0.10
-"""Share of the device memory kept free for the CUDA context, NCCL buffers, the allocator's
-fragmentation and temporaries (the logits, s·b·V·4 bytes, among them): a total above
-(1 − reserve) × memory is "tight", above the memory "no"."""
+TRAINING_MEMORY_RESERVE = MEMORY_RESERVE
+"""The one reserve (calc.placement.MEMORY_RESERVE, 10 %): kept free for the CUDA context,
+NCCL buffers, the allocator's fragmentation and temporaries (the logits, s·b·V·4 bytes,
+among them); a total above (1 − reserve) × memory is "tight", above the memory "no"."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +152,7 @@ class TrainingMemory:
     memory_bytes: Optional[float] = None
     fit: Optional[str] = None
     used: Optional[float] = None
+    memory_fit: Optional[MemoryFit] = None
 
     @property
     def states(self) -> float:
@@ -225,11 +232,23 @@ def layers_in_flight(n_layers: float, pp: int, schedule: str = "1f1b", interleav
     return L / p * min(p, m)
 
 
-@lru_cache(maxsize=256)
-def _counts(arch: ModelArch) -> tuple[float, float, float]:
-    """(total, routed experts, n_layers) of ``arch``, computed once per architecture."""
+def _split(arch: ModelArch, tp: int) -> tuple[float, float, float]:
+    """(dense parameters per GPU of the tp group, routed-expert parameters, n_layers), through
+    calc.placement (what each GPU of a tp group holds), computed once per (arch, tp)."""
+    try:
+        return _split_cached(arch, tp)
+    except TypeError:                     # an architecture with an unhashable field
+        return _split_uncached(arch, tp)
+
+
+def _split_uncached(arch: ModelArch, tp: int) -> tuple[float, float, float]:
+    check_tp(arch, tp)
     pc = param_counts(arch)
-    return pc.total, pc.routed_experts, float(arch.n_layers)
+    dense = params_per_gpu(arch, tp, pc.total - pc.routed_experts)
+    return float(dense), pc.routed_experts, float(arch.n_layers)
+
+
+_split_cached = lru_cache(maxsize=1024)(_split_uncached)
 
 
 def _count(name: str, x: Any) -> int:
@@ -237,14 +256,6 @@ def _count(name: str, x: Any) -> int:
     if not isinstance(f, float) or f != int(f):
         raise ValueError(f"{name} must be a whole number of GPUs >= 1, got {x!r}")
     return int(f)
-
-
-def _fit(total: float, memory: Optional[float]) -> tuple[Optional[str], Optional[float]]:
-    if not memory:
-        return None, None
-    if total <= (1.0 - TRAINING_MEMORY_RESERVE) * memory:
-        return "fits", total / memory
-    return ("tight" if total <= memory else "no"), total / memory
 
 
 def training_memory(arch: ModelArch, *, tp: Any = 1, pp: Any = 1, dp: Any = 1, ep: Any = 1,
@@ -256,21 +267,22 @@ def training_memory(arch: ModelArch, *, tp: Any = 1, pp: Any = 1, dp: Any = 1, e
                     memory_bytes: Optional[float] = None) -> TrainingMemory:
     """Training memory per GPU of the worst pipeline stage, and whether it fits   [bytes].
 
-        weights      = P·w / (ZeRO-3 ? D : 1)    P = N_dense/(t·p) + N_experts/(e·p)  (× 2 DualPipe)
+        weights      = P·w / (ZeRO-3 ? D : 1)    P = P_dense(t)/p + N_experts/(t·e·p)  (× 2 DualPipe)
         gradients    = P·g / (ZeRO ≥ 2 ? D : 1)
         optimizer    = P·o / (ZeRO ≥ 1 ? D : 1)
         activations  = layers_in_flight(L, p, schedule, v, m) · activation_bytes_per_layer(s/c, b, h, a, r, t)
         ZeRO-3       = (2·w + g) · P / layers_per_gpu        (two all-gathered units, one gradient)
         total        = weights + gradients + optimizer + activations + ZeRO-3 buffers
 
-    D is d·c for the dense weights and t·d·c / e for the routed experts.  w =
+    D is d·c for the dense weights and d·c / e for the routed experts (see the module
+    docstring; tp validated by ``calc.placement.check_tp``).  w =
     ``weight_bytes_per_elem`` (2: bf16) and g = ``grad_bytes_per_elem`` (default w) unless
     the optimizer fixes them ("adam-fp32": 4 + 4 + 8 = 16 B per parameter); o from
-    :data:`OPTIMIZERS`.  The world is t·p·c·d GPUs; e must divide t·d·c.  Parameters are
+    :data:`OPTIMIZERS`.  The world is t·p·c·d GPUs; e must divide d·c.  Parameters are
     split evenly over the stages (embedding and LM head inside the split, as Megatron's
     uneven first/last stages balance them), so the first stage, which holds the most
     micro-batches, is the worst.  ``memory_bytes``:
-    the device's memory, for ``fit`` (reserve :data:`TRAINING_MEMORY_RESERVE`).  Ignores
+    the device's memory, for ``fit`` (``calc.placement.memory_fit``, the one rule).  Ignores
     the CUDA context, fragmentation and temporaries (the reserve's job).  Scalars only.
     Sources: see the module docstring (ZeRO §3, §5; Korthikanti et al. 2022; Narayanan et
     al. 2021; DualPipe README; PyTorch FSDP).
@@ -283,8 +295,11 @@ def training_memory(arch: ModelArch, *, tp: Any = 1, pp: Any = 1, dp: Any = 1, e
     t, p, d, e, c = (_count("tp", tp), _count("pp", pp), _count("dp", dp), _count("ep", ep),
                      _count("cp", cp))
     vv = _count("interleave", interleave)
-    if (t * d * c) % e:
-        raise ValueError(f"ep ({e}) must divide tp × dp × cp ({t} × {d} × {c} = {t * d * c})")
+    if (d * c) % e:
+        raise ValueError(f"ep (expert-parallel GPUs) must divide dp × cp ({d} × {c} = {d * c}), "
+                         f"got {e}")
+    if e > 1 and not arch.is_moe:
+        raise ValueError(f"ep (expert-parallel GPUs) must be 1 for a dense model, got {e}")
     if n_microbatches is not None:
         _count("n_microbatches", n_microbatches)
     opt = OPTIMIZERS[optimizer]
@@ -298,12 +313,12 @@ def training_memory(arch: ModelArch, *, tp: Any = 1, pp: Any = 1, dp: Any = 1, e
     b = v.number("micro_batch", micro_batch, "positive", "sequences")
     mem = None if memory_bytes is None else v.number("memory_bytes", memory_bytes, "positive", "bytes")
 
-    total_n, experts, L = _counts(arch)
+    dense_tp, experts, L = _split(arch, t)
     copies = 2.0 if (schedule == "dualpipe" and p > 1) else 1.0
-    dense_pg = (total_n - experts) / (t * p) * copies
-    expert_pg = experts / (e * p) * copies
+    dense_pg = dense_tp / p * copies
+    expert_pg = experts / (t * e * p) * copies
     held = dense_pg + expert_pg
-    dense_shards, expert_shards = float(d * c), float(t * d * c) / e
+    dense_shards, expert_shards = float(d * c), float(d * c) / e
 
     def sharded(bytes_per, stage_ok: bool) -> float:
         if not stage_ok:
@@ -320,11 +335,13 @@ def training_memory(arch: ModelArch, *, tp: Any = 1, pp: Any = 1, dp: Any = 1, e
     layers_here = L / p * copies
     buffers = (2.0 * w + g) * held / layers_here if zero_stage >= 3 else 0.0
     total = weights + grads + optim + acts + buffers
-    fit, used = _fit(total, mem)
+    fit = memory_fit(total, mem)
     return TrainingMemory(weights=weights, gradients=grads, optimizer=optim, activations=acts,
                           zero3_buffers=buffers, total=total, params_per_gpu=held,
                           activations_per_layer=float(per_layer), layers_per_gpu=layers_here,
                           layers_in_flight=in_flight, stage=0, schedule=schedule,
                           weight_bytes_per_elem=w, grad_bytes_per_elem=g,
                           optimizer_bytes_per_elem=o, dense_shards=dense_shards,
-                          expert_shards=expert_shards, memory_bytes=mem, fit=fit, used=used)
+                          expert_shards=expert_shards, memory_bytes=mem,
+                          fit=None if fit is None else fit.verdict,
+                          used=None if fit is None else total / mem, memory_fit=fit)
