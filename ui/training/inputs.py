@@ -14,7 +14,6 @@ from calc.training import CHINCHILLA_TOKENS_PER_PARAM, tokens_for_params
 from calc.training_flops import CAUSAL_DEFAULT
 from calc.units import QuantityError, format_si, parse_price, parse_quantity
 from ui.model_sections import model_params_note, recompute_select
-from ui.plans.add import published_mfu_caption, training_setup_button
 from ui.state import bound, set_value
 from ui.widgets import (COUNT, FRACTION, bound_checkbox, bound_select, format_quantity,
                         quantity_input)
@@ -81,8 +80,10 @@ def _price(t) -> tuple[Optional[float], str]:
     return price, code
 
 
-def training_inputs(ctx) -> TrainingInputs:
-    """Draw the inputs column; return what it holds."""
+def training_inputs(ctx, published_caption) -> TrainingInputs:
+    """Draw the inputs column; return what it holds.  ``published_caption(ctx, n_params,
+    n_gpus)`` draws what published runs reached under the MFU field (the page passes
+    ui.plans.add.published_mfu_caption: page packages do not import each other)."""
     t, model = ctx.t, ctx.model
     st.subheader(t("training.inputs_heading"))
     if model is None:
@@ -100,7 +101,7 @@ def training_inputs(ctx) -> TrainingInputs:
                             help=t("training.gpus_help"))
     mfu = quantity_input(t, t("training.mfu"), "mfu", "45%", kind="fraction", bounds=FRACTION,
                          help=t("training.mfu_help"), steps=MFU_STEPS, step_text=mfu_text)
-    published_mfu_caption(ctx, n_params, n_gpus)
+    published_caption(ctx, n_params, n_gpus)
     compare_text = bound(st.select_slider, t("training.compare_mfu"), key="compare_mfu",
                          options=MFU_OPTIONS, value="25%", help=t("training.compare_mfu_help"),
                          is_valid=lambda v: v in MFU_OPTIONS)
@@ -115,8 +116,6 @@ def training_inputs(ctx) -> TrainingInputs:
     if ctx.ready:
         st.caption(t("training.peak_used", peak=format_si(ctx.peak_flops, "FLOP/s"),
                      device=ctx.device_label(), precision=t(f"common.prec.{ctx.precision}")))
-    training_setup_button(ctx, n_params, n_tokens, n_gpus, mfu, price, recompute=recompute,
-                          seq=seq, causal=causal)
     return TrainingInputs(model=model, n_params=n_params, n_tokens=n_tokens, n_gpus=n_gpus,
                           mfu=mfu, compare_mfu=parse_quantity(compare_text, kind="fraction"),
                           compare_text=compare_text, seq=seq, causal=causal, recompute=recompute,
