@@ -36,9 +36,10 @@ def training_calculator() -> None:
     if out is not None:
         run, tf = out
         st.divider()
-        items = training_formulas(t, inp, run, tf) + training_memory_section(
-            t, inp.model, n_gpus=inp.n_gpus, seq=inp.seq, recompute=inp.recompute,
-            memory_bytes=ctx.device.memory_bytes if ctx.device else None)
+        memory = training_memory_section(t, inp.model, n_gpus=inp.n_gpus, seq=inp.seq,
+                                         recompute=inp.recompute,
+                                         memory_bytes=ctx.device.memory_bytes if ctx.device else None)
+        items = [*training_formulas(t, inp, run, tf), *memory]
     if items:
         how_computed(t, items)
     takeaway(ctx, inp, out[0] if out else None)
