@@ -13,7 +13,7 @@ from calc.currency import CURRENCY_CODES, DEFAULT_CURRENCY, currency_label
 from calc.training import CHINCHILLA_TOKENS_PER_PARAM, tokens_for_params
 from calc.training_flops import CAUSAL_DEFAULT
 from calc.units import QuantityError, format_si, parse_price, parse_quantity
-from ui.model_sections import model_params_note, recompute_select
+from ui.model_sections import params_input, recompute_select
 from ui.state import bound, set_value
 from ui.widgets import (COUNT, FRACTION, bound_checkbox, bound_select, format_quantity,
                         quantity_input)
@@ -86,11 +86,7 @@ def training_inputs(ctx, published_caption) -> TrainingInputs:
     ui.plans.add.published_mfu_caption: page packages do not import each other)."""
     t, model = ctx.t, ctx.model
     st.subheader(t("training.inputs_heading"))
-    if model is None:
-        n_params = quantity_input(t, t("training.params"), "params", "7B", kind="count",
-                                  help=t("training.params_help"), slider=(1e8, 2e12))
-    else:
-        n_params = model_params_note(t, model)
+    n_params = params_input(t, model, "training")
     n_tokens = quantity_input(t, t("training.tokens"), "tokens", "1T", kind="count",
                               help=t("training.tokens_help"), slider=(1e9, 1e14))
     st.button(t("training.chinchilla", k=f"{CHINCHILLA_TOKENS_PER_PARAM:g}"),
