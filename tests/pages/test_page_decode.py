@@ -47,7 +47,11 @@ def test_quantisation_and_tensor_parallel():
     assert open_page("en", weights="int4").metric[0].value == "583 tok/s"
     # FP8 on one GPU, or BF16 on 2 GPUs: both 291.3
     assert open_page("en", weights="fp8").metric[0].value == "291 tok/s"
-    assert open_page("zh", gpus="2").metric[0].value == "291 tok/s"
+    assert open_page("zh", tp="2").metric[0].value == "291 tok/s"
+    # an old link's gpus= was this page's tensor-parallel group: read once as tp
+    at = open_page("en", gpus="2")
+    assert at.metric[0].value == "291 tok/s" and at.query_params["tp"] == "2"
+    assert "gpus" not in at.query_params
 
 
 def test_batching():
