@@ -108,7 +108,8 @@ def render_inputs(ctx) -> DecodeInputs:
             arch = None if None in (n_params, layers, kv_heads, head_dim) else \
                 params_only(n_params, int(layers), int(kv_heads), int(head_dim))
         else:
-            use_kv, layers, kv_heads, head_dim, arch = True, None, None, None, model
+            use_kv, arch = True, model
+            layers, kv_heads, head_dim = model.n_layers, model.n_kv_heads, model.head_dim
             st.caption(t("model.decode.kv_from_model"))
         context = quantity_input(t, t("decode.context"), "context", "4096", kind="count",
                                  bounds=COUNT, help=t("decode.context_help"), slider=(128, 2e6))

@@ -190,7 +190,7 @@ def serving_rows(t: Translator, table: PlanTable, results: Sequence, devices,
             fmt_tps(res.per_gpu), fmt_pct(plan.efficiency), pub_text,
             t("plans.arrow", a=fmt_price(res.cost_per_m, code),
               b=fmt_price(res.cost_per_m_at_eff, code)) if res.cost_per_m is not None else "—",
-            _fit(t, res.fits) + (f" ({format_si(res.weight_bytes + res.kv_bytes, 'B')} / "
+            _fit(t, res.fits) + (f" ({format_si(res.memory_per_gpu, 'B')} / "
                                  f"{format_si(res.memory, 'B')})" if res.memory else ""),
             f"×{rel.ratio:.2f}" if rel else "—",
             (("+" if rel.cost_delta > 0 else "") + fmt_price(rel.cost_delta, code))
