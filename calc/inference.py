@@ -51,8 +51,7 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _validate as v
-from .arch import (ModelArch, attention_flops_per_token, expected_distinct_experts,
-                   kv_cache_bytes_per_seq, param_counts)
+from .arch import ModelArch, attention_flops_per_token, expected_distinct_experts, param_counts
 from .placement import MemoryFit, Placement, check_tp, memory_fit, params_per_gpu, place
 
 __all__ = [

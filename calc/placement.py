@@ -244,11 +244,13 @@ def place(arch: ModelArch, tp: Any = 1, ep: Any = 1, bytes_per_param: Any = 2.0,
     """
     t, e = check_tp(arch, tp, ep)
     w = v.number("bytes_per_param", bytes_per_param, "positive", "bytes")
+    e_kv = v.number("kv_bytes_per_elem", kv_bytes_per_elem, "positive", "bytes")
+    c = v.number("context_len", context_len, "non_negative", "tokens")
     B = v.number("batch", batch, "positive", "sequences")
-    if not isinstance(w, float):
-        raise ValueError("bytes_per_param must be a single number")
+    if not isinstance(w, float) or not isinstance(e_kv, float) or not isinstance(c, float):
+        raise ValueError("bytes_per_param, kv_bytes_per_elem and context_len must be single numbers")
     split = kv_split(arch, t)
-    per_seq = float(kv_cache_bytes_per_seq(arch, context_len, kv_bytes_per_elem)) / split
+    per_seq = float(kv_cache_bytes_per_seq(arch, c, e_kv)) / split
     weights = params_per_gpu(arch, t) * w
     kv = v.finish(np.multiply(B, per_seq), B)
     total = v.finish(np.add(weights, kv), B)
