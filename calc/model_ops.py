@@ -177,6 +177,11 @@ class ModelOps:
         return self.batch * self.new_tokens / self.step_seconds
 
     @property
+    def tokens(self) -> int:
+        """Tokens the step processes = batch · new tokens (T of the operator formulas)."""
+        return self.batch * self.new_tokens
+
+    @property
     def per_sequence_tokens_per_s(self) -> float:
         """Decode: the speed one request sees = 1 / step_seconds   [tokens/s]."""
         return 1.0 / self.step_seconds
@@ -494,10 +499,11 @@ class KernelMatch:
     op_index: np.ndarray
     model_seconds: np.ndarray
     of_bound: np.ndarray
+    seconds_per_call: Any = None     # the measured seconds ÷ calls (what was matched)
 
 
 def match_kernels(model_ops: ModelOps, kernel_classes: Sequence[str], flops: Any, seconds: Any,
-                  max_ratio: float = 2.0) -> KernelMatch:
+                  max_ratio: float = 2.0, calls: Any = None) -> KernelMatch:
     """Match measured kernels to the operators of ``model_ops``.
 
     A kernel of class c (from its name: :func:`calc.diagnosis.kernel_class`) is matched to
@@ -508,12 +514,17 @@ def match_kernels(model_ops: ModelOps, kernel_classes: Sequence[str], flops: Any
         of_bound = max(F_op / peak, bytes_op / bw) / measured seconds
 
     the fraction of the modelled bound the kernel achieves. ``flops`` (FLOP) and
-    ``seconds`` (s, NaN = not measured) are arrays of the kernels' length. Vectorized
+    ``seconds`` (s, NaN = not measured) are arrays of the kernels' length; ``calls``
+    (optional; 0 counts as 1): a row summing that many identical calls is matched per call
+    (FLOP and seconds ÷ calls; ``KernelMatch.seconds_per_call``). Vectorized
     over kernels (a loop over the few operator classes only).
     """
     classes = np.asarray(list(kernel_classes), dtype=object)
     f = np.asarray(v.number("flops", flops, "non_negative", "FLOP"), dtype=float).reshape(-1)
     s = np.asarray(v.number("seconds", seconds, "positive", "s", allow_nan=True), dtype=float).reshape(-1)
+    if calls is not None:
+        n = np.maximum(np.asarray(v.number("calls", calls, "non_negative", "calls"), dtype=float).reshape(-1), 1.0)
+        f, s = f / n, s / n
     if not (classes.shape[0] == f.shape[0] == s.shape[0]):
         raise ValueError(f"kernel_classes, flops and seconds must have one entry per kernel, got "
                          f"{classes.shape[0]}, {f.shape[0]}, {s.shape[0]}")
@@ -536,4 +547,4 @@ def match_kernels(model_ops: ModelOps, kernel_classes: Sequence[str], flops: Any
             ok = dist[np.arange(sel.size), best] <= np.log(r)
             idx[sel[ok]] = cand[best[ok]]
     model_s = np.where(idx >= 0, op_t[np.maximum(idx, 0)], np.nan)
-    return KernelMatch(idx, model_s, model_s / s)
+    return KernelMatch(idx, model_s, model_s / s, s)
