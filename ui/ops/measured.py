@@ -7,7 +7,7 @@ import streamlit as st
 
 from calc.diagnosis import kernel_class, op_class
 from calc.model_ops import ModelOps, match_kernels
-from calc.units import format_si
+from calc.units import format_percent, format_si
 from ui.ops.chart import operator_labels
 
 SHOWN_CLASSES = ("matmul", "attention", "norm", "elementwise", "reduction", "memory")
@@ -49,6 +49,6 @@ def render_measured(ctx, ops: ModelOps, analysis) -> None:
             t("ops.col.matched"): labels[k] if k >= 0 else t("ops.unmatched"),
             t("ops.col.measured"): format_si(float(m.seconds_per_call[j]), "s"),
             t("ops.col.model_time"): format_si(float(m.model_seconds[j]), "s") if k >= 0 else "—",
-            t("ops.col.of_bound"): f"{m.of_bound[j]:.0%}" if k >= 0 else "—",
+            t("ops.col.of_bound"): format_percent(m.of_bound[j], 0) if k >= 0 else "—",
         })
     st.dataframe(rows, hide_index=True, width="stretch")

@@ -108,7 +108,7 @@ def table_rows(t, ops: ModelOps) -> list[dict]:
         # What a reader looks at first comes first: which operator, its share, its time, why.
         rows.append({
             t("ops.col.operator"): label,
-            t("ops.col.share"): f"{ops.share(o):.1%}",
+            t("ops.col.share"): format_percent(ops.share(o), 1),
             t("ops.col.time"): format_si(ops.op_seconds(o), "s"),
             t("ops.col.bound"): t(f"fig.bound.{o.bound(p, bw)}") if o.flops > 0 else "—",
             t("ops.col.intensity"): f"{o.intensity:.3g}",

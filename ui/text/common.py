@@ -187,7 +187,7 @@ ZH = {
     "common.err.not_finite": "必须是有限的数。",
     "common.err.integer": "必须是整数。",
     "common.err.tp.heads": "必须整除模型的 {n} 个 attention head（每张卡分到整数个 head）。",
-    "common.err.tp.kv_heads": "必须整除 {n} 个 KV 头，或是它的整数倍（每张卡存整数个 KV 头；超过 {n} 张卡时 KV 头被复制）。",
+    "common.err.tp.kv_heads": "必须整除 {n} 个 KV 头，或是它的整数倍（每张卡存整数个 KV 头；卡数多于 {n} 的部分复制 KV 头）。",
     "common.err.tp.whole": "必须是至少 1 的整数张卡。",
     "common.err.gt": "必须大于 {limit}。",
     "common.err.ge": "不能小于 {limit}。",
