@@ -7,6 +7,8 @@ import streamlit as st
 
 from ui.decode import answer, header, how, inputs, prefill, results, roofline
 from ui.frame import calculator, how_computed, page_frame
+from ui.learn.link import why_link
+from ui.plans.add import serving_setup_button
 
 ctx = page_frame("decode")
 inputs.legacy_gpus()          # an old link's gpus= is this page's tp, read once
@@ -20,6 +22,9 @@ def decode_calculator() -> None:
     left, right = st.columns([1, 1.45], gap="large")
     with left:
         setup = inputs.render_inputs(ctx)
+        serving_setup_button(ctx, setup.n_params, setup.weights, setup.tp, setup.batch, setup.kv,
+                             setup.layers, setup.kv_heads, setup.head_dim, setup.context_typed,
+                             setup.kv_dtype, prompt=setup.prompt, tp_comm=setup.tp_comm)
     with right:
         st.subheader(t("decode.results_heading"))
         if not (ctx.ready and setup.ok):
@@ -28,6 +33,7 @@ def decode_calculator() -> None:
         report = answer.decode_answer(ctx, setup)
         results.render_metrics(ctx, setup, report)
         results.render_headline(ctx, setup, report)
+        why_link(t, 8)
         results.render_batch_chart(ctx, setup, report)
         results.render_memory_fit(ctx, setup, report)
         results.render_measured(ctx, setup, report)

@@ -18,7 +18,6 @@ import streamlit as st
 from calc.arch import ModelArch, params_only
 from calc.decode import BYTES_PER_PARAM, bytes_per_param
 from ui.model_sections import model_params_note
-from ui.plans.add import serving_setup_button
 from ui.state import LEGACY_NAMES, set_value
 from ui.widgets import (COUNT, batch_input, bound_checkbox, bound_select, quantity_input,
                         tp_input)
@@ -43,6 +42,12 @@ class DecodeInputs:
     measured: float | None
     prompt: float | None
     tp_comm: bool
+    # as typed, for "Add this setup to the plans" (None where a field is invalid)
+    n_params: float | None = None
+    layers: float | None = None
+    kv_heads: float | None = None
+    head_dim: float | None = None
+    context_typed: float | None = None
 
     @property
     def bytes_per_param(self) -> float:
@@ -125,9 +130,9 @@ def render_inputs(ctx) -> DecodeInputs:
                             help=t("model.decode.prompt_help"), placeholder="2048", optional=True)
     tp_comm = bound_checkbox(t("model.decode.tp_comm"), "tp_comm", value=False,
                              help=t("model.decode.tp_comm_help"))
-    serving_setup_button(ctx, n_params, weights, tp, batch, use_kv, layers, kv_heads, head_dim,
-                         context, kv_dtype, prompt=prompt, tp_comm=tp_comm)
     kv_context = (context if use_kv else 0.0) if context is not None or not use_kv else None
     return DecodeInputs(arch=arch, from_model=model is not None, weights=weights, tp=tp,
                         batch=batch, kv=use_kv, context=kv_context, kv_dtype=kv_dtype,
-                        measured=measured, prompt=prompt, tp_comm=tp_comm)
+                        measured=measured, prompt=prompt, tp_comm=tp_comm, n_params=n_params,
+                        layers=layers, kv_heads=kv_heads, head_dim=head_dim,
+                        context_typed=context)

@@ -17,7 +17,6 @@ from calc.placement import MEMORY_RESERVE
 from calc.units import format_percent, format_si
 from ui.decode.inputs import DecodeInputs
 from ui.figures.decode import batch_figure
-from ui.learn.link import why_link
 from ui.numbers import format_count, plural
 
 
@@ -80,7 +79,6 @@ def render_headline(ctx, inputs: DecodeInputs, r: DecodeReport) -> None:
             "decode.per_gpu_copies" if pl.kv_copies > 1 else "decode.per_gpu")
         st.caption(t(key, gpus=plural(t, "common.n_gpus", pl.tp), tp=pl.tp, split=pl.kv_split,
                      copies=format_count(pl.kv_copies)))
-    why_link(t, 8)
     if arch.is_moe:
         st.caption(t("model.decode.moe" if inputs.batch > 1 else "model.decode.moe_b1",
                      batch=inputs.batch, d=f"{sb.distinct_experts:.1f}",

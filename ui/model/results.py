@@ -15,12 +15,13 @@ from calc.inference import DecodeStep, Prefill, decode_step, prefill
 from calc.model_ops import ModelOps
 from calc.placement import MemoryFit, Placement, memory_fit, place
 from calc.units import format_percent, format_si
-from ui.ops.chart import operator_labels
-from ui.ops.inputs import StepInputs
+from ui.model.chart import operator_labels
+from ui.model.inputs import StepInputs
+from ui.pages import page_file
 from ui.state import nav_query_params
 
 
-DECODE_PAGE = "pages/4_Decode_speed.py"
+DECODE_PAGE = page_file("decode")
 
 
 def _tps(x: float) -> str:
