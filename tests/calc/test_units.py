@@ -207,3 +207,16 @@ def test_chinese_units_keep_their_kind(text, kind):
 def test_chinese_nonsense_is_rejected(text):
     with pytest.raises(QuantityError):
         parse_quantity(text)
+
+
+def test_format_percent_is_the_one_percent_formatter():
+    # trim: the Plans editor writes a typed 35 % back as "35%", not "35.00%" or the float
+    # noise 0.35000000000000003 → "35.000000000000004%"
+    from calc.units import format_percent
+    assert format_percent(0.35000000000000003, 2, trim=True) == "35%"
+    assert format_percent(0.125, 2, trim=True) == "12.5%"
+    assert format_percent(0.2019, 1) == "20.2%"
+    # keep_small: decode MFU at batch 1 of a 70B model, 0.00034 → "0.034%", not "0.0%"
+    assert format_percent(0.00034, 1, keep_small=True) == "0.034%"
+    assert format_percent(0.0, 1, keep_small=True) == "0.0%"
+    assert format_percent(0.5, 0, keep_small=True) == "50%"

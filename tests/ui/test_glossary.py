@@ -153,7 +153,8 @@ def test_the_test_and_the_glossary_list_the_same_variants():
     ("提示词长度", False), ("点「开始实测」的提示", False), ("FlashAttention", False), ("RMSNorm", False),
     ("运行时间都有上限（时间预算）", False), ("roofline.toml", False), ("GPU 数", False),
     ("8 张卡", False), ("张量并行度", False), ("低于上限", False), ("超过上限（请检查数字）", False),
-    ("链接里记作 prompt", False), ("`decode`", False),
+    ("链接里记作 prompt", False), ("`decode`", False), ("calc.inference.prefill", False),
+    ("环形注意力（Ring Attention）", False),
 ])
 def test_patterns_flag_variants_and_spare_ordinary_words(text, flagged):
     assert bool(_hits(text)) == flagged, (text, _hits(text))
