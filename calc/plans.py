@@ -46,7 +46,7 @@ from calc.arch import params_only
 from calc.placement import MEMORY_RESERVE   # the one reserve (re-exported here)
 from calc import training as tr
 from calc.training_flops import flops_per_token, params_only_arch
-from calc.training_memory import OPTIMIZERS, SCHEDULES, training_memory
+from calc.training_memory import OPTIMIZERS, SCHEDULES, data_parallel_size, training_memory
 from calc.published import EfficiencyRange, MfuRange, Published, decode_efficiency_range, mfu_range
 from calc.scenario import ScenarioError, pack_token, unpack_token
 
@@ -272,12 +272,9 @@ def _evaluate_training(plan: Plan, facts: DeviceFacts, published: Optional[Publi
         d_hi, d_lo, c_hi, c_lo = hi.days, lo.days, hi.cost, lo.cost
     tm = None
     if arch is not None:
-        group = plan.tp * plan.pp * plan.cp
-        if G % group:
-            raise ValueError(f"n_gpus ({G:,}) must be a multiple of tp × pp × cp "
-                             f"({plan.tp} × {plan.pp} × {plan.cp})")
         tm = training_memory(arch, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
-                             dp=G // group, zero_stage=plan.zero_stage,
+                             dp=data_parallel_size(G, plan.tp, plan.pp, plan.cp),
+                             zero_stage=plan.zero_stage,
                              recompute=plan.recompute, tp=plan.tp, pp=plan.pp, cp=plan.cp,
                              ep=plan.ep, sequence_parallel=plan.sequence_parallel,
                              schedule=plan.schedule, interleave=plan.interleave,
