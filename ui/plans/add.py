@@ -87,7 +87,11 @@ def training_setup_button(ctx, n_params, n_tokens, n_gpus, mfu, price, *, recomp
                          zero_stage=int(kept("zero", "3")), micro_batch=int(_num(kept("mbs", "1"))),
                          tp=int(_num(kept("tp", "1"))), pp=int(_num(kept("pp", "1"))),
                          optimizer=kept("optim", "adam-mixed"),
-                         flash_attention=bool(kept("flash", True)))
+                         flash_attention=bool(kept("flash", True)),
+                         cp=int(_num(kept("cp", "1"))), ep=int(_num(kept("ep", "1"))),
+                         sequence_parallel=bool(kept("sp", True)),
+                         schedule=kept("schedule", "1f1b"),
+                         interleave=int(_num(kept("interleave", "1"))))
         plan = Plan(kind=TRAINING, name=name[:120], model=model, n_params=float(n_params),
                     n_tokens=float(n_tokens), device=ctx.device_id, precision=ctx.precision,
                     n_gpus=int(n_gpus), mfu=float(mfu), price=price, recompute=recompute,

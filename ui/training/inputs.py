@@ -12,7 +12,7 @@ from calc.arch import ModelArch, param_counts
 from calc.currency import CURRENCY_CODES, DEFAULT_CURRENCY, currency_label
 from calc.training import CHINCHILLA_TOKENS_PER_PARAM, tokens_for_params
 from calc.training_flops import CAUSAL_DEFAULT
-from calc.units import QuantityError, format_si, parse_price, parse_quantity
+from calc.units import QuantityError, format_percent, format_si, parse_price, parse_quantity
 from ui.model_sections import params_input, recompute_select
 from ui.state import bound, set_value
 from ui.widgets import (COUNT, FRACTION, bound_checkbox, bound_select, format_quantity,
@@ -21,12 +21,12 @@ from ui.widgets import (COUNT, FRACTION, bound_checkbox, bound_select, format_qu
 # The compare slider's options: percent labels, the URL reads "compare_mfu=25%".
 MFU_OPTIONS = [f"{k}%" for k in range(5, 81)]
 # The MFU field's slider: 1 % steps (the field itself takes any value: 37.5 %, 0.375).
-MFU_STEPS = [k / 100 for k in range(1, 101)]
+MFU_STEPS = [parse_quantity(f"{k}%", kind="fraction") for k in range(1, 101)]
 
 
 def mfu_text(value: float) -> str:
     """How an MFU reads in the field and the URL: 45% (37.5% between the steps)."""
-    return f"{value * 100:.4g}%"
+    return format_percent(value, 2, trim=True)
 
 
 @dataclass(frozen=True)
