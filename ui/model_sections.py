@@ -142,8 +142,8 @@ def training_memory_section(t: Translator, arch: ModelArch | None, *, n_gpus: fl
         return []
     dp = n_gpus / (tp * pp)
     mem = training_memory(arch, seq_len=seq, micro_batch=mbs, dp=dp, zero_stage=int(zero),
-                          recompute=recompute, tp=tp, pp=pp, weight_bytes=weight_bytes,
-                          grad_bytes=weight_bytes, optimizer=optim, flash_attention=flash)
+                          recompute=recompute, tp=tp, pp=pp, weight_bytes_per_elem=weight_bytes,
+                          optimizer=optim, flash_attention=flash)
     m1, m2, m3, m4, m5 = st.columns(5)
     m1.metric(t("model.mem.weights"), format_si(mem.weights, "B"))
     m2.metric(t("model.mem.grads"), format_si(mem.gradients, "B"))
