@@ -14,8 +14,7 @@ from .compute import (ATTENTION_EFFICIENCY, GEMM_EFFICIENCY, MEMORY_EFFICIENCY, 
 from .network import (SCALE_OUT_EFFICIENCY, SCALE_OUT_LATENCY, SCALE_UP_EFFICIENCY,
                       SCALE_UP_LATENCY, Network, NetworkTier, collective_seconds, custom_network,
                       network_for)
-from .schedules import (SCHEDULES, Bubble, GanttBlock, in_flight_microbatches, pipeline_bubble,
-                        schedule_timeline)
+from .schedules import SCHEDULES, Bubble, GanttBlock, pipeline_bubble, schedule_timeline
 from .step import (MEMORY_RESERVE, PROBLEMS, LayoutSearch, Rejection, TrainingStep,
                    layout_problems, search_layouts, training_step)
 
@@ -24,7 +23,7 @@ __all__ = [
     "gemm_efficiency", "layers_on_worst_stage", "memory_efficiency", "stage_compute",
     "SCALE_OUT_EFFICIENCY", "SCALE_OUT_LATENCY", "SCALE_UP_EFFICIENCY", "SCALE_UP_LATENCY",
     "Network", "NetworkTier", "collective_seconds", "custom_network", "network_for",
-    "SCHEDULES", "Bubble", "GanttBlock", "in_flight_microbatches", "pipeline_bubble",
+    "SCHEDULES", "Bubble", "GanttBlock", "pipeline_bubble",
     "schedule_timeline", "MEMORY_RESERVE", "PROBLEMS", "LayoutSearch", "Rejection",
     "TrainingStep", "layout_problems", "search_layouts", "training_step",
 ]

@@ -14,16 +14,14 @@ The step's pipeline time is m·(F+B) + bubble.  Sources: Narayanan et al. 2021 �
 ("Pipeline bubbles and memory usage comparison": 1F1B, ZB1P, DualPipe rows); Qi et al.,
 "Zero Bubble Pipeline Parallelism" (2023).
 
-Activations in flight on the worst (first) stage, in micro-batches of L/p layers
-(memory; Narayanan 2021 §2.2.1; Korthikanti 2022 §4.2.3; DualPipe README):
-
-    1F1B p,  interleaved p·(1 + (p−1)/(p·v)),  ZB1P p,  DualPipe p + 1   (and 2× parameters)
+The memory each schedule holds per stage (micro-batches in flight, interleaving's extra,
+DualPipe's two copies of the parameters) is calc.training_memory's (layers_in_flight).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["SCHEDULES", "Bubble", "pipeline_bubble", "in_flight_microbatches",
+__all__ = ["SCHEDULES", "Bubble", "pipeline_bubble",
            "GanttBlock", "schedule_timeline"]
 
 SCHEDULES = ("1f1b", "interleaved", "zb1p", "dualpipe")
@@ -77,21 +75,6 @@ def pipeline_bubble(schedule: str, *, pp: int, n_microbatches: int, forward: flo
     busy = m * (F + B)
     total = busy + bubble
     return Bubble(schedule, busy, bubble, total, bubble / total if total > 0 else 0.0)
-
-
-def in_flight_microbatches(schedule: str, pp: int, interleave: int = 1) -> float:
-    """Micro-batches whose activations the first stage holds at once (of its L/p layers).
-
-    1F1B and ZB1P: p; interleaved: p·(1 + (p−1)/(p·v)) (Narayanan 2021 §2.2.2: the
-    first stage runs (p−1)/v extra warm-up chunks); DualPipe: p + 1 (README table).
-    """
-    v = interleave if schedule == "interleaved" else 1
-    _check(schedule, pp, 1, v)
-    if schedule == "interleaved":
-        return pp * (1.0 + (pp - 1.0) / (pp * v))
-    if schedule == "dualpipe":
-        return pp + 1.0
-    return float(pp)
 
 
 @dataclass(frozen=True)

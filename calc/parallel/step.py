@@ -48,13 +48,14 @@ algorithm (tree / NVLS), network congestion, power and clock throttling, uneven 
 """
 from __future__ import annotations
 
-import inspect
 import math
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..arch import ModelArch, attention_width, param_counts
-from ..models import TrainingMemory, flops_per_token, training_memory
+from ..placement import MEMORY_RESERVE
+from ..training_flops import flops_per_token
+from ..training_memory import TrainingMemory, training_memory
 from .compute import StageCompute, layers_on_worst_stage, memory_efficiency, stage_compute
 from .network import Network, collective_seconds, network_for
 from .schedules import SCHEDULES, pipeline_bubble
@@ -64,9 +65,6 @@ __all__ = ["MEMORY_RESERVE", "GRAD_REDUCE_BYTES", "DP_BUCKET_PARAMS",
            "TrainingStep", "Rejection", "LayoutSearch", "layout_problems", "training_step",
            "search_layouts"]
 
-MEMORY_RESERVE = 0.1
-"""Share of GPU memory kept free (CUDA context, NCCL buffers, fragmentation): the app's one
-reserve, calc.plans.MEMORY_RESERVE."""
 GRAD_REDUCE_BYTES = 4.0
 """Bytes per gradient element in the data-parallel reduction (FP32, Megatron-LM default)."""
 DP_BUCKET_PARAMS = 40e6
@@ -90,7 +88,8 @@ class TrainingStep:
     ``*_seconds`` field); ``*_hidden_seconds``: communication overlapped with compute.
     ``stage``: F, B, W of one micro-batch on the worst stage (compute only).  ``tiers``:
     group -> "scale_up" / "scale_out".  ``memory``: the worst stage's TrainingMemory;
-    ``memory_capacity`` bytes per GPU; ``fits``: memory.total ≤ capacity·(1 − reserve).
+    ``memory_capacity`` bytes per GPU; ``fits``: memory.total ≤ capacity·(1 − reserve)
+    (calc.placement.memory_fit, the app's one rule; memory.memory_fit has the details).
     ``warnings``: problem codes that do not stop the computation (tp_crosses_domain)."""
 
     tp: int
@@ -241,15 +240,6 @@ def layout_problems(arch: ModelArch, *, gpus: int, tp: int, pp: int, cp: int, ep
     return out
 
 
-def _memory(arch: ModelArch, **kw) -> TrainingMemory:
-    """calc.models.training_memory with the arguments its signature takes (it owns the
-    memory model; older versions lack cp / ep / schedule: then s/cp is passed)."""
-    params = inspect.signature(training_memory).parameters
-    if "cp" not in params:
-        kw["seq_len"] = kw["seq_len"] / kw.get("cp", 1)
-    return training_memory(arch, **{k: x for k, x in kw.items() if k in params})
-
-
 def _dp_grad_params(arch: ModelArch, tp: int, pp: int, ep: int) -> float:
     pc = param_counts(arch)
     return (pc.total - pc.routed_experts) / (tp * pp) + pc.routed_experts / (tp * pp * ep)
@@ -385,12 +375,14 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
     mfu = fpt.model * tokens / (step * gpus * peak)
     hfu = fpt.hardware * tokens / (step * gpus * peak)
 
-    mem = _memory(arch, seq_len=seq_len, micro_batch=micro_batch, dp=dp, tp=tp, pp=pp, ep=ep,
-                  cp=cp, zero_stage=zero_stage, recompute=recompute, optimizer=optimizer,
-                  sequence_parallel=sequence_parallel, schedule=schedule, interleave=v,
-                  n_microbatches=m, flash_attention=True)
     cap = device.memory_bytes
-    fits = cap is None or mem.total <= cap * (1.0 - MEMORY_RESERVE)
+    mem = training_memory(arch, seq_len=seq_len, micro_batch=micro_batch, dp=dp, tp=tp, pp=pp,
+                          ep=ep, cp=cp, zero_stage=zero_stage, recompute=recompute,
+                          optimizer=optimizer, sequence_parallel=sequence_parallel,
+                          schedule="1f1b" if schedule == "interleaved" else schedule,
+                          interleave=v, n_microbatches=m,
+                          flash_attention=True, memory_bytes=cap)
+    fits = cap is None or bool(mem.memory_fit.fits)
     return TrainingStep(
         tp=tp, pp=pp, dp=dp, ep=ep, cp=cp, micro_batch=micro_batch, n_microbatches=m, gpus=gpus,
         seq_len=seq_len, global_batch=global_batch, schedule=schedule, interleave=v,

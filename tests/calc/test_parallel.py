@@ -10,7 +10,7 @@ from calc.hardware import HardwareFileError, load_hardware
 from calc.models import load_models
 from calc.parallel import (GEMM_EFFICIENCY, SCALE_OUT_EFFICIENCY, SCALE_UP_EFFICIENCY,
                            collective_seconds, custom_network, gemm_efficiency,
-                           in_flight_microbatches, layers_on_worst_stage, network_for,
+                           layers_on_worst_stage, network_for,
                            pipeline_bubble, schedule_timeline, search_layouts, training_step)
 from calc.parallel.step import MEMORY_RESERVE, PROBLEMS
 
@@ -62,12 +62,19 @@ def test_bad_schedule_inputs_name_the_field():
         pipeline_bubble("1f1b", pp=2, n_microbatches=0, forward=1, backward=2)
 
 
-def test_in_flight_microbatches_per_schedule():
-    # 1F1B: p = 8 micro-batches of L/p layers (Korthikanti 2022 §4.2.3);
-    # interleaved v = 2: p·(1 + (p−1)/(p·v)) = 8·(1 + 7/16) = 11.5; DualPipe p + 1 = 9
-    assert in_flight_microbatches("1f1b", 8) == 8
-    assert in_flight_microbatches("interleaved", 8, 2) == pytest.approx(11.5)
-    assert in_flight_microbatches("dualpipe", 8) == 9
+def test_memory_per_stage_follows_the_schedule(hw, models):
+    # The worst stage's memory is calc.training_memory's; the step passes it the schedule:
+    # 1F1B p = 8, m ≥ p: L layers of activations in flight (Korthikanti 2022 §4.2.3);
+    # interleaved v = 2: L·(1 + 7/16) = 1.4375·L; DualPipe: (L/p)·(p+1) = 1.125·L, 2× weights
+    arch, dev = models["llama-3.1-70b"], hw["h100-sxm"]
+    kw = dict(device=dev, gpus=64, tp=8, pp=8, seq_len=4096, global_batch=64)
+    one = training_step(arch, schedule="1f1b", **kw).memory
+    il = training_step(arch, schedule="interleaved", interleave=2, **kw).memory
+    dual = training_step(arch, schedule="dualpipe", **kw).memory
+    assert one.layers_in_flight == pytest.approx(80)
+    assert il.layers_in_flight == pytest.approx(80 * (1 + 7 / 16))
+    assert dual.layers_in_flight == pytest.approx(80 / 8 * 9)
+    assert dual.weights == pytest.approx(2 * one.weights)
 
 
 def test_gantt_of_1f1b_ends_at_m_plus_p_minus_1_slots():
