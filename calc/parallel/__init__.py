@@ -15,7 +15,7 @@ from .network import (SCALE_OUT_EFFICIENCY, SCALE_OUT_LATENCY, SCALE_UP_EFFICIEN
                       SCALE_UP_LATENCY, Network, NetworkTier, collective_seconds, custom_network,
                       network_for)
 from .schedules import SCHEDULES, Bubble, GanttBlock, pipeline_bubble, schedule_timeline
-from .step import (MEMORY_RESERVE, PROBLEMS, LayoutSearch, Rejection, TrainingStep,
+from .step import (GANTT_MAX_MICROBATCHES, global_batch_sequences, step_timeline, MEMORY_RESERVE, PROBLEMS, LayoutSearch, Rejection, TrainingStep,
                    layout_problems, search_layouts, training_step)
 
 __all__ = [
@@ -26,4 +26,5 @@ __all__ = [
     "SCHEDULES", "Bubble", "GanttBlock", "pipeline_bubble",
     "schedule_timeline", "MEMORY_RESERVE", "PROBLEMS", "LayoutSearch", "Rejection",
     "TrainingStep", "layout_problems", "search_layouts", "training_step",
+    "GANTT_MAX_MICROBATCHES", "global_batch_sequences", "step_timeline",
 ]

@@ -60,7 +60,7 @@ from .compute import StageCompute, layers_on_worst_stage, memory_efficiency, sta
 from .network import Network, collective_seconds, network_for
 from .schedules import SCHEDULES, pipeline_bubble
 
-__all__ = ["MEMORY_RESERVE", "GRAD_REDUCE_BYTES", "DP_BUCKET_PARAMS",
+__all__ = ["global_batch_sequences", "step_timeline", "GANTT_MAX_MICROBATCHES", "MEMORY_RESERVE", "GRAD_REDUCE_BYTES", "DP_BUCKET_PARAMS",
            "OPTIMIZER_STEP_BYTES_PER_PARAM", "ACT_BYTES_PER_ELEM", "PROBLEMS",
            "TrainingStep", "Rejection", "LayoutSearch", "layout_problems", "training_step",
            "search_layouts"]
@@ -86,8 +86,10 @@ class TrainingStep:
 
     ``step_seconds`` = compute + bubble + tp + cp + ep + pp + dp + optimizer (each
     ``*_seconds`` field); ``*_hidden_seconds``: communication overlapped with compute.
-    ``stage``: F, B, W of one micro-batch on the worst stage (compute only).  ``tiers``:
-    group -> "scale_up" / "scale_out".  ``memory``: the worst stage's TrainingMemory;
+    ``forward_seconds`` / ``backward_seconds`` / ``weight_grad_seconds``: F, B, W of one
+    micro-batch on the worst stage with its TP, CP, EP and PP communication (what the
+    bubble formula takes); ``stage``: the compute-only parts.  ``tiers``:
+    group -> "scale_up" / "scale_out"; ``domain_gpus``: GPUs per scale-up domain.  ``memory``: the worst stage's TrainingMemory;
     ``memory_capacity`` bytes per GPU; ``fits``: memory.total ≤ capacity·(1 − reserve)
     (calc.placement.memory_fit, the app's one rule; memory.memory_fit has the details).
     ``warnings``: problem codes that do not stop the computation (tp_crosses_domain)."""
@@ -127,11 +129,15 @@ class TrainingStep:
     hardware_flops_per_token: float
     peak_flops: float
     gemm_efficiency: float
+    forward_seconds: float
+    backward_seconds: float
+    weight_grad_seconds: float
     stage: StageCompute
     memory: TrainingMemory
     memory_capacity: Optional[float]
     fits: bool
     tiers: dict = field(hash=False)
+    domain_gpus: int = 0
     warnings: tuple = ()
 
     @property
@@ -217,7 +223,7 @@ def layout_problems(arch: ModelArch, *, gpus: int, tp: int, pp: int, cp: int, ep
     if pp * v > arch.n_layers:
         out.append(("pp_layers", {"pp": pp, "chunks": pp * v, "layers": arch.n_layers}))
     if cp > 1 and seq_len % (2 * cp):
-        out.append(("cp_seq", {"cp": cp, "seq_len": seq_len}))
+        out.append(("cp_seq", {"cp": cp, "seq_len": seq_len, "double": 2 * cp}))
     if ep > 1:
         if not arch.is_moe:
             out.append(("ep_dense", {"ep": ep}))
@@ -227,7 +233,8 @@ def layout_problems(arch: ModelArch, *, gpus: int, tp: int, pp: int, cp: int, ep
             out.append(("ep_dp", {"ep": ep, "dp": dp}))
     if global_batch % (dp * micro_batch):
         out.append(("batch_not_divisible", {"global_batch": global_batch, "dp": dp,
-                                            "micro_batch": micro_batch}))
+                                            "micro_batch": micro_batch,
+                                            "product": dp * micro_batch}))
         return out
     m = global_batch // (dp * micro_batch)
     if schedule == "interleaved" and pp > 1:
@@ -397,8 +404,37 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
         dp_comm_hidden_seconds=max(0.0, dp_total - dp_exposed),
         mfu=mfu, hfu=hfu, tokens_per_s=tokens / step, model_flops_per_token=fpt.model,
         hardware_flops_per_token=fpt.hardware, peak_flops=peak, gemm_efficiency=sc.gemm_eff,
-        stage=sc, memory=mem, memory_capacity=cap, fits=fits, tiers=tiers,
+        forward_seconds=F_all, backward_seconds=B_all,
+        weight_grad_seconds=min(sc.weight_grad, B_all), stage=sc, memory=mem, memory_capacity=cap, fits=fits, tiers=tiers,
         warnings=tuple(p[0] for p in problems))
+
+
+def global_batch_sequences(value: float, unit: str, seq_len: int) -> int:
+    """The global batch in sequences: ``value`` sequences, or ``value`` tokens ÷ seq_len
+    (rounded down; 0 when less than one sequence)."""
+    if unit not in ("seq", "tokens"):
+        raise ValueError(f"unit must be 'seq' or 'tokens', got {unit!r}")
+    if unit == "seq":
+        return int(round(value))
+    return int(value // seq_len)
+
+
+GANTT_MAX_MICROBATCHES = 24
+"""Micro-batches a Gantt chart draws at most (more would be a solid block)."""
+
+
+def step_timeline(step: TrainingStep, max_microbatches: int = GANTT_MAX_MICROBATCHES):
+    """(blocks, m drawn): the schedule of ``step`` as a Gantt timeline with its F, B, W,
+    drawing min(m, max_microbatches) micro-batches (rounded to a multiple of pp when
+    interleaved) — see calc.parallel.schedules.schedule_timeline."""
+    from .schedules import schedule_timeline
+    m = min(step.n_microbatches, max_microbatches)
+    if step.schedule == "interleaved" and step.pp > 1:
+        m = max(step.pp, m - m % step.pp)
+    blocks = schedule_timeline(step.schedule, pp=step.pp, n_microbatches=m,
+                               forward=step.forward_seconds, backward=step.backward_seconds,
+                               weight_grad=step.weight_grad_seconds, interleave=step.interleave)
+    return blocks, m
 
 
 def _pow2_upto(n: int) -> list[int]:
@@ -466,8 +502,9 @@ def search_layouts(arch: ModelArch, *, device, gpus: int, seq_len: int, global_b
                         if rec.fits:
                             kept.append(rec)
                         else:
+                            fit = rec.memory.memory_fit
                             rejected.append(Rejection(tp, pp, dp, ep, cp, mb, "memory", {
                                 "memory": rec.memory.total, "capacity": rec.memory_capacity,
-                                "reserve": MEMORY_RESERVE}))
+                                "usable": fit.usable_bytes, "reserve": MEMORY_RESERVE}))
     kept.sort(key=lambda r: (r.step_seconds, r.tp * r.pp, r.micro_batch))
     return LayoutSearch(tuple(kept), tuple(rejected))
