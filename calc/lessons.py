@@ -321,7 +321,10 @@ def _six_n(quiz: int, dev: Device) -> Problem:
     q1 = Question("fwd_bwd", fb, "FLOP", "flops", mistakes=_mistakes(
         fb, TOLERANCE, ("forward_only", fb / 3), ("one_gradient", fb * 2 / 3), ("macs", fb / 2),
         ("params_only", fb / 6)))
-    share = float(attention_flops_share(n_params, layers, hidden, seq))
+    # The chapter's formula counts the full score matrix (12·L·h·s): causal=False here on
+    # purpose; the pages' default (calc.training_flops.CAUSAL_DEFAULT) halves it, and the
+    # lesson names that halving as the "causal" answer.
+    share = float(attention_flops_share(n_params, layers, hidden, seq, causal=False))
     attn = share / (1 - share)           # 12·L·h·s ÷ 6N: the term over 6N, not over the total
     q2 = Question("attn_share", share, "%", "fraction", mistakes=_mistakes(
         share, TOLERANCE, ("ratio_not_share", attn),

@@ -11,6 +11,7 @@ Hoffmann et al., "Training Compute-Optimal Large Language Models" (Chinchilla,
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -235,6 +236,7 @@ class TrainingRun:
     causes: tuple
     deadline_days: Optional[float] = None
     gpus_for_deadline: Optional[float] = None
+    gpus_for_deadline_whole: Optional[int] = None
     one_gpu_seconds: Optional[float] = None
     published_gpu_hours: Optional[float] = None
     implied_mfu: Optional[float] = None
@@ -242,6 +244,7 @@ class TrainingRun:
     compare_mfu: Optional[float] = None
     compare_seconds: Optional[float] = None
     compare_days: Optional[float] = None
+    saved_seconds: Optional[float] = None
     gain: Optional[MfuGain] = None
 
 
@@ -292,10 +295,11 @@ def training_run(flops, n_tokens: float, n_gpus: float, peak_flops: float, mfu: 
                        days=float(days(secs)), gpu_hours=hours, cost=cost,
                        price_per_gpu_hour=price_per_gpu_hour, hfu=hfu, verdict=verdict,
                        causes=causes, deadline_days=deadline_days, gpus_for_deadline=need,
+                       gpus_for_deadline_whole=None if need is None else math.ceil(need),
                        one_gpu_seconds=one, published_gpu_hours=published_gpu_hours,
                        implied_mfu=implied, implied_verdict=implied_verdict,
                        compare_mfu=compare_mfu, compare_seconds=c_secs, compare_days=c_days,
-                       gain=gain)
+                       saved_seconds=None if c_secs is None else c_secs - secs, gain=gain)
 
 
 def days_curve(flops, n_tokens: float, n_gpus: float, peak_flops: float, mfu_grid):

@@ -76,7 +76,7 @@ def params_only_attention_forward(n_layers: Any, d_model: Any, seq_len: Any,
     keys = keys_per_query(seq_len, 0, causal)
     if v.is_scalar(L, h, keys):
         return 4.0 * L * h * keys
-    return v.finish(4.0 * np.multiply(np.multiply(L, h), keys), L, h)
+    return v.finish(4.0 * np.multiply(np.multiply(L, h), keys), L, h, keys)
 
 
 @dataclass(frozen=True)

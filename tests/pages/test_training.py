@@ -65,8 +65,31 @@ def test_garbage_query_params(lang):
                    price="xyz", deadline_days="0", logy="perhaps")
     assert len(at.error) >= 3
     assert len(at.metric) == 0 and at.warning
+    # The MFU is a typed field (issue 23): "nan" is refused with a message naming the field
     at = open_page(lang, mfu="nan", compare_mfu="garbage")
-    assert at.metric[1].value.startswith("54.1")            # MFU fell back to 45 %
+    assert at.error and len(at.metric) == 0
+    at = open_page(lang, compare_mfu="garbage")
+    assert at.metric[1].value.startswith("54.1")            # compare fell back to 25 %
+
+
+@pytest.mark.parametrize("lang,days_word", [("en", "days"), ("zh", "天")])
+def test_mfu_is_typed_and_the_slider_follows(lang, days_word):
+    # 37.5 % lies between the slider's 1 % steps: 54.099 x 45 / 37.5 = 64.92 days
+    at = open_page(lang, mfu="37.5%")
+    assert at.metric[1].value == f"64.9 {days_word}"
+    at.text_input(key="mfu").set_value("0.3").run()        # 54.099 x 45 / 30 = 81.15 days
+    assert at.metric[1].value == f"81.1 {days_word}"
+    assert at.select_slider(key="mfu__slider").value == pytest.approx(0.3)
+
+
+@pytest.mark.parametrize("lang,word", [("en", "impossible"), ("zh", "不可能")])
+def test_hfu_above_100_is_impossible(lang, word):
+    # Defect 4: MFU 80 % with full recomputation: HFU = 80 % x 8N / 6N = 106.7 % > 100 %
+    at = open_page(lang, mfu="80%", recompute="full")
+    err = texts(at, "error")
+    assert "106.7%" in err and word in err
+    at = open_page(lang, mfu="70%", recompute="full")        # 93.3 %: possible, a caption
+    assert "93.3%" in texts(at, "caption") and not at.error
 
 
 def test_bad_typed_input_keeps_page_working():
