@@ -56,7 +56,7 @@ def test_share_link_reproduces_a_pinned_layout_and_schedule():
     found = _search(schedule="interleaved", interleave=2)
     second = found[1]
     lid = f"t{second.tp}-p{second.pp}-d{second.dp}-e1-c1-b{second.micro_batch}"
-    at = open_app_page(PAGE, "en", timeout=120, schedule="interleaved", vpp="2", layout=lid, **RUN)
+    at = open_app_page(PAGE, "en", timeout=120, interleave="2", layout=lid, **RUN)
     assert not at.exception and not at.error
     assert at.selectbox(key="layout").value == lid
     assert at.metric[0].value == format_si(second.step_seconds, "s")

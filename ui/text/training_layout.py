@@ -46,19 +46,19 @@ EN = {
     "training_layout.zero.2": "2 (+ gradients)",
     "training_layout.zero.3": "3 (+ weights, FSDP)",
     "training_layout.schedule": "Pipeline schedule",
-    "training_layout.schedule_help": "1F1B (Narayanan et al. 2021); interleaved 1F1B with v model "
+    "training_layout.schedule_help": "1F1B (Narayanan et al. 2021), interleaved with v ≥ 2 model "
                                      "chunks per GPU (smaller bubble, more point-to-point "
                                      "traffic and activations); ZB1P, zero bubble (Qi et al. "
                                      "2023); DualPipe (DeepSeek-V3: two copies of the "
                                      "parameters, hides the expert all-to-all).",
-    "training_layout.schedule.1f1b": "1F1B",
+    "training_layout.schedule.1f1b": "1F1B (interleaved with v ≥ 2)",
     "training_layout.schedule.interleaved": "interleaved 1F1B",
     "training_layout.schedule.zb1p": "ZB1P (zero bubble)",
     "training_layout.schedule.dualpipe": "DualPipe",
-    "training_layout.vpp": "Model chunks per GPU (v)",
-    "training_layout.vpp_help": "Interleaved schedule only: each GPU holds v chunks of L/(p·v) "
-                                "layers; the bubble shrinks v times. Needs micro-batches "
-                                "divisible by pp.",
+    "training_layout.interleave": "Model chunks per GPU (v)",
+    "training_layout.interleave_help": "1F1B only: with v ≥ 2 each GPU holds v chunks of L/(p·v) "
+                                       "layers (the interleaved schedule); the bubble shrinks v "
+                                       "times. Needs micro-batches divisible by pp.",
     "training_layout.sp": "Sequence parallelism",
     "training_layout.sp_help": "Split norms and dropouts along the sequence across the "
                                "tensor-parallel GPUs (Korthikanti et al. 2022): the same bytes "
@@ -250,12 +250,12 @@ ZH = {
     "training_layout.schedule_help": "1F1B（Narayanan 等 2021）；交错 1F1B，每张卡 v 个模型块（气泡更小，"
                                      "点对点通信和激活更多）；ZB1P 零气泡（Qi 等 2023）；DualPipe"
                                      "（DeepSeek-V3：参数两份，隐藏专家 all-to-all）。",
-    "training_layout.schedule.1f1b": "1F1B",
+    "training_layout.schedule.1f1b": "1F1B（v ≥ 2 时为交错调度）",
     "training_layout.schedule.interleaved": "交错 1F1B",
     "training_layout.schedule.zb1p": "ZB1P（零气泡）",
     "training_layout.schedule.dualpipe": "DualPipe",
-    "training_layout.vpp": "每张卡的模型块数（v）",
-    "training_layout.vpp_help": "仅交错调度：每张卡放 v 块、每块 L/(p·v) 层；气泡缩小 v 倍。要求微批数"
+    "training_layout.interleave": "每张卡的模型块数（v）",
+    "training_layout.interleave_help": "仅 1F1B：v ≥ 2 时为交错调度，每张卡放 v 块、每块 L/(p·v) 层；气泡缩小 v 倍。要求微批数"
                                 "能被 pp 整除。",
     "training_layout.sp": "序列并行",
     "training_layout.sp_help": "把 norm 和 dropout 沿序列切到张量并行的各卡上（Korthikanti 等 2022）："

@@ -2,8 +2,9 @@
 
 URL names (README, "Share links"): ``gpus`` (the cluster, as on the Training time page),
 ``seq``, ``gbatch`` and ``gbatch_unit`` (seq / tokens), ``recompute`` (none / selective /
-full), ``zero`` (0-3), ``schedule`` (1f1b / interleaved / zb1p / dualpipe), ``vpp`` (model
-chunks per GPU), ``sp`` (sequence parallelism, true / false).
+full), ``zero`` (0-3), ``schedule`` (1f1b / zb1p / dualpipe) and ``interleave`` (model chunks per
+GPU; 1F1B with interleave ≥ 2 is the interleaved schedule), ``sp`` (sequence parallelism,
+true / false) — the names and meanings of the Training time page's memory section.
 """
 from __future__ import annotations
 
@@ -11,13 +12,12 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from calc.parallel import SCHEDULES, global_batch_sequences
-from calc.training_memory import RECOMPUTE_MODES
+from calc.parallel import global_batch_sequences
+from calc.training_memory import RECOMPUTE_MODES, SCHEDULES
 from ui.widgets import COUNT, bound_checkbox, bound_select, format_quantity, quantity_input
 
 ZERO_OPTIONS = ["0", "1", "2", "3"]
 UNITS = ["seq", "tokens"]
-VPP_OPTIONS = [2, 3, 4, 6, 8]
 
 
 @dataclass(frozen=True)
@@ -62,13 +62,15 @@ def render_inputs(t) -> LayoutInputs | None:
     schedule = bound_select(t("training_layout.schedule"), list(SCHEDULES), "schedule", index=0,
                             format_func=lambda s: t(f"training_layout.schedule.{s}"),
                             help=t("training_layout.schedule_help"))
-    vpp = 1
-    if schedule == "interleaved":
-        vpp = bound_select(t("training_layout.vpp"), VPP_OPTIONS, "vpp", index=0,
-                           format_func=str, help=t("training_layout.vpp_help"))
+    interleave = 1.0
+    if schedule == "1f1b":
+        interleave = quantity_input(t, t("training_layout.interleave"), "interleave", "1",
+                                    kind="count", bounds=COUNT, help=t("training_layout.interleave_help"))
     sp = bound_checkbox(t("training_layout.sp"), "sp", value=True, help=t("training_layout.sp_help"))
-    if gpus is None or seq is None or gbatch is None:
+    if gpus is None or seq is None or gbatch is None or interleave is None:
         return None
+    if schedule == "1f1b" and interleave > 1:
+        schedule = "interleaved"               # calc.parallel's name for 1F1B with v ≥ 2
     seqs = global_batch_sequences(gbatch, unit, int(seq))
     if unit == "tokens":
         if seqs < 1:
@@ -77,4 +79,5 @@ def render_inputs(t) -> LayoutInputs | None:
             return None
         st.caption(t("training_layout.gbatch_tokens_note", tokens=format_quantity(gbatch),
                      seqs=f"{seqs:,}", seq=format_quantity(seq)))
-    return LayoutInputs(int(gpus), int(seq), seqs, recompute, int(zero), schedule, int(vpp), bool(sp))
+    return LayoutInputs(int(gpus), int(seq), seqs, recompute, int(zero), schedule, int(interleave),
+                        bool(sp))
