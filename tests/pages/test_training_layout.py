@@ -82,3 +82,32 @@ def test_bad_input_names_the_field():
     at = open_app_page(PAGE, "en", timeout=120, **{**RUN, "gpus": "many"})
     assert any("GPUs (the cluster)" in e.value for e in at.error)
     assert not at.metric
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_use_this_layout_feeds_the_training_page(lang):
+    from urllib.parse import parse_qsl
+    from ui.i18n import translator
+
+    best = _search(global_batch=1024)[0]
+    at = open_app_page(PAGE, lang, timeout=120, **RUN)
+    link = next(p for p in at.get("page_link") if p.proto.label == translator(lang)("training_layout.use"))
+    params = dict(parse_qsl(link.proto.query_string))
+    assert params["mfu"] == f"{best.mfu * 100:.4g}%" and params["gpus"] == "64"
+    assert params["tp"] == str(best.tp) and params["pp"] == str(best.pp)
+    assert link.proto.page.endswith("Training_time")
+    # follow the link in the same session (AppTest cannot click a page link)
+    at.query_params.clear()
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.switch_page("pages/3_Training_time.py")
+    at.run()
+    assert not at.exception, at.exception
+    # the Training time page: its MFU field holds the predicted MFU, the cluster and the
+    # layout's memory settings came along, and the prediction is labelled as such
+    assert at.text_input(key="mfu").value == f"{best.mfu * 100:.4g}%"
+    assert at.text_input(key="gpus").value == "64"
+    assert at.text_input(key="tp").value == str(best.tp)
+    assert at.text_input(key="pp").value == str(best.pp)
+    word = "Predicted" if lang == "en" else "预测值"
+    assert any(word in c.value and format_percent(best.mfu) in c.value for c in at.caption)

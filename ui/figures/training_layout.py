@@ -96,7 +96,7 @@ def gantt_figure(t: Translator, blocks: Sequence[GanttBlock], *, pp: int, n_micr
                      "marker": {"color": "#eeeeee", "line": {"color": "#9e9e9e", "width": 1}},
                      "hoverinfo": "skip"})
     v = t("training_layout.fig.gantt_v", v=interleave) if schedule == "interleaved" else ""
-    title = t("training_layout.fig.gantt_title", schedule=t(f"training_layout.schedule.{schedule}"),
+    title = t("training_layout.fig.gantt_title", schedule=t(f"training_layout.fig.schedule.{schedule}"),
               p=pp, m=n_microbatches, v=v)
     if total_microbatches and total_microbatches > n_microbatches:
         title += " — " + t("training_layout.fig.gantt_trimmed", m=n_microbatches, total=total_microbatches)

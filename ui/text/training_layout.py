@@ -131,6 +131,9 @@ EN = {
     "training_layout.use": "Use this layout's MFU on the Training time page",
     "training_layout.use_help": "Opens the Training time page with this cluster and the predicted "
                                 "MFU, shown there as predicted beside the published band.",
+    "training_layout.predicted_caption": "**Predicted** by the Training layout page: MFU {mfu} "
+                                         "for {layout} on {gpus} GPUs (a prediction; the "
+                                         "published runs' band is below).",
     "training_layout.use_plans": "Add it to Plans",
     "training_layout.use_plans_help": "Adds a training plan with this model, device, GPUs and "
                                       "predicted MFU to the Plans page.",
@@ -167,6 +170,10 @@ EN = {
     "training_layout.mem.zero3_buffers": "ZeRO-3 buffers",
     "training_layout.fig.gantt_title": "Schedule: {schedule}, p = {p}, m = {m}{v}",
     "training_layout.fig.gantt_v": ", v = {v}",
+    "training_layout.fig.schedule.1f1b": "1F1B",
+    "training_layout.fig.schedule.interleaved": "interleaved 1F1B",
+    "training_layout.fig.schedule.zb1p": "ZB1P",
+    "training_layout.fig.schedule.dualpipe": "DualPipe",
     "training_layout.fig.gantt_trimmed": "first {m} of {total} micro-batches drawn",
     "training_layout.fig.stage": "stage {s}",
     "training_layout.fig.time": "time (s)",
@@ -322,6 +329,8 @@ ZH = {
     "training_layout.use": "在训练时间页使用这个布局的 MFU",
     "training_layout.use_help": "打开训练时间页，带上这个集群规模和预测的 MFU；那里会把它标为预测值，"
                                 "与公开实测区间并列。",
+    "training_layout.predicted_caption": "**预测值**（来自并行布局页）：{gpus} 张卡上 {layout} 的 MFU 为 "
+                                         "{mfu}（这是预测；公开训练的区间见下方）。",
     "training_layout.use_plans": "加入方案对比",
     "training_layout.use_plans_help": "在方案对比页添加一个训练方案：本模型、设备、GPU 数和预测的 MFU。",
     "training_layout.plans_added": "已加入方案对比：{label}。",
@@ -355,6 +364,10 @@ ZH = {
     "training_layout.mem.zero3_buffers": "ZeRO-3 缓冲区",
     "training_layout.fig.gantt_title": "调度：{schedule}，p = {p}，m = {m}{v}",
     "training_layout.fig.gantt_v": "，v = {v}",
+    "training_layout.fig.schedule.1f1b": "1F1B",
+    "training_layout.fig.schedule.interleaved": "交错 1F1B",
+    "training_layout.fig.schedule.zb1p": "ZB1P",
+    "training_layout.fig.schedule.dualpipe": "DualPipe",
     "training_layout.fig.gantt_trimmed": "只画出 {total} 个微批中的前 {m} 个",
     "training_layout.fig.stage": "第 {s} 级",
     "training_layout.fig.time": "时间（秒）",

@@ -16,6 +16,7 @@ from calc.units import QuantityError, format_si, parse_price, parse_quantity
 from ui.model_sections import model_params_note, recompute_select
 from ui.plans.add import published_mfu_caption, training_setup_button
 from ui.state import bound, set_value
+from ui.training_layout.use import predicted_caption
 from ui.widgets import (COUNT, FRACTION, bound_checkbox, bound_select, format_quantity,
                         quantity_input)
 
@@ -100,6 +101,7 @@ def training_inputs(ctx) -> TrainingInputs:
                             help=t("training.gpus_help"))
     mfu = quantity_input(t, t("training.mfu"), "mfu", "45%", kind="fraction", bounds=FRACTION,
                          help=t("training.mfu_help"), steps=MFU_STEPS, step_text=mfu_text)
+    predicted_caption(ctx, mfu)                 # "Use this layout" (Training layout page)
     published_mfu_caption(ctx, n_params, n_gpus)
     compare_text = bound(st.select_slider, t("training.compare_mfu"), key="compare_mfu",
                          options=MFU_OPTIONS, value="25%", help=t("training.compare_mfu_help"),

@@ -56,7 +56,7 @@ def render_table(t, result: LayoutSearch, search_ms: float) -> TrainingStep | No
 def render_chosen(ctx, step: TrainingStep) -> None:
     """Headline numbers, the tiers, the step bar, the memory bar and the Gantt chart."""
     t = ctx.t
-    cols = st.columns(6)
+    cols = st.columns(3) + st.columns(3)
     cols[0].metric(t("training_layout.metric.step"), format_si(step.step_seconds, "s"))
     cols[1].metric(t("training_layout.metric.mfu"), format_percent(step.mfu))
     cols[2].metric(t("training_layout.metric.hfu"), format_percent(step.hfu))

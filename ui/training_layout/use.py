@@ -7,7 +7,7 @@ import streamlit as st
 from calc.parallel import TrainingStep
 from calc.units import format_percent
 from ui.frame import PAGES
-from ui.state import nav_query_params, remember
+from ui.state import nav_query_params, url_text
 
 PREDICTION_KEY = "_training_layout.prediction"
 """Session key: the prediction the Training time page shows beside its MFU (a dict)."""
@@ -16,31 +16,52 @@ TRAINING_PAGE = next(path for pid, path, _icon in PAGES if pid == "training")
 
 def prediction(step: TrainingStep, label: str, model_id: str, device_id: str) -> dict:
     """What the Training time page needs to show the prediction (plain values)."""
+    from ui.training.inputs import mfu_text
     return {"mfu": step.mfu, "gpus": step.gpus, "seq": step.seq_len, "label": label,
             "model": model_id, "device": device_id, "recompute": step.recompute,
-            "mfu_text": format_percent(step.mfu)}
+            "mfu_text": mfu_text(step.mfu), "mfu_shown": format_percent(step.mfu),
+            # the Training page's memory section (URL names shared with it)
+            "layout": {"tp": str(step.tp), "pp": str(step.pp), "cp": str(step.cp),
+                       "ep": str(step.ep), "mbs": str(step.micro_batch), "zero": str(step.zero_stage),
+                       "sp": step.sequence_parallel,
+                       "schedule": "1f1b" if step.schedule == "interleaved" else step.schedule,
+                       "interleave": str(step.interleave),
+                       "microbatches": str(step.n_microbatches)}}
 
 
 def render_use(ctx, step: TrainingStep, label: str) -> None:
-    """The two buttons."""
+    """A link to the Training time page carrying this layout (and the button to Plans)."""
     t = ctx.t
     st.subheader(t("training_layout.use_heading"))
     c1, c2 = st.columns(2)
     pred = prediction(step, label, ctx.model_id, ctx.device_id)
-    if c1.button(t("training_layout.use"), help=t("training_layout.use_help"), type="primary",
-                 icon=":material/schedule:", key="tl_use"):
-        use_on_training_page(pred)
+    st.session_state[PREDICTION_KEY] = pred          # the Training page labels this MFU
+    c1.page_link(TRAINING_PAGE, label=t("training_layout.use"), help=t("training_layout.use_help"),
+                 icon=":material/schedule:", query_params=training_link_params(pred))
     with c2:
         from ui.plans.add import training_layout_button
         training_layout_button(ctx, step, label)
 
 
-def use_on_training_page(pred: dict) -> None:
-    """Keep the cluster, sequence length and predicted MFU for the Training time page and
-    open it (its MFU input takes the prediction, see ui.training_layout.use.PREDICTION_KEY)."""
-    st.session_state[PREDICTION_KEY] = pred
-    remember("gpus", f"{pred['gpus']:,}".replace(",", ""))
-    remember("seq", str(pred["seq"]))
-    remember("recompute", pred["recompute"])
-    remember("mfu", pred["mfu_text"])
-    st.switch_page(TRAINING_PAGE, query_params=nav_query_params("training"))
+def training_link_params(pred: dict) -> dict[str, str]:
+    """The Training time page's URL for this layout: the shared names and what this session
+    keeps for that page (ui.state.nav_query_params), then the cluster, the sequence, the
+    recomputation, the predicted MFU and the memory section's layout (the same URL names)."""
+    params = nav_query_params("training")
+    params.update({"gpus": str(pred["gpus"]), "seq": str(pred["seq"]), "recompute": pred["recompute"],
+                   "mfu": pred["mfu_text"]})
+    params.update({k: url_text(v) for k, v in pred["layout"].items()})
+    return params
+
+
+def predicted_caption(ctx, mfu: float | None) -> None:
+    """On the Training time page, under its MFU: "predicted by the Training layout page for
+    tp 8 · pp 16 …" while the MFU, model and device are still the layout's (the published
+    band is the caption beside it)."""
+    pred = st.session_state.get(PREDICTION_KEY)
+    if not pred or mfu is None or ctx.model_id != pred["model"] or ctx.device_id != pred["device"]:
+        return
+    if abs(mfu - pred["mfu"]) > 5e-5:
+        return
+    st.caption(ctx.t("training_layout.predicted_caption", mfu=pred["mfu_shown"], layout=pred["label"],
+                     gpus=f"{pred['gpus']:,}"))
