@@ -189,7 +189,7 @@ EN = {
                               "and slow nodes, data loading, kernel launch gaps and CPU "
                               "overhead, checkpoint saves, failures and restarts, NCCL's "
                               "algorithm choice and network congestion, clock throttling, "
-                              "uneven expert routing. Published runs reach 0.6–1.1× these "
+                              "uneven expert routing. Published runs reached 0.5–1.2× these "
                               "MFUs (README, \"Training layouts: predicted vs published\").",
     "training_layout.how.gemm": "Each GEMM of one micro-batch on one GPU runs at the share of "
                                 "peak its size reaches: Calculon's table (0.95 ≥ 128 GFLOP, "
@@ -379,7 +379,7 @@ ZH = {
                                      "画成它的零气泡一半（气泡数值用 DualPipe 自己的公式）。",
     "training_layout.caveat": "**这是预测，不是实测。** 未建模：掉队和慢节点、数据加载、kernel 启动间隔"
                               "与 CPU 开销、保存检查点、故障与重启、NCCL 的算法选择与网络拥塞、降频、"
-                              "专家路由不均。公开的训练达到这些 MFU 的 0.6–1.1 倍（README，"
+                              "专家路由不均。公开的训练达到过这些 MFU 的 0.5–1.2 倍（README，"
                               "“Training layouts: predicted vs published”）。",
     "training_layout.how.gemm": "一个 GPU 上一个微批的每个 GEMM 按其尺寸能达到的峰值比例运行：Calculon 的表"
                                 "（≥ 128 GFLOP 为 0.95，≥ 16 为 0.90，≥ 1 为 0.60，否则 0.10），按本设备实测"
