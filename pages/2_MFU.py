@@ -6,6 +6,7 @@ token from calc.training_flops, the count every page uses), shown as it is.
 import streamlit as st
 
 from ui.frame import calculator, how_computed, page_frame
+from ui.learn.link import why_link
 from ui.mfu.checklist import checklist, checklist_heading
 from ui.mfu.how import mfu_formulas
 from ui.mfu.inputs import mfu_inputs
@@ -25,11 +26,11 @@ def mfu_calculator() -> None:
     with inputs:
         inp = mfu_inputs(ctx)
     with results:
-        out = mfu_results(ctx, inp)
+        out = mfu_results(ctx, inp, why_link)
     if out is not None:
         how_computed(t, mfu_formulas(t, *out))
     checklist_heading(t, out[0] if out else None)
 
 
 mfu_calculator()
-checklist(t)
+checklist(t, why_link)

@@ -7,6 +7,8 @@ A list of sections (ui/training/); every number is a record of calc.training
 import streamlit as st
 
 from ui.frame import calculator, how_computed, page_frame
+from ui.learn.link import why_link
+from ui.plans.add import published_mfu_caption, training_setup_button
 from ui.training.how import training_formulas
 from ui.training.inputs import training_inputs
 from ui.training.memory import training_memory_section
@@ -25,16 +27,19 @@ def training_calculator() -> None:
     """Inputs, results, the chart, memory per GPU, how they are computed and the takeaway."""
     inputs, results = st.columns([1, 1.45], gap="large")
     with inputs:
-        inp = training_inputs(ctx)
+        inp = training_inputs(ctx, published_mfu_caption)
+        training_setup_button(ctx, inp.n_params, inp.n_tokens, inp.n_gpus, inp.mfu, inp.price,
+                              recompute=inp.recompute, seq=inp.seq, causal=inp.causal)
     with results:
-        out = training_results(ctx, inp)
+        out = training_results(ctx, inp, why_link)
     items: list = []
     if out is not None:
         run, tf = out
         st.divider()
-        items = training_formulas(t, inp, run, tf) + training_memory_section(
-            t, inp.model, n_gpus=inp.n_gpus, seq=inp.seq, recompute=inp.recompute,
-            memory_bytes=ctx.device.memory_bytes if ctx.device else None)
+        memory = training_memory_section(t, inp.model, n_gpus=inp.n_gpus, seq=inp.seq,
+                                         recompute=inp.recompute,
+                                         memory_bytes=ctx.device.memory_bytes if ctx.device else None)
+        items = [*training_formulas(t, inp, run, tf), *memory]
     if items:
         how_computed(t, items)
     takeaway(ctx, inp, out[0] if out else None)

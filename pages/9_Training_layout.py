@@ -8,7 +8,8 @@ A list of sections (ui.training_layout); every number comes from calc/.
 import streamlit as st
 
 from ui.frame import calculator, page_frame
-from ui.ops.model import render_model
+from ui.model.sidebar_model import render_model
+from ui.plans.add import training_layout_button
 from ui.training_layout import how, inputs, network, results, search, use
 
 ctx = page_frame("training_layout")
@@ -35,7 +36,9 @@ def layout_calculator() -> None:
         chosen = results.render_table(t, found, ms)
     if chosen is not None:
         results.render_chosen(ctx, chosen)
-        use.render_use(ctx, chosen, results.layout_label(t, chosen))
+        label = results.layout_label(t, chosen)
+        with use.render_use(ctx, chosen, label):
+            training_layout_button(ctx, chosen, label)
     results.render_rejected(t, found)
     st.info(t("training_layout.caveat"), icon=":material/info:")
     if chosen is not None:

@@ -16,7 +16,7 @@ from calc.training_memory import OPTIMIZERS as OPTIMIZER_CHOICES, ZERO_STAGES
 from calc.units import format_si
 from ui.formula import Formula, formula, si
 from ui.i18n import Translator
-from ui.widgets import bound_select, format_quantity
+from ui.widgets import bound_select, format_quantity, quantity_input
 
 
 def recompute_select(t: Translator, container=None) -> str:
@@ -24,6 +24,15 @@ def recompute_select(t: Translator, container=None) -> str:
     return bound_select(t("model.recompute"), list(RECOMPUTE_MODES), "recompute", index=0,
                         container=container, format_func=lambda m: t(f"model.recompute.{m}"),
                         help=t("model.recompute_help"))
+
+
+def params_input(t: Translator, arch: ModelArch | None, page: str) -> float | None:
+    """N: typed (URL ``params``, labels ``<page>.params``) for "Custom: parameters only", or
+    the sidebar model's active parameter count (shown as a note)."""
+    if arch is None:
+        return quantity_input(t, t(f"{page}.params"), "params", "7B", kind="count",
+                              help=t(f"{page}.params_help"), slider=(1e8, 2e12))
+    return model_params_note(t, arch)
 
 
 def model_params_note(t: Translator, arch: ModelArch) -> float:

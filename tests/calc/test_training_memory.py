@@ -124,3 +124,14 @@ def test_bad_inputs_name_the_field(catalog):
         training_memory(a, optimizer="lion", seq_len=4096)
     with pytest.raises(ValueError, match="recompute"):
         training_memory(a, recompute="some", seq_len=4096)
+
+
+def test_published_totals_of_llama_31_from_their_configs(catalog):
+    # Defect 7 (part): config.json of Llama-3.1-70B (80 layers, d 8192, 64 heads / 8 KV of 128,
+    # FFN 28672, vocab 128256, untied): 80 x 855,654,400 + 2 x 128256 x 8192 + 8192
+    # = 70,553,706,496 -> 70.55 B; 405B (126 layers, d 16384, 128 / 8 heads, FFN 53248):
+    # 126 x 3,187,703,808 + 2 x 128256 x 16384 + 16384 = 405,853,388,800 -> 405.85 B
+    assert catalog["llama-3.1-70b"].published_params_b == 70.55
+    assert catalog["llama-3.1-405b"].published_params_b == 405.85
+    assert param_counts(catalog["llama-3.1-70b"]).total == 70_553_706_496
+    assert param_counts(catalog["llama-3.1-405b"]).total == N_405B

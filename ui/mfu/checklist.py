@@ -7,7 +7,6 @@ from typing import Optional
 import streamlit as st
 
 from calc.mfu import MeasuredMfu
-from ui.learn.link import why_link
 
 
 def checklist_heading(t, rec: Optional[MeasuredMfu]) -> None:
@@ -21,7 +20,8 @@ def checklist_heading(t, rec: Optional[MeasuredMfu]) -> None:
     st.subheader(t(key))
 
 
-def checklist(t) -> None:
+def checklist(t, why) -> None:
+    """The chapter's steps; ``why(t, lesson)`` links a step to its Learn lesson."""
     st.markdown(t("mfu.diag_intro"))
     for step in range(1, 7):
         st.markdown(t(f"mfu.diag.{step}"))
@@ -30,7 +30,7 @@ def checklist(t) -> None:
             st.caption(t("mfu.diag.2_after"))
         if step == 4:
             st.code(t("mfu.snippet.profiler"), language="python")
-    why_link(t, 6)
+    why(t, 6)
     st.subheader(t("mfu.trace_heading"))
     st.markdown(t("mfu.trace_table"))
-    why_link(t, 7)
+    why(t, 7)

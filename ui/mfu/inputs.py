@@ -12,7 +12,7 @@ from calc.arch import ModelArch
 from calc.mfu import tokens_per_s_per_gpu
 from calc.training_flops import CAUSAL_DEFAULT
 from calc.units import format_si, parse_quantity
-from ui.model_sections import model_params_note, recompute_select
+from ui.model_sections import params_input, recompute_select
 from ui.state import bound
 from ui.widgets import COUNT, Bounds, bound_checkbox, is_blank, quantity_input
 
@@ -91,11 +91,7 @@ def mfu_inputs(ctx) -> MfuInputs:
     """Draw the inputs column; return what it holds."""
     t, model = ctx.t, ctx.model
     st.subheader(t("mfu.inputs_heading"))
-    if model is None:
-        n_params = quantity_input(t, t("mfu.params"), "params", "7B", kind="count",
-                                  help=t("mfu.params_help"), slider=(1e8, 2e12))
-    else:
-        n_params = model_params_note(t, model)
+    n_params = params_input(t, model, "mfu")
     tokens_per_s = quantity_input(t, t("mfu.tokens_per_s"), "tokens_per_s", "12k",
                                   kind="token_rate", help=t("mfu.tokens_per_s_help"),
                                   slider=(100, 1e8))

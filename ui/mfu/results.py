@@ -11,7 +11,6 @@ import streamlit as st
 from calc.mfu import ATTENTION_WARNING_SEQ_LEN, MeasuredMfu, attention_flops_share, measured_mfu
 from calc.units import format_si
 from ui.figures.mfu import mfu_band_figure
-from ui.learn.link import why_link
 from ui.mfu.inputs import MfuInputs
 from ui.model_sections import TrainingFlops, flops_breakdown, training_flops
 from ui.numbers import plural
@@ -73,9 +72,10 @@ def _hints(t, rec: MeasuredMfu, inp: MfuInputs) -> None:
               now=format_si(rec.tokens_per_s, "tok/s")), icon=":material/track_changes:")
 
 
-def mfu_results(ctx, inp: MfuInputs) -> Optional[tuple[MeasuredMfu, TrainingFlops]]:
+def mfu_results(ctx, inp: MfuInputs, why) -> Optional[tuple[MeasuredMfu, TrainingFlops]]:
     """Draw the results column; return the record and its FLOP count (None while an input
-    is unreadable)."""
+    is unreadable).  ``why(t, lesson)`` draws a link to the Learn lesson (the page passes
+    ui.learn.link.why_link: page packages do not import each other)."""
     t = ctx.t
     st.subheader(t("mfu.results_heading"))
     if not inp.core_ok:
@@ -89,16 +89,16 @@ def mfu_results(ctx, inp: MfuInputs) -> Optional[tuple[MeasuredMfu, TrainingFlop
                         recompute=inp.recompute)
     rec = measured_mfu(tf.flops, inp.tokens_per_s, inp.n_gpus, inp.peak, target_mfu=inp.target)
     _metrics(t, rec, inp.recompute)
-    why_link(t, 3)
+    why(t, 3)
     if inp.model is not None:
         flops_breakdown(t, tf.flops)
     elif inp.use_attn:
         st.caption(t("mfu.attn_share", share=percent_text(t, tf.flops.attention_share)))
-    why_link(t, 4)
+    why(t, 4)
     st.plotly_chart(mfu_band_figure(t, rec.mfu, rec.band), config=ctx.chart_config("mfu_bands"),
                     key="mfu_bands")
     _verdict(t, rec, inp.recompute)
     st.caption(t("mfu.ceiling_note"))
-    why_link(t, 5)
+    why(t, 5)
     _hints(t, rec, inp)
     return rec, tf

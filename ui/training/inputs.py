@@ -13,10 +13,9 @@ from calc.currency import CURRENCY_CODES, DEFAULT_CURRENCY, currency_label
 from calc.training import CHINCHILLA_TOKENS_PER_PARAM, tokens_for_params
 from calc.training_flops import CAUSAL_DEFAULT
 from calc.units import QuantityError, format_si, parse_price, parse_quantity
-from ui.model_sections import model_params_note, recompute_select
-from ui.plans.add import published_mfu_caption, training_setup_button
+from ui.model_sections import params_input, recompute_select
 from ui.state import bound, set_value
-from ui.training_layout.use import predicted_caption
+from ui.predicted_mfu import mfu_text, predicted_caption
 from ui.widgets import (COUNT, FRACTION, bound_checkbox, bound_select, format_quantity,
                         quantity_input)
 
@@ -25,10 +24,6 @@ MFU_OPTIONS = [f"{k}%" for k in range(5, 81)]
 # The MFU field's slider: 1 % steps (the field itself takes any value: 37.5 %, 0.375).
 MFU_STEPS = [k / 100 for k in range(1, 101)]
 
-
-def mfu_text(value: float) -> str:
-    """How an MFU reads in the field and the URL: 45% (37.5% between the steps)."""
-    return f"{value * 100:.4g}%"
 
 
 @dataclass(frozen=True)
@@ -82,15 +77,13 @@ def _price(t) -> tuple[Optional[float], str]:
     return price, code
 
 
-def training_inputs(ctx) -> TrainingInputs:
-    """Draw the inputs column; return what it holds."""
+def training_inputs(ctx, published_caption) -> TrainingInputs:
+    """Draw the inputs column; return what it holds.  ``published_caption(ctx, n_params,
+    n_gpus)`` draws what published runs reached under the MFU field (the page passes
+    ui.plans.add.published_mfu_caption: page packages do not import each other)."""
     t, model = ctx.t, ctx.model
     st.subheader(t("training.inputs_heading"))
-    if model is None:
-        n_params = quantity_input(t, t("training.params"), "params", "7B", kind="count",
-                                  help=t("training.params_help"), slider=(1e8, 2e12))
-    else:
-        n_params = model_params_note(t, model)
+    n_params = params_input(t, model, "training")
     n_tokens = quantity_input(t, t("training.tokens"), "tokens", "1T", kind="count",
                               help=t("training.tokens_help"), slider=(1e9, 1e14))
     st.button(t("training.chinchilla", k=f"{CHINCHILLA_TOKENS_PER_PARAM:g}"),
@@ -102,7 +95,7 @@ def training_inputs(ctx) -> TrainingInputs:
     mfu = quantity_input(t, t("training.mfu"), "mfu", "45%", kind="fraction", bounds=FRACTION,
                          help=t("training.mfu_help"), steps=MFU_STEPS, step_text=mfu_text)
     predicted_caption(ctx, mfu)                 # "Use this layout" (Training layout page)
-    published_mfu_caption(ctx, n_params, n_gpus)
+    published_caption(ctx, n_params, n_gpus)
     compare_text = bound(st.select_slider, t("training.compare_mfu"), key="compare_mfu",
                          options=MFU_OPTIONS, value="25%", help=t("training.compare_mfu_help"),
                          is_valid=lambda v: v in MFU_OPTIONS)
@@ -117,8 +110,6 @@ def training_inputs(ctx) -> TrainingInputs:
     if ctx.ready:
         st.caption(t("training.peak_used", peak=format_si(ctx.peak_flops, "FLOP/s"),
                      device=ctx.device_label(), precision=t(f"common.prec.{ctx.precision}")))
-    training_setup_button(ctx, n_params, n_tokens, n_gpus, mfu, price, recompute=recompute,
-                          seq=seq, causal=causal)
     return TrainingInputs(model=model, n_params=n_params, n_tokens=n_tokens, n_gpus=n_gpus,
                           mfu=mfu, compare_mfu=parse_quantity(compare_text, kind="fraction"),
                           compare_text=compare_text, seq=seq, causal=causal, recompute=recompute,

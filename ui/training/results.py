@@ -12,7 +12,6 @@ from calc.currency import format_money, format_price
 from calc.training import TrainingRun, days_curve, training_run
 from calc.units import format_si
 from ui.figures.training import days_vs_mfu_figure
-from ui.learn.link import why_link
 from ui.model_sections import TrainingFlops, flops_breakdown, training_flops
 from ui.numbers import format_count, format_duration, format_exact, plural
 from ui.training.inputs import MFU_STEPS, TrainingInputs, mfu_text
@@ -116,9 +115,10 @@ def _implied(t, run: TrainingRun) -> None:
         st.info(msg, icon=":material/history:")
 
 
-def training_results(ctx, inp: TrainingInputs) -> Optional[tuple[TrainingRun, TrainingFlops]]:
+def training_results(ctx, inp: TrainingInputs, why) -> Optional[tuple[TrainingRun, TrainingFlops]]:
     """Draw the results column; return the run's record and its FLOP count (None while an
-    input is unreadable: the deadline and GPU-hours fields are still drawn)."""
+    input is unreadable: the deadline and GPU-hours fields are still drawn).  ``why(t,
+    lesson)``: the Learn link (ui.learn.link.why_link, passed by the page)."""
     t = ctx.t
     st.subheader(t("training.results_heading"))
     if not ready(ctx, inp):
@@ -138,7 +138,7 @@ def training_results(ctx, inp: TrainingInputs) -> Optional[tuple[TrainingRun, Tr
                        published_gpu_hours=published, compare_mfu=inp.compare_mfu)
     with main:
         _metrics(t, run, inp)
-        why_link(t, 4)
+        why(t, 4)
         if inp.model is not None:
             flops_breakdown(t, tf.flops)
         _hfu(t, run, inp)

@@ -6,17 +6,15 @@ import streamlit as st
 
 from calc.parallel import TrainingStep
 from calc.units import format_percent
-from ui.frame import PAGES
+from ui.pages import page_file
+from ui.predicted_mfu import PREDICTION_KEY, mfu_text
 from ui.state import nav_query_params, url_text
 
-PREDICTION_KEY = "_training_layout.prediction"
-"""Session key: the prediction the Training time page shows beside its MFU (a dict)."""
-TRAINING_PAGE = next(path for pid, path, _icon in PAGES if pid == "training")
+TRAINING_PAGE = page_file("training")
 
 
 def prediction(step: TrainingStep, label: str, model_id: str, device_id: str) -> dict:
     """What the Training time page needs to show the prediction (plain values)."""
-    from ui.training.inputs import mfu_text
     return {"mfu": step.mfu, "gpus": step.gpus, "seq": step.seq_len, "label": label,
             "model": model_id, "device": device_id, "recompute": step.recompute,
             "mfu_text": mfu_text(step.mfu), "mfu_shown": format_percent(step.mfu),
@@ -29,8 +27,9 @@ def prediction(step: TrainingStep, label: str, model_id: str, device_id: str) ->
                        "microbatches": str(step.n_microbatches)}}
 
 
-def render_use(ctx, step: TrainingStep, label: str) -> None:
-    """A link to the Training time page carrying this layout (and the button to Plans)."""
+def render_use(ctx, step: TrainingStep, label: str):
+    """A link to the Training time page carrying this layout; returns the column where the
+    page puts "Add this setup to the plans" (ui.plans.add, a page-level import)."""
     t = ctx.t
     st.subheader(t("training_layout.use_heading"))
     c1, c2 = st.columns(2)
@@ -38,9 +37,7 @@ def render_use(ctx, step: TrainingStep, label: str) -> None:
     st.session_state[PREDICTION_KEY] = pred          # the Training page labels this MFU
     c1.page_link(TRAINING_PAGE, label=t("training_layout.use"), help=t("training_layout.use_help"),
                  icon=":material/schedule:", query_params=training_link_params(pred))
-    with c2:
-        from ui.plans.add import training_layout_button
-        training_layout_button(ctx, step, label)
+    return c2
 
 
 def training_link_params(pred: dict) -> dict[str, str]:
@@ -52,16 +49,3 @@ def training_link_params(pred: dict) -> dict[str, str]:
                    "mfu": pred["mfu_text"]})
     params.update({k: url_text(v) for k, v in pred["layout"].items()})
     return params
-
-
-def predicted_caption(ctx, mfu: float | None) -> None:
-    """On the Training time page, under its MFU: "predicted by the Training layout page for
-    tp 8 · pp 16 …" while the MFU, model and device are still the layout's (the published
-    band is the caption beside it)."""
-    pred = st.session_state.get(PREDICTION_KEY)
-    if not pred or mfu is None or ctx.model_id != pred["model"] or ctx.device_id != pred["device"]:
-        return
-    if abs(mfu - pred["mfu"]) > 5e-5:
-        return
-    st.caption(ctx.t("training_layout.predicted_caption", mfu=pred["mfu_shown"], layout=pred["label"],
-                     gpus=f"{pred['gpus']:,}"))
