@@ -111,3 +111,14 @@ def test_use_this_layout_feeds_the_training_page(lang):
     assert at.text_input(key="pp").value == str(best.pp)
     word = "Predicted" if lang == "en" else "预测值"
     assert any(word in c.value and format_percent(best.mfu) in c.value for c in at.caption)
+
+
+def test_add_this_layout_to_the_plans():
+    best = _search()[0]
+    at = open_app_page(PAGE, "en", timeout=120, **RUN)
+    at.button(key="pl_add_training_layout").click().run()
+    assert not at.exception, at.exception
+    assert any("predicted" in s.value for s in at.success)
+    added = at.session_state["plans.table"].plans[-1]       # ui.plans.state.TABLE_KEY
+    assert added.mfu == pytest.approx(best.mfu)
+    assert (added.tp, added.pp, added.n_gpus, added.seq_len) == (best.tp, best.pp, 64, 4096)
