@@ -55,6 +55,13 @@ RUNS = [
      dict(tp=8, pp=64, seq_len=2048, global_batch=3072, schedule="interleaved", interleave=2,
           recompute="full", zero_stage=0, sequence_parallel=False), 0.52, "hfu",
      "Narayanan et al. 2021, abstract / Table 1", "v = 2"),
+    # DeepSeek-V3 report (arXiv 2412.19437) §1 / §3.2: 180K H800 GPU-hours per trillion
+    # tokens on 2,048 H800 = 1e12 / (180e3 · 3600) = 1,543 tokens/s per GPU; PP 16, EP 64,
+    # no TP, DualPipe, ZeRO-1; §4.2: sequence 4K, batch 15,360 sequences.
+    ("DeepSeek-V3 671B, 2,048 × H800", "deepseek-v3", "h800-sxm", 2048,
+     dict(tp=1, pp=16, ep=64, seq_len=4096, global_batch=15360, schedule="dualpipe",
+          recompute="selective", zero_stage=1, precision="fp8"), 1543, "tok/s/GPU",
+     "DeepSeek-V3 report §1, §3.2, §4.2", "every GEMM and attention at the FP8 peak (the run keeps attention in BF16), selective recompute"),
     ("MPT-7B, 8 × H100, seq 2048", "mpt-7b", "h100-sxm", 8,
      dict(seq_len=2048, global_batch=48, micro_batch=6, recompute="none", zero_stage=3), 10643,
      "tok/s/GPU", "llm-foundry benchmarks, H100 BF16 table", ""),

@@ -336,7 +336,7 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
     e_one = collective_seconds("all_to_all", a2a_bytes, ep, net.tier(tp * cp * ep))
     ep_total_f = moe_layers * 2 * e_one
     ep_total_b = moe_layers * 2 * e_one + (ep_total_f if recompute == "full" else 0.0)
-    ep_hidden = schedule == "dualpipe"
+    ep_hidden = schedule == "dualpipe" and pp > 1     # DualPipe overlaps it; no pipeline, no DualPipe
     ep_f, ep_b = (0.0, 0.0) if ep_hidden else (ep_total_f, ep_total_b)
 
     # PP: one p2p forward and one backward per micro-batch and chunk

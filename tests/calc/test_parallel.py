@@ -266,3 +266,14 @@ def test_search_moe_tries_expert_parallelism(hw, models):
     arch, dev = models["mixtral-8x7b"], hw["h100-sxm"]
     res = search_layouts(arch, device=dev, gpus=64, seq_len=4096, global_batch=128)
     assert {r.ep for r in res.layouts} | {x.ep for x in res.rejected} >= {1, 2, 4, 8}
+
+
+def test_dualpipe_hides_the_expert_all_to_all_only_with_a_pipeline(hw, models):
+    # DeepSeek-V3 report §3.2.1: DualPipe overlaps the all-to-all with computation; with
+    # pp = 1 there is no pipeline to overlap it with, so it stays exposed.
+    arch, dev = models["mixtral-8x7b"], hw["h100-sxm"]
+    kw = dict(device=dev, gpus=64, tp=2, ep=8, seq_len=4096, global_batch=64, schedule="dualpipe")
+    flat = training_step(arch, pp=1, **kw)
+    piped = training_step(arch, pp=2, **kw)
+    assert flat.ep_comm_seconds > 0 and flat.ep_comm_hidden_seconds == 0
+    assert piped.ep_comm_seconds == 0 and piped.ep_comm_hidden_seconds > 0
