@@ -277,3 +277,41 @@ def test_dualpipe_hides_the_expert_all_to_all_only_with_a_pipeline(hw, models):
     piped = training_step(arch, pp=2, **kw)
     assert flat.ep_comm_seconds > 0 and flat.ep_comm_hidden_seconds == 0
     assert piped.ep_comm_seconds == 0 and piped.ep_comm_hidden_seconds > 0
+
+
+def test_pipeline_point_to_point_by_hand(hw, models):
+    # Llama-2-7B, pp 2 in one node, tp 1, s 4096, b 1: one p2p forward and one backward per
+    # micro-batch of T·d·2 = 4096·4096·2 = 33.55 MB at 450 GB/s · 0.6 = 270 GB/s, + 1 µs:
+    # 124.3 µs + 1 µs; m = 8 micro-batches: 8 · 2 · 125.3 µs = 2.005 ms
+    arch, dev = models["llama-2-7b"], hw["h100-sxm"]
+    r = training_step(arch, device=dev, gpus=2, pp=2, seq_len=4096, global_batch=8)
+    one = 4096 * 4096 * 2 / 270e9 + 1e-6
+    assert r.tiers["pp"] == "scale_up"
+    assert r.pp_comm_seconds == pytest.approx(8 * 2 * one)
+
+
+def test_data_parallel_all_reduce_by_hand_without_overlap(hw, models):
+    # Llama-2-7B, tp 8 per node, dp 2 across nodes (span 16 > 8: InfiniBand, 50 GB/s · 0.9):
+    # ZeRO-0 all-reduces G = N/8 FP32 gradients: 2·(1/2)·G·4 / 45e9 + 2·1 step · 2 µs
+    from calc.arch import param_counts
+    arch, dev = models["llama-2-7b"], hw["h100-sxm"]
+    r = training_step(arch, device=dev, gpus=16, tp=8, seq_len=4096, global_batch=8, zero_stage=0,
+                      overlap_dp=False)
+    G = param_counts(arch).total / 8
+    assert r.tiers["dp"] == "scale_out"
+    assert r.dp_comm_seconds == pytest.approx(G * 4 / 45e9 + 4e-6)
+    # overlapped: what exceeds the last micro-batch's backward, at least one 40 M bucket
+    o = training_step(arch, device=dev, gpus=16, tp=8, seq_len=4096, global_batch=8, zero_stage=0)
+    assert o.dp_comm_seconds + o.dp_comm_hidden_seconds == pytest.approx(r.dp_comm_seconds)
+    assert o.dp_comm_seconds >= 40e6 * 4 / 45e9
+
+
+def test_context_parallel_kv_all_gather_by_hand(hw, models):
+    # Llama-3.1-8B (32 layers, 8 KV heads × 128), cp 2, s 8192: T = 4096 tokens per GPU,
+    # K,V = 4096 · 2·8·128 · 2 B = 16.78 MB; forward all-gather of cp · K,V over 2 GPUs on
+    # NVLink: (1/2)·33.55e6 / 270e9 + 1 µs, backward twice that; exposed + hidden = m·L·3·AG
+    arch, dev = models["llama-3.1-8b"], hw["h100-sxm"]
+    r = training_step(arch, device=dev, gpus=2, cp=2, seq_len=8192, global_batch=4)
+    ag = 0.5 * 2 * 4096 * 2 * 8 * 128 * 2 / 270e9 + 1e-6
+    m = 4
+    assert r.cp_comm_seconds + r.cp_comm_hidden_seconds == pytest.approx(m * 32 * 3 * ag)
