@@ -53,8 +53,8 @@ RUNS = [
      "Megatron-LM README, strong scaling", "layout tp 8 · pp 12, v = 2 (not printed)"),
     ("GPT 1T, 3,072 × A100", GPT_1T, "a100-80gb-sxm", 3072,
      dict(tp=8, pp=64, seq_len=2048, global_batch=3072, schedule="interleaved", interleave=2,
-          recompute="full", zero_stage=0, sequence_parallel=False), 0.52, "hfu",
-     "Narayanan et al. 2021, abstract / Table 1", "v = 2"),
+          recompute="full", zero_stage=0, sequence_parallel=False, flash_attention=False), 0.52,
+     "hfu", "Narayanan et al. 2021, abstract / Table 1", "v = 2; attention unfused (2021: before FlashAttention)"),
     # DeepSeek-V3 report (arXiv 2412.19437) §1 / §3.2: 180K H800 GPU-hours per trillion
     # tokens on 2,048 H800 = 1e12 / (180e3 · 3600) = 1,543 tokens/s per GPU; PP 16, EP 64,
     # no TP, DualPipe, ZeRO-1; §4.2: sequence 4K, batch 15,360 sequences.

@@ -8,9 +8,12 @@ the sequence, every position's logits):
 
     GEMM (matmul, router, experts)   t = max(FLOP / (peak · η_gemm(FLOP)), bytes / (bw · η_mem(bytes)))
     attention (fused)                t = FLOP / (peak · η_attn)
+    attention (unfused, flash=False) QKᵀ and ·V as batched GEMMs (η_gemm of their FLOP, every
+                                     score computed even when causal), the softmax as a
+                                     memory-bound operator over the s×s scores (model_ops)
     norm, rope, activation, residual t = bytes / (bw · η_mem(bytes))
 
-    forward F = Σ t;   backward B = 2 · GEMM + 2 · attention + 1.5 · memory-bound;
+    forward F = Σ t;   backward B = 2 · GEMM + 2 · attention GEMMs + 1.5 · memory-bound;
     W (weight gradients) = the GEMMs' forward time (one of the two backward GEMMs)
 
 η_gemm = f_dev · c(FLOP) / 0.95, where c is Calculon's matrix efficiency table (calculon-ai/calculon ``systems/a100_80g.json``
@@ -83,7 +86,7 @@ class StageCompute:
     """One micro-batch on one GPU of one stage (seconds, FLOP).
 
     per layer (mean over the model's layers): ``gemm``, ``attention``, ``memory`` forward
-    seconds; ``attention_flops`` forward; ``lm_head`` forward seconds (last stage);
+    seconds, ``attention_backward``; ``attention_flops`` forward; ``lm_head`` forward seconds (last stage);
     ``forward`` / ``backward`` / ``weight_grad`` of ``layers`` layers (recompute included
     in backward); ``gemm_eff`` the FLOP-weighted GEMM efficiency; ``flops_hw`` the FLOP
     executed per micro-batch on this GPU (recompute included)."""
@@ -91,6 +94,7 @@ class StageCompute:
     layers: int
     gemm: float
     attention: float
+    attention_backward: float
     memory: float
     lm_head: float
     forward: float
@@ -105,13 +109,22 @@ class StageCompute:
 
 @lru_cache(maxsize=4096)
 def _layer_costs(arch: ModelArch, micro_batch: int, seq_len: int, tp: int, cp: int, ep: int,
-                 sequence_parallel: bool, peak: float, mem_bw: float, top: float | None):
+                 sequence_parallel: bool, peak: float, mem_bw: float, top: float | None,
+                 flash: bool = True):
     s_local = max(1, seq_len // cp)
     ops = model_operators(arch, phase="prefill", batch=micro_batch, tokens=s_local,
-                          peak_flops=peak, mem_bw=mem_bw, tp=tp, flash=True)
+                          peak_flops=peak, mem_bw=mem_bw, tp=tp, flash=flash)
     L = arch.n_layers
     gemm_t = gemm_f = gemm_eff_num = mem_t = 0.0
+    unfused_gemm = unfused_mem = 0.0
     for op in ops.operators:
+        if not flash and op.key in ("attn_qk", "attn_pv"):
+            unfused_gemm += op.count * max(op.flops / (peak * gemm_efficiency(op.flops, top)),
+                                           op.bytes_moved / (mem_bw * memory_efficiency(op.bytes_moved)))
+            continue
+        if not flash and op.key == "attn_softmax":
+            unfused_mem += op.count * op.bytes_moved / (mem_bw * memory_efficiency(op.bytes_moved))
+            continue
         if op.key in _ATTN_KEYS or op.key in ("lm_head", "embedding", "norm_final"):
             continue
         n = op.count
@@ -132,23 +145,29 @@ def _layer_costs(arch: ModelArch, micro_batch: int, seq_len: int, tp: int, cp: i
             mem_t += n * nbytes / (mem_bw * memory_efficiency(nbytes))
     T_local = micro_batch * s_local
     attn_f = float(attention_flops_per_token(arch, seq_len, causal=True)) * T_local / tp
-    attn_t = attn_f / (peak * ATTENTION_EFFICIENCY)
+    if flash:
+        attn_t = attn_f / (peak * ATTENTION_EFFICIENCY)
+        attn_b = 2 * attn_t
+    else:
+        attn_t = unfused_gemm + unfused_mem
+        attn_b = 2 * unfused_gemm + BACKWARD_MEMORY_FACTOR * unfused_mem
     head_f = 2.0 * T_local * arch.d_model * arch.vocab_size / tp
     head_eff = gemm_efficiency(head_f, top)
     head_t = head_f / (peak * head_eff)
     return (gemm_t / L, gemm_f / L, gemm_eff_num / max(gemm_f, 1e-300), mem_t / L,
-            attn_t / L, attn_f / L, head_t, head_f)
+            attn_t / L, attn_b / L, attn_f / L, head_t, head_f)
 
 
 def stage_compute(arch: ModelArch, *, micro_batch: int, seq_len: int, tp: int, cp: int = 1,
                   ep: int = 1, layers: int, recompute: str = "selective",
                   sequence_parallel: bool = True, peak_flops: float, mem_bw: float,
-                  matmul_fraction: float | None = None, last_stage: bool = True) -> StageCompute:
+                  matmul_fraction: float | None = None, last_stage: bool = True,
+                  flash_attention: bool = True) -> StageCompute:
     """F, B and W of one micro-batch on a stage of ``layers`` layers (formulas: module
     docstring).  The LM head (2·T·d·V/tp, forward) is added on the last stage."""
-    g, gf, geff, mem, at, af, head_t, head_f = _layer_costs(
+    g, gf, geff, mem, at, ab, af, head_t, head_f = _layer_costs(
         arch, int(micro_batch), int(seq_len), int(tp), int(cp), int(ep), bool(sequence_parallel),
-        float(peak_flops), float(mem_bw), matmul_fraction)
+        float(peak_flops), float(mem_bw), matmul_fraction, bool(flash_attention))
     head = head_t if last_stage else 0.0
     fwd_layer = g + at + mem
     forward = layers * fwd_layer + head
@@ -158,11 +177,12 @@ def stage_compute(arch: ModelArch, *, micro_batch: int, seq_len: int, tp: int, c
         rec = layers * at
     else:
         rec = 0.0
-    backward = layers * (2 * g + 2 * at + BACKWARD_MEMORY_FACTOR * mem) + 2 * head + rec
+    backward = layers * (2 * g + ab + BACKWARD_MEMORY_FACTOR * mem) + 2 * head + rec
     weight_grad = layers * g + head
     flops_fwd = layers * (gf + af) + (head_f if last_stage else 0.0)
     rec_f = layers * (gf + af) if recompute == "full" else (layers * af if recompute == "selective" else 0.0)
-    return StageCompute(layers=layers, gemm=g, attention=at, memory=mem, lm_head=head,
+    return StageCompute(layers=layers, gemm=g, attention=at, attention_backward=ab, memory=mem,
+                        lm_head=head,
                         forward=forward, backward=backward, weight_grad=weight_grad,
                         recompute_seconds=rec, gemm_eff=geff, gemm_flops=gf, attention_flops=af,
                         flops_hw=3 * flops_fwd + rec_f)

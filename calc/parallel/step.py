@@ -109,6 +109,7 @@ class TrainingStep:
     recompute: str
     zero_stage: int
     sequence_parallel: bool
+    flash_attention: bool
     step_seconds: float
     compute_seconds: float
     bubble_seconds: float
@@ -258,7 +259,7 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
                   interleave: int = 1, recompute: str = "selective", zero_stage: int = 1,
                   sequence_parallel: bool = True, optimizer: str = "adam-mixed",
                   network: Optional[Network] = None, overlap_dp: bool = True,
-                  precision: Optional[str] = None) -> TrainingStep:
+                  precision: Optional[str] = None, flash_attention: bool = True) -> TrainingStep:
     """Predicted time and terms of one training step (formulas: the module docstring).
 
     device: a calc.hardware.Accelerator (its peak at ``precision``, default bf16; its
@@ -266,6 +267,8 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
     cluster; global_batch in sequences; dp defaults to gpus ÷ (tp·pp·cp).  Raises
     ValueError naming the field for a layout that cannot run (see layout_problems); a TP
     group wider than the scale-up domain is computed on the slow tier with a warning.
+    ``flash_attention=False``: attention as separate kernels (QKᵀ, softmax, ·V: the runs of
+    2021-2022), timed and stored (activations) as such.
     """
     gpus = _whole("gpus", gpus)
     tp, pp, ep, cp = (_whole(n, x) for n, x in (("tp", tp), ("pp", pp), ("ep", ep), ("cp", cp)))
@@ -300,7 +303,8 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
     sc = stage_compute(arch, micro_batch=micro_batch, seq_len=seq_len, tp=tp, cp=cp, ep=ep,
                        layers=layers, recompute=recompute, sequence_parallel=sequence_parallel,
                        peak_flops=peak, mem_bw=bw, last_stage=True,
-                       matmul_fraction=getattr(device, "matmul_fraction", None))
+                       matmul_fraction=getattr(device, "matmul_fraction", None),
+                       flash_attention=flash_attention)
     tiers = {"tp": net.tier(tp).name, "cp": net.tier(tp * cp).name,
              "ep": net.tier(tp * cp * ep).name, "dp": net.tier(tp * cp * dp).name,
              "pp": net.tier(gpus).name}
@@ -325,7 +329,7 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
     kv = T * kv_width * ACT_BYTES_PER_ELEM
     c_tier = net.tier(tp * cp)
     cp_one = collective_seconds("all_gather", kv * cp, cp, c_tier)
-    attn_f, attn_b = sc.attention, 2 * sc.attention
+    attn_f, attn_b = sc.attention, sc.attention_backward
     cp_f_total, cp_b_total = layers * cp_one, layers * 2 * cp_one
     cp_f = layers * max(0.0, cp_one - attn_f)
     cp_b = layers * max(0.0, 2 * cp_one - attn_b)
@@ -388,13 +392,13 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
                           optimizer=optimizer, sequence_parallel=sequence_parallel,
                           schedule="1f1b" if schedule == "interleaved" else schedule,
                           interleave=v, n_microbatches=m,
-                          flash_attention=True, memory_bytes=cap)
+                          flash_attention=flash_attention, memory_bytes=cap)
     fits = cap is None or bool(mem.memory_fit.fits)
     return TrainingStep(
         tp=tp, pp=pp, dp=dp, ep=ep, cp=cp, micro_batch=micro_batch, n_microbatches=m, gpus=gpus,
         seq_len=seq_len, global_batch=global_batch, schedule=schedule, interleave=v,
         recompute=recompute, zero_stage=zero_stage, sequence_parallel=sequence_parallel,
-        step_seconds=step, compute_seconds=compute, bubble_seconds=bub.bubble,
+        flash_attention=flash_attention, step_seconds=step, compute_seconds=compute, bubble_seconds=bub.bubble,
         bubble_fraction=bub.bubble / step, tp_comm_seconds=m * (tp_f + tp_b),
         cp_comm_seconds=m * (cp_f + cp_b), ep_comm_seconds=m * (ep_f + ep_b),
         pp_comm_seconds=m * 2 * p2p if pp > 1 else 0.0, dp_comm_seconds=dp_exposed,

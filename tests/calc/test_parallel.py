@@ -315,3 +315,16 @@ def test_context_parallel_kv_all_gather_by_hand(hw, models):
     ag = 0.5 * 2 * 4096 * 2 * 8 * 128 * 2 / 270e9 + 1e-6
     m = 4
     assert r.cp_comm_seconds + r.cp_comm_hidden_seconds == pytest.approx(m * 32 * 3 * ag)
+
+
+def test_unfused_attention_costs_more_than_flash(hw, models):
+    # Unfused (model_ops: QKᵀ and ·V as GEMMs, the softmax over the s×s scores through
+    # memory, every score computed even when causal) against fused at the FlashAttention-2
+    # share: at 8k tokens the unfused attention is the slower one, the GEMMs are the same
+    arch, dev = models["llama-2-7b"], hw["h100-sxm"]
+    kw = dict(device=dev, gpus=8, tp=8, seq_len=8192, global_batch=8, recompute="selective")
+    fused = training_step(arch, **kw)
+    plain = training_step(arch, flash_attention=False, **kw)
+    assert plain.stage.attention > fused.stage.attention
+    assert plain.stage.gemm == pytest.approx(fused.stage.gemm)
+    assert plain.step_seconds > fused.step_seconds and not fused.stage.attention_backward == 0

@@ -63,6 +63,11 @@ EN = {
     "training_layout.sp_help": "Split norms and dropouts along the sequence across the "
                                "tensor-parallel GPUs (Korthikanti et al. 2022): the same bytes "
                                "on the wire as all-reduces, tp times less activation memory.",
+    "training_layout.flash": "FlashAttention",
+    "training_layout.flash_help": "Fused attention (Dao et al. 2022): the s×s scores never reach "
+                                  "memory. Off: QKᵀ, softmax and ·V as separate kernels, as "
+                                  "the 2021-2022 Megatron runs did (slower, more activation "
+                                  "memory without recomputation).",
     "training_layout.net_heading": "The network",
     "training_layout.net": "Network",
     "training_layout.net_help": "The device's reference system from hardware.toml (GPUs per "
@@ -267,6 +272,10 @@ ZH = {
     "training_layout.sp": "序列并行",
     "training_layout.sp_help": "把 norm 和 dropout 沿序列切到张量并行的各卡上（Korthikanti 等 2022）："
                                "通信字节数与 all-reduce 相同，激活显存少 tp 倍。",
+    "training_layout.flash": "FlashAttention",
+    "training_layout.flash_help": "融合的注意力（Dao 等 2022）：s×s 的注意力分数不写回显存。关闭时 QKᵀ、softmax "
+                                  "和 ·V 是三个独立 kernel，如 2021–2022 年的 Megatron 训练（更慢，不重计算时激活"
+                                  "显存更多）。",
     "training_layout.net_heading": "网络",
     "training_layout.net": "网络",
     "training_layout.net_help": "hardware.toml 中该设备的参考系统（每个 NVLink 域的 GPU 数、域内及到 "

@@ -21,7 +21,7 @@ def prediction(step: TrainingStep, label: str, model_id: str, device_id: str) ->
             # the Training page's memory section (URL names shared with it)
             "layout": {"tp": str(step.tp), "pp": str(step.pp), "cp": str(step.cp),
                        "ep": str(step.ep), "mbs": str(step.micro_batch), "zero": str(step.zero_stage),
-                       "sp": step.sequence_parallel,
+                       "sp": step.sequence_parallel, "flash": step.flash_attention,
                        "schedule": "1f1b" if step.schedule == "interleaved" else step.schedule,
                        "interleave": str(step.interleave),
                        "microbatches": str(step.n_microbatches)}}
