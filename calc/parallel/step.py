@@ -278,6 +278,8 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
     interleave = _whole("interleave", interleave)
     if schedule not in SCHEDULES:
         raise ValueError(f"schedule must be one of {', '.join(SCHEDULES)}, got {schedule!r}")
+    if schedule == "1f1b" and interleave > 1:
+        schedule = "interleaved"        # calc.training_memory's spelling of the same schedule
     if zero_stage not in (0, 1, 2, 3):
         raise ValueError(f"zero_stage must be 0, 1, 2 or 3, got {zero_stage!r}")
     if dp is not None:
@@ -473,6 +475,8 @@ def search_layouts(arch: ModelArch, *, device, gpus: int, seq_len: int, global_b
     pins = {k: fixed.pop(k) for k in ("tp", "pp", "cp", "ep", "micro_batch", "dp") if k in fixed}
     schedule = fixed.get("schedule", "1f1b")
     interleave = fixed.get("interleave", 1)
+    if schedule == "1f1b" and interleave > 1:
+        schedule = "interleaved"
     tps = [pins["tp"]] if "tp" in pins else [t for t in _pow2_upto(min(gpus, arch.n_heads))]
     cps = [pins["cp"]] if "cp" in pins else ([c for c in _pow2_upto(min(gpus, 64))] if seq_len >= 32768 else [1])
     eps = [pins["ep"]] if "ep" in pins else ([e for e in _divisors(arch.n_experts) if e <= gpus] if arch.is_moe else [1])

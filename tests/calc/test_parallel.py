@@ -328,3 +328,12 @@ def test_unfused_attention_costs_more_than_flash(hw, models):
     assert plain.stage.attention > fused.stage.attention
     assert plain.stage.gemm == pytest.approx(fused.stage.gemm)
     assert plain.step_seconds > fused.step_seconds and not fused.stage.attention_backward == 0
+
+
+def test_1f1b_with_chunks_is_the_interleaved_schedule(hw, models):
+    # calc.training_memory spells interleaving as 1F1B with interleave ≥ 2: the same step
+    arch, dev = models["llama-3.1-70b"], hw["h100-sxm"]
+    kw = dict(device=dev, gpus=64, tp=8, pp=4, seq_len=4096, global_batch=64, interleave=2)
+    a = training_step(arch, schedule="1f1b", **kw)
+    b = training_step(arch, schedule="interleaved", **kw)
+    assert a.schedule == "interleaved" and a.step_seconds == pytest.approx(b.step_seconds)
