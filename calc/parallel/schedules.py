@@ -130,7 +130,6 @@ def schedule_timeline(schedule: str, *, pp: int, n_microbatches: int, forward: f
                 bi += 1
             queues.append(q)
         f_t, b_t, w_t = F / v, B / v, 0.0
-        split = False
     elif schedule in ("zb1p", "dualpipe"):
         return _zero_bubble_timeline(p, m, F, B - W, W)
     else:

@@ -1,15 +1,11 @@
 """Training layouts (calc.parallel): bubbles, collectives, compute efficiency, the step
 record and the layout search.  Every expected number is derived in the comment beside it
 from the formula and its cited constant, not from the code."""
-import math
-from pathlib import Path
-
 import pytest
 
 from calc.hardware import load_hardware
 from calc.models import load_models
-from calc.parallel import (GEMM_EFFICIENCY, SCALE_OUT_EFFICIENCY, SCALE_UP_EFFICIENCY,
-                           collective_seconds, custom_network, gemm_efficiency,
+from calc.parallel import (GEMM_EFFICIENCY, collective_seconds, custom_network, gemm_efficiency,
                            layers_on_worst_stage, network_for,
                            pipeline_bubble, schedule_timeline, search_layouts, training_step)
 from calc.parallel.step import MEMORY_RESERVE, PROBLEMS
