@@ -62,7 +62,7 @@ CONCEPTS: tuple[Concept, ...] = (
             (r"有效 ?(?:的)?(?:模型 )?(?:FLOP|算力|计算)|模型有效", r"有用的 ?(?:模型 )?(?:FLOP|计算)")),
     Concept("activation recomputation", "激活重计算（全量重计算）",
             (r"重计算", r"(?<!重)重算", r"完全重计算|完全（")),
-    Concept("parallel degree", "并行度", (r"并行度", r"并行规模", r"并行数")),
+    Concept("degree of parallelism", "并行度", (r"并行度", r"并行规模", r"并行数")),
     Concept("score matrix", "分数矩阵", (r"分数矩阵", r"打分矩阵", r"注意力矩阵")),
     Concept("causal mask", "因果掩码",
             (r"因果掩码|被掩码", r"(?i)(?<![A-Za-z_.])causal(?![A-Za-z_])", r"掩掉|遮住")),
@@ -120,9 +120,9 @@ def zh_catalogs() -> dict[str, str]:
 
 
 def _plain(text: str) -> str:
-    """Code is not Chinese: blank placeholders ({name}, {n:,}), `code` spans and the URL names
+    """Code is not Chinese: placeholders ({name}, {n:,}) read as "0", `code` spans and the URL names
     a help text quotes ("链接里记作 prompt", "recompute=none / selective / full")."""
-    text = re.sub(r"\{[^{}]*\}", " ", text)
+    text = re.sub(r"\{[^{}]*\}", "0", text)  # a field stands for a number or a name
     text = re.sub(r"`[^`]*`", " ", text)
     return re.sub(r"记作\s*[A-Za-z0-9_=/|.,… -]+", "记作 ", text)
 
