@@ -3,13 +3,16 @@
 - ``pytest``: everything (what CI runs, via .ci/run): browser tests, slow tests, and the
   query-string fuzzer at 1,000 query strings per page.
 - ``pytest --quick``: the working tier (about 3 minutes on a 2-core machine): leaves out
-  the tests marked ``slow`` or ``browser`` and fuzzes 100 query strings per page.
-  ``-m`` given with it wins; ``ROOFLINE_LAB_FUZZ_N`` given with it wins.
+  the tests marked ``slow`` or ``browser``, fuzzes 100 query strings per page, and runs a
+  tenth of the hypothesis examples (``ROOFLINE_LAB_QUICK=1``, read by
+  tests/robustness/test_parsers.py). ``-m`` given with it wins; ``ROOFLINE_LAB_FUZZ_N``
+  given with it wins.
 """
 import os
 
 QUICK_MARKS = "not slow and not browser"
 QUICK_FUZZ_N = 100      # query strings per page in the quick tier (1,000 in the full run)
+QUICK_ENV = "ROOFLINE_LAB_QUICK"
 
 
 def pytest_addoption(parser):
@@ -23,3 +26,4 @@ def pytest_configure(config):
         if not config.option.markexpr:
             config.option.markexpr = QUICK_MARKS
         os.environ.setdefault("ROOFLINE_LAB_FUZZ_N", str(QUICK_FUZZ_N))
+        os.environ[QUICK_ENV] = "1"
