@@ -49,6 +49,9 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
     "diagnosis": ("small", "trace_gpu", "params", "tokens_step", "gpus", "recompute", "seq",
                   "causal"),
     "plans": ("plans", "currency"),
+    "training_layout": ("gpus", "seq", "gbatch", "gbatch_unit", "recompute", "zero", "schedule",
+                        "interleave", "sp", "flash", "net", "net_gpus", "net_up", "net_out", "layout",
+                        "rejected"),
     "measure": ("m_quick", "m_gpu", "m_dev", "m_prec", "m_dtype", "m_gemm", "m_gemv", "m_add",
                 "m_sum", "m_gemm_n", "m_gemv_m", "m_gemv_n", "m_add_n", "m_sum_n"),
 }
