@@ -22,16 +22,14 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
-from browser_helpers import CHROMIUM_ARGS, stop_server, wait_idle  # noqa: E402
+from browser_helpers import CHROMIUM_ARGS, start_server, stop_server, wait_idle  # noqa: E402
 
 QUIET_MS = 400
 TARGET_MEDIAN = 1.3
@@ -84,37 +82,6 @@ def pct(values, q):
     return v[lo] + (v[hi] - v[lo]) * (k - lo)
 
 
-def start(script: str, port: int, env: dict | None = None, log: Path | None = None,
-          extra: list[str] | None = None):
-    cmd = [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true",
-           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-           "--server.runOnSave", "false", "--server.address", "127.0.0.1",
-           "--server.port", str(port)] + list(extra or [])
-    import socket
-    with socket.socket() as probe:      # never measure someone else's server on that port
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            raise RuntimeError(f"port {port} is in use; choose other ports (or none: free ports)")
-    out = open(log, "wb") if log else subprocess.DEVNULL
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                            env={**os.environ, **(env or {})}, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{script}: streamlit exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(base + "/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return proc, base
-        except OSError:
-            pass
-        time.sleep(0.25)
-    stop_server(proc)
-    raise RuntimeError(f"{script}: not healthy within 90 s")
-
-
 def _sample(page, i: int) -> float | None:
     slider = page.locator(SLIDER).first
     slider.focus()
@@ -133,18 +100,12 @@ def run(rounds: int = 25, port: int = 0, only: list[str] | None = None) -> dict:
 
     logs = ROOT / "bench" / "results"
     logs.mkdir(parents=True, exist_ok=True)
-    ports = [port, port + 1, port + 2] if port else [0, 0, 0]
-    if not port:
-        import socket
-        for j in range(3):
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", 0))
-                ports[j] = s.getsockname()[1]
+    ports = [port, port + 1, port + 2] if port else [None, None, None]   # None: a free port
     servers = []
     try:
-        servers.append(start("app.py", ports[0], log=logs / "slider-app.log"))
-        servers.append(start("bench/chart_page.py", ports[1]))
-        servers.append(start("bench/bare_page.py", ports[2]))
+        servers.append(start_server(ports[0], log_path=logs / "slider-app.log"))
+        servers.append(start_server(ports[1], script="bench/chart_page.py"))
+        servers.append(start_server(ports[2], script="bench/bare_page.py"))
         app, floor, bare = (b for _, b in servers)
         targets = {"floor": floor + "/", "bare": bare + "/"}
         for pid, path in discover_pages().items():
