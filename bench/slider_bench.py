@@ -59,9 +59,9 @@ DONE_JS = """(quiet) => {
 }"""
 
 
-#: Query strings a page needs to show its calculator (the Model page needs an architecture;
-#: its default, "Custom: parameters only", shows no slider).
-PAGE_QUERY = {"model": "?model=llama-2-7b"}
+#: Query strings a page needs to show its calculator: none today (the Model page opens on a
+#: catalog model for a new visitor, so it is timed as a new user sees it).
+PAGE_QUERY: dict[str, str] = {}
 
 
 def discover_pages() -> dict[str, str]:
