@@ -213,7 +213,8 @@ def decode_calculator() -> None:
             steps = [1] if batch == 1 else [1, batch]
             work = [decode_step_work(b, n_params, bpp, kv_seq) for b in steps]
             names = [t("decode.step_name", batch=b) for b in steps]
-            rfig = decode_roofline_figure(t, roof, names, [w[0] for w in work], [w[1] for w in work])
+            rfig = decode_roofline_figure(t, roof, names, [w[0] for w in work], [w[1] for w in work],
+                                          n_params=n_params)
             st.plotly_chart(rfig, config=ctx.chart_config("decode_roofline"), key="decode_roofline")
             intensity_b1 = decode_intensity(1, bpp, kv_seq, n_params)
             mfu_b1 = decode_mfu(1, n_params, bpp, peak, bw, kv_seq)
