@@ -20,6 +20,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from ui.pages import PAGES
+
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:           # serve/ (the one way to start a server) from this tree
@@ -35,19 +37,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 
-# Page paths in pages-directory mode (derived from the file names in pages/).
-PAGE_PATHS = {
-    "home": "/",
-    "learn": "/Learn",
-    "roofline": "/Roofline",
-    "mfu": "/MFU",
-    "training": "/Training_time",
-    "decode": "/Decode_speed",
-    "diagnosis": "/Trace_doctor",
-    "model": "/Model",
-    "measure": "/Measure",
-    "plans": "/Plans",
-}
+# Page paths in pages-directory mode, from the page registry (derived from the file names).
+PAGE_PATHS = {p.id: "/" + p.url_path for p in PAGES}
 
 
 # Generous: on a loaded 2-core CI machine a first page load can take tens of seconds.
