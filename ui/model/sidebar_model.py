@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from calc.models import ModelArch
-from ui.model import CUSTOM_MODEL, MODEL_KEY, chosen_in_session, picked_in_sidebar
+from ui.model_picker import CUSTOM_MODEL, MODEL_KEY, chosen_in_session, picked_in_sidebar
 from ui.state import kept, set_value
 
 DEFAULT_MODEL = "llama-2-7b"
