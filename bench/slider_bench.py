@@ -10,7 +10,8 @@ reported as a ratio to the floor's, measured in the same run.
 One sample: a key press (ArrowRight / ArrowLeft, alternating in threes) on the page's first
 slider in the main area -> the LAST DOM change the rerun causes (a MutationObserver on the
 whole document, clock started by the keydown event itself; the page counts as done when
-the script is idle and nothing has changed for ``QUIET_MS``). Pages without a slider are
+the rerun has started (the app's script state went "running"), the script is idle again
+and nothing has changed for ``QUIET_MS``). Pages without a slider are
 listed as such.
 
     python bench/slider_bench.py [--rounds 25] [--port 8610]
@@ -39,18 +40,25 @@ SLIDER = '[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]'
 
 OBSERVER_JS = """() => {
     if (window.__bench) return;
-    window.__bench = {t0: null, last: null, count: 0};
+    window.__bench = {t0: null, last: null, count: 0, ran: false};
     document.addEventListener('keydown', () => {
         window.__bench.t0 = performance.now(); window.__bench.last = null; window.__bench.count = 0;
+        window.__bench.ran = false;
     }, true);
-    new MutationObserver(() => {
-        if (window.__bench.t0 !== null) { window.__bench.last = performance.now(); window.__bench.count++; }
+    new MutationObserver((records) => {
+        if (window.__bench.t0 === null) return;
+        window.__bench.last = performance.now(); window.__bench.count++;
+        for (const r of records) {
+            if (r.attributeName === 'data-test-script-state' && r.target.getAttribute(r.attributeName) === 'running')
+                window.__bench.ran = true;
+        }
     }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 }"""
 
 DONE_JS = """(quiet) => {
     const b = window.__bench;
     if (!b || b.t0 === null || b.last === null) return false;
+    if (!b.ran) return false;          // the rerun has not started yet (a loaded server)
     const app = document.querySelector('[data-testid="stApp"]');
     const s = app && app.getAttribute('data-test-script-state');
     if (s !== null && s !== 'notRunning') return false;
@@ -82,13 +90,13 @@ def pct(values, q):
     return v[lo] + (v[hi] - v[lo]) * (k - lo)
 
 
-def _sample(page, i: int) -> float | None:
+def _sample(page, i: int, timeout_ms: int = 20_000) -> float | None:
     slider = page.locator(SLIDER).first
     slider.focus()
     page.evaluate("() => { window.__bench.t0 = null; }")
     slider.press("ArrowRight" if (i // 3) % 2 == 0 else "ArrowLeft")
     try:
-        page.wait_for_function(DONE_JS, arg=QUIET_MS, timeout=20_000, polling=50)
+        page.wait_for_function(DONE_JS, arg=QUIET_MS, timeout=timeout_ms, polling=50)
     except Exception as exc:  # noqa: BLE001 - no DOM change: not a sample
         print(f"no sample on {page.url}: {type(exc).__name__}: {str(exc)[:120]}", file=sys.stderr)
         return None
@@ -128,8 +136,9 @@ def run(rounds: int = 25, port: int = 0, only: list[str] | None = None) -> dict:
                     continue
                 tab.evaluate(OBSERVER_JS)
                 tabs[name] = tab
-            for name, tab in tabs.items():     # one warm-up press each
-                _sample(tab, 0)
+            for name, tab in tabs.items():     # one warm-up press each (in front: a
+                tab.bring_to_front()           # background tab does not redraw)
+                _sample(tab, 0, timeout_ms=5_000)
             for i in range(rounds):
                 for name, tab in tabs.items():
                     tab.bring_to_front()
