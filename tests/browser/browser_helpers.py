@@ -74,11 +74,12 @@ def stop_server(proc: subprocess.Popen) -> None:
 def start_team_server(workers: int = 2, *, htpasswd: Path | None = None, stats: bool = True,
                       env: dict | None = None, log_path: Path | None = None,
                       extra: list[str] | None = None, auth: tuple[str, str] | None = None,
+                      serve_args: list[str] | None = None,
                       timeout: float = 180.0) -> tuple[subprocess.Popen, str, str | None]:
     """Start `python -m serve` (WORKERS Streamlit workers + HAProxy) on free 127.0.0.1 ports;
     return (supervisor process, proxy base URL, stats base URL or None) once the proxy answers
     /_stcore/health (with AUTH = (user, password) when HTPASSWD is given). EXTRA: Streamlit
-    flags for every worker."""
+    flags for every worker; SERVE_ARGS: more `python -m serve` flags (`--max-upload-mb 3`)."""
     port, stats_port = free_port(), free_port() if stats else None
     worker_ports = ",".join(str(free_port()) for _ in range(workers))
     cmd = [sys.executable, "-u", "-m", "serve", "--workers", str(workers), "--port", str(port),
@@ -87,6 +88,7 @@ def start_team_server(workers: int = 2, *, htpasswd: Path | None = None, stats: 
         cmd += ["--stats-port", str(stats_port)]
     if htpasswd:
         cmd += ["--htpasswd", str(htpasswd)]
+    cmd += list(serve_args or [])
     if extra:
         cmd += ["--"] + list(extra)
     log = open(log_path, "wb") if log_path else None

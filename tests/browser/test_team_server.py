@@ -8,8 +8,10 @@ same worker, and the two sessions are on different workers: leastconn); session 
 slider (its state is now in its URL). Then A's worker is killed (SIGKILL, a crash): A's
 page reconnects to a live worker and shows exactly the numbers it showed before, from its
 URL; B, on the other worker, never notices (same websocket, never closed, no reconnect,
-same numbers, and its slider still works). The supervisor restarts the dead worker (HAProxy
-sees it UP again), and SIGINT (Ctrl-C) stops the supervisor, HAProxy and both workers.
+same numbers, and its slider still works). A then uploads a kernel CSV through the proxy
+(XSRF protection on; the uploader states the --max-upload-mb cap). The supervisor restarts
+the dead worker (HAProxy sees it UP again), and SIGINT (Ctrl-C) stops the supervisor,
+HAProxy and both workers.
 """
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ SLIDER = '[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]'
 USER, PASSWORD = "team", "roofline-meeting"
 STARTED = re.compile(r"serve: worker (w\d+) \(pid (\d+)\) starting")
 HAPROXY = re.compile(r"serve: proxy HAProxy \(pid (\d+)\)")
+UPLOAD_CSV = b"name,flops,bytes,seconds,count\nteam kernel,2*4096**3,3*4096**2*2,1 ms,1\n"
 
 
 def _need(tool: str) -> str:
@@ -136,7 +139,8 @@ def test_team_server_sticky_websockets_crash_and_auth(browser, tmp_path):
                    check=True, capture_output=True)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log = ARTIFACTS / "team-server.log"
-    proc, base, stats = start_team_server(2, htpasswd=htpasswd, auth=(USER, PASSWORD), log_path=log)
+    proc, base, stats = start_team_server(2, htpasswd=htpasswd, auth=(USER, PASSWORD), log_path=log,
+                                          serve_args=["--max-upload-mb", "3"])
     sessions: list[Session] = []
     try:
         # --- who may come in: 401 and a login prompt without credentials, the app with them
@@ -203,6 +207,17 @@ def test_team_server_sticky_websockets_crash_and_auth(browser, tmp_path):
         assert len(reconnected) == 1 and a.cookie() in reconnected, (a.workers, a.cookie())
         a.press("ArrowLeft")
         assert a.numbers() != numbers_a
+        # An upload through the proxy, on the worker A was moved to, with Streamlit's XSRF
+        # protection on (the upload carries the token of A's cookie); the cap is the flag's
+        a.open(PAGE_PATHS["roofline"] + "?lang=en")
+        uploader = a.page.locator('[data-testid="stMain"] [data-testid="stFileUploader"]').first
+        assert "3MB" in uploader.inner_text().replace(" ", ""), uploader.inner_text()
+        a.page.locator('[data-testid="stMain"] input[type="file"]').first.set_input_files(
+            files=[{"name": "kernels.csv", "mimeType": "text/csv", "buffer": UPLOAD_CSV}])
+        a.page.wait_for_timeout(300)
+        wait_idle(a.page)
+        assert_no_exception(a.page)
+        assert "team kernel" in a.page.locator('[data-testid="stMain"]').inner_text()
 
         # --- the supervisor restarts the dead worker; HAProxy puts it back in rotation
         deadline = time.monotonic() + 120
