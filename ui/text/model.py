@@ -123,19 +123,12 @@ EN = {
                                  "counted. Kept in the link as tp_comm=true/false.",
     "model.decode.bound_help": "Memory bandwidth ÷ the bytes one token reads: the dense weights, "
                                "the experts it is routed to, and its KV cache (when on).",
-    "model.decode.headline": "**{bw} ÷ ({read} weights read + {kv} KV cache) = {bound}** for one "
-                             "request ({weights}). Memory holds all {total} of weights.",
+    "model.decode.headline": "**{bw} ÷ ({read} weights read + {kv} KV cache) = {bound}** for one request ({weights}). Each GPU holds {total} of weights.",
     "model.decode.no_fit_b1": "One request does not fit: the total weights are {total} ({weights}) "
                               "plus {kv} of KV cache, more than {mem} ({gpus}). Use more "
                               "GPUs or fewer bytes per weight.",
-    "model.decode.moe": "Mixture of experts: at batch {batch} each MoE layer reads about **{d} of "
-                        "{e} experts** ({d1} at batch 1), so a step reads {read} of weights — "
-                        "not the {active} of the active parameters, and less than the {total} in "
-                        "memory. Assumption: uniform routing (real routers are skewed and touch "
-                        "fewer).",
-    "model.decode.moe_b1": "Mixture of experts: one token reads **{d1} of {e} experts** per MoE "
-                           "layer, so a step reads {read} of weights while memory holds all {total}. "
-                           "Larger batches route to more experts (uniform routing assumed).",
+    "model.decode.moe": "Mixture of experts: at batch {batch} each MoE layer reads about **{d} of {e} experts** ({d1} at batch 1), so a step reads {read} of weights per GPU, less than the {total} each GPU holds. Assumption: uniform routing (real routers are skewed and touch fewer).",
+    "model.decode.moe_b1": "Mixture of experts: one token reads **{d1} of {e} experts** per MoE layer, so a step reads {read} of weights per GPU while each GPU holds {total}. Larger batches route to more experts (uniform routing assumed).",
     "model.decode.comm": "Tensor-parallel all-reduce: **{time}** per step on {gpus} GPUs at {link} "
                          "per direction, added to the step time.",
     "model.decode.comm_unknown": "The device has no interconnect figure, so no all-reduce time is added.",
@@ -146,8 +139,7 @@ EN = {
     "model.decode.per_token": "Then per token (batch 1)",
     "model.decode.per_token_help": "One decode step at batch 1 after the prompt.",
     "model.decode.prefill_flops": "Prefill FLOP",
-    "model.decode.prefill_flops_help": "P × (2 FLOP per weight + causal attention), logits for "
-                                       "the last position only.",
+    "model.decode.prefill_flops_help": "P × (2 FLOP per weight + causal attention), logits for the last position only; multi-head latent attention in its non-absorbed form, as engines run prefill.",
     "model.decode.prefill_flops_params_help": "2 FLOP per parameter per prompt token (2·N·P); "
                                               "no attention term without a model.",
     "model.decode.prefill_params_note": "Parameters only: the attention term is left out; choose a "
@@ -193,7 +185,7 @@ EN = {
     "model.mem.optim_help": "Bytes of optimizer state per parameter. Adam in mixed precision "
                             "keeps an FP32 copy of the weights and two FP32 moments: 12 bytes.",
     "model.mem.optim.adam-mixed": "Adam, mixed precision (12 B/param)",
-    "model.mem.optim.adam-fp32": "Adam, FP32 weights (8 B/param)",
+    "model.mem.optim.adam-fp32": "Adam, FP32 weights and gradients (4 + 4 + 8 B/param)",
     "model.mem.optim.adam-8bit": "Adam, 8-bit states (2 B/param)",
     "model.mem.optim.sgd-momentum": "SGD with momentum (4 B/param)",
     "model.mem.mbs": "Micro-batch (sequences per GPU)",
@@ -220,10 +212,11 @@ EN = {
     "model.mem.no_fit": "**{total}** per GPU does not fit in {mem}: {diff} too much ({pct}). Shard "
                         "more (a higher ZeRO stage), recompute, or use a smaller micro-batch.",
     "model.mem.unknown_memory": "The device's memory is not known, so the fit cannot be checked.",
-    "model.mem.assumptions": "Weights and gradients in the training precision (2 bytes), every "
-                             "parameter counted (all experts: expert parallelism is not modelled). "
-                             "Activations per Korthikanti et al. 2022 (16-bit, GPT layer); the "
-                             "logits, the CUDA context and fragmentation are not counted.",
+    "model.mem.assumptions": "Weights and gradients in BF16 (2 bytes; 4 with FP32 Adam), placed "
+                             "as tensor parallelism places them; parameters split evenly over the "
+                             "pipeline stages. Activations per Korthikanti et al. 2022 (16-bit, "
+                             "GPT layer); the logits, the CUDA context and fragmentation are left "
+                             "to the 10 % reserve.",
     "model.how.mem_states": "Weights, gradients and optimizer states per GPU: N parameters split "
                             "over tensor × pipeline parallel, then ZeRO stage {zero} shards "
                             "them over the {dp} data-parallel GPUs.",
@@ -318,21 +311,19 @@ ZH = {
     "model.decode.tp_comm": "计入张量并行的 all-reduce 时间",
     "model.decode.tp_comm_help": "用多张 GPU 的时候，每层结束要对这批的隐藏状态做两次 all-reduce，走设备的互联（ring 算法，单方向 = hardware.toml 数字的一半）。不计延迟。链接里记作 tp_comm=true/false。",
     "model.decode.bound_help": "显存带宽 ÷ 一个 token 要读的字节：稠密权重、它被路由到的专家，以及它的 KV cache（打开时）。",
-    "model.decode.headline": "**{bw} ÷（读 {read} 权重 + {kv} KV cache）= {bound}**，一个请求（{weights}）。显存里要放下全部 {total} 权重。",
+    "model.decode.headline": "**{bw} ÷（读 {read} 权重 + {kv} KV cache）= {bound}**，一个请求（{weights}）。每张卡存 {total} 权重。",
     "model.decode.no_fit_b1": "一个请求都放不下：全部权重 {total}（{weights}）加上 {kv} KV cache，超过了 {mem}（{gpus}）。请用更多 GPU 或每个权重更少的字节。",
-    "model.decode.moe": "混合专家：批大小 {batch} 时每个 MoE 层大约要读 **{e} 个专家中的 {d} 个**（批大小 1 时是 {d1} 个），"
-                        "所以一步要读 {read} 权重——不是激活参数的 {active}，也少于显存里的 {total}。假设：均匀路由（真实的路由不均匀，用到的专家更少）。",
-    "model.decode.moe_b1": "混合专家：一个 token 在每个 MoE 层只读 **{e} 个专家中的 {d1} 个**，所以一步读 {read} 权重，而显存里要放下全部 {total}。"
-                           "批越大，路由到的专家越多（假设均匀路由）。",
+    "model.decode.moe": "混合专家：批大小 {batch} 时每个 MoE 层大约要读 **{e} 个专家中的 {d} 个**（批大小 1 时是 {d1} 个），所以每张卡一步读 {read} 权重，少于每张卡存的 {total}。假设：均匀路由（真实路由有偏斜，读得更少）。",
+    "model.decode.moe_b1": "混合专家：一个 token 在每个 MoE 层只读 **{e} 个专家中的 {d1} 个**，所以每张卡一步读 {read} 权重，而每张卡要存 {total}。批越大路由到的专家越多（假设均匀路由）。",
     "model.decode.comm": "张量并行 all-reduce：{gpus} 张 GPU、单方向 {link} 时每步 **{time}**，加到每步时间上。",
     "model.decode.comm_unknown": "设备没有互联带宽数据，所以没有加 all-reduce 时间。",
     "model.decode.prefill_heading": "预填充：首 token 时间",
     "model.decode.ttft": "首 token 时间（下限）",
     "model.decode.ttft_help": "提示的前向 FLOP ÷ 峰值算力，或把权重读一遍的时间，取较长者；不计排队和调度。",
-    "model.decode.per_token": "之后每个 token（批大小 1）",
+    "model.decode.per_token": "之后每 token（batch 1）",
     "model.decode.per_token_help": "处理完提示后，批大小 1 的一个解码步。",
     "model.decode.prefill_flops": "预填充 FLOP",
-    "model.decode.prefill_flops_help": "P ×（每个权重 2 FLOP + 因果注意力），只算最后一个位置的 logits。",
+    "model.decode.prefill_flops_help": "P ×（每个权重 2 FLOP + 因果注意力），只算最后一个位置的 logits；多头潜在注意力按推理引擎预填充时的非吸收形式计算。",
     "model.decode.prefill_flops_params_help": "每个提示 token 每个参数 2 FLOP（2·N·P）；没有选模型时不含注意力项。",
     "model.decode.prefill_params_note": "只填了参数量：不含注意力项；在侧栏选一个模型才能把它算进去。",
     "model.how.prefill_params": "由参数量得到的首 token 时间：提示的 2·N·P 前向 FLOP ÷ 峰值算力，或把权重读一遍：",
@@ -361,7 +352,7 @@ ZH = {
     "model.mem.optim": "优化器",
     "model.mem.optim_help": "每个参数的优化器状态字节数。混合精度 Adam 保存一份 FP32 权重和两个 FP32 动量：12 字节。",
     "model.mem.optim.adam-mixed": "Adam，混合精度（12 字节/参数）",
-    "model.mem.optim.adam-fp32": "Adam，FP32 权重（8 字节/参数）",
+    "model.mem.optim.adam-fp32": "Adam，FP32 权重和梯度（4 + 4 + 8 字节/参数）",
     "model.mem.optim.adam-8bit": "Adam，8 位状态（2 字节/参数）",
     "model.mem.optim.sgd-momentum": "带动量的 SGD（4 字节/参数）",
     "model.mem.mbs": "微批大小（每张 GPU 的序列数）",
@@ -384,8 +375,8 @@ ZH = {
     "model.mem.tight": "每张 GPU **{total}**，占 {mem} 的 {pct}：纸面上装得下，但 CUDA 上下文、碎片和临时缓冲需要最后那 10 %。",
     "model.mem.no_fit": "每张 GPU **{total}**，装不进 {mem}：多了 {diff}（{pct}）。请切分得更多（更高的 ZeRO 阶段）、重计算，或减小微批。",
     "model.mem.unknown_memory": "不知道设备的显存大小，无法判断是否装得下。",
-    "model.mem.assumptions": "权重和梯度按训练精度（2 字节），所有参数都计入（所有专家：不考虑专家并行）。"
-                             "激活按 Korthikanti 等（2022）的公式（16 位，GPT 结构的层）；logits、CUDA 上下文和碎片不计。",
+    "model.mem.assumptions": "权重和梯度按 BF16（2 字节；FP32 Adam 为 4 字节），按张量并行的方式放置；参数在流水线各级间平均分配。"
+                             "激活按 Korthikanti 等（2022）的公式（16 位，GPT 结构的层）；logits、CUDA 上下文和碎片留给 10% 的余量。",
     "model.how.mem_states": "每张 GPU 的权重、梯度和优化器状态：N 个参数先按张量并行 × 流水线并行切分，"
                             "再由 ZeRO 阶段 {zero} 在 {dp} 张数据并行 GPU 上切分。",
     "model.how.mem_acts": "一个微批每层的激活（Korthikanti 等，2022），乘以这张 GPU 上的层数。",
