@@ -18,9 +18,28 @@ def table(at):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_custom_model_asks_for_an_architecture(lang):
+def test_new_visitor_opens_on_a_catalog_model(lang):
+    """No model in the URL, none picked: the sidebar's default ("Custom: parameters only")
+    has no architecture, so the page opens on Llama 2 7B, selected in the sidebar and in
+    the URL (a copied link reproduces it), with a note saying so."""
     at = open_app_page(PAGE, lang)
+    assert not at.exception and not at.info
+    assert at.selectbox(key="model").value == "llama-2-7b"
+    assert at.query_params.get("model") in ("llama-2-7b", ["llama-2-7b"])
+    assert at.dataframe and at.select_slider, "the operators and the batch slider are on the page"
+    note = {"en": "Opened on Llama 2 7B", "zh": "已用本章的 7B 模型 Llama 2 7B 打开"}[lang]
+    assert any(note in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_custom_model_asks_for_an_architecture(lang):
+    """An explicit "Custom: parameters only" is respected: the page says it needs an
+    architecture and offers Llama 2 7B."""
+    at = open_app_page(PAGE, lang)
+    at.selectbox(key="model").select("custom").run()
+    assert not at.exception
     assert at.info and not at.dataframe
+    assert not any("Llama 2 7B" in c.value and "Opened" in c.value for c in at.caption)
     at.button[0].click().run()                 # "Use Llama 2 7B"
     assert not at.exception
     assert at.dataframe, "the operators appear once a model is chosen"
