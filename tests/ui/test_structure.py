@@ -326,14 +326,7 @@ def arithmetic_lines(path: Path) -> list[int]:
 # them as they are rewired).
 STRICT_PACKAGES = ("decode", "model", "mfu", "training")
 # Named exemptions, each with its reason (file: reason).
-EXEMPT: dict[str, str] = {
-    # Found at the merge of issue-19 (these rules) with issue-19b (ui/training); told the lead.
-    "ui/training/inputs.py": "the MFU field's slider steps (k / 100) and its text (value x 100 "
-                             "as a percent): issue-19b, for a calc.units percent parser",
-    "ui/training/memory.py": "the parallel layout's group tp x pp x cp, dp = n / group and the "
-                             "sequence per CP rank: issue-20 (training layouts) moves the "
-                             "layout into calc",
-}
+EXEMPT: dict[str, str] = {}
 
 
 def test_arithmetic_checker_catches_a_formula_and_spares_text(tmp_path):
