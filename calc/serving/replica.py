@@ -1,0 +1,376 @@
+"""One serving replica: what each GPU holds, the KV budget, and the time of one engine step.
+
+A replica is ``tp`` GPUs (tensor parallel; a mixture of experts splits its experts over
+``ep`` GPUs, ``ep = tp`` by default) running one copy of the model with weights, KV cache
+and activations in their own precisions.  Everything here is per GPU of the replica.
+
+Memory first (what a serving engine does at start-up: vLLM's ``gpu_memory_utilization``):
+
+    usable        = memory · (1 − reserve)                   reserve = calc.plans.MEMORY_RESERVE
+    KV budget     = usable − weights per GPU − activation workspace
+    max sequences = floor(KV budget / KV bytes per sequence per GPU at its full context)
+
+No batch beyond ``max sequences`` is ever reported: a request that does not fit waits.
+
+One engine step (continuous batching, chunked prefill — Sarathi-Serve, Agrawal et al.
+2024): ``B`` sequences each decode one token at context ``c`` and ``P`` prompt tokens are
+prefilled in the same forward pass, ``B + P`` at most the token budget.
+
+    bytes  = weights read (B + P tokens route to experts) / tp  +  B · KV(c) / kv_split
+             + P · KV per token / kv_split                                   (KV written)
+    FLOP   = [B · (2·N_active + A_dec(c))  +  P · F_prefill] / tp
+    time   = max(bytes / (mem_bw · η_mem), FLOP / (peak · η_compute)) + all-reduce(B + P)
+
+The ceiling (``BOUND``) takes η = 1 and no communication; the estimate takes the
+published band (:func:`published_efficiency`).  Sources: seed chapter 04 (bytes over
+bandwidth); Pope et al. 2022 §2 (decode vs prefill); Shoeybi et al. 2019 (two all-reduces
+per layer); Kwon et al. 2023 (vLLM, the KV budget after weights).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional
+
+import numpy as np
+
+from .. import _validate as v
+from ..arch import ModelArch, kv_bytes_per_token, kv_cache_bytes_per_seq, param_counts
+from ..models import decode_step, prefill_flops
+
+__all__ = [
+    "SERVING_PRECISIONS",
+    "STORAGE_BYTES_PER_ELEM",
+    "NETWORK_BW",
+    "ALLREDUCE_LATENCY_S",
+    "Efficiency",
+    "BOUND",
+    "published_efficiency",
+    "gemm_efficiency",
+    "Replica",
+    "ReplicaMemory",
+    "replica_memory",
+    "StepTime",
+    "step_time",
+    "prefill_flops_per_token",
+]
+
+SERVING_PRECISIONS = ("bf16", "fp8", "fp4")
+"""Precisions a serving replica can store weights / KV in and compute activations at."""
+
+STORAGE_BYTES_PER_ELEM = {"bf16": 2.0, "fp8": 1.0, "fp4": 0.5 + 1.0 / 16.0}
+"""Bytes per element: BF16 2; FP8 (E4M3, per-tensor or per-channel scale) 1; FP4 as NVFP4,
+4 bits plus one FP8 scale per 16 values = 0.5625 (NVIDIA, "Introducing NVFP4", 2025)."""
+
+NETWORK_BW = 50e9
+"""Bytes/s per GPU on the scale-out network: 400 Gb/s InfiniBand/RoCE per GPU (JAX scaling
+book, ``gpus.md``: H100 nodes).  Used between nodes and for the KV transfer between the
+prefill and decode pools."""
+
+ALLREDUCE_LATENCY_S = 8e-6
+"""Latency of one small all-reduce inside an NVLink node in the estimate [s]: the
+small-message floor of NCCL's low-latency protocol on 4-8 × H100 (nvidia/nccl-tests;
+measured sweep: waynehacking8.github.io/blog/nccl-nvlink-bandwidth).  Decode all-reduces
+are a few hundred kB, so this floor, not the link bandwidth, dominates them."""
+
+
+@dataclass(frozen=True)
+class Efficiency:
+    """Achievable fractions of the datasheet figures the step time uses.
+
+    mem_bw: of the HBM bandwidth; compute: None = by GEMM size (:func:`gemm_efficiency`),
+    else a fixed fraction; link: of the NVLink bandwidth (one direction) and network: of
+    the scale-out network; allreduce_latency_s per all-reduce; source: where they come from.
+    """
+    mem_bw: float
+    compute: Optional[float]
+    link: float
+    network: float
+    allreduce_latency_s: float
+    source: str
+    label: str = "estimate"
+
+
+BOUND = Efficiency(mem_bw=1.0, compute=1.0, link=1.0, network=1.0, allreduce_latency_s=0.0,
+                   source="datasheet peaks, communication hidden", label="bound")
+"""The ceiling: 100 % of the datasheet, communication fully overlapped.  No published
+measurement can sit above it (for the same work)."""
+
+
+def published_efficiency(published: Any = None, devices: Optional[Mapping[str, Any]] = None,
+                         end: str = "hi") -> Efficiency:
+    """The realistic fractions, from published measurements (not tuned to one run).
+
+    mem_bw: achieved ÷ datasheet bandwidth of the single-GPU decode rows of
+    published_mfu.toml (gpt-fast, :func:`calc.published.decode_efficiency_range` at 1 GPU:
+    0.42-0.65 on A100s power-limited to 330 W); ``end`` "hi" (default: the parts run
+    below their rated power, so the top of the band is nearest an unthrottled GPU), "lo"
+    or "mid".  compute: by GEMM size, Calculon's table (``systems/a100_80g.json``: 95 %
+    above 128 GFLOP per GEMM, 90 % above 16, 60 % above 1).  link 0.65 (Calculon: NVLink
+    at 0.65), network 0.9 (Calculon), all-reduce latency :data:`ALLREDUCE_LATENCY_S`.
+    """
+    from ..hardware import load_hardware
+    from ..published import decode_efficiency_range, load_published
+    pub = published if published is not None else load_published()
+    devs = devices if devices is not None else load_hardware()
+    rng = decode_efficiency_range(1, pub, devs)
+    if rng is None:
+        raise ValueError("published_mfu.toml has no decode rows to take an achievable bandwidth from")
+    if end not in ("lo", "mid", "hi"):
+        raise ValueError(f"end must be 'lo', 'mid' or 'hi', got {end!r}")
+    bw = {"lo": rng.lo, "hi": rng.hi, "mid": 0.5 * (rng.lo + rng.hi)}[end]
+    return Efficiency(mem_bw=bw, compute=None, link=0.65, network=0.9,
+                      allreduce_latency_s=ALLREDUCE_LATENCY_S,
+                      source=f"gpt-fast decode bandwidth {rng.lo:.0%}-{rng.hi:.0%} "
+                             f"(published_mfu.toml), Calculon GEMM/link efficiency",
+                      label="estimate")
+
+
+def gemm_efficiency(gemm_flops: Any):
+    """Achievable fraction of the matrix peak for a GEMM of ``gemm_flops`` FLOP.
+
+        0.95 above 128 GFLOP, 0.90 above 16, 0.60 above 1, else 0.60 (memory-bound anyway)
+
+    Source: Calculon (calculon-ai/calculon, ``systems/a100_80g.json`` matrix efficiency
+    table).  Accepts arrays.
+    """
+    f = np.asarray(gemm_flops, dtype=float)
+    out = np.select([f >= 128e9, f >= 16e9], [0.95, 0.90], 0.60)
+    return float(out) if out.ndim == 0 else out
+
+
+@dataclass(frozen=True)
+class Replica:
+    """One model replica: ``tp`` GPUs of ``device`` (an Accelerator), experts over ``ep``.
+
+    weights / kv / act: precision names of :data:`SERVING_PRECISIONS` (act is the precision
+    the matrix units compute in: the device must have a peak for it).
+    """
+    arch: ModelArch
+    device: Any
+    tp: int = 1
+    ep: int = 0                    # 0: = tp for a mixture of experts, unused for dense
+    weights: str = "bf16"
+    kv: str = "bf16"
+    act: str = "bf16"
+
+    def __post_init__(self) -> None:
+        for name in ("weights", "kv", "act"):
+            val = getattr(self, name)
+            if val not in SERVING_PRECISIONS:
+                raise ValueError(f"{name} must be one of {', '.join(SERVING_PRECISIONS)}, got {val!r}")
+        if not isinstance(self.tp, int) or self.tp < 1:
+            raise ValueError(f"tp must be a whole number of GPUs >= 1, got {self.tp!r}")
+        if self.arch.n_heads % self.tp:
+            raise ValueError(f"tp = {self.tp} must divide the {self.arch.n_heads} attention heads "
+                             f"of {self.arch.name}")
+        if self.act not in self.device.peaks:
+            raise ValueError(f"{self.device.name} has no {self.act.upper()} peak: activation "
+                             f"precision must be one of {', '.join(p for p in SERVING_PRECISIONS if p in self.device.peaks)}")
+        if self.device.memory_bytes is None:
+            raise ValueError(f"{self.device.name} has no memory size: a KV budget needs one")
+
+    @property
+    def gpus(self) -> int:
+        return self.tp
+
+    @property
+    def expert_parallel(self) -> int:
+        return (self.ep or self.tp) if self.arch.is_moe else 1
+
+    @property
+    def weight_bytes_per_elem(self) -> float:
+        return STORAGE_BYTES_PER_ELEM[self.weights]
+
+    @property
+    def kv_bytes_per_elem(self) -> float:
+        return STORAGE_BYTES_PER_ELEM[self.kv]
+
+    @property
+    def act_bytes_per_elem(self) -> float:
+        return STORAGE_BYTES_PER_ELEM[self.act]
+
+    @property
+    def kv_split(self) -> int:
+        """GPUs one sequence's KV cache is divided over: min(tp, KV heads); MLA's latent
+        cache is replicated on every GPU (1).  Source: issue 19 (placement); vLLM."""
+        return 1 if self.arch.is_mla else min(self.tp, self.arch.n_kv_heads)
+
+    @property
+    def peak_flops(self) -> float:
+        return self.device.peak_flops(self.act)
+
+    @property
+    def link_bw(self) -> float:
+        """One-direction bandwidth per GPU of the tensor-parallel group [bytes/s]: NVLink
+        (hardware.toml's interconnect figure is both directions: half) inside 8 GPUs, the
+        scale-out network (:data:`NETWORK_BW`) beyond."""
+        nvlink = (self.device.interconnect_bytes_per_s or 0.0) / 2.0
+        return nvlink if (self.tp <= 8 and nvlink > 0) else NETWORK_BW
+
+
+@dataclass(frozen=True)
+class ReplicaMemory:
+    """Bytes per GPU of a replica and the KV budget (all per GPU)."""
+    memory_bytes: float          # the device's memory
+    usable_bytes: float          # memory · (1 − reserve)
+    reserve_fraction: float
+    weight_bytes: float          # weights stored on one GPU
+    activation_bytes: float      # workspace for one step of ``token_budget`` tokens
+    kv_budget_bytes: float       # usable − weights − activations (may be < 0: does not fit)
+    kv_bytes_per_seq: float      # one sequence at its full context, on one GPU
+    max_seqs: int                # sequences that fit (0: not even one)
+    fits: bool                   # max_seqs >= 1
+
+
+def _weight_bytes_per_gpu(r: Replica) -> float:
+    """Stored weights on one GPU: (total − routed experts) · w / tp + routed experts · w / ep."""
+    pc = param_counts(r.arch)
+    w = r.weight_bytes_per_elem
+    routed = pc.routed_experts if r.arch.is_moe else 0.0
+    return (pc.total - routed) * w / r.tp + routed * w / r.expert_parallel
+
+
+def replica_memory(r: Replica, context_len: float, token_budget: float = 8192,
+                   reserve_fraction: Optional[float] = None) -> ReplicaMemory:
+    """The KV budget per GPU and the most sequences that fit at ``context_len`` tokens.
+
+        usable      = M · (1 − reserve)                 reserve = calc.plans.MEMORY_RESERVE (10 %)
+        weights     = (N_total − N_routed) · w / tp + N_routed · w / ep
+        activations = T · (4·d + 2·F / tp) · a          T token budget, F FFN width, a act bytes
+        KV budget   = usable − weights − activations
+        max_seqs    = floor(KV budget / (KV(context_len) / kv_split))
+
+    The activation workspace is the largest live set of one forward pass of T tokens:
+    the residual, normed input, attention output and gated FFN's two projections (vLLM
+    profiles the same peak with ``max_num_batched_tokens``).  Sources: Kwon et al. 2023
+    (vLLM, PagedAttention §4); vLLM ``gpu_memory_utilization`` = 0.9 default.
+    """
+    from ..plans import MEMORY_RESERVE
+    res = MEMORY_RESERVE if reserve_fraction is None else float(reserve_fraction)
+    c = v.number("context_len", context_len, "positive", "tokens")
+    T = v.number("token_budget", token_budget, "positive", "tokens")
+    mem = float(r.device.memory_bytes)
+    usable = mem * (1.0 - res)
+    weights = _weight_bytes_per_gpu(r)
+    ffn = max(r.arch.ffn_size, r.arch.expert_ffn_size * max(r.arch.experts_per_token, 1))
+    acts = T * (4.0 * r.arch.d_model + 2.0 * ffn / r.tp) * r.act_bytes_per_elem
+    kv_budget = usable - weights - acts
+    per_seq = float(kv_cache_bytes_per_seq(r.arch, c, r.kv_bytes_per_elem)) / r.kv_split
+    n = int(math.floor(kv_budget / per_seq)) if kv_budget > 0 else 0
+    return ReplicaMemory(memory_bytes=mem, usable_bytes=usable, reserve_fraction=res,
+                         weight_bytes=weights, activation_bytes=acts, kv_budget_bytes=kv_budget,
+                         kv_bytes_per_seq=per_seq, max_seqs=max(n, 0), fits=n >= 1)
+
+
+def prefill_flops_per_token(arch: ModelArch, isl: float, prefix: float = 0.0) -> float:
+    """Forward FLOP per prompt token that is computed (not served from the prefix cache).
+
+        (prefill_flops(isl) − prefill_flops(prefix)) / (isl − prefix)
+
+    Causal attention: the new tokens attend to the cached prefix too, so the difference of
+    the two prompts' FLOP is exactly the work of the new tokens (the one-off LM-head term
+    cancels).  ``prefix`` = 0: prefill_flops(isl) / isl.  Source: calc.models.prefill_flops.
+    """
+    isl = float(isl)
+    prefix = float(prefix)
+    if not 0 <= prefix < isl:
+        raise ValueError(f"the cached prefix ({prefix:g}) must be at least 0 and shorter than the prompt ({isl:g})")
+    hi = float(prefill_flops(arch, isl))
+    lo = float(prefill_flops(arch, prefix)) if prefix > 0 else 0.0
+    return (hi - lo) / (isl - prefix)
+
+
+def _decode_terms(r: Replica, tokens: Any, batch: Any, context_len: float):
+    """ADAPTER (until issue 19's placement and decode-step records land): the per-GPU terms
+    of one step from today's one decode function, :func:`calc.models.decode_step`.
+
+    Returns (weights read for ``tokens`` tokens / tp, KV read of ``batch`` sequences at
+    ``context_len`` / kv_split, decode FLOP of ``batch`` / tp).  Zero tokens or sequences
+    give zero (decode_step needs a batch > 0).
+    """
+    tokens = np.asarray(tokens, dtype=float)
+    batch = np.asarray(batch, dtype=float)
+    w = r.weight_bytes_per_elem
+    one = 1.0  # peak and bandwidth do not enter the bytes and FLOP the record returns
+    by_tokens = decode_step(r.arch, np.maximum(tokens, 1.0).ravel(), context_len, w,
+                            r.kv_bytes_per_elem, one, one)
+    by_batch = decode_step(r.arch, np.maximum(batch, 1.0).ravel(), context_len, w,
+                           r.kv_bytes_per_elem, one, one)
+    w_read = np.where(tokens > 0, np.reshape(by_tokens.weight_bytes, tokens.shape), 0.0) / r.tp
+    kv = np.where(batch > 0, np.reshape(by_batch.kv_bytes, batch.shape), 0.0) / r.kv_split
+    flops = np.where(batch > 0, np.reshape(by_batch.flops, batch.shape), 0.0) / r.tp
+    return w_read, kv, flops
+
+
+@dataclass(frozen=True)
+class StepTime:
+    """One engine step of a replica, per GPU (arrays when an input is an array).
+
+    seconds = max(memory_seconds, compute_seconds) + network_seconds;
+    bound: "weights" | "kv" | "compute" | "network" — the term that sets ``seconds``.
+    """
+    weight_bytes: Any
+    kv_bytes: Any
+    flops: Any
+    memory_seconds: Any
+    compute_seconds: Any
+    network_seconds: Any
+    seconds: Any
+    bound: Any
+
+
+def step_time(r: Replica, decode_tokens: Any, context_len: Any, prefill_tokens: Any = 0.0,
+              prefill_flops_token: float = 0.0, eff: Efficiency = BOUND) -> StepTime:
+    """Time of one engine step with ``decode_tokens`` sequences decoding at ``context_len``
+    and ``prefill_tokens`` prompt tokens of ``prefill_flops_token`` FLOP each   [s].
+
+        weights read = decode_weight_bytes(arch, B + P, w) / tp        (MoE: experts the tokens route to)
+        KV read      = B · KV(c) / kv_split;   KV written = P · KV per token / kv_split
+        FLOP         = [B · (2·N_active + A_dec(c)) + P · F_prefill] / tp
+        memory       = (weights + KV) / (mem_bw · η_mem)
+        compute      = FLOP / (peak · η_gemm)      η_gemm by the per-GPU GEMM size (d × F/tp × tokens)
+        network      = 2·L · [α + 2·(tp−1)/tp · (B+P)·d·a / (link · η_link)]   (tp > 1)
+        seconds      = max(memory, compute) + network
+
+    A_dec(c): attention FLOP of one new token over c cached keys (absorbed MLA, as
+    calc.models.decode_step).  The decode terms are the ones calc.models.decode_step
+    uses, divided over the GPUs as the placement rule says (weights / tp, KV / kv_split).
+    Vectorized over B, c and P (numpy broadcasting).  Sources: seed chapter 04; Pope et al.
+    2022 §2-3; Agrawal et al. 2024 (Sarathi-Serve: chunked prefill mixes into decode
+    steps); Shoeybi et al. 2019 §3 (two all-reduces per layer); Patarasuk & Yuan 2009 (ring).
+    """
+    arch = r.arch
+    B = np.asarray(v.number("decode_tokens", decode_tokens, "non_negative", "sequences"), dtype=float)
+    c = v.number("context_len", context_len, "non_negative", "tokens")
+    if not isinstance(c, float):
+        raise ValueError("context_len must be a single number (one workload per call)")
+    P = np.asarray(v.number("prefill_tokens", prefill_tokens, "non_negative", "tokens"), dtype=float)
+    n = B + P
+    scalar = B.ndim == 0 and P.ndim == 0
+    w_read, kv_dec, flops_dec = _decode_terms(r, n, B, c)
+    kv_tok = float(kv_bytes_per_token(arch, r.kv_bytes_per_elem))
+    kv = kv_dec + P * kv_tok / r.kv_split
+    flops = flops_dec + P * float(prefill_flops_token) / r.tp
+    t_mem = (w_read + kv) / (r.device.mem_bw * eff.mem_bw)
+    ffn = max(arch.ffn_size, arch.expert_ffn_size)
+    eta_c = eff.compute if eff.compute is not None else gemm_efficiency(2.0 * n * arch.d_model * ffn / r.tp)
+    t_cmp = flops / (r.peak_flops * eta_c)
+    if r.tp > 1 and eff is not BOUND:
+        link = r.link_bw * (eff.link if r.tp <= 8 else eff.network)
+        vol = n * arch.d_model * r.act_bytes_per_elem * 2.0 * (r.tp - 1) / r.tp
+        t_net = np.where(n > 0, 2.0 * arch.n_layers * (eff.allreduce_latency_s + vol / link), 0.0)
+    else:
+        t_net = np.zeros_like(n)
+    secs = np.maximum(t_mem, t_cmp) + t_net
+    mem_kind = np.where(kv > w_read, "kv", "weights")
+    bound = np.where(t_net > np.maximum(t_mem, t_cmp), "network",
+                     np.where(t_cmp > t_mem, "compute", mem_kind))
+
+    def out(x):
+        x = np.asarray(x)
+        return x.item() if scalar else np.broadcast_to(x, np.broadcast(B, P).shape).copy()
+    return StepTime(weight_bytes=out(w_read), kv_bytes=out(kv), flops=out(flops),
+                    memory_seconds=out(t_mem), compute_seconds=out(t_cmp), network_seconds=out(t_net),
+                    seconds=out(secs), bound=out(bound))
