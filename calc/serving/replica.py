@@ -36,8 +36,9 @@ from typing import Any, Mapping, Optional
 import numpy as np
 
 from .. import _validate as v
-from ..arch import ModelArch, kv_bytes_per_token, kv_cache_bytes_per_seq, param_counts
-from ..models import decode_step, prefill_flops
+from ..arch import ModelArch, kv_bytes_per_token
+from ..inference import allreduce_seconds, decode_step, max_batch_that_fits, prefill
+from ..placement import MEMORY_RESERVE, check_tp, kv_split, place
 
 __all__ = [
     "SERVING_PRECISIONS",
@@ -150,7 +151,7 @@ class Replica:
     arch: ModelArch
     device: Any
     tp: int = 1
-    ep: int = 0                    # 0: = tp for a mixture of experts, unused for dense
+    ep: int = 1                    # expert-parallel GPUs (divides tp; 1 for a dense model)
     weights: str = "bf16"
     kv: str = "bf16"
     act: str = "bf16"
@@ -160,11 +161,7 @@ class Replica:
             val = getattr(self, name)
             if val not in SERVING_PRECISIONS:
                 raise ValueError(f"{name} must be one of {', '.join(SERVING_PRECISIONS)}, got {val!r}")
-        if not isinstance(self.tp, int) or self.tp < 1:
-            raise ValueError(f"tp must be a whole number of GPUs >= 1, got {self.tp!r}")
-        if self.arch.n_heads % self.tp:
-            raise ValueError(f"tp = {self.tp} must divide the {self.arch.n_heads} attention heads "
-                             f"of {self.arch.name}")
+        check_tp(self.arch, self.tp, self.ep)      # names the field (calc.placement)
         if self.act not in self.device.peaks:
             raise ValueError(f"{self.device.name} has no {self.act.upper()} peak: activation "
                              f"precision must be one of {', '.join(p for p in SERVING_PRECISIONS if p in self.device.peaks)}")
@@ -174,10 +171,6 @@ class Replica:
     @property
     def gpus(self) -> int:
         return self.tp
-
-    @property
-    def expert_parallel(self) -> int:
-        return (self.ep or self.tp) if self.arch.is_moe else 1
 
     @property
     def weight_bytes_per_elem(self) -> float:
@@ -193,9 +186,8 @@ class Replica:
 
     @property
     def kv_split(self) -> int:
-        """GPUs one sequence's KV cache is divided over: min(tp, KV heads); MLA's latent
-        cache is replicated on every GPU (1).  Source: issue 19 (placement); vLLM."""
-        return 1 if self.arch.is_mla else min(self.tp, self.arch.n_kv_heads)
+        """GPUs one sequence's KV cache is divided over (:func:`calc.placement.kv_split`)."""
+        return kv_split(self.arch, self.tp)
 
     @property
     def peak_flops(self) -> float:
@@ -214,94 +206,63 @@ class Replica:
 class ReplicaMemory:
     """Bytes per GPU of a replica and the KV budget (all per GPU)."""
     memory_bytes: float          # the device's memory
-    usable_bytes: float          # memory · (1 − reserve)
+    usable_bytes: float          # memory · (1 − MEMORY_RESERVE)
     reserve_fraction: float
-    weight_bytes: float          # weights stored on one GPU
-    activation_bytes: float      # workspace for one step of ``token_budget`` tokens
-    kv_budget_bytes: float       # usable − weights − activations (may be < 0: does not fit)
+    weight_bytes: float          # weights stored on one GPU (calc.placement.place)
+    kv_budget_bytes: float       # usable − weights (< 0: the weights alone do not fit)
     kv_bytes_per_seq: float      # one sequence at its full context, on one GPU
     max_seqs: int                # sequences that fit (0: not even one)
     fits: bool                   # max_seqs >= 1
 
 
-def _weight_bytes_per_gpu(r: Replica) -> float:
-    """Stored weights on one GPU: (total − routed experts) · w / tp + routed experts · w / ep."""
-    pc = param_counts(r.arch)
-    w = r.weight_bytes_per_elem
-    routed = pc.routed_experts if r.arch.is_moe else 0.0
-    return (pc.total - routed) * w / r.tp + routed * w / r.expert_parallel
-
-
-def replica_memory(r: Replica, context_len: float, token_budget: float = 8192,
-                   reserve_fraction: Optional[float] = None) -> ReplicaMemory:
+def replica_memory(r: Replica, context_len: float) -> ReplicaMemory:
     """The KV budget per GPU and the most sequences that fit at ``context_len`` tokens.
 
-        usable      = M · (1 − reserve)                 reserve = calc.plans.MEMORY_RESERVE (10 %)
-        weights     = (N_total − N_routed) · w / tp + N_routed · w / ep
-        activations = T · (4·d + 2·F / tp) · a          T token budget, F FFN width, a act bytes
-        KV budget   = usable − weights − activations
-        max_seqs    = floor(KV budget / (KV(context_len) / kv_split))
+        usable    = M · (1 − MEMORY_RESERVE)            (calc.placement: 10 %, vLLM's 0.9)
+        KV budget = usable − weights per GPU             (calc.placement.place)
+        max_seqs  = floor(KV budget / (KV(context_len) / kv_split))
+                  = calc.inference.max_batch_that_fits   (the Decode page's answer)
 
-    The activation workspace is the largest live set of one forward pass of T tokens:
-    the residual, normed input, attention output and gated FFN's two projections (vLLM
-    profiles the same peak with ``max_num_batched_tokens``).  Sources: Kwon et al. 2023
-    (vLLM, PagedAttention §4); vLLM ``gpu_memory_utilization`` = 0.9 default.
+    The reserve holds the activations, the CUDA context and fragmentation (vLLM profiles
+    them inside its 0.9).  Sources: Kwon et al. 2023 (vLLM, PagedAttention §4).
     """
-    from ..plans import MEMORY_RESERVE
-    res = MEMORY_RESERVE if reserve_fraction is None else float(reserve_fraction)
     c = v.number("context_len", context_len, "positive", "tokens")
-    T = v.number("token_budget", token_budget, "positive", "tokens")
+    pl = place(r.arch, r.tp, r.ep, r.weight_bytes_per_elem, r.kv_bytes_per_elem, c, 1)
     mem = float(r.device.memory_bytes)
-    usable = mem * (1.0 - res)
-    weights = _weight_bytes_per_gpu(r)
-    ffn = max(r.arch.ffn_size, r.arch.expert_ffn_size * max(r.arch.experts_per_token, 1))
-    acts = T * (4.0 * r.arch.d_model + 2.0 * ffn / r.tp) * r.act_bytes_per_elem
-    kv_budget = usable - weights - acts
-    per_seq = float(kv_cache_bytes_per_seq(r.arch, c, r.kv_bytes_per_elem)) / r.kv_split
-    n = int(math.floor(kv_budget / per_seq)) if kv_budget > 0 else 0
-    return ReplicaMemory(memory_bytes=mem, usable_bytes=usable, reserve_fraction=res,
-                         weight_bytes=weights, activation_bytes=acts, kv_budget_bytes=kv_budget,
-                         kv_bytes_per_seq=per_seq, max_seqs=max(n, 0), fits=n >= 1)
+    usable = mem * (1.0 - MEMORY_RESERVE)
+    n = max_batch_that_fits(r.arch, c, memory_bytes=mem, tp=r.tp, ep=r.ep,
+                            bytes_per_param=r.weight_bytes_per_elem, kv_bytes_per_elem=r.kv_bytes_per_elem)
+    n = int(n) if n is not None and math.isfinite(n) else 0
+    return ReplicaMemory(memory_bytes=mem, usable_bytes=usable, reserve_fraction=MEMORY_RESERVE,
+                         weight_bytes=pl.weight_bytes, kv_budget_bytes=usable - pl.weight_bytes,
+                         kv_bytes_per_seq=pl.kv_bytes_per_seq, max_seqs=max(n, 0), fits=n >= 1)
 
 
-def prefill_flops_per_token(arch: ModelArch, isl: float, prefix: float = 0.0) -> float:
-    """Forward FLOP per prompt token that is computed (not served from the prefix cache).
+def prefill_flops_per_token(r: Replica, isl: float, prefix: float = 0.0) -> float:
+    """Forward FLOP per GPU per prompt token that is computed (not served from the prefix
+    cache)   [FLOP/token].
 
-        (prefill_flops(isl) − prefill_flops(prefix)) / (isl − prefix)
+        (prefill(isl).flops_per_gpu − prefill(prefix).flops_per_gpu) / (isl − prefix)
 
-    Causal attention: the new tokens attend to the cached prefix too, so the difference of
-    the two prompts' FLOP is exactly the work of the new tokens (the one-off LM-head term
-    cancels).  ``prefix`` = 0: prefill_flops(isl) / isl.  Source: calc.models.prefill_flops.
+    :func:`calc.inference.prefill` (MLA non-absorbed, as engines prefill).  Causal
+    attention: the new tokens attend to the cached prefix too, so the difference of the two
+    prompts' FLOP is exactly the work of the new tokens (the one-off LM-head term cancels).
     """
     isl = float(isl)
     prefix = float(prefix)
     if not 0 <= prefix < isl:
         raise ValueError(f"the cached prefix ({prefix:g}) must be at least 0 and shorter than the prompt ({isl:g})")
-    hi = float(prefill_flops(arch, isl))
-    lo = float(prefill_flops(arch, prefix)) if prefix > 0 else 0.0
+    kw = dict(peak_flops=1.0, mem_bw=1.0, tp=r.tp, ep=r.ep, bytes_per_param=r.weight_bytes_per_elem)
+    hi = float(prefill(r.arch, isl, **kw).flops_per_gpu)
+    lo = float(prefill(r.arch, prefix, **kw).flops_per_gpu) if prefix > 0 else 0.0
     return (hi - lo) / (isl - prefix)
 
 
-def _decode_terms(r: Replica, tokens: Any, batch: Any, context_len: float):
-    """ADAPTER (until issue 19's placement and decode-step records land): the per-GPU terms
-    of one step from today's one decode function, :func:`calc.models.decode_step`.
-
-    Returns (weights read for ``tokens`` tokens / tp, KV read of ``batch`` sequences at
-    ``context_len`` / kv_split, decode FLOP of ``batch`` / tp).  Zero tokens or sequences
-    give zero (decode_step needs a batch > 0).
-    """
-    tokens = np.asarray(tokens, dtype=float)
-    batch = np.asarray(batch, dtype=float)
-    w = r.weight_bytes_per_elem
-    one = 1.0  # peak and bandwidth do not enter the bytes and FLOP the record returns
-    by_tokens = decode_step(r.arch, np.maximum(tokens, 1.0).ravel(), context_len, w,
-                            r.kv_bytes_per_elem, one, one)
-    by_batch = decode_step(r.arch, np.maximum(batch, 1.0).ravel(), context_len, w,
-                           r.kv_bytes_per_elem, one, one)
-    w_read = np.where(tokens > 0, np.reshape(by_tokens.weight_bytes, tokens.shape), 0.0) / r.tp
-    kv = np.where(batch > 0, np.reshape(by_batch.kv_bytes, batch.shape), 0.0) / r.kv_split
-    flops = np.where(batch > 0, np.reshape(by_batch.flops, batch.shape), 0.0) / r.tp
-    return w_read, kv, flops
+def _decode_record(r: Replica, batch: Any, context_len: float):
+    """:func:`calc.inference.decode_step` of this replica (the Decode page's record), device
+    numbers left out (1 FLOP/s, 1 byte/s): only its bytes and FLOP per GPU are used here."""
+    return decode_step(r.arch, batch, context_len, peak_flops=1.0, mem_bw=1.0, tp=r.tp, ep=r.ep,
+                       bytes_per_param=r.weight_bytes_per_elem, kv_bytes_per_elem=r.kv_bytes_per_elem)
 
 
 @dataclass(frozen=True)
@@ -349,18 +310,20 @@ def step_time(r: Replica, decode_tokens: Any, context_len: Any, prefill_tokens: 
     P = np.asarray(v.number("prefill_tokens", prefill_tokens, "non_negative", "tokens"), dtype=float)
     n = B + P
     scalar = B.ndim == 0 and P.ndim == 0
-    w_read, kv_dec, flops_dec = _decode_terms(r, n, B, c)
-    kv_tok = float(kv_bytes_per_token(arch, r.kv_bytes_per_elem))
-    kv = kv_dec + P * kv_tok / r.kv_split
-    flops = flops_dec + P * float(prefill_flops_token) / r.tp
+    by_tokens = _decode_record(r, np.maximum(n, 1.0), c)      # weights read for B + P tokens
+    by_batch = _decode_record(r, np.maximum(B, 1.0), c)       # KV read and FLOP of B sequences
+    w_read = np.where(n > 0, by_tokens.weight_bytes, 0.0)
+    kv_tok = float(kv_bytes_per_token(arch, r.kv_bytes_per_elem)) / r.kv_split
+    kv = np.where(B > 0, by_batch.kv_bytes, 0.0) + P * kv_tok
+    flops = np.where(B > 0, by_batch.flops, 0.0) + P * np.asarray(prefill_flops_token, dtype=float)
     t_mem = (w_read + kv) / (r.device.mem_bw * eff.mem_bw)
     ffn = max(arch.ffn_size, arch.expert_ffn_size)
     eta_c = eff.compute if eff.compute is not None else gemm_efficiency(2.0 * n * arch.d_model * ffn / r.tp)
     t_cmp = flops / (r.peak_flops * eta_c)
     if r.tp > 1 and eff is not BOUND:
         link = r.link_bw * (eff.link if r.tp <= 8 else eff.network)
-        vol = n * arch.d_model * r.act_bytes_per_elem * 2.0 * (r.tp - 1) / r.tp
-        t_net = np.where(n > 0, 2.0 * arch.n_layers * (eff.allreduce_latency_s + vol / link), 0.0)
+        volume = allreduce_seconds(arch, np.maximum(n, 1.0), r.tp, link, r.act_bytes_per_elem)
+        t_net = np.where(n > 0, 2.0 * arch.n_layers * eff.allreduce_latency_s + volume, 0.0)
     else:
         t_net = np.zeros_like(n)
     secs = np.maximum(t_mem, t_cmp) + t_net

@@ -69,15 +69,14 @@ def step_model(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget: 
     """Build the :class:`StepModel` of ``r`` from :func:`step_time` itself (so the two agree)."""
     n = np.arange(0, int(token_budget) + int(max_batch) + 2, dtype=float)
     c = wl.decode_context
-    st_w = step_time(r, 0.0, c, n, 0.0, eff)         # prompt tokens only: weights + KV writes
+    st_w = step_time(r, 0.0, c, n, 0.0, eff)         # weights read for n tokens in the step
     kv_tok = float(kv_bytes_per_token(r.arch, r.kv_bytes_per_elem)) / r.kv_split
-    weights = np.asarray(st_w.weight_bytes) - n * kv_tok
-    eta = np.asarray(st_w.flops, dtype=float)
+    weights = np.asarray(st_w.weight_bytes)
     one = step_time(r, 1.0, c, 0.0, 0.0, BOUND)
     ctx0 = step_time(r, 1.0, 0.0, 0.0, 0.0, BOUND)
     kv_per_ctx = float(kv_cache_bytes_per_seq(r.arch, c, r.kv_bytes_per_elem)) / r.kv_split / c
     attn_per_ctx = (float(one.flops) - float(ctx0.flops)) / c
-    f_p = prefill_flops_per_token(r.arch, wl.isl, wl.cached_tokens)
+    f_p = prefill_flops_per_token(r, wl.isl, wl.cached_tokens)
     # GEMM efficiency by tokens: compute seconds of n prompt tokens vs their FLOP at the peak
     with np.errstate(divide="ignore", invalid="ignore"):
         probe = step_time(r, 0.0, c, n, 1.0, eff)
@@ -87,7 +86,7 @@ def step_model(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget: 
     net_fixed = float(net[1] - (net[2] - net[1])) if len(net) > 2 else 0.0
     net_tok = float(net[2] - net[1]) if len(net) > 2 else 0.0
     return StepModel(weights=weights, eta_compute=eta, kv_per_ctx=kv_per_ctx, kv_write=kv_tok,
-                     flops_dec=float(ctx0.flops), attn_per_ctx=attn_per_ctx, flops_pre=f_p / r.tp,
+                     flops_dec=float(ctx0.flops), attn_per_ctx=attn_per_ctx, flops_pre=f_p,
                      mem_bw=r.device.mem_bw * eff.mem_bw, peak=r.peak_flops,
                      net_fixed=max(net_fixed, 0.0), net_per_token=max(net_tok, 0.0))
 
@@ -138,10 +137,10 @@ def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficie
     rng = np.random.default_rng(seed)
     isl, osl = sample_lengths(wl, N, rng)
     new = np.maximum(np.rint(isl * (1.0 - wl.prefix_hit)), 1.0)
-    mem = replica_memory(r, wl.context_len, T)
+    mem = replica_memory(r, wl.context_len)
     if not mem.fits:
         raise ValueError(f"{r.arch.name} does not fit on {r.tp} × {r.device.name}: no KV budget left")
-    budget = mem.kv_budget_bytes
+    budget = mem.kv_budget_bytes * (1 + 1e-12)
     kv_need = np.asarray(kv_cache_bytes_per_seq(r.arch, isl + osl, r.kv_bytes_per_elem)) / r.kv_split
     if kv_need.max() > budget:
         raise ValueError("the longest request's KV cache does not fit in the KV budget")

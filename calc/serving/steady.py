@@ -59,7 +59,7 @@ def decode_pass(r: Replica, batch: Any, context_len: float, eff: Efficiency,
         return np.asarray(st.seconds), 1.0, st
     B = np.asarray(batch, dtype=float)
     g = float(spec.gamma)
-    per_tok = (float(step_time(r, 1.0, context_len, 0.0, 0.0, BOUND).flops) * r.tp)   # 2N + A_dec
+    per_tok = float(step_time(r, 1.0, context_len, 0.0, 0.0, BOUND).flops)   # (2N + A_dec) per GPU
     # verification: B decode tokens + B·γ draft tokens of the same FLOP; prompt chunk on top
     P = np.asarray(prefill_tokens, dtype=float)
     flops_extra = (B * g * per_tok + P * prefill_flops_token) / np.maximum(B * g + P, 1e-30)
@@ -103,7 +103,7 @@ class AggregatedCurve:
     tokens_per_s_per_user: np.ndarray
     requests_per_s: np.ndarray       # per replica
     kv_bytes_per_gpu: np.ndarray     # KV of the batch at full context, one GPU
-    memory_bytes_per_gpu: np.ndarray  # weights + activations + KV, one GPU
+    memory_bytes_per_gpu: np.ndarray  # weights + KV of the batch, one GPU
     bound: np.ndarray
     fits: bool                       # at least one sequence fits
 
@@ -114,11 +114,11 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
     T = int(token_budget)
     if T < 2:
         raise ValueError(f"token_budget must be at least 2 tokens per step, got {token_budget!r}")
-    mem = replica_memory(r, wl.context_len, T)
+    mem = replica_memory(r, wl.context_len)
     B = np.unique(np.asarray(batches, dtype=float))
     B = B[(B >= 1) & (B <= mem.max_seqs) & (B < T)]
     n_new = wl.new_tokens
-    f_p = prefill_flops_per_token(r.arch, wl.isl, wl.cached_tokens)
+    f_p = prefill_flops_per_token(r, wl.isl, wl.cached_tokens)
     c = wl.decode_context
     n_c = np.ceil(n_new / np.maximum(T - B, 1.0))
     chunk = n_new / n_c
@@ -140,7 +140,7 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
         chunk_share=pick(f), tokens_per_s_per_gpu=pick(B / tpot / r.tp),
         tokens_per_s_per_user=pick(1.0 / tpot), requests_per_s=pick(B / (tpot * wl.osl)),
         kv_bytes_per_gpu=pick(kv_gpu),
-        memory_bytes_per_gpu=pick(mem.weight_bytes + mem.activation_bytes + kv_gpu),
+        memory_bytes_per_gpu=pick(mem.weight_bytes + kv_gpu),
         bound=pick(bound), fits=mem.fits)
 
 
@@ -170,11 +170,11 @@ def prefill_pool(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget
     instance.  k: the most prompts (up to T / n_new) whose step plus transfer meets
     ``ttft_target`` (at least 1)."""
     n_new = wl.new_tokens
-    f_p = prefill_flops_per_token(r.arch, wl.isl, wl.cached_tokens)
+    f_p = prefill_flops_per_token(r, wl.isl, wl.cached_tokens)
     k_max = max(1, int(token_budget // n_new))
     ks = np.arange(1, k_max + 1, dtype=float)
     t = np.asarray(step_time(r, 0.0, wl.isl, ks * n_new, f_p, eff).seconds)
-    mem = replica_memory(r, wl.isl, token_budget)
+    mem = replica_memory(r, wl.isl)
     eta = 1.0 if eff.label == "bound" else eff.network
     xfer = 0.0 if eff.label == "bound" else mem.kv_bytes_per_seq / (network_bw * eta)
     ttft = t + xfer
@@ -186,7 +186,7 @@ def prefill_pool(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget
 def decode_pool(r: Replica, wl: Workload, batches: Any, eff: Efficiency = BOUND,
                 spec: Optional[SpecDecode] = None):
     """Pure decode steps of one decode instance over ``batches`` that fit: (B, TPOT, bound, KV/GPU)."""
-    mem = replica_memory(r, wl.context_len, 1)
+    mem = replica_memory(r, wl.context_len)
     B = np.unique(np.asarray(batches, dtype=float))
     B = B[(B >= 1) & (B <= mem.max_seqs)]
     t, E, st = decode_pass(r, B, wl.decode_context, eff, spec)
