@@ -65,7 +65,7 @@ def test_page_opens_and_diagnoses_the_resnet_trace(lang):
     texts = [w.value for w in at.warning]
     assert len(texts) == 3
     assert ("data loader" if lang == "en" else "dataloader") in texts[0]
-    assert "39.4%" in texts[0]                     # 1 - 0.6057 busy (see test_calc_diagnosis)
+    assert "39.4%" in texts[0]                     # 1 - 0.6057 busy (see tests/calc/test_diagnosis.py)
     assert "Tensor Core" in texts[2]
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["GPU busy" if lang == "en" else "GPU 忙碌"] == "60.6%"
