@@ -29,6 +29,7 @@ per layer); Kwon et al. 2023 (vLLM, the KV budget after weights).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional
@@ -227,11 +228,16 @@ def replica_memory(r: Replica, context_len: float) -> ReplicaMemory:
     them inside its 0.9).  Sources: Kwon et al. 2023 (vLLM, PagedAttention §4).
     """
     c = v.number("context_len", context_len, "positive", "tokens")
-    pl = place(r.arch, r.tp, r.ep, r.weight_bytes_per_elem, r.kv_bytes_per_elem, c, 1)
-    mem = float(r.device.memory_bytes)
+    return _memory(r.arch, r.tp, r.ep, r.weight_bytes_per_elem, r.kv_bytes_per_elem, c,
+                   float(r.device.memory_bytes))
+
+
+@functools.lru_cache(maxsize=1024)
+def _memory(arch: ModelArch, tp: int, ep: int, w: float, kv_e: float, c: float, mem: float) -> ReplicaMemory:
+    pl = place(arch, tp, ep, w, kv_e, c, 1)
     usable = mem * (1.0 - MEMORY_RESERVE)
-    n = max_batch_that_fits(r.arch, c, memory_bytes=mem, tp=r.tp, ep=r.ep,
-                            bytes_per_param=r.weight_bytes_per_elem, kv_bytes_per_elem=r.kv_bytes_per_elem)
+    n = max_batch_that_fits(arch, c, memory_bytes=mem, tp=tp, ep=ep, bytes_per_param=w,
+                            kv_bytes_per_elem=kv_e)
     n = int(n) if n is not None and math.isfinite(n) else 0
     return ReplicaMemory(memory_bytes=mem, usable_bytes=usable, reserve_fraction=MEMORY_RESERVE,
                          weight_bytes=pl.weight_bytes, kv_budget_bytes=usable - pl.weight_bytes,
@@ -252,9 +258,14 @@ def prefill_flops_per_token(r: Replica, isl: float, prefix: float = 0.0) -> floa
     prefix = float(prefix)
     if not 0 <= prefix < isl:
         raise ValueError(f"the cached prefix ({prefix:g}) must be at least 0 and shorter than the prompt ({isl:g})")
-    kw = dict(peak_flops=1.0, mem_bw=1.0, tp=r.tp, ep=r.ep, bytes_per_param=r.weight_bytes_per_elem)
-    hi = float(prefill(r.arch, isl, **kw).flops_per_gpu)
-    lo = float(prefill(r.arch, prefix, **kw).flops_per_gpu) if prefix > 0 else 0.0
+    return _prefill_per_token(r.arch, r.tp, r.ep, r.weight_bytes_per_elem, isl, prefix)
+
+
+@functools.lru_cache(maxsize=1024)
+def _prefill_per_token(arch: ModelArch, tp: int, ep: int, w: float, isl: float, prefix: float) -> float:
+    kw = dict(peak_flops=1.0, mem_bw=1.0, tp=tp, ep=ep, bytes_per_param=w)
+    hi = float(prefill(arch, isl, **kw).flops_per_gpu)
+    lo = float(prefill(arch, prefix, **kw).flops_per_gpu) if prefix > 0 else 0.0
     return (hi - lo) / (isl - prefix)
 
 
@@ -263,6 +274,26 @@ def _decode_record(r: Replica, batch: Any, context_len: float):
     numbers left out (1 FLOP/s, 1 byte/s): only its bytes and FLOP per GPU are used here."""
     return decode_step(r.arch, batch, context_len, peak_flops=1.0, mem_bw=1.0, tp=r.tp, ep=r.ep,
                        bytes_per_param=r.weight_bytes_per_elem, kv_bytes_per_elem=r.kv_bytes_per_elem)
+
+
+@functools.lru_cache(maxsize=512)
+def _work(arch: ModelArch, tp: int, ep: int, w: float, kv_e: float, c: float,
+          n_raw: bytes, n_shape: tuple, b_raw: bytes, b_shape: tuple):
+    """The device-free part of a step (bytes and FLOP per GPU) from the decode record,
+    cached: a frontier over many devices shares it per (model, tp, precisions, batches).
+    Returns read-only arrays (weights read for n tokens, KV read and FLOP of B sequences)."""
+    n = np.frombuffer(n_raw, dtype=float).reshape(n_shape)
+    B = np.frombuffer(b_raw, dtype=float).reshape(b_shape)
+    kw = dict(peak_flops=1.0, mem_bw=1.0, tp=tp, ep=ep, bytes_per_param=w, kv_bytes_per_elem=kv_e)
+    by_tokens = decode_step(arch, np.maximum(n, 1.0), c, **kw)          # weights read for B + P tokens
+    same = n_raw == b_raw and n_shape == b_shape
+    by_batch = by_tokens if same else decode_step(arch, np.maximum(B, 1.0), c, **kw)
+    w_read = np.where(n > 0, by_tokens.weight_bytes, 0.0)
+    kv = np.where(B > 0, by_batch.kv_bytes, 0.0)
+    flops = np.where(B > 0, by_batch.flops, 0.0)
+    for x in (w_read, kv, flops):
+        x.setflags(write=False)
+    return w_read, kv, flops
 
 
 @dataclass(frozen=True)
@@ -310,12 +341,11 @@ def step_time(r: Replica, decode_tokens: Any, context_len: Any, prefill_tokens: 
     P = np.asarray(v.number("prefill_tokens", prefill_tokens, "non_negative", "tokens"), dtype=float)
     n = B + P
     scalar = B.ndim == 0 and P.ndim == 0
-    by_tokens = _decode_record(r, np.maximum(n, 1.0), c)      # weights read for B + P tokens
-    by_batch = _decode_record(r, np.maximum(B, 1.0), c)       # KV read and FLOP of B sequences
-    w_read = np.where(n > 0, by_tokens.weight_bytes, 0.0)
+    w_read, kv_dec, flops_dec = _work(r.arch, r.tp, r.ep, r.weight_bytes_per_elem, r.kv_bytes_per_elem,
+                                      c, n.tobytes(), n.shape, B.tobytes(), B.shape)
     kv_tok = float(kv_bytes_per_token(arch, r.kv_bytes_per_elem)) / r.kv_split
-    kv = np.where(B > 0, by_batch.kv_bytes, 0.0) + P * kv_tok
-    flops = np.where(B > 0, by_batch.flops, 0.0) + P * np.asarray(prefill_flops_token, dtype=float)
+    kv = kv_dec + P * kv_tok
+    flops = flops_dec + P * np.asarray(prefill_flops_token, dtype=float)
     t_mem = (w_read + kv) / (r.device.mem_bw * eff.mem_bw)
     ffn = max(arch.ffn_size, arch.expert_ffn_size)
     eta_c = eff.compute if eff.compute is not None else gemm_efficiency(2.0 * n * arch.d_model * ffn / r.tp)
@@ -331,9 +361,13 @@ def step_time(r: Replica, decode_tokens: Any, context_len: Any, prefill_tokens: 
     bound = np.where(t_net > np.maximum(t_mem, t_cmp), "network",
                      np.where(t_cmp > t_mem, "compute", mem_kind))
 
+    shape = np.broadcast(B, P).shape
+
     def out(x):
         x = np.asarray(x)
-        return x.item() if scalar else np.broadcast_to(x, np.broadcast(B, P).shape).copy()
+        if scalar:
+            return x.item()
+        return x if x.shape == shape else np.broadcast_to(x, shape).copy()
     return StepTime(weight_bytes=out(w_read), kv_bytes=out(kv), flops=out(flops),
                     memory_seconds=out(t_mem), compute_seconds=out(t_cmp), network_seconds=out(t_net),
                     seconds=out(secs), bound=out(bound))
