@@ -12,7 +12,7 @@ them.  The modules, by concern:
                  BOUND (100 %) and published_efficiency (the published band)
 ``speculative``  expected_tokens_per_step (Leviathan et al. 2023), SpecDecode
 ``steady``       aggregated_curve (chunked prefill), disaggregated (prefill/decode pools)
-``simulate``     simulate: Poisson or closed-loop continuous batching, percentiles
+``simulate``     simulate: Poisson or closed-loop continuous batching, percentiles; rate_sweep
 ``cost``         cost_per_mtok, joules_per_token (InferenceX constants)
 ``plan``         serving_point, size_deployment, frontier, pareto_front
 
@@ -27,7 +27,7 @@ from .replica import (ALLREDUCE_LATENCY_S, BOUND, NETWORK_BW, SERVING_PRECISIONS
                       STORAGE_BYTES_PER_ELEM, Efficiency, Replica, ReplicaMemory, StepTime,
                       gemm_efficiency, prefill_flops_per_token, published_efficiency,
                       replica_memory, step_time)
-from .simulate import SimResult, StepModel, simulate, step_model
+from .simulate import SimResult, StepModel, rate_sweep, simulate, step_model
 from .speculative import SPEC_METHODS, SpecDecode, expected_tokens_per_step
 from .steady import (AggregatedCurve, DisaggregatedPoint, aggregated_curve, decode_pass, decode_pool,
                      disaggregated, prefill_pool)
@@ -41,7 +41,7 @@ __all__ = [
     "ALLREDUCE_LATENCY_S", "BOUND", "NETWORK_BW", "SERVING_PRECISIONS", "STORAGE_BYTES_PER_ELEM",
     "Efficiency", "Replica", "ReplicaMemory", "StepTime", "gemm_efficiency", "prefill_flops_per_token",
     "published_efficiency", "replica_memory", "step_time",
-    "SimResult", "StepModel", "simulate", "step_model",
+    "SimResult", "StepModel", "rate_sweep", "simulate", "step_model",
     "SPEC_METHODS", "SpecDecode", "expected_tokens_per_step",
     "AggregatedCurve", "DisaggregatedPoint", "aggregated_curve", "decode_pass", "decode_pool",
     "disaggregated", "prefill_pool",

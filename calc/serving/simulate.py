@@ -17,6 +17,7 @@ over the run.  Sources: Yu et al. 2022 (Orca, iteration-level scheduling); Kwon 
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import deque
 from dataclasses import dataclass
@@ -95,8 +96,10 @@ def step_model(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget: 
 class SimResult:
     """What a simulated run measured (seconds, tokens/s of output tokens, per replica).
 
-    ``stable``: the replica kept up with the arrivals (served rate >= 97 % of the offered
-    rate); above capacity the queue and TTFT grow with the length of the run.
+    Rates are measured in the steady-state window, from the arrival of request N/4 to the
+    last arrival (ramp-up and drain left out).  ``stable``: the replica kept up with the
+    arrivals (completions >= 95 % of arrivals in the window); above capacity the queue and
+    TTFT grow with the length of the run.
     """
     n_requests: int
     duration_seconds: float
@@ -108,10 +111,10 @@ class SimResult:
     tpot_p99: float
     ttft_mean: float
     tpot_mean: float
-    tokens_per_s: float              # output tokens / s, the replica
+    tokens_per_s: float              # output tokens / s, the replica (steady-state window)
     tokens_per_s_per_gpu: float
-    requests_per_s: float            # completed / s
-    offered_requests_per_s: float    # arrivals / s (closed loop: = completed)
+    requests_per_s: float            # completed / s in the window
+    offered_requests_per_s: float    # arrivals / s in the window (closed loop: = completed)
     mean_batch: float                # decoding sequences per step, time-averaged
     mean_wait_seconds: float         # queueing before admission
     max_queue: int
@@ -159,138 +162,166 @@ def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficie
     admit = np.full(N, np.nan)
 
     queue: deque[int] = deque()
-    arr_ptr = 0                                     # next request not yet arrived
-    pre: deque[list] = deque()                      # [idx, remaining prompt tokens]
-    d_idx = np.zeros(0, dtype=int)                  # decoding requests
-    d_rem = np.zeros(0)                             # output tokens still to come
-    d_ctx = np.zeros(0)                             # context of each
+    arr_ptr = 0                                     # next request not yet in the queue
+    pre: deque[list] = deque()                      # [idx, remaining prompt tokens], FCFS
+    # Decoding requests: a heap of (global step at which the last token comes, idx).  All
+    # of them advance one token per step, so the context sum is base + n · gstep.
+    dec: list[tuple[int, int]] = []
+    gstep = 0
+    base = 0.0                                      # Σ (context at join − gstep at join)
     kv_used = 0.0
     now = 0.0
     done = 0
     steps = 0
     busy_batch_time = 0.0
     max_queue = 0
-    order = np.argsort(arrive, kind="stable") if not closed else None
+    w_tab, eta_tab = sm.weights, sm.eta_compute
+    n_max = len(w_tab) - 1
+    bw, pk = sm.mem_bw, sm.peak
 
-    def arrivals_until(t: float) -> None:
-        nonlocal arr_ptr
-        if closed:
-            while arr_ptr < N and arrive[arr_ptr] <= t:
-                queue.append(arr_ptr)
-                arr_ptr += 1
-        else:
-            while arr_ptr < N and arrive[arr_ptr] <= t:
-                queue.append(arr_ptr)
-                arr_ptr += 1
+    def one_step(nd: int, P: float, ctx_sum: float) -> float:
+        n = nd + P
+        ni = min(int(n), n_max)
+        mem = (w_tab[ni] + sm.kv_per_ctx * ctx_sum + sm.kv_write * P) / bw
+        cmp = (sm.flops_dec * nd + sm.attn_per_ctx * ctx_sum + sm.flops_pre * P) / (pk * eta_tab[ni])
+        return (mem if mem > cmp else cmp) + ((sm.net_fixed + sm.net_per_token * n) if n > 0 else 0.0)
 
-    def admit_from_queue() -> None:
-        nonlocal kv_used
-        while queue and (len(d_idx) + len(pre)) < cap and kv_used + kv_need[queue[0]] <= budget:
+    def room_for(i: int) -> bool:
+        return (len(dec) + len(pre)) < cap and kv_used + kv_need[i] <= budget
+
+    def finish_until(g: int) -> None:
+        nonlocal kv_used, done, base, next_new
+        while dec and dec[0][0] <= g:
+            _, i = heapq.heappop(dec)
+            finish[i] = now
+            kv_used -= kv_need[i]
+            base -= float(isl[i]) + 1.0 - join[i]
+            done += 1
+            if closed and next_new < N:
+                arrive[next_new] = now
+                next_new += 1
+
+    join = np.zeros(N)
+    ramp = np.arange(int(osl.max()) + 1, dtype=float)
+    while done < N:
+        while arr_ptr < N and arrive[arr_ptr] <= now:
+            queue.append(arr_ptr)
+            arr_ptr += 1
+        while queue and room_for(queue[0]):
             i = queue.popleft()
             kv_used += kv_need[i]
             admit[i] = now
             pre.append([i, float(new[i])])
-
-    while done < N:
-        arrivals_until(now)
-        admit_from_queue()
-        max_queue = max(max_queue, len(queue))
-        nd = len(d_idx)
+        if len(queue) > max_queue:
+            max_queue = len(queue)
+        nd = len(dec)
         if nd == 0 and not pre:
             if arr_ptr < N and np.isfinite(arrive[arr_ptr]):
                 now = max(now, float(arrive[arr_ptr]))
                 continue
             raise RuntimeError("simulator stalled: nothing running and nothing to admit")
+        ctx = base + nd * gstep
         if pre and T - nd > 0:
             room = T - nd
-            chunks = []
+            P = 0.0
             for item in pre:
                 if room <= 0:
                     break
                 take = min(room, item[1])
-                chunks.append((item, take))
+                item[1] -= take
+                P += take
                 room -= take
-            P = float(sum(tk for _, tk in chunks))
-            dt = float(sm.seconds(nd, P, float(d_ctx.sum())))
+            dt = one_step(nd, P, ctx)
             now += dt
             steps += 1
             busy_batch_time += nd * dt
-            k = 1
-            for item, take in chunks:
-                item[1] -= take
-            if nd:
-                d_rem = d_rem - 1
-                d_ctx = d_ctx + 1
-            new_idx, new_rem, new_ctx = [], [], []
+            gstep += 1
+            finish_until(gstep)
             while pre and pre[0][1] <= 0:
                 i = pre.popleft()[0]
                 first[i] = now
-                new_idx.append(i)
-                new_rem.append(osl[i] - 1.0)
-                new_ctx.append(isl[i] + 1.0)
+                join[i] = gstep
+                base += float(isl[i]) + 1.0 - gstep
+                heapq.heappush(dec, (gstep + int(osl[i]) - 1, int(i)))
+            continue
+        # a run of pure decode steps up to the next event: a finish, or an arrival that fits
+        k_max = dec[0][0] - gstep
+        nxt = None
+        if queue:
+            if room_for(queue[0]):
+                nxt = now
+        elif arr_ptr < N and np.isfinite(arrive[arr_ptr]) and room_for(arr_ptr):
+            nxt = float(arrive[arr_ptr])
+        if k_max == 1 or (nxt is not None and nxt <= now):
+            k, dt = 1, one_step(nd, 0.0, ctx)
         else:
-            # a run of pure decode steps up to the next event
-            ctx = float(d_ctx.sum())
-            k_max = int(d_rem.min())
-            j = np.arange(k_max, dtype=float)
-            dts = sm.seconds(nd, 0.0, ctx + nd * j)
-            cum = np.cumsum(dts)
-            k = k_max
-            nxt = None
-            if queue:
-                if (len(d_idx) + len(pre)) < cap and kv_used + kv_need[queue[0]] <= budget:
-                    nxt = now
-            elif arr_ptr < N and np.isfinite(arrive[arr_ptr]) and (len(d_idx) + len(pre)) < cap \
-                    and kv_used + kv_need[arr_ptr] <= budget:
-                nxt = float(arrive[arr_ptr])
-            if nxt is not None:
-                k = int(min(k_max, np.searchsorted(cum, nxt - now, side="left") + 1))
+            # step j of the run: memory and compute both linear in j (the context grows by nd)
+            ni = min(nd, n_max)
+            m0 = (w_tab[ni] + sm.kv_per_ctx * ctx) / bw
+            m1 = sm.kv_per_ctx * nd / bw
+            pe = pk * eta_tab[ni]
+            c0 = (sm.flops_dec * nd + sm.attn_per_ctx * ctx) / pe
+            c1 = sm.attn_per_ctx * nd / pe
+            j = ramp[:k_max]
+            cum = np.cumsum(np.maximum(m0 + m1 * j, c0 + c1 * j))
+            cum += (sm.net_fixed + sm.net_per_token * nd) * (j + 1.0)
+            k = k_max if nxt is None else int(min(k_max, np.searchsorted(cum, nxt - now, side="left") + 1))
             dt = float(cum[k - 1])
-            now += dt
-            steps += k
-            busy_batch_time += nd * dt
-            d_rem = d_rem - k
-            d_ctx = d_ctx + k
-            new_idx, new_rem, new_ctx = [], [], []
-        # finishes
-        if len(d_idx):
-            fin = d_rem <= 0
-            if fin.any():
-                for i in d_idx[fin]:
-                    finish[i] = now
-                    kv_used -= kv_need[i]
-                    done += 1
-                    if closed and next_new < N:
-                        arrive[next_new] = now
-                        next_new += 1
-                keep = ~fin
-                d_idx, d_rem, d_ctx = d_idx[keep], d_rem[keep], d_ctx[keep]
-        if new_idx:
-            ni = np.asarray(new_idx, dtype=int)
-            nr = np.asarray(new_rem)
-            one_token = nr <= 0                       # osl = 1 cannot happen (osl >= 2), kept safe
-            for i in ni[one_token]:
-                finish[i] = now
-                kv_used -= kv_need[i]
-                done += 1
-            d_idx = np.concatenate([d_idx, ni[~one_token]])
-            d_rem = np.concatenate([d_rem, nr[~one_token]])
-            d_ctx = np.concatenate([d_ctx, np.asarray(new_ctx)[~one_token]])
+        now += dt
+        steps += k
+        busy_batch_time += nd * dt
+        gstep += k
+        finish_until(gstep)
 
     ttft = first - arrive
     tpot = (finish - first) / (osl - 1.0)
     start = float(arrive.min())
     dur = float(finish.max() - start)
-    out_tokens = float(osl.sum())
-    offered = (N / float(arrive.max() - start)) if (not closed and N > 1 and arrive.max() > start) else N / dur
-    served = N / dur
-    stable = closed or served >= 0.97 * offered
+    # steady-state window: from the arrival of the request N/4 to the last arrival (the
+    # ramp-up before it and the drain after it are left out of the rates)
+    arr_sorted = np.sort(arrive)
+    t0, t1 = float(arr_sorted[N // 4]), float(arr_sorted[-1])
+    if t1 - t0 <= 0.05 * dur:
+        t0, t1 = start, float(finish.max())
+    inside = (finish > t0) & (finish <= t1)
+    window = t1 - t0
+    served = float(inside.sum()) / window
+    out_tps = float(osl[inside].sum()) / window
+    offered = float(((arrive > t0) & (arrive <= t1)).sum()) / window if not closed else served
+    stable = closed or served >= 0.95 * offered
     pct = lambda x, q: float(np.percentile(x, q))
     return SimResult(n_requests=N, duration_seconds=dur,
                      ttft_p50=pct(ttft, 50), ttft_p90=pct(ttft, 90), ttft_p99=pct(ttft, 99),
                      tpot_p50=pct(tpot, 50), tpot_p90=pct(tpot, 90), tpot_p99=pct(tpot, 99),
                      ttft_mean=float(ttft.mean()), tpot_mean=float(tpot.mean()),
-                     tokens_per_s=out_tokens / dur, tokens_per_s_per_gpu=out_tokens / dur / r.tp,
+                     tokens_per_s=out_tps, tokens_per_s_per_gpu=out_tps / r.tp,
                      requests_per_s=served, offered_requests_per_s=offered,
                      mean_batch=busy_batch_time / dur, mean_wait_seconds=float(np.mean(admit - arrive)),
                      max_queue=int(max_queue), steps=steps, stable=bool(stable), max_seqs=cap)
+
+
+def rate_sweep(r: Replica, wl: Workload, fractions=(0.2, 0.4, 0.6, 0.8, 0.9, 1.0, 1.1),
+               *, n_requests: int = 1500, eff: Efficiency = BOUND, token_budget: int = 8192,
+               seed: int = 0):
+    """Simulated TTFT / TPOT against the request rate: the replica's analytic capacity
+    (the most requests/s of :func:`calc.serving.steady.aggregated_curve` within the KV
+    budget) times each of ``fractions``, one :func:`simulate` run each.  Shows where
+    queueing starts (TTFT p90 rising before the capacity, without bound beyond it).
+    Returns (capacity requests/s, [(rate, SimResult), ...])."""
+    from .steady import aggregated_curve
+    mem = replica_memory(r, wl.context_len)
+    if not mem.fits:
+        return 0.0, []
+    curve = aggregated_curve(r, Workload(isl=wl.isl, osl=wl.osl, prefix_hit=wl.prefix_hit),
+                             np.arange(1, mem.max_seqs + 1), eff, token_budget)
+    if curve.batch.size == 0:
+        return 0.0, []
+    cap = float(curve.requests_per_s.max())
+    out = []
+    for f in fractions:
+        rate = cap * float(f)
+        w = Workload(isl=wl.isl, osl=wl.osl, distribution=wl.distribution, spread=wl.spread,
+                     prefix_hit=wl.prefix_hit, request_rate=rate)
+        out.append((rate, simulate(r, w, n_requests=n_requests, eff=eff, token_budget=token_budget,
+                                   seed=seed)))
+    return cap, out
