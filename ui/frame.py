@@ -39,6 +39,7 @@ PAGES: tuple[tuple[str, str, str], ...] = (
     ("diagnosis", "pages/6_Trace_doctor.py", ":material/troubleshoot:"),
     ("plans", "pages/7_Plans.py", ":material/compare:"),
     ("measure", "pages/8_Measure.py", ":material/timer:"),
+    ("serving", "pages/10_Serving.py", ":material/dns:"),
 )
 
 # Set ROOFLINE_LAB_HARDWARE to read another hardware file (tests, private devices).

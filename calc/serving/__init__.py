@@ -15,10 +15,12 @@ them.  The modules, by concern:
 ``simulate``     simulate: Poisson or closed-loop continuous batching, percentiles; rate_sweep
 ``cost``         cost_per_mtok, joules_per_token (InferenceX constants)
 ``plan``         serving_point, size_deployment, frontier, pareto_front
+``compare``      compare_candidates: the Serving page's question in one call
 
 Public API (stable; add, never rename): every name in ``__all__``.
 """
 
+from .compare import Candidate, Comparison, SizedOption, all_in_watts, compare_candidates, per_user_target
 from .cost import INFERENCEX_ALL_IN_KW, INFERENCEX_PRICE_PER_GPU_HOUR, cost_per_mtok, joules_per_token
 from .plan import (DEFAULT_BATCHES, DEFAULT_TPS, DEFINITIONS, MODES, Deployment, DeploymentOption,
                    PoolLayout, ServingPoint, default_act, frontier, pareto_front, serving_point,
@@ -34,6 +36,7 @@ from .steady import (AggregatedCurve, DisaggregatedPoint, aggregated_curve, deco
 from .workload import DISTRIBUTIONS, Workload, sample_lengths
 
 __all__ = [
+    "Candidate", "Comparison", "SizedOption", "all_in_watts", "compare_candidates", "per_user_target",
     "INFERENCEX_ALL_IN_KW", "INFERENCEX_PRICE_PER_GPU_HOUR", "cost_per_mtok", "joules_per_token",
     "DEFAULT_BATCHES", "DEFAULT_TPS", "DEFINITIONS", "MODES", "Deployment", "DeploymentOption",
     "PoolLayout", "ServingPoint", "default_act", "frontier", "pareto_front", "serving_point",

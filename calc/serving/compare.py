@@ -1,0 +1,138 @@
+"""The Serving page's whole question in one call: every candidate (device × precision ×
+tensor-parallel size) on the frontier, and for each device × precision the fewest GPUs
+that meet the targets at the rate, with cost and energy (:func:`compare_candidates`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional, Sequence
+
+import numpy as np
+
+from .cost import INFERENCEX_ALL_IN_KW, INFERENCEX_PRICE_PER_GPU_HOUR, cost_per_mtok, joules_per_token
+from .plan import DEFAULT_BATCHES, Deployment, DeploymentOption, default_act, pareto_front, size_deployment
+from .replica import BOUND, Efficiency, Replica, published_efficiency
+from .speculative import SpecDecode
+from .steady import AggregatedCurve, aggregated_curve
+from .workload import Workload
+
+__all__ = ["Candidate", "SizedOption", "Comparison", "compare_candidates", "per_user_target",
+           "all_in_watts"]
+
+
+def per_user_target(tpot_target: float) -> float:
+    """tokens/s per user a TPOT target means = 1 / TPOT   [tokens/s] (50 ms -> 20)."""
+    return 1.0 / float(tpot_target)
+
+
+def all_in_watts(device_id: str) -> Optional[float]:
+    """InferenceX's all-in power per GPU in W (kW × 1000), or None for other devices."""
+    kw = INFERENCEX_ALL_IN_KW.get(device_id)
+    return None if kw is None else kw * 1000.0
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One configuration's aggregated curve (``meets``: TTFT and TPOT within the targets)."""
+    device_id: str
+    precision: str
+    kv: str
+    tp: int
+    curve: AggregatedCurve
+    meets: np.ndarray
+
+
+@dataclass(frozen=True)
+class SizedOption:
+    """The fewest GPUs of one device × precision for the rate (``option`` None: no layout
+    meets the targets), its price and power, and cost / energy per token."""
+    device_id: str
+    precision: str
+    kv: str
+    deployment: Deployment
+    option: Optional[DeploymentOption]
+    price_per_gpu_hour: Optional[float]
+    price_source: str                 # "typed", "inferencex" or ""
+    cost_per_mtok: Optional[float]
+    joules_per_token_tdp: Optional[float]
+    joules_per_token_all_in: Optional[float]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    candidates: tuple[Candidate, ...]
+    skipped: tuple[tuple[str, str, int, str], ...]     # (device, precision, tp, why)
+    pareto_x: np.ndarray            # the Pareto front over every point meeting the TTFT target
+    pareto_y: np.ndarray
+    sized: tuple[SizedOption, ...]
+    efficiency: Efficiency
+
+    @property
+    def best(self) -> Optional[SizedOption]:
+        ok = [s for s in self.sized if s.option is not None]
+        return min(ok, key=lambda s: (s.option.gpus, s.option.tpot_seconds)) if ok else None
+
+
+def compare_candidates(arch: Any, devices: Mapping[str, Any], device_ids: Sequence[str],
+                       precisions: Sequence[str], kv: str, tps: Sequence[int], wl: Workload, *,
+                       request_rate: float, ttft_target: float, tpot_target: float,
+                       modes: Sequence[str] = ("aggregated", "disaggregated"),
+                       token_budget: int = 8192, spec: Optional[SpecDecode] = None,
+                       efficiency: str = "estimate", price_per_gpu_hour: Optional[float] = None,
+                       all_in_w: Optional[float] = None, batches: Any = DEFAULT_BATCHES) -> Comparison:
+    """Curves for every device × precision × tp, the Pareto front of the points that meet
+    the TTFT target, and :func:`size_deployment` for each device × precision.  ``kv``
+    "same" stores the KV cache in the weights' precision.  A precision the device has no
+    peak for is computed weight-only (BF16 math) when it is a storage format only.
+    Price: ``price_per_gpu_hour`` for every device, else InferenceX's hyperscaler price
+    where it has one (USD).  Energy: TDP, and ``all_in_w`` (else InferenceX's all-in)."""
+    eff = BOUND if efficiency == "bound" else published_efficiency()
+    cands, skipped = [], []
+    xs, ys = [], []
+    for dev_id in device_ids:
+        dev = devices[dev_id]
+        for p in precisions:
+            kv_p = p if kv == "same" else kv
+            for tp in tps:
+                try:
+                    r = Replica(arch=arch, device=dev, tp=int(tp), weights=p, kv=kv_p, act=default_act(dev, p))
+                except ValueError as exc:
+                    skipped.append((dev_id, p, int(tp), str(exc)))
+                    continue
+                c = aggregated_curve(r, wl, batches, eff, token_budget, spec)
+                if c.batch.size == 0:
+                    skipped.append((dev_id, p, int(tp), "does not fit"))
+                    continue
+                meets = (c.ttft_seconds <= ttft_target) & (c.tpot_seconds <= tpot_target)
+                cands.append(Candidate(dev_id, p, kv_p, int(tp), c, meets))
+                ok = c.ttft_seconds <= ttft_target
+                xs.append(c.tokens_per_s_per_user[ok])
+                ys.append(c.tokens_per_s_per_gpu[ok])
+    x = np.concatenate(xs) if xs else np.zeros(0)
+    y = np.concatenate(ys) if ys else np.zeros(0)
+    mask = pareto_front(x, y) if x.size else np.zeros(0, dtype=bool)
+    order = np.argsort(x[mask])
+    sized = []
+    for dev_id in device_ids:
+        dev = devices[dev_id]
+        typed = price_per_gpu_hour is not None
+        price = price_per_gpu_hour if typed else (INFERENCEX_PRICE_PER_GPU_HOUR.get(dev_id) or (None,))[0]
+        src = "typed" if typed else ("inferencex" if price is not None else "")
+        watts_all = all_in_w if all_in_w is not None else all_in_watts(dev_id)
+        for p in precisions:
+            kv_p = p if kv == "same" else kv
+            dep = size_deployment(arch, device=dev, weights=p, kv_dtype=kv_p, isl=wl.isl, osl=wl.osl,
+                                  request_rate=request_rate, ttft_target=ttft_target,
+                                  tpot_target=tpot_target, tps=tps, act=default_act(dev, p),
+                                  prefix_hit=wl.prefix_hit, token_budget=token_budget, spec=spec,
+                                  efficiency=eff, modes=modes)
+            opt = dep.best
+            cost = jt = ja = None
+            if opt is not None:
+                tps_gpu = opt.tokens_per_s_per_gpu
+                cost = float(cost_per_mtok(price, tps_gpu)) if price is not None else None
+                jt = float(joules_per_token(dev.tdp_w, tps_gpu)) if dev.tdp_w else None
+                ja = float(joules_per_token(watts_all, tps_gpu)) if watts_all else None
+            sized.append(SizedOption(dev_id, p, kv_p, dep, opt, price, src, cost, jt, ja))
+    return Comparison(candidates=tuple(cands), skipped=tuple(skipped), pareto_x=x[mask][order],
+                      pareto_y=y[mask][order], sized=tuple(sized), efficiency=eff)
