@@ -61,7 +61,7 @@ class SizedOption:
 @dataclass(frozen=True)
 class Comparison:
     candidates: tuple[Candidate, ...]
-    skipped: tuple[tuple[str, str, int, str], ...]     # (device, precision, tp, why)
+    skipped: tuple[tuple[str, str, int, str], ...]     # (device, precision, tp, why: "no_fit" or the error)
     pareto_x: np.ndarray            # the Pareto front over every point meeting the TTFT target
     pareto_y: np.ndarray
     sized: tuple[SizedOption, ...]
@@ -101,7 +101,7 @@ def compare_candidates(arch: Any, devices: Mapping[str, Any], device_ids: Sequen
                     continue
                 c = aggregated_curve(r, wl, batches, eff, token_budget, spec)
                 if c.batch.size == 0:
-                    skipped.append((dev_id, p, int(tp), "does not fit"))
+                    skipped.append((dev_id, p, int(tp), "no_fit"))
                     continue
                 meets = (c.ttft_seconds <= ttft_target) & (c.tpot_seconds <= tpot_target)
                 cands.append(Candidate(dev_id, p, kv_p, int(tp), c, meets))

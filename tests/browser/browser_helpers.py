@@ -43,6 +43,7 @@ PAGE_PATHS = {
     "model": "/Model",
     "measure": "/Measure",
     "plans": "/Plans",
+    "serving": "/Serving",
 }
 
 

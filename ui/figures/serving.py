@@ -92,7 +92,8 @@ def rate_figure(t: Translator, capacity: float, sweep: Sequence, *, ttft_target:
                      "line": {"color": color, "dash": "dash", "width": 1}, "hoverinfo": "skip"})
     layout = {
         "title": {"text": t("serving.rate_fig.title"), "font": {"size": 15}},
-        "xaxis": {"title": {"text": t("serving.rate_fig.x")}, "showgrid": True, "gridcolor": "#e0e0e0"},
+        "xaxis": {"title": {"text": t("serving.rate_fig.x")}, "showgrid": True, "gridcolor": "#e0e0e0",
+                  "anchor": "y2"},
         "yaxis": {"title": {"text": t("serving.rate_fig.y_ttft")}, "type": "log", "showgrid": True,
                   "gridcolor": "#e0e0e0", "domain": [0.55, 1.0]},
         "yaxis2": {"title": {"text": t("serving.rate_fig.y_tpot")}, "type": "log", "showgrid": True,

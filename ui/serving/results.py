@@ -32,7 +32,8 @@ def render_answer(ctx, comp, inp) -> None:
         st.warning(t("serving.no_layout"), icon=":material/warning:")
         return
     o = best.option
-    c1, c2, c3, c4 = st.columns(4)
+    c1, c2 = st.columns(2)
+    c3, c4 = st.columns(2)
     c1.metric(t("serving.metric.gpus"), f"{o.gpus:,}", help=t("serving.metric.gpus_help"))
     c2.metric(t("serving.metric.cost"), money(best.cost_per_mtok, inp.currency),
               help=t("serving.metric.cost_help"))
@@ -76,4 +77,5 @@ def render_table(ctx, comp, inp) -> None:
     if comp.skipped:
         with st.expander(t("serving.skipped", n=len(comp.skipped))):
             for dev, p, tp, why in comp.skipped:
-                st.markdown(f"- {ctx.devices[dev].name} · {p.upper()} · TP{tp}: {why}")
+                st.markdown(t("serving.skipped_row", device=ctx.devices[dev].name, prec=p.upper(),
+                              tp=tp, why=t("serving.no_fit") if why == "no_fit" else why))

@@ -152,7 +152,7 @@ EN = {
                                 "price under \"Cost and energy\" for yours.",
     "serving.none": "none meets the targets",
     "serving.pool": "{role} {n} × TP{tp}",
-    "serving.role.aggregated": "",
+    "serving.role.aggregated": "replicas",
     "serving.role.prefill": "prefill",
     "serving.role.decode": "decode",
     "serving.frontier_heading": "Tokens/s per GPU against tokens/s per user",
@@ -191,6 +191,8 @@ EN = {
                              "targets at the rate (tokens/s per GPU = rate × output tokens ÷ GPUs). "
                              "Cost and energy for the better mode of each row pair.",
     "serving.skipped": "{n} candidates left out",
+    "serving.skipped_row": "- {device} · {prec} · TP{tp}: {why}",
+    "serving.no_fit": "the weights leave no room for one sequence's KV cache",
     "serving.sim_heading": "Where queueing starts",
     "serving.sim_none": "No aggregated layout meets the targets: nothing to simulate.",
     "serving.sim_intro": "One replica of {device}, {prec}, TP{tp}, simulated with {n} requests per "
@@ -358,7 +360,7 @@ ZH = {
                                 "中输入你的价格。",
     "serving.none": "没有满足目标的",
     "serving.pool": "{role} {n} × TP{tp}",
-    "serving.role.aggregated": "",
+    "serving.role.aggregated": "副本",
     "serving.role.prefill": "预填充",
     "serving.role.decode": "解码",
     "serving.frontier_heading": "每张卡的 tokens/秒与每个用户的 tokens/秒",
@@ -396,6 +398,8 @@ ZH = {
                              "tokens/秒 = 速率 × 输出 token ÷ 卡数）。费用与能耗给每组两行中较好的"
                              "方式。",
     "serving.skipped": "{n} 个候选未列入",
+    "serving.skipped_row": "- {device} · {prec} · TP{tp}：{why}",
+    "serving.no_fit": "权重占满显存，放不下一个序列的 KV cache",
     "serving.sim_heading": "排队从哪里开始",
     "serving.sim_none": "没有满足目标的聚合部署：无可模拟。",
     "serving.sim_intro": "{device}、{prec}、TP{tp} 的一个副本，每个速率模拟 {n} 个请求（泊松到达，"
