@@ -15,6 +15,8 @@ import importlib
 import pkgutil
 from typing import Callable
 
+import ui.text as text_pkg
+
 LANGS: tuple[str, ...] = ("en", "zh")
 DEFAULT_LANG = "en"
 LANG_NAMES = {"en": "English", "zh": "中文"}
@@ -23,8 +25,6 @@ Translator = Callable[..., str]
 
 
 def _load_catalogs() -> dict[str, dict[str, str]]:
-    import ui.text as text_pkg
-
     catalogs: dict[str, dict[str, str]] = {lang: {} for lang in LANGS}
     for mod_info in sorted(pkgutil.iter_modules(text_pkg.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"ui.text.{mod_info.name}")

@@ -10,12 +10,13 @@ from streamlit.testing.v1 import AppTest
 
 from calc.models import decode_arch, encode_arch, from_hf_config, load_models, param_counts
 from page_helpers import APP, open_app_page
+from ui.pages import PAGES as REGISTRY
 from ui.widgets import format_quantity
 
 CATALOG = load_models()
 HF = Path(__file__).resolve().parents[1] / "data" / "hf_configs"
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = sorted(f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py"))   # every page
+PAGES = [p.file for p in REGISTRY if p.id != "home"]   # every page but the home page
 
 
 def metrics(at) -> dict[str, str]:

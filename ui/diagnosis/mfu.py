@@ -12,19 +12,18 @@ from calc.diagnosis import StepMfu, TraceDiagnosis, step_mfu
 from calc.mfu import mfu_band
 from calc.units import format_si
 from ui.figures.diagnosis import steps_figure
-from ui.frame import PAGES
 from ui.model_sections import model_params_note, recompute_select, training_flops
+from ui.pages import page_file
+from ui.state import nav_query_params
 from ui.widgets import COUNT, bound_checkbox, format_quantity, percent_text, quantity_input
 
-MFU_PAGE = next(path for pid, path, _icon in PAGES if pid == "mfu")
+MFU_PAGE = page_file("mfu")
 
 
 def mfu_link_params(ctx, params_text: str | None, tokens_per_s: float, n_gpus: float,
                     recompute: str, seq: float | None = None) -> dict[str, str]:
     """Query parameters that open the MFU page with these inputs (that page's URL names;
     the sidebar's names — language, device, precision, model — come along)."""
-    from ui.state import nav_query_params
-
     q = dict(nav_query_params())
     q.update({"tokens_per_s": format_quantity(tokens_per_s), "gpus": format_quantity(n_gpus)})
     if params_text:

@@ -39,7 +39,6 @@ def fmt_signed_money(x: Optional[float], code: str = "") -> str:
 def currency_sign(code: str) -> str:
     """The symbol of a currency ("$" for USD, "HK$" for HKD; "" without a currency), as
     calc.currency lists it; parse_price reads it back."""
-    from calc.currency import currency
     try:
         return currency(code).symbol if code else ""
     except ValueError:
