@@ -116,8 +116,8 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
         raise ValueError(f"token_budget must be at least 2 tokens per step, got {token_budget!r}")
     mem = replica_memory(r, wl.context_len)
     B = np.unique(np.asarray(batches, dtype=float))
-    B = B[(B >= 1) & (B <= mem.max_seqs) & (B < T)]
-    n_new = wl.new_tokens
+    B = B[(B >= 1) & (B < T)]       # the KV limit is applied at the end: the step work of one
+    n_new = wl.new_tokens           # batch list is shared (cached) by every device
     f_p = prefill_flops_per_token(r, wl.isl, wl.cached_tokens)
     c = wl.decode_context
     n_c = np.ceil(n_new / np.maximum(T - B, 1.0))
@@ -126,7 +126,7 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
     t1, _, st1 = decode_pass(r, B, c, eff, spec, chunk, f_p)
     per_req_tokens = wl.osl / E                     # passes per request
     f = B * n_c / per_req_tokens
-    ok = f <= 1.0
+    ok = (f <= 1.0) & (B <= mem.max_seqs)
     step = (1.0 - f) * t0 + f * t1
     tpot = step / E
     ttft = n_c * t1
