@@ -69,6 +69,11 @@ class ServingInputs:
         return ("aggregated", "disaggregated") if self.mode == "both" else (self.mode,)
 
 
+def _keep_choice(key: str) -> None:
+    """on_change: keep the user's new choice before the rerun hands the widget its value."""
+    remember(key, st.session_state[key])
+
+
 def bound_multiselect(label: str, options: list[Any], key: str, default: tuple, *,
                       format_func=str, help: str | None = None, parse=str) -> list[Any]:
     """st.multiselect whose choice lives in the URL as comma-separated option ids
@@ -87,7 +92,8 @@ def bound_multiselect(label: str, options: list[Any], key: str, default: tuple, 
     if wanted is None:
         wanted = [x for x in default if x in opts]
     st.session_state[key] = [x for x in wanted if x in opts]
-    value = st.multiselect(label, opts, key=key, format_func=format_func, help=help)
+    value = st.multiselect(label, opts, key=key, format_func=format_func, help=help,
+                           on_change=_keep_choice, args=(key,))
     remember(key, list(value))
     same = list(value) == [x for x in default if x in opts]
     write_url(key, None if same else ",".join(str(x) for x in value))
@@ -111,7 +117,8 @@ def bound_select_slider(label: str, options: list[Any], key: str, default: Any, 
     if wanted not in opts:
         wanted = default
     st.session_state[key] = wanted
-    value = st.select_slider(label, options=opts, key=key, format_func=format_func, help=help)
+    value = st.select_slider(label, options=opts, key=key, format_func=format_func, help=help,
+                             on_change=_keep_choice, args=(key,))
     remember(key, value)
     write_url(key, None if value == default else f"{value:g}" if isinstance(value, float) else str(value))
     return value

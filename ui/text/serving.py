@@ -156,6 +156,10 @@ EN = {
     "serving.role.prefill": "prefill",
     "serving.role.decode": "decode",
     "serving.frontier_heading": "Tokens/s per GPU against tokens/s per user",
+    "serving.eff_source.estimate": "HBM bandwidth at {bw} (top of gpt-fast's measured band, "
+                                   "published_mfu.toml), matrix efficiency by GEMM size and NVLink "
+                                   "at 65 % (Calculon), 8 µs per all-reduce",
+    "serving.eff_source.bound": "100 % of the datasheet, communication hidden",
     "serving.frontier_caption": "{eff}: {source}. One curve per device × precision × TP, one point "
                                 "per batch size that fits; filled points meet both targets. Right "
                                 "of the red line the TPOT target is met; the grey band is the "
@@ -239,7 +243,7 @@ ZH = {
                      "放不下（扣除权重和 10 % 预留之后）的批大小不显示。每步时间来自解码速度页面"
                      "的同一记录（每张卡的权重、KV cache、FLOP），按已发表的可达比例计算。",
     "serving.definitions": "**定义。** 吞吐只计**输出（生成的）token**，除非标注为输入 + 输出。"
-                           "**TTFT（首 token 时间）**从请求到达到第一个 token：排队 + 预填充"
+                           "**TTFT**（首 token 时间）从请求到达到第一个 token：排队 + 预填充"
                            "（预填充与解码分离时再加 KV 传输）。**TPOT** 是第一个 token 之后相邻"
                            "输出 token 的平均间隔。**每个用户**的 tokens/秒 = 1 / TPOT；每张卡的 = "
                            "输出 tokens/秒 ÷ 卡数。",
@@ -364,6 +368,9 @@ ZH = {
     "serving.role.prefill": "预填充",
     "serving.role.decode": "解码",
     "serving.frontier_heading": "每张卡的 tokens/秒与每个用户的 tokens/秒",
+    "serving.eff_source.estimate": "显存带宽按 {bw}（gpt-fast 实测区间的上端，published_mfu.toml），"
+                                   "矩阵效率按 GEMM 大小、NVLink 按 65 %（Calculon），每次 all-reduce 8 µs",
+    "serving.eff_source.bound": "规格书的 100 %，通信完全隐藏",
     "serving.frontier_caption": "{eff}：{source}。每条曲线是一个设备 × 精度 × TP，每个点是一个放得下"
                                 "的批大小；实心点同时满足两个目标。红线右侧满足 TPOT 目标；灰色带"
                                 "是满足 TTFT 目标的点的帕累托前沿。",
