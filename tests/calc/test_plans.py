@@ -190,3 +190,15 @@ def test_csv_has_every_plan_and_si_columns():
     assert "cost_USD" in rows[0] and rows[2]["tokens_per_s_total"] != ""
     assert rows[2]["n_tokens"] == "" and rows[0]["batch"] == ""       # other kind left empty
     assert "nowhere" in rows[3]["error"]
+
+
+def test_hfu_above_100_is_impossible_in_plans():
+    # Defect 4 (Plans' HFU column): 7B parameters only, MFU 80 %, full recompute:
+    # HFU = 80 % x 8N / 6N = 106.7 % > 100 %: impossible (tests/ui/test_plans_report.py: the
+    # row says so).
+    plan = Plan(**{**SEED.__dict__, "mfu": 0.8, "recompute": "full"})
+    r = evaluate(plan, DEV, PUB)
+    assert r.hfu == pytest.approx(0.8 * 8 / 6)
+    assert r.run.verdict == "hfu_impossible"
+    ok = evaluate(Plan(**{**SEED.__dict__, "mfu": 0.7, "recompute": "full"}), DEV, PUB)
+    assert ok.run.verdict == "ok"                              # 93.3 %

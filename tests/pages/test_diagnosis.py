@@ -174,22 +174,22 @@ def test_cpu_trace_on_the_roofline_is_no_trace_doctor_error():
 
 def test_mfu_uses_the_sidebar_model():
     # With Llama-2-7B chosen in the sidebar, FLOPs per token come from its architecture
-    # (attention included at seq 4096) and full recomputation adds a forward pass to HFU.
-    # Step time 1 s, 12k tokens per step on 8 A100 (312 TFLOP/s BF16). By hand, from the
-    # model's config.json (32 layers, d 4096, 32 heads of 128, gated FFN 11008, vocab
-    # 32000, untied head):
+    # (causal attention at seq 4096, the one default) and full recomputation adds a forward
+    # pass to HFU. Step time 1 s, 12k tokens per step on 8 A100 (312 TFLOP/s BF16). By hand,
+    # from the model's config.json (32 layers, d 4096, 32 heads of 128, gated FFN 11008,
+    # vocab 32000, untied head):
     #   per layer: attention 4·4096² = 67,108,864; FFN 3·4096·11008 = 135,266,304;
     #              two RMSNorms 2·4096 = 8,192                     -> 202,383,360
     #   N_active = 32 · 202,383,360 + 4,096 (final norm) + 32000·4096 (LM head)
     #            = 6,476,271,616 + 131,072,000 = 6,607,343,616  (input embedding left out)
-    #   A (forward attention, non-causal) = 4·L·H·hd·s = 4·32·32·128·4096 = 2,147,483,648
-    #   model    = 6·N + 3·A = 39,644,061,696 + 6,442,450,944 = 46,086,512,640 FLOP/token
-    #   hardware = 8·N + 4·A = 52,858,748,928 + 8,589,934,592 = 61,448,683,520 FLOP/token
-    #   MFU = 46,086,512,640 · 12,000 / (8 · 312e12) = 0.22157 -> "22.2%"
-    #   HFU = 61,448,683,520 · 12,000 / (8 · 312e12) = 0.29543 -> "29.5%"
+    #   A (forward attention, causal: s/2 keys) = 2·L·H·hd·s = 2·32·32·128·4096 = 1,073,741,824
+    #   model    = 6·N + 3·A = 39,644,061,696 + 3,221,225,472 = 42,865,287,168 FLOP/token
+    #   hardware = 8·N + 4·A = 52,858,748,928 + 4,294,967,296 = 57,153,716,224 FLOP/token
+    #   MFU = 42,865,287,168 · 12,000 / (8 · 312e12) = 0.20608 -> "20.6%"
+    #   HFU = 57,153,716,224 · 12,000 / (8 · 312e12) = 0.27478 -> "27.5%"
     at = open_app_page(PAGE, device="a100-80gb-sxm", precision="bf16", model="llama-2-7b",
                        tokens_step="12k", gpus="8", seq="4096", recompute="full")
     upload(at, two_steps_trace(), "steps.json")
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["MFU (mean step)"] == "22.2%"
-    assert metrics["HFU (mean step)"] == "29.5%"
+    assert metrics["MFU (mean step)"] == "20.6%"
+    assert metrics["HFU (mean step)"] == "27.5%"

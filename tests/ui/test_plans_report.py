@@ -75,3 +75,15 @@ def test_training_chart_uses_gpu_hours_without_prices():
     # 4.2e22 / (312e12 x 0.45) / 3600 = 83,096 GPU-hours at 54.1 days
     assert chart.points[0].y == pytest.approx(4.2e22 / (312e12 * 0.45) / 3600)
     assert chart.points[0].baseline and not chart.points[1].baseline
+
+
+@pytest.mark.parametrize("lang,word", [("en", "impossible"), ("zh", "不可能")])
+def test_hfu_above_100_reads_impossible_in_the_training_rows(lang, word):
+    # Defect 4: 7B, MFU 80 %, full recompute: HFU = 80 % x 8N / 6N = 106.7 % > 100 %
+    from ui.plans.rows import training_rows
+
+    plan = Plan(kind=TRAINING, n_params=7e9, n_tokens=1e12, device="a100-80gb-sxm", n_gpus=64,
+                mfu=0.8, recompute="full")
+    table = PlanTable((plan,), 0)
+    _cols, rows, _idx = training_rows(translator(lang), table, evaluate_all(table.plans, DEV, PUB), DEV)
+    assert any(word in str(cell) and "106.7%" in str(cell) for cell in rows[0])
