@@ -53,7 +53,7 @@ def test_names_are_short_and_url_safe():
 PINNED_PATHS = {
     "home": "", "learn": "Learn", "roofline": "Roofline", "mfu": "MFU",
     "training": "Training_time", "decode": "Decode_speed", "model": "Model",
-    "diagnosis": "Trace_doctor", "plans": "Plans", "measure": "Measure",
+    "diagnosis": "Trace_doctor", "plans": "Plans", "measure": "Measure", "serving": "Serving",
 }
 
 
