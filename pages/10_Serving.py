@@ -6,8 +6,9 @@ A list of sections (ui.serving); the numbers come from calc.serving.
 """
 import streamlit as st
 
-from calc.serving import Workload, compare_candidates
+from calc.serving import Workload, compare_candidates, serving_plan
 from ui.frame import calculator, page_frame
+from ui.plans.add import serving_plan_button
 from ui.serving import chart, how, inputs, model, queueing, results
 
 ctx = page_frame("serving")
@@ -40,6 +41,10 @@ def serving_calculator() -> None:
         results.render_answer(ctx, comp, inp)
         chart.render_frontier(ctx, comp, inp)
     results.render_table(ctx, comp, inp)
+    in_catalog = arch.id in model.catalog()
+    serving_plan_button(ctx, serving_plan(comp, arch.id, ctx.devices, model.catalog(), wl,
+                                          request_rate=inp.rate, price_per_gpu_hour=inp.price)
+                        if in_catalog else None)
     if inp.simulate:
         queueing.render_queueing(ctx, arch, comp, inp)
     how.render_how(t)

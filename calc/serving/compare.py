@@ -136,3 +136,37 @@ def compare_candidates(arch: Any, devices: Mapping[str, Any], device_ids: Sequen
             sized.append(SizedOption(dev_id, p, kv_p, dep, opt, price, src, cost, jt, ja))
     return Comparison(candidates=tuple(cands), skipped=tuple(skipped), pareto_x=x[mask][order],
                       pareto_y=y[mask][order], sized=tuple(sized), efficiency=eff)
+
+
+PLAN_WEIGHTS = {"bf16": "bf16", "fp8": "fp8", "fp4": "int4"}
+"""Serving precision -> the Plans table's weight precision (FP4 is stored as int4 there:
+0.5 B per weight, without the NVFP4 scales)."""
+
+
+def serving_plan(comp: Comparison, arch_id: str, devices: Mapping[str, Any], models: Mapping[str, Any],
+                 wl: Workload, *, request_rate: float, price_per_gpu_hour: Optional[float] = None):
+    """A Plans-table serving plan for the best aggregated layout of ``comp`` (None when no
+    aggregated layout meets the targets): one replica (its tp, its batch), named with the
+    replicas and GPUs the rate needs, and with ``efficiency`` = this page's estimate ÷ the
+    Plans table's decode bound for that replica, so the Plans page's "at efficiency"
+    tokens/s and $/Mtok are the Serving page's (prefill interference included)."""
+    from ..plans import SERVING, Plan, evaluate
+    ok = [s for s in comp.sized if s.deployment.aggregated is not None]
+    if not ok:
+        return None
+    s = min(ok, key=lambda x: (x.deployment.aggregated.gpus, x.deployment.aggregated.tpot_seconds))
+    o = s.deployment.aggregated
+    pool = o.pools[0]
+    dev = devices[s.device_id]
+    act = default_act(dev, s.precision)
+    kv = s.kv if s.kv in ("bf16", "fp8") else "fp8"
+    name = (f"{models[arch_id].name} {s.precision.upper()} · {pool.instances} × TP{pool.tp} {dev.name} · "
+            f"batch {int(pool.batch)} · {request_rate:g} req/s")
+    plan = Plan(kind=SERVING, name=name[:120], model=arch_id, device=s.device_id, precision=act,
+                n_gpus=int(pool.tp), weights=PLAN_WEIGHTS[s.precision], kv_dtype=kv, batch=int(pool.batch),
+                prompt_len=int(round(wl.new_tokens)), output_len=int(round(wl.osl)), kv=True,
+                context=int(round(wl.decode_context)), price=price_per_gpu_hour, efficiency=1.0)
+    bound = evaluate(plan, devices, None, models)
+    est_replica = o.tokens_per_s_per_gpu * o.gpus / pool.instances      # output tokens/s of one replica
+    eff = min(1.0, est_replica / bound.total) if bound.total > 0 else 1.0
+    return Plan(**{**plan.__dict__, "efficiency": round(eff, 4)})

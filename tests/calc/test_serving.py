@@ -386,3 +386,25 @@ def test_aiconfigurator_qwen3_32b_fp8_h200_prediction():
                           osl=500, prefix_hit=0.125, request_rate=40, ttft_target=0.3, tpot_target=0.010,
                           efficiency=BOUND)
     assert dep.disaggregated.tokens_per_s_per_gpu >= 684.79
+
+
+def test_serving_plan_carries_the_estimate_into_the_plans_table():
+    # Plans shows a serving plan's decode bound and the same "at efficiency": the plan built
+    # from the Serving page sets efficiency = estimate ÷ bound, so Plans' tokens/s at
+    # efficiency is the Serving page's per-replica estimate (within the 4-digit rounding)
+    from calc.plans import evaluate
+    from calc.serving import compare_candidates, serving_plan
+    wl = Workload(isl=4000, osl=500)
+    comp = compare_candidates(MODELS["qwen3-32b"], DEVICES, ["h200-sxm"], ["fp8"], "same", [1, 2, 4],
+                              wl, request_rate=20, ttft_target=1.0, tpot_target=0.05,
+                              modes=("aggregated",))
+    plan = serving_plan(comp, "qwen3-32b", DEVICES, MODELS, wl, request_rate=20, price_per_gpu_hour=1.30)
+    opt = comp.sized[0].deployment.aggregated
+    pool = opt.pools[0]
+    res = evaluate(plan, DEVICES, None, MODELS)
+    per_replica = 20 * 500 / pool.instances                  # the rate's output tokens / replicas
+    assert plan.n_gpus == pool.tp and plan.batch == int(pool.batch)
+    assert res.total_at_eff == pytest.approx(opt.tokens_per_s_per_gpu * opt.gpus / pool.instances, rel=1e-3)
+    assert res.total_at_eff == pytest.approx(per_replica, rel=1e-3)
+    # $/Mtok at efficiency: 1.30 · tp / 3600 / tokens/s · 1e6
+    assert res.cost_per_m_at_eff == pytest.approx(1.30 * pool.tp / 3600 / per_replica * 1e6, rel=1e-3)

@@ -78,3 +78,22 @@ def test_bound_is_never_below_the_estimate():
     est = open_app_page(PAGE, "en", timeout=120, model="qwen3-32b", s_sim="false")
     bnd = open_app_page(PAGE, "en", timeout=120, model="qwen3-32b", s_sim="false", s_eff="bound")
     assert gpus(bnd) <= gpus(est)
+
+
+def test_add_to_plans_puts_the_best_aggregated_layout_in_the_plans_table():
+    at = open_app_page(PAGE, "en", timeout=120, model="qwen3-32b", s_sim="false", s_price="$1.30",
+                       s_mode="aggregated")
+    gpus_needed = gpus(at)
+    button = next(b for b in at.button if b.label == "Add this setup to the plans")
+    button.click().run()
+    assert not at.exception
+    assert any("Added" in s.value for s in at.success)
+    at.switch_page("pages/7_Plans.py").run()
+    assert not at.exception
+    names = [str(v) for df in at.dataframe for v in df.value.iloc[:, 0]]
+    added = [n for n in names if n.startswith("Qwen3 32B")]
+    assert added, names
+    # the name carries the replicas and tp: replicas × tp = the GPUs the Serving page needs
+    import re
+    n, tp = map(int, re.search(r"(\d+) × TP(\d+)", added[0]).groups())
+    assert n * tp == gpus_needed

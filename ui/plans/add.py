@@ -131,3 +131,9 @@ def published_mfu_caption(ctx, n_params, n_gpus) -> None:
         return
     published, _ = state.published()
     st.caption(published_mfu_text(ctx.t, n_params, n_gpus, ctx.device_id, published))
+
+
+def serving_plan_button(ctx, plan: Optional[Plan]) -> None:
+    """The Serving page's button: its best aggregated layout as a serving plan (built by
+    calc.serving.serving_plan; None disables the button)."""
+    _button(ctx, plan, "serving")
