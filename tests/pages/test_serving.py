@@ -97,3 +97,16 @@ def test_add_to_plans_puts_the_best_aggregated_layout_in_the_plans_table():
     import re
     n, tp = map(int, re.search(r"(\d+) × TP(\d+)", added[0]).groups())
     assert n * tp == gpus_needed
+
+
+def test_typed_price_sets_the_cost_and_its_currency():
+    # ¥10 per GPU-hour: the cost metric is written in CNY (calc.currency: symbol and code)
+    at = open_app_page(PAGE, "en", timeout=120, model="qwen3-32b", s_sim="false", s_price="¥10")
+    assert metric(at, "Cost per million output tokens").endswith("CNY")
+    # a bare number: the currency chosen on the Plans page (EUR) earlier in the session
+    at2 = open_app_page("pages/7_Plans.py", "en", timeout=120, currency="EUR")
+    for key, value in dict(model="qwen3-32b", s_sim="false", s_price="10").items():
+        at2.query_params[key] = value
+    at2.switch_page(PAGE).run()
+    assert not at2.exception
+    assert metric(at2, "Cost per million output tokens").endswith("EUR")

@@ -15,6 +15,7 @@ from typing import Any, Optional
 
 import streamlit as st
 
+from calc.currency import CURRENCY_CODES, DEFAULT_CURRENCY
 from calc.serving import DISTRIBUTIONS, SERVING_PRECISIONS, SpecDecode
 from calc.units import QuantityError, format_si, parse_price
 from ui.state import bound, kept, remember, url_changed, write_url
@@ -218,6 +219,8 @@ def render_engine(t, catalog) -> dict:
         if str(price_text).strip():
             try:
                 price, code = parse_price(price_text)
+                # a bare number is in the currency chosen on the Training and Plans pages
+                code = code or (kept("currency") if kept("currency") in CURRENCY_CODES else DEFAULT_CURRENCY)
             except (QuantityError, ValueError) as exc:
                 st.error(t("common.err.field", label=t("serving.price"), message=str(exc)),
                          icon=":material/warning:")

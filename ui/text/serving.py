@@ -120,7 +120,8 @@ EN = {
     "serving.spec_invalid": "Speculative decoding needs a valid α and γ.",
     "serving.cost_heading": "Cost and energy",
     "serving.price": "Price per GPU-hour",
-    "serving.price_help": "e.g. $2 or ¥15 (the currency is read from what you type). Blank: "
+    "serving.price_help": "e.g. $2 or ¥15 (the currency is read from what you type; a bare number "
+                          "is in the currency chosen on the Training and Plans pages). Blank: "
                           "InferenceX's hyperscaler price where it has one (H100 $1.30, H200 "
                           "$1.41, B200 $1.95). URL name s_price.",
     "serving.price_placeholder": "InferenceX price",
@@ -336,7 +337,7 @@ ZH = {
     "serving.spec_invalid": "投机解码需要有效的 α 和 γ。",
     "serving.cost_heading": "费用与能耗",
     "serving.price": "每 GPU 小时价格",
-    "serving.price_help": "例如 $2 或 ¥15（币种从输入中读出）。留空：用 InferenceX 的超大规模云价格"
+    "serving.price_help": "例如 $2 或 ¥15（币种从输入中读出；只写数字时用训练时长和方案对比页面所选的币种）。留空：用 InferenceX 的超大规模云价格"
                           "（H100 $1.30、H200 $1.41、B200 $1.95）。URL 参数 s_price。",
     "serving.price_placeholder": "InferenceX 价格",
     "serving.kw": "每张卡的全口径功耗",
