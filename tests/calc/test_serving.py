@@ -408,3 +408,17 @@ def test_serving_plan_carries_the_estimate_into_the_plans_table():
     assert res.total_at_eff == pytest.approx(per_replica, rel=1e-3)
     # $/Mtok at efficiency: 1.30 · tp / 3600 / tokens/s · 1e6
     assert res.cost_per_m_at_eff == pytest.approx(1.30 * pool.tp / 3600 / per_replica * 1e6, rel=1e-3)
+
+
+def test_serving_point_simulated_gives_percentiles():
+    p = serving_point(MODELS["llama-3.1-70b"], device=DEVICES["h100-sxm"], gpus=4, weights="fp8",
+                      kv_dtype="fp8", isl=2000, osl=200, request_rate=1.0, simulate=True, n_requests=400,
+                      distribution="lognormal", spread=0.5, price_per_gpu_hour=1.30, watts_per_gpu=700)
+    assert p.simulated and p.stable
+    assert p.ttft_p90_seconds >= p.ttft_seconds * 0.5 and p.ttft_p99_seconds >= p.ttft_p90_seconds
+    assert p.tpot_p99_seconds >= p.tpot_p90_seconds > 0
+    assert p.tokens_per_s_per_user == pytest.approx(1 / p.tpot_seconds)
+    # cost and energy from the simulated tokens/s per GPU (InferenceX formula)
+    assert p.cost_per_mtok == pytest.approx(1.30 / (p.tokens_per_s_per_gpu * 3600 / 1e6))
+    assert p.joules_per_token == pytest.approx(700 / p.tokens_per_s_per_gpu)
+    assert "output (generated) tokens" in p.definitions
