@@ -24,6 +24,7 @@ works, and so does ``from calc import roofline`` or ``from calc.roofline import 
 ``models``         ``load_models`` reading ``models.toml``; parameters, FLOP, KV, memory
 ``training_flops`` FLOP per training token (``FlopsPerToken``): the one count, causal default
 ``training_memory`` training memory per GPU of the worst pipeline stage (``TrainingMemory``)
+``serving``        serving at a latency target: KV budget, step mix, simulator, sizing, cost
 =================  ===========================================================
 """
 
@@ -51,6 +52,7 @@ __all__ = [
     "model_ops",
     "training_flops",
     "training_memory",
+    "serving",
 ]
 
 _SUBMODULES = frozenset(__all__)
