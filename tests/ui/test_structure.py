@@ -324,7 +324,13 @@ def arithmetic_lines(path: Path) -> list[int]:
 # none.  The other page packages are not checked yet (add them as they are rewired).
 STRICT_PACKAGES = ("decode", "model")
 # Named exemptions, each with its reason (file: reason).
-EXEMPT: dict[str, str] = {}
+EXEMPT: dict[str, str] = {
+    # Merged from issue-19b while it moves the last of these into calc (lead's note at merge):
+    "ui/mfu/how.py": "list concatenation of the formula items (not a quantity)",
+    "ui/training/how.py": "list concatenation of the formula items (not a quantity)",
+    "ui/training/inputs.py": "the MFU slider's steps and its percent label",
+    "ui/training/memory.py": "the layout's dp = GPUs / (tp·pp·cp) and a fit difference: to move into calc",
+}
 
 
 def test_arithmetic_checker_catches_a_formula_and_spares_text(tmp_path):
