@@ -412,15 +412,17 @@ def _layer_groups(a: ModelArch) -> list[tuple[str, int, bool, int]]:
 
 
 def model_operators(arch: ModelArch, *, phase: str, batch: Any, tokens: Any, peak_flops: Any,
-                    mem_bw: Any, weight_bytes: Any = 2.0, act_bytes: Any = 2.0,
-                    kv_bytes: Any = 2.0, tp: Any = 1, flash: bool = True) -> ModelOps:
+                    mem_bw: Any, bytes_per_param: Any = 2.0, act_bytes_per_elem: Any = 2.0,
+                    kv_bytes_per_elem: Any = 2.0, tp: Any = 1, flash: bool = True) -> ModelOps:
     """Every operator of one step of ``arch``, their time bounds and the step's totals.
 
     phase "decode": each of ``batch`` sequences generates one token attending to
     ``tokens`` cached tokens (the context length). phase "prefill": each sequence
     processes a prompt of ``tokens`` tokens, causal. peak_flops (FLOP/s) and mem_bw (B/s)
-    are one GPU's; ``tp`` GPUs split the model (tensor parallel). weight_bytes / act_bytes
-    / kv_bytes: bytes per weight, activation and KV element. ``flash``: fused attention
+    are one GPU's; ``tp`` GPUs split the model (tensor parallel). ``bytes_per_param`` /
+    ``act_bytes_per_elem`` / ``kv_bytes_per_elem``: bytes per weight, activation and KV
+    element (sizes, not totals: ``ModelOps.weight_bytes`` and ``kv_bytes`` are the step's
+    totals in bytes). ``flash``: fused attention
     (else QKᵀ, softmax and ·V as separate kernels). Formulas: the module docstring.
     Example (hand-checked in the tests): Llama-2-7B decode, batch 1, bf16 weights: the QKV
     projection does 2·4096·12288 = 100.7 MFLOP over 4096·12288·2 = 100.7 MB of weights,
@@ -437,9 +439,9 @@ def model_operators(arch: ModelArch, *, phase: str, batch: Any, tokens: Any, pea
     tp_ = check_tp(arch, tp)[0]
     p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
     mbw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
-    bw = v.number("weight_bytes", weight_bytes, "positive", "bytes")
-    ba = v.number("act_bytes", act_bytes, "positive", "bytes")
-    bkv = v.number("kv_bytes", kv_bytes, "positive", "bytes")
+    bw = v.number("bytes_per_param", bytes_per_param, "positive", "bytes")
+    ba = v.number("act_bytes_per_elem", act_bytes_per_elem, "positive", "bytes")
+    bkv = v.number("kv_bytes_per_elem", kv_bytes_per_elem, "positive", "bytes")
     if not all(isinstance(x, float) for x in (p, mbw, bw, ba, bkv)):
         raise ValueError("model_operators takes single numbers, not arrays")
     q, c = (1, n) if phase == "decode" else (n, n)

@@ -162,3 +162,72 @@ def test_weights_that_do_not_fit_get_no_ceiling():
     at = open_app_page(PAGE, "en", params="70B")
     assert at.metric[0].value == "140 GB" and "1" in at.metric[0].label
     assert "140 GB" in texts(at, "error")
+
+
+# ---- Issue 23 (items 7, 8, 10) and issue 19 (defect 7) on the Decode page
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_any_whole_batch_is_accepted_and_garbage_gets_the_standard_message(lang):
+    # batch=120 (not a power of two): 120 x 145.6 = 17.5 ktok/s below the knee (153)
+    at = open_page(lang, batch="120")
+    assert at.text_input(key="batch").value == "120"
+    assert at.metric[1].value == "17.5 ktok/s" and "120" in at.metric[1].label
+    assert not at.error
+    # batch=abc: the message every quantity field gives, naming the field
+    at = open_page(lang, batch="abc")
+    label = "Batch size (concurrent requests)" if lang == "en" else "批大小（并发请求数）"
+    assert any(e.value.startswith(label) and "abc" in e.value for e in at.error)
+    assert len(at.metric) == 0
+
+
+def test_a_metric_is_a_number_and_the_sentence_goes_below():
+    # 70B bf16 on one 80 GiB GPU: the metric says "140 GB" under a short label; the
+    # sentence ("does not fit ...") is an error box, not a truncated label
+    at = open_page("en", params="70B")
+    assert at.metric[0].value == "140 GB"
+    assert at.metric[0].label == "Memory per GPU, batch 1"
+    assert all(len(m.label) <= 32 and "fit" not in m.label for m in at.metric)
+    assert "does not fit" in " ".join(e.value for e in at.error)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_batch1_mfu_is_said_once(lang):
+    # the roofline text gives batch 1's MFU (0.65 %) and, at batch 1, no "At batch 1: …" again
+    at = open_page(lang, model="llama-2-70b", device="h100-sxm")
+    md = " ".join(m.value for m in at.markdown)
+    assert "At batch 1:" not in md and "batch 1 时为" not in md
+    # at batch 8 the batch's own MFU is added, once
+    at = open_page(lang, model="llama-2-70b", device="h100-sxm", batch="8")
+    md = " ".join(m.value for m in at.markdown)
+    assert md.count("At batch 8:" if lang == "en" else "batch 8 时为") == 1
+
+
+def test_moe_formula_text_includes_the_embedding_gather():
+    # Issue 19 defect 7: gpt-oss-20b, batch 1, bf16.  The MoE read formula must say what the
+    # page computes: (N_total − E_in + b·d − N_routed)·b_w + L·D(1)·N_expert·b_w.  With the
+    # model's counts: E_in = 201,088 x 2,880 = 579.1 M (untied), b·d = 2,880, D(1) = 4 of 32
+    # experts; evaluated, it is the page's weights read (7.22 GB), not 8.37 GB.
+    from types import SimpleNamespace
+    from calc.arch import param_counts
+    from calc.hardware import load_hardware
+    from calc.model_catalog import load_models
+    from ui.decode.answer import decode_answer
+    from ui.decode.how import how_formulas
+    from ui.decode.inputs import DecodeInputs
+    from ui.i18n import translator
+
+    arch = load_models()["gpt-oss-20b"]
+    dev = load_hardware()["a100-80gb-sxm"]
+    ctx = SimpleNamespace(t=translator("en"), device=dev, peak_flops=dev.peak_flops("bf16"),
+                          mem_bw=dev.mem_bw, model=arch)
+    inp = DecodeInputs(arch=arch, from_model=True, weights="bf16", tp=1, batch=1, kv=True,
+                       context=4096.0, kv_dtype="bf16", measured=None, prompt=None, tp_comm=False)
+    r = decode_answer(ctx, inp)
+    pc = param_counts(arch)
+    by_hand = ((pc.total - pc.embedding + arch.d_model - pc.routed_experts) * 2
+               + arch.n_moe_layers * 4 * pc.expert * 2)
+    assert pc.embedding == 201_088 * 2_880
+    assert r.step.weight_bytes == pytest.approx(by_hand)
+    assert r.step.weight_bytes == pytest.approx(7.22e9, rel=2e-3)
+    moe = next(f for f in how_formulas(ctx, inp, r) if "D(b)" in f.latex)
+    assert r"E_{\text{in}}" in moe.latex and r"b\,d" in moe.latex
+    assert "7.22" in moe.latex

@@ -1,7 +1,7 @@
 """One answer per question, inference side (issue 19): the Decode page, the Model page and
 Plans give the same tokens/s and the same memory verdict for the same setup, computed
 through the calls the pages themselves make (ui.decode.answer.decode_answer,
-ui.ops.results.model_answer, calc.plans.evaluate), and the three cases the review found
+ui.model.results.model_answer, calc.plans.evaluate), and the three cases the review found
 wrong read as derived by hand, on the pages themselves (AppTest)."""
 from types import SimpleNamespace
 
@@ -14,8 +14,8 @@ from calc.plans import SERVING, Plan, evaluate
 from page_helpers import open_app_page
 from ui.decode.answer import decode_answer
 from ui.decode.inputs import DecodeInputs
-from ui.ops.inputs import StepInputs
-from ui.ops.results import model_answer
+from ui.model.inputs import StepInputs
+from ui.model.results import model_answer
 
 MODELS = load_models()
 DEVICES = load_hardware()
