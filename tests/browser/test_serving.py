@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import assert_no_exception, full_screenshot, goto, wait_idle
+from browser_helpers import PAGE_TIMEOUT_MS, assert_no_exception, full_screenshot, goto, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +40,7 @@ def test_moving_the_tpot_target_moves_the_line_and_the_gpu_count(page, server, s
     for _ in range(6):                                     # 50 → 40 → 30 → 25 → 20 → 15 → 10 ms
         thumb.press("ArrowLeft")
     wait_idle(page)
-    page.wait_for_function("() => location.search.includes('s_tpot=0.01')", timeout=60000)
+    page.wait_for_function("() => location.search.includes('s_tpot=0.01')", timeout=PAGE_TIMEOUT_MS)
     wait_idle(page)
     assert_no_exception(page)
     assert "s_tpot=0.01" in page.url
