@@ -194,7 +194,9 @@ EN = {
     "serving.col.bound": "Limited by",
     "serving.table_caption": "Each row: the fewest GPUs of that device and precision meeting both "
                              "targets at the rate (tokens/s per GPU = rate × output tokens ÷ GPUs). "
-                             "Cost and energy for the better mode of each row pair.",
+                             "Cost and energy for the better mode of each row pair. \"Add this setup "
+                             "to the plans\" adds the best aggregated layout (one replica and its "
+                             "batch; the Plans table has no disaggregated plans).",
     "serving.skipped": "{n} candidates left out",
     "serving.skipped_row": "- {device} · {prec} · TP{tp}: {why}",
     "serving.no_fit": "the weights leave no room for one sequence's KV cache",
@@ -404,7 +406,8 @@ ZH = {
     "serving.col.bound": "瓶颈",
     "serving.table_caption": "每行：该设备与精度在该速率下同时满足两个目标的最少卡数（每张卡 "
                              "tokens/秒 = 速率 × 输出 token ÷ 卡数）。费用与能耗给每组两行中较好的"
-                             "方式。",
+                             "方式。“把这个配置加入方案”加入最佳的聚合部署（一个副本及其批大小；"
+                             "方案对比表没有预填充/解码分离的方案）。",
     "serving.skipped": "{n} 个候选未列入",
     "serving.skipped_row": "- {device} · {prec} · TP{tp}：{why}",
     "serving.no_fit": "权重占满显存，放不下一个序列的 KV cache",
