@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional
 
 import numpy as np
@@ -40,6 +40,7 @@ from .. import _validate as v
 from ..arch import ModelArch, kv_bytes_per_token
 from ..inference import allreduce_seconds, decode_step, max_batch_that_fits, prefill
 from ..placement import MEMORY_RESERVE, check_tp, kv_split, place
+from ..published import device_family
 
 __all__ = [
     "SERVING_PRECISIONS",
@@ -82,6 +83,7 @@ class Efficiency:
     """Achievable fractions of the datasheet figures the step time uses.
 
     mem_bw: of the HBM bandwidth; compute: None = by GEMM size (:func:`gemm_efficiency`),
+    capped per device family by ``compute_caps`` (calc.published.device_family -> fraction),
     else a fixed fraction; link: of the NVLink bandwidth (one direction) and network: of
     the scale-out network; allreduce_latency_s per all-reduce; source: where they come from.
     """
@@ -92,6 +94,7 @@ class Efficiency:
     allreduce_latency_s: float
     source: str
     label: str = "estimate"
+    compute_caps: Mapping[str, float] = field(default_factory=dict, hash=False)
 
 
 BOUND = Efficiency(mem_bw=1.0, compute=1.0, link=1.0, network=1.0, allreduce_latency_s=0.0,
@@ -109,11 +112,14 @@ def published_efficiency(published: Any = None, devices: Optional[Mapping[str, A
     0.42-0.65 on A100s power-limited to 330 W); ``end`` "hi" (default: the parts run
     below their rated power, so the top of the band is nearest an unthrottled GPU), "lo"
     or "mid".  compute: by GEMM size, Calculon's table (``systems/a100_80g.json``: 95 %
-    above 128 GFLOP per GEMM, 90 % above 16, 60 % above 1).  link 0.65 (Calculon: NVLink
+    above 128 GFLOP per GEMM, 90 % above 16, 60 % above 1), capped at the best MFU a
+    published run reached on the device's family (published_mfu.toml [[training]]: H100 /
+    H200 0.47, A100 0.64; a family without runs, e.g. B200, is not capped): a whole forward
+    pass does not keep the matrix units busier than the best published runs did.  link 0.65 (Calculon: NVLink
     at 0.65), network 0.9 (Calculon), all-reduce latency :data:`ALLREDUCE_LATENCY_S`.
     """
     from ..hardware import load_hardware
-    from ..published import decode_efficiency_range, load_published
+    from ..published import decode_efficiency_range, device_family, load_published
     pub = published if published is not None else load_published()
     devs = devices if devices is not None else load_hardware()
     rng = decode_efficiency_range(1, pub, devs)
@@ -122,11 +128,17 @@ def published_efficiency(published: Any = None, devices: Optional[Mapping[str, A
     if end not in ("lo", "mid", "hi"):
         raise ValueError(f"end must be 'lo', 'mid' or 'hi', got {end!r}")
     bw = {"lo": rng.lo, "hi": rng.hi, "mid": 0.5 * (rng.lo + rng.hi)}[end]
+    caps: dict[str, float] = {}
+    for run in pub.training:
+        if run.mfu is not None:
+            fam = device_family(run.device)
+            caps[fam] = max(caps.get(fam, 0.0), run.mfu)
     return Efficiency(mem_bw=bw, compute=None, link=0.65, network=0.9,
                       allreduce_latency_s=ALLREDUCE_LATENCY_S,
                       source=f"gpt-fast decode bandwidth {rng.lo:.0%}-{rng.hi:.0%} "
-                             f"(published_mfu.toml), Calculon GEMM/link efficiency",
-                      label="estimate")
+                             f"(published_mfu.toml), Calculon GEMM/link efficiency, compute capped "
+                             f"at the family's best published MFU",
+                      label="estimate", compute_caps=caps)
 
 
 def gemm_efficiency(gemm_flops: Any):
@@ -349,6 +361,9 @@ def step_time(r: Replica, decode_tokens: Any, context_len: Any, prefill_tokens: 
     t_mem = (w_read + kv) / (r.device.mem_bw * eff.mem_bw)
     ffn = max(arch.ffn_size, arch.expert_ffn_size)
     eta_c = eff.compute if eff.compute is not None else gemm_efficiency(2.0 * n * arch.d_model * ffn / r.tp)
+    cap = eff.compute_caps.get(device_family(r.device.id)) if eff.compute_caps else None
+    if cap:
+        eta_c = np.minimum(eta_c, cap)
     t_cmp = flops / (r.peak_flops * eta_c)
     if r.tp > 1 and eff is not BOUND:
         link = r.link_bw * (eff.link if r.tp <= 8 else eff.network)

@@ -422,3 +422,18 @@ def test_serving_point_simulated_gives_percentiles():
     assert p.cost_per_mtok == pytest.approx(1.30 / (p.tokens_per_s_per_gpu * 3600 / 1e6))
     assert p.joules_per_token == pytest.approx(700 / p.tokens_per_s_per_gpu)
     assert "output (generated) tokens" in p.definitions
+
+
+def test_estimate_compute_capped_at_the_best_published_mfu_of_the_family():
+    # published_mfu.toml: the best MFU of an H100-family training run is 47 % (Megatron-LM's
+    # GPT-3 175B at 96 H100s); a 4000-token prompt chunk on H200 (same family) computes at
+    # min(Calculon's 95 % for a GEMM above 128 GFLOP, 47 %) = 47 % of the FP8 peak
+    r = r70(device="h200-sxm")
+    eff = published_efficiency()
+    assert eff.compute_caps["h100"] == pytest.approx(0.47)
+    st = step_time(r, 0, 4000, 4000, 1e10, eff)
+    assert st.compute_seconds == pytest.approx(st.flops / (1978.9e12 * 0.47), rel=1e-12)
+    # a family without published runs (B200) keeps Calculon's table: 95 % for this GEMM
+    rb = Replica(MODELS["llama-3.1-70b"], DEVICES["b200"], tp=4, weights="fp8", kv="fp8", act="fp8")
+    sb = step_time(rb, 0, 4000, 4000, 1e10, eff)
+    assert sb.compute_seconds == pytest.approx(sb.flops / (DEVICES["b200"].peaks["fp8"] * 0.95), rel=1e-12)

@@ -88,7 +88,8 @@ EN = {
     "serving.eff": "Numbers shown",
     "serving.eff_help": "Estimate: the achievable fractions published runs reach — HBM bandwidth "
                         "from gpt-fast's decode rows (published_mfu.toml), matrix efficiency by "
-                        "GEMM size and NVLink at 65 % from Calculon, 8 µs per all-reduce. Bound: "
+                        "GEMM size from Calculon capped at the best MFU published for the device's "
+                        "family, NVLink at 65 %, 8 µs per all-reduce. Bound: "
                         "100 % of the datasheet and communication hidden — a ceiling no real "
                         "server exceeds. URL name s_eff.",
     "serving.eff.estimate": "Estimate",
@@ -158,8 +159,9 @@ EN = {
     "serving.role.decode": "decode",
     "serving.frontier_heading": "Tokens/s per GPU against tokens/s per user",
     "serving.eff_source.estimate": "HBM bandwidth at {bw} (top of gpt-fast's measured band, "
-                                   "published_mfu.toml), matrix efficiency by GEMM size and NVLink "
-                                   "at 65 % (Calculon), 8 µs per all-reduce",
+                                   "published_mfu.toml), matrix efficiency by GEMM size (Calculon) "
+                                   "capped at the family's best published MFU, NVLink at 65 %, 8 µs "
+                                   "per all-reduce",
     "serving.eff_source.bound": "100 % of the datasheet, communication hidden",
     "serving.frontier_caption": "{eff}: {source}. One curve per device × precision × TP, one point "
                                 "per batch size that fits; filled points meet both targets. Right "
@@ -310,8 +312,8 @@ ZH = {
                            "加上提示词分块。URL 参数 s_budget。",
     "serving.eff": "显示的数字",
     "serving.eff_help": "估计：已发表的实测所达到的可达比例——显存带宽取自 gpt-fast 的解码数据"
-                        "（published_mfu.toml），矩阵效率按 GEMM 大小、NVLink 按 65 %（取自 "
-                        "Calculon），每次 all-reduce 8 µs。理论界限：规格书的 100 %、通信完全隐藏"
+                        "（published_mfu.toml），矩阵效率按 GEMM 大小（取自 Calculon），不超过该系列"
+                        "已发表的最高 MFU，NVLink 按 65 %，每次 all-reduce 8 µs。理论界限：规格书的 100 %、通信完全隐藏"
                         "——真实服务的吞吐不会超过它，时间不会短于它。URL 参数 s_eff。",
     "serving.eff.estimate": "估计",
     "serving.eff.bound": "理论界限",
@@ -372,7 +374,8 @@ ZH = {
     "serving.role.decode": "解码",
     "serving.frontier_heading": "每张卡的 tokens/秒与每个用户的 tokens/秒",
     "serving.eff_source.estimate": "显存带宽按 {bw}（gpt-fast 实测区间的上端，published_mfu.toml），"
-                                   "矩阵效率按 GEMM 大小、NVLink 按 65 %（Calculon），每次 all-reduce 8 µs",
+                                   "矩阵效率按 GEMM 大小（Calculon），不超过同系列已发表的最高 MFU，"
+                                   "NVLink 按 65 %，每次 all-reduce 8 µs",
     "serving.eff_source.bound": "规格书的 100 %，通信完全隐藏",
     "serving.frontier_caption": "{eff}：{source}。每条曲线是一个设备 × 精度 × TP，每个点是一个放得下"
                                 "的批大小；实心点同时满足两个目标。红线右侧满足 TPOT 目标；灰色带"
