@@ -46,7 +46,7 @@ from calc.arch import params_only
 from calc.placement import MEMORY_RESERVE   # the one reserve (re-exported here)
 from calc import training as tr
 from calc.training_flops import flops_per_token, params_only_arch
-from calc.training_memory import OPTIMIZERS, training_memory
+from calc.training_memory import OPTIMIZERS, SCHEDULES, data_parallel_size, training_memory
 from calc.published import EfficiencyRange, MfuRange, Published, decode_efficiency_range, mfu_range
 from calc.scenario import ScenarioError, pack_token, unpack_token
 
@@ -84,7 +84,9 @@ class Plan:
     tensor- and pipeline-parallel sizes ``tp``, ``pp``, data parallelism over the rest
     (``n_gpus`` ÷ (tp × pp)) with ``zero_stage`` (3 = FSDP full shard), ``micro_batch``
     sequences of ``seq_len`` tokens, bf16 weights and gradients, ``optimizer``,
-    ``flash_attention``.  ``causal`` applies to the attention FLOP term.
+    ``flash_attention``, context- and expert-parallel sizes ``cp``, ``ep``,
+    ``sequence_parallel``, the pipeline ``schedule`` and ``interleave`` (model chunks per
+    stage).  ``causal`` applies to the attention FLOP term.
     """
     kind: str = TRAINING
     name: str = ""
@@ -109,6 +111,11 @@ class Plan:
     pp: int = 1
     optimizer: str = "adam-mixed"
     flash_attention: bool = True
+    cp: int = 1
+    ep: int = 1
+    sequence_parallel: bool = True
+    schedule: str = "1f1b"
+    interleave: int = 1
     # serving
     weights: str = "bf16"
     kv_dtype: str = "bf16"
@@ -265,11 +272,12 @@ def _evaluate_training(plan: Plan, facts: DeviceFacts, published: Optional[Publi
         d_hi, d_lo, c_hi, c_lo = hi.days, lo.days, hi.cost, lo.cost
     tm = None
     if arch is not None:
-        if G % (plan.tp * plan.pp):
-            raise ValueError(f"n_gpus ({G:,}) must be a multiple of tp × pp ({plan.tp} × {plan.pp})")
         tm = training_memory(arch, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
-                             dp=G // (plan.tp * plan.pp), zero_stage=plan.zero_stage,
-                             recompute=plan.recompute, tp=plan.tp, pp=plan.pp,
+                             dp=data_parallel_size(G, plan.tp, plan.pp, plan.cp),
+                             zero_stage=plan.zero_stage,
+                             recompute=plan.recompute, tp=plan.tp, pp=plan.pp, cp=plan.cp,
+                             ep=plan.ep, sequence_parallel=plan.sequence_parallel,
+                             schedule=plan.schedule, interleave=plan.interleave,
                              optimizer=plan.optimizer, flash_attention=plan.flash_attention,
                              memory_bytes=facts.memory_bytes)
     return TrainingResult(plan, facts, run.total_flops, run.seconds, run.days, run.gpu_hours,
@@ -404,12 +412,13 @@ def relative(result, baseline) -> Optional[Relative]:
 _FIELDS = {f.name: f for f in fields(Plan)}
 _DEFAULT = Plan()
 _INT_FIELDS = ("n_gpus", "batch", "prompt_len", "output_len", "context", "n_layers",
-               "kv_heads", "head_dim", "seq_len", "micro_batch", "tp", "pp")
+               "kv_heads", "head_dim", "seq_len", "micro_batch", "tp", "pp", "cp", "ep",
+               "interleave")
 _POS_FIELDS = ("n_params", "n_tokens")
 _OPT_POS_FIELDS = ("peak_flops", "mem_bw", "memory_bytes")
 _FRACTION_FIELDS = ("mfu", "efficiency")
 _CHOICES = {"kind": KINDS, "recompute": RECOMPUTE, "weights": WEIGHT_PRECISIONS,
-            "kv_dtype": KV_PRECISIONS, "optimizer": tuple(OPTIMIZERS)}
+            "kv_dtype": KV_PRECISIONS, "optimizer": tuple(OPTIMIZERS), "schedule": SCHEDULES}
 _MAX_INT = 10 ** 9
 _MAX_NUM = 1e30
 
@@ -453,7 +462,7 @@ def plan_from_dict(d: object, path: str = "plans[0]", known_devices=None) -> Pla
             if raw not in (0, 1, 2, 3) or isinstance(raw, bool):
                 raise ScenarioError(f"{p} must be 0, 1, 2 or 3, got {_q(raw)}")
             values[key] = int(raw)
-        elif key in ("kv", "causal", "flash_attention", "tp_comm"):
+        elif key in ("kv", "causal", "flash_attention", "tp_comm", "sequence_parallel"):
             if not isinstance(raw, bool):
                 raise ScenarioError(f"{p} must be true or false, got {_q(raw)}")
             values[key] = raw
@@ -490,7 +499,8 @@ def plan_to_dict(plan: Plan, compact: bool = False) -> dict:
     if not compact:
         return d
     other = ("n_tokens", "mfu", "recompute", "seq_len", "micro_batch", "zero_stage", "causal",
-             "tp", "pp", "optimizer", "flash_attention") \
+             "tp", "pp", "optimizer", "flash_attention", "cp", "ep", "sequence_parallel",
+             "schedule", "interleave") \
         if plan.kind == SERVING else (
         "weights", "kv_dtype", "batch", "prompt_len", "output_len", "kv", "context",
         "n_layers", "kv_heads", "head_dim", "efficiency", "tp_comm")
@@ -591,11 +601,13 @@ def load_plans(text: str | bytes, known_devices=None) -> PlanTable:
 
 _CSV_INPUTS = ("kind", "name", "model", "n_params", "n_tokens", "device", "precision", "n_gpus",
                "mfu", "recompute", "seq_len", "causal", "micro_batch", "zero_stage", "tp", "pp",
-               "optimizer", "flash_attention", "price", "weights", "kv_dtype", "batch", "prompt_len",
+               "optimizer", "flash_attention", "cp", "ep", "sequence_parallel", "schedule",
+               "interleave", "price", "weights", "kv_dtype", "batch", "prompt_len",
                "output_len", "kv", "context", "n_layers", "kv_heads", "head_dim", "efficiency",
                "tp_comm")
 _TRAINING_ONLY = {"n_tokens", "mfu", "recompute", "seq_len", "micro_batch", "zero_stage",
-                  "causal", "tp", "pp", "optimizer", "flash_attention"}
+                  "causal", "tp", "pp", "optimizer", "flash_attention", "cp", "ep",
+                  "sequence_parallel", "schedule", "interleave"}
 _SERVING_ONLY = {"weights", "kv_dtype", "batch", "prompt_len", "output_len", "kv", "context",
                  "n_layers", "kv_heads", "head_dim", "efficiency", "tp_comm"}
 

@@ -192,11 +192,11 @@ def test_a_metric_is_a_number_and_the_sentence_goes_below():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_batch1_mfu_is_said_once(lang):
     # the roofline text gives batch 1's MFU (0.65 %) and, at batch 1, no "At batch 1: …" again
-    at = open_page(lang, model="llama-2-70b", device="h100-sxm")
+    at = open_page(lang, model="llama-2-70b", device="h100-sxm", tp="2")
     md = " ".join(m.value for m in at.markdown)
     assert "At batch 1:" not in md and "batch 1 时为" not in md
     # at batch 8 the batch's own MFU is added, once
-    at = open_page(lang, model="llama-2-70b", device="h100-sxm", batch="8")
+    at = open_page(lang, model="llama-2-70b", device="h100-sxm", tp="2", batch="8")
     md = " ".join(m.value for m in at.markdown)
     assert md.count("At batch 8:" if lang == "en" else "batch 8 时为") == 1
 

@@ -221,3 +221,20 @@ def test_moe_serving_plan_equals_decode_page():
     assert sv["Model"][1] == "mixtral-8x7b"
     assert sv["tok/s per user (bound → at eff.)"][1].split(" → ")[0] == per_user_text
     assert sv["tok/s total (bound → at eff.)"][1].split(" → ")[0] == total_text
+
+
+def test_training_layout_travels_to_the_plan():
+    # The Training page's memory layout (tp 8, pp 16, cp 2, ZeRO-1, selective, seq 8192) goes
+    # into the plan it adds, so Plans shows the page's memory per GPU: Llama-3.1-405B on 2,048
+    # H100s, dp = 2048 / (8 x 16 x 2) = 8; activations 126 layers x 34 x 4096 x 16384 / 8 B
+    # = 35.94 GB (cp 2 halves the tokens); states 2 x 6.342 + 12 B x 3.171e9 / (8 x 2) = 15.06 GB;
+    # total 51.0 GB of 85.9 GB: fits.
+    page = open_app_page("pages/3_Training_time.py", "en", model="llama-3.1-405b",
+                         device="h100-sxm", gpus="2048", tp="8", pp="16", cp="2", zero="1",
+                         recompute="selective", seq="8192", tokens="15.6T")
+    assert "51 GB" in [m.value for m in page.metric]
+    page.button(key="pl_add_training").click().run()
+    assert not page.exception
+    page.switch_page(PAGE).run()
+    tr = table(page, "training")
+    assert col(tr, "en", "Memory / GPU", "每卡显存")[2].startswith("51 GB")

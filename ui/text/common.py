@@ -12,6 +12,7 @@ EN = {
     "nav.diagnosis": "Trace doctor",
     "nav.plans": "Plans",
     "nav.measure": "Measure this machine",
+    "nav.training_layout": "Training layout",
     "common.nav_heading": "Tools",
     "common.lang_help": "Every label, explanation, chart and message switches language; "
                         "the numbers stay the same. Kept in the link as lang=en / lang=zh.",
@@ -122,6 +123,7 @@ ZH = {
     "nav.diagnosis": "Trace 诊断",
     "nav.plans": "方案对比",
     "nav.measure": "实测本机",
+    "nav.training_layout": "并行布局",
     "common.nav_heading": "工具",
     "common.lang_help": "所有标签、说明、图表和提示都会切换语言，数字不变。链接里记作 lang=en / lang=zh。",
     "common.device_heading": "加速器",

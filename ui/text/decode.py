@@ -201,7 +201,7 @@ ZH = {
     "decode.metric.bound": "单请求理论上限",
     "decode.metric.bound_help": "显存带宽 ÷ 每个 token 要读的字节数：权重读一遍，打开 KV cache 时再加上这个请求的"
                                 "全部缓存（batch 1）。放不下时改为显示需要多少显存。",
-    "decode.metric.needs": "每张卡所需显存（批大小 {batch}）",
+    "decode.metric.needs": "batch {batch} 每卡需要",
     "decode.metric.has": "单卡显存",
     "decode.metric.throughput": "batch {batch} 的总吞吐",
     "decode.metric.throughput_help": "整批每秒生成的 token 数：batch ÷ 单步时间。这是上限，不是预测。"

@@ -320,7 +320,7 @@ ZH = {
     "model.decode.prefill_heading": "预填充：首 token 时间",
     "model.decode.ttft": "首 token 时间（下限）",
     "model.decode.ttft_help": "提示的前向 FLOP ÷ 峰值算力，或把权重读一遍的时间，取较长者；不计排队和调度。",
-    "model.decode.per_token": "之后每个 token（批大小 1）",
+    "model.decode.per_token": "之后每 token（batch 1）",
     "model.decode.per_token_help": "处理完提示后，批大小 1 的一个解码步。",
     "model.decode.prefill_flops": "预填充 FLOP",
     "model.decode.prefill_flops_help": "P ×（每个权重 2 FLOP + 因果注意力），只算最后一个位置的 logits；多头潜在注意力按推理引擎预填充时的非吸收形式计算。",
