@@ -40,6 +40,14 @@ def test_moving_the_tpot_target_moves_the_line_and_the_gpu_count(page, server, s
     for _ in range(6):                                     # 50 → 40 → 30 → 25 → 20 → 15 → 10 ms
         thumb.press("ArrowLeft")
     wait_idle(page)
+    # on a loaded machine a key press can land while the page reruns: press on until 10 ms
+    for _ in range(6):
+        if "s_tpot=0.01" in page.url and "s_tpot=0.015" not in page.url:
+            break
+        overshot = "s_tpot=0.0075" in page.url or "s_tpot=0.005" in page.url
+        thumb.focus()
+        thumb.press("ArrowRight" if overshot else "ArrowLeft")
+        wait_idle(page)
     page.wait_for_function("() => location.search.includes('s_tpot=0.01')", timeout=PAGE_TIMEOUT_MS)
     wait_idle(page)
     assert_no_exception(page)
