@@ -279,3 +279,12 @@ def test_english_and_chinese_name_the_same_concept():
 ])
 def test_page_names_are_in_corner_brackets(text, flagged):
     assert bool(re.search(PAGE_OUTSIDE_CORNERS, text)) == flagged
+
+
+def test_ui_names_are_in_corner_brackets_not_quotes():
+    # a quoted text that is itself a label of the app (an option, a section, a button) is a UI
+    # name: 「」, not “” (“” is for what the user typed)
+    labels = {v.strip() for v in CATALOGS["zh"].values() if len(v) <= 24 and "{" not in v}
+    bad = [f"{key}: {m.group(0)}" for key, zh in CATALOGS["zh"].items()
+           for m in re.finditer(r"“([^”]+)”", zh) if m.group(1).rstrip("…") in labels]
+    assert not bad, "\n".join(bad)

@@ -263,9 +263,8 @@ ZH = {
     "decode.fig.max_fit": "显存最多放得下的批大小：{batch}",
     "decode.fig.none_fit": "显存里什么都放不下",
     "decode.fig.current_hover": "批大小 {batch}：{tps}",
-    "decode.fig.step_hover": "<b>{name}</b><br>每个权重：{flops} FLOP，读 {bytes} B"
-                             "<br>算术强度：{intensity}<br>瓶颈：{bound}<br>可达性能：{attainable}"
-                             "<br>这一步的总量（× 参数量）：见“计算过程”",
+    "decode.fig.step_hover": "<b>{name}</b><br>每个权重：{flops} FLOP，读 {bytes} B<br>算术强度：{intensity}<br>瓶颈："
+                             "{bound}<br>可达性能：{attainable}<br>这一步的总量（× 参数量）：见「计算过程」",
     "decode.fig.knee": "临界批大小 ≈ {batch}",
     "decode.fig.free_zone": "这一段批处理几乎免费",
     "decode.fig.x_title": "批大小（请求数）",

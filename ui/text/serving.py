@@ -249,14 +249,14 @@ ZH = {
     "serving.definitions": "**定义。** 吞吐只计**输出（生成的）token**，除非标注为输入 + 输出。**TTFT**（首 token 时间）从请求到达到第一个 token："
                            "排队 + 预填充（预填充与解码分离时再加 KV 传输）。**TPOT** 是第一个 token 之后相邻输出 token 的平均间隔。"
                            "**每个用户**的 tokens/秒 = 1 / TPOT；每张卡的 = 输出 tokens/秒 ÷ GPU 数。",
-    "serving.no_model": "侧边栏的模型是“自定义：仅参数量”：规划推理服务需要模型结构（它的 KV "
-                        "cache）。这里显示 **{name}**；可在侧边栏选择任意模型。",
+    "serving.no_model": "侧边栏的模型是「自定义：只填参数量」：规划推理服务需要模型结构（它的 KV cache）。这里显示 **{name}**；"
+                        "可在侧边栏选择任意模型。",
     "serving.use_default": "使用 {name}",
     "serving.use_default_help": "把它设为侧边栏的模型（链接中保存为 model=…）。",
     "serving.model_caption": "模型：**{name}** · 来源：{source}",
     "serving.inputs_heading": "输入",
     "serving.workload_heading": "负载",
-    "serving.isl": "提示词 token 数（输入序列长度 ISL）",
+    "serving.isl": "提示词长度（token）",
     "serving.isl_help": "提示词的平均长度（token），例如 4000。URL 参数 s_isl。",
     "serving.osl": "输出 token 数（回答长度）",
     "serving.osl_help": "每个请求平均生成的 token 数，至少 2（TPOT 是它们之间的间隔），例如 500。"
@@ -291,7 +291,7 @@ ZH = {
                                "该精度的峰值算力时矩阵单元以同一精度计算（Hopper 的 FP8、Blackwell "
                                "的 FP4），否则以 BF16 计算（仅权重量化）。URL 参数 s_prec。",
     "serving.kv": "KV cache 精度",
-    "serving.kv_help": "KV cache 的数据类型；“与权重相同”即用权重的精度存储。URL 参数 s_kv。",
+    "serving.kv_help": "KV cache 的数据类型；「与权重相同」即用权重的精度存储。URL 参数 s_kv。",
     "serving.kv.same": "与权重相同",
     "serving.tps": "张量并行度（每个副本的 GPU 数）",
     "serving.tps_help": "每个模型副本要尝试的 GPU 数；每个都必须整除注意力头数（与「整个模型的 Roofline」页同一规则）。URL 参数 s_tp。",
@@ -357,8 +357,7 @@ ZH = {
     "serving.best": "最佳：**{device}**，{prec} 权重，KV {kv}，{mode}：{layout}。TTFT {ttft}，"
                     "TPOT {tpot}，每张卡 **{per_gpu}**，每个用户 {per_user}（解析的稳态，不含排队："
                     "p90 见下方模拟器）。",
-    "serving.price_inferencex": "费用按 InferenceX 的超大规模云每 GPU 小时价格（USD）；在“费用与能耗”"
-                                "中输入你的价格。",
+    "serving.price_inferencex": "费用按 InferenceX 的超大规模云每 GPU 小时价格（USD）；在「费用与能耗」中输入你的价格。",
     "serving.none": "没有满足目标的",
     "serving.pool": "{role} {n} × TP{tp}",
     "serving.role.aggregated": "副本",
