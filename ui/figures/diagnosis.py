@@ -83,8 +83,8 @@ def timeline_figure(t: Translator, d: TraceDiagnosis, *, max_streams: int = 12,
     above one row per stream, each kernel coloured by class; communication drawn thicker.
     x in milliseconds from the first GPU activity."""
     a = d.activity
-    eps = (d.window_seconds / TIMELINE_PIXELS
-           if len(a) > MAX_EXACT_SEGMENTS and d.window_seconds > 0 else 0.0)
+    span = d.activity_window_seconds or d.window_seconds
+    eps = (span / TIMELINE_PIXELS if len(a) > MAX_EXACT_SEGMENTS and span > 0 else 0.0)
     streams = [s.stream for s in d.streams][:max_streams]
     row_of = {label: i for i, label in enumerate(a.streams)}
     rows = len(streams) + 1
@@ -137,7 +137,7 @@ def timeline_figure(t: Translator, d: TraceDiagnosis, *, max_streams: int = 12,
     return make_figure(data, {
         "height": height or max(260, 120 + 48 * rows),
         "xaxis": {"title": {"text": t("diagnosis.fig.time_ms")}, "showgrid": True,
-                  "zeroline": False, "range": [0, _ms(d.window_seconds) * 1.005 or 1]},
+                  "zeroline": False, "range": [0, _ms(span) * 1.005 or 1]},
         "yaxis": {"tickvals": [top - i for i in range(rows)], "ticktext": labels,
                   "showgrid": False, "zeroline": False, "range": [-0.5, rows - 0.5],
                   "fixedrange": True},
