@@ -13,6 +13,7 @@ import streamlit as st
 
 from calc.kernel_table import KernelRecord, TableParse, rows_to_csv, to_csv
 from calc.roofline import (ABOVE_ROOF_FRACTION, NEAR_ROOF_FRACTION, KernelPlacements, min_seconds,
+                           conv_algorithm_cause,
                            place_kernels, ridge_point)
 from calc.units import format_percent, format_si, is_absurd_fraction
 from ui.formula import Formula, formula, si
@@ -156,6 +157,9 @@ def sentence(t: Translator, a: Analysis, i: int) -> str:
         if verdict == "below_roof":
             parts.append(t("roofline.s.below") + sep
                          + t("roofline.s.fix.zero_flop" if zero else f"roofline.s.fix.{bound}"))
+        elif verdict == "above_roof" and conv_algorithm_cause(a.names[i]):
+            # a convolution: the algorithm first (Winograd / FFT do fewer FLOPs than counted)
+            parts.append(t(f"roofline.s.above_roof_{conv_algorithm_cause(a.names[i])}"))
         else:
             parts.append(t(f"roofline.s.{verdict}"))
     return sep.join(parts)
