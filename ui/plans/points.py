@@ -89,5 +89,7 @@ def serving_chart(t: Translator, table: PlanTable, results: Sequence,
                          x, y, x_lo, x_hi, y_lo, y_hi, baseline=i == table.baseline))
     y_label = _money_label(t, "plans.chart.cost_per_m", "plans.chart.cost_per_m_plain", code) \
         if priced else t("plans.chart.tokens_total")
-    return ChartData(t("plans.chart.serving_title"), t("plans.chart.per_user"), y_label,
+    # the title says what the y axis shows: cost when every plan has a price, else the total
+    title = t("plans.chart.serving_title" if priced else "plans.chart.serving_title_total")
+    return ChartData(title, t("plans.chart.per_user"), y_label,
                      tuple(pts))
