@@ -75,3 +75,20 @@ def test_training_chart_uses_gpu_hours_without_prices():
     # 4.2e22 / (312e12 x 0.45) / 3600 = 83,096 GPU-hours at 54.1 days
     assert chart.points[0].y == pytest.approx(4.2e22 / (312e12 * 0.45) / 3600)
     assert chart.points[0].baseline and not chart.points[1].baseline
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_serving_chart_title_follows_its_y_axis(lang):
+    # issue 23 item 6: without a price the y axis is output tokens/s in total, and so is
+    # the title; with a price on every serving plan, cost per million tokens
+    from ui.plans.points import serving_chart
+    t = translator(lang)
+    table = PlanTable(tuple(default_plans()), 0)
+    chart = serving_chart(t, table, evaluate_all(table.plans, DEV, PUB, MODELS))
+    assert chart.y_label == t("plans.chart.tokens_total")
+    assert chart.title == t("plans.chart.serving_title_total")
+    assert chart.title != t("plans.chart.serving_title")
+    priced = PlanTable(tuple(p if p.kind != SERVING else Plan(**{**p.__dict__, "price": 2.0})
+                             for p in default_plans()), 0, "$", "USD")
+    chart = serving_chart(t, priced, evaluate_all(priced.plans, DEV, PUB, MODELS), "USD")
+    assert chart.title == t("plans.chart.serving_title")
