@@ -33,8 +33,6 @@ inputs and results with SI units in the column names.  Units: SI base units; fra
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from dataclasses import asdict, dataclass, fields, replace
@@ -44,6 +42,7 @@ from calc import decode as dec
 from calc import models as mdl
 from calc import training as tr
 from calc.published import EfficiencyRange, MfuRange, Published, decode_efficiency_range, mfu_range
+from calc.csv_out import write_csv
 from calc.scenario import ScenarioError, pack_token, unpack_token
 
 __all__ = [
@@ -52,7 +51,8 @@ __all__ = [
     "Plan", "DeviceFacts", "TrainingResult", "ServingResult", "Relative", "PlanTable",
     "device_facts", "model_arch", "evaluate", "evaluate_all", "relative", "cost_per_million_tokens",
     "encode_plans", "decode_plans", "dump_plans", "load_plans", "plan_from_dict",
-    "plan_to_dict", "plans_csv", "default_plans",
+    "plan_to_dict", "plans_csv", "default_plans", "count_text", "auto_name", "display_name",
+    "is_examples",
 ]
 
 TRAINING = "training"
@@ -125,15 +125,58 @@ class Plan:
 
 def default_plans() -> list[Plan]:
     """The newcomer's table: the seed's 7B / 1T tokens on 64 A100s at MFU 45 % (54 days),
-    the same at 25 % (97 days), and a 7B bf16 serving plan on one A100."""
+    the same at 25 % (97 days), and a 7B bf16 serving plan on one A100.  Their names are
+    automatic (:func:`auto_name`: "7B · 64 × A100 · MFU 45 %")."""
     return [
-        Plan(kind=TRAINING, name="7B · 64 × A100 · MFU 45 %", n_params=7e9, n_tokens=1e12,
-             device="a100-80gb-sxm", n_gpus=64, mfu=0.45),
-        Plan(kind=TRAINING, name="7B · 64 × A100 · MFU 25 %", n_params=7e9, n_tokens=1e12,
-             device="a100-80gb-sxm", n_gpus=64, mfu=0.25),
-        Plan(kind=SERVING, name="7B bf16 · 1 × A100 · batch 16", n_params=7e9,
-             device="a100-80gb-sxm", n_gpus=1, batch=16),
+        Plan(kind=TRAINING, n_params=7e9, n_tokens=1e12, device="a100-80gb-sxm", n_gpus=64,
+             mfu=0.45),
+        Plan(kind=TRAINING, n_params=7e9, n_tokens=1e12, device="a100-80gb-sxm", n_gpus=64,
+             mfu=0.25),
+        Plan(kind=SERVING, n_params=7e9, device="a100-80gb-sxm", n_gpus=1, batch=16),
     ]
+
+
+def is_examples(plans: Sequence[Plan]) -> bool:
+    """True when ``plans`` are exactly :func:`default_plans` (the examples, untouched)."""
+    return tuple(plans) == tuple(default_plans())
+
+
+def count_text(x: float) -> str:
+    """A count with 3 significant digits and a T / B / M / k suffix ("7B", "1.5T")."""
+    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= scale:
+            return f"{x / scale:.3g}{suffix}"
+    return f"{x:.3g}"
+
+
+def _device_word(device_id: str) -> str:
+    """The short device word of a name: the hardware id's first word in capitals
+    ("a100-80gb-sxm" -> "A100", "h200-sxm" -> "H200"), two words for ids whose first word
+    is a series ("rtx-4090" -> "RTX 4090", "tpu-v5e" -> "TPU V5E"); "custom" stays."""
+    parts = str(device_id).split("-")
+    if device_id == "custom" or not parts[0]:
+        return str(device_id)
+    word = parts[0] if any(ch.isdigit() for ch in parts[0]) or len(parts) == 1 \
+        else " ".join(parts[:2])
+    return word.upper()
+
+
+def auto_name(plan: Plan, model_name: str = "") -> str:
+    """The automatic name of a plan, from what makes plans differ: the model (its catalog
+    name, else N), the GPUs and the device, and MFU (training) or the weights' precision
+    and the batch (serving): "7B · 64 × A100 · MFU 45 %", "Llama 3.1 8B bf16 · 1 × H100 ·
+    batch 16".  A plan whose ``name`` is "" shows this, so the name follows the setup
+    until the user types one."""
+    what = model_name or (plan.model if plan.model else count_text(plan.n_params))
+    where = f"{plan.n_gpus:,} × {_device_word(plan.device)}"
+    if plan.kind == SERVING:
+        return f"{what} {plan.weights} · {where} · batch {plan.batch:,}"
+    return f"{what} · {where} · MFU {plan.mfu * 100:.3g} %"
+
+
+def display_name(plan: Plan, model_name: str = "") -> str:
+    """The name a plan shows: the one the user typed, else :func:`auto_name`."""
+    return plan.name or auto_name(plan, model_name)
 
 
 @dataclass(frozen=True)
@@ -184,6 +227,7 @@ class TrainingResult:
     cost_at_lo: Optional[float]
     memory_per_gpu: Optional[float] = None
     fits: Optional[str] = None
+    model_name: str = ""          # the catalog model's name ("" for parameters only)
 
 
 @dataclass(frozen=True)
@@ -217,6 +261,12 @@ class ServingResult:
     kv_bytes: float
     memory: Optional[float]
     fits: Optional[str]
+    model_name: str = ""          # the catalog model's name ("" for parameters only)
+
+    @property
+    def memory_needed(self) -> float:
+        """Memory the plan needs in the TP group (bytes): weights + the batch's KV cache."""
+        return self.weight_bytes + self.kv_bytes
 
 
 def cost_per_million_tokens(price_per_gpu_hour: float, n_gpus: float, tokens_per_s: float) -> float:
@@ -278,7 +328,8 @@ def _evaluate_training(plan: Plan, facts: DeviceFacts, published: Optional[Publi
         mem = tm.total
         fits = _fit(mem, facts.memory_bytes, 0.0)
     return TrainingResult(plan, facts, flops, secs, tr.days(secs), hours, cost, hfu,
-                          rng, d_hi, d_lo, c_hi, c_lo, mem, fits)
+                          rng, d_hi, d_lo, c_hi, c_lo, mem, fits,
+                          model_name=arch.name if arch is not None else "")
 
 
 def _evaluate_serving(plan: Plan, facts: DeviceFacts, published: Optional[Published],
@@ -327,7 +378,7 @@ def _evaluate_serving(plan: Plan, facts: DeviceFacts, published: Optional[Publis
         plan, facts, step, ttft, per_user, total, total / G,
         ttft + plan.output_len * step, cost(total), per_user_eff, total_eff, cost(total_eff),
         rng, t_lo, t_hi, cost(t_lo), cost(t_hi), w_bytes, kv_total, memory,
-        _fit(w_bytes, memory, kv_total))
+        _fit(w_bytes, memory, kv_total), model_name=arch.name if arch is not None else "")
 
 
 def model_arch(plan: Plan, models: Optional[Mapping[str, Any]]):
@@ -609,7 +660,8 @@ _SERVING_ONLY = {"weights", "kv_dtype", "batch", "prompt_len", "output_len", "kv
 
 def plans_csv(table: PlanTable, results: Sequence) -> str:
     """Inputs and results of every plan as CSV (one row per plan; cells of the other
-    kind empty).  Column names carry SI units (``days``, ``ttft_s``, ``cost_<CODE>``);
+    kind empty; ``name`` the plan's :func:`display_name`; ``memory_bytes_total`` the memory a
+    serving plan needs, weights + KV, beside ``memory_capacity_bytes``, its GPUs' memory).  Column names carry SI units (``days``, ``ttft_s``, ``cost_<CODE>``);
     an ``error`` column holds the message of a plan that could not be evaluated."""
     money = f"_{table.currency_code}" if table.currency_code else ""
     out_cols = ["is_baseline", "error", "flops", "days", "gpu_hours", f"cost{money}", "hfu",
@@ -619,16 +671,16 @@ def plans_csv(table: PlanTable, results: Sequence) -> str:
                 "tokens_per_s_per_user", "tokens_per_s_total", "tokens_per_s_per_gpu",
                 f"cost{money}_per_million_tokens", "tokens_per_s_total_at_efficiency",
                 f"cost{money}_per_million_tokens_at_efficiency", "published_efficiency_lo",
-                "published_efficiency_hi", "weight_bytes", "kv_bytes", "memory_bytes_total", "memory_bytes_per_gpu",
+                "published_efficiency_hi", "weight_bytes", "kv_bytes", "memory_bytes_total",
+                "memory_capacity_bytes", "memory_bytes_per_gpu",
                 "memory_fit", "vs_baseline_ratio", "vs_baseline_delta",
                 "vs_baseline_cost_ratio", "vs_baseline_cost_delta"]
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(list(_CSV_INPUTS) + out_cols)
+    lines = []
     base = results[table.baseline] if table.baseline is not None and table.baseline < len(results) else None
     for i, (plan, res) in enumerate(zip(table.plans, results)):
         skip = _SERVING_ONLY if plan.kind == TRAINING else _TRAINING_ONLY
-        row = ["" if k in skip or getattr(plan, k) is None else getattr(plan, k) for k in _CSV_INPUTS]
+        row = [None if k in skip else getattr(plan, k) for k in _CSV_INPUTS]
+        row[_CSV_INPUTS.index("name")] = display_name(plan, getattr(res, "model_name", ""))
         cells: dict[str, Any] = {"is_baseline": i == table.baseline}
         if isinstance(res, str):
             cells["error"] = res
@@ -655,12 +707,15 @@ def plans_csv(table: PlanTable, results: Sequence) -> str:
                           "published_efficiency_lo": pr.lo if pr else None,
                           "published_efficiency_hi": pr.hi if pr else None,
                           "weight_bytes": res.weight_bytes, "kv_bytes": res.kv_bytes,
-                          "memory_bytes_total": res.memory, "memory_fit": res.fits})
+                          "memory_bytes_total": res.memory_needed,
+                          "memory_capacity_bytes": res.memory, "memory_fit": res.fits})
         rel = relative(res, base) if i != table.baseline else None
         if rel is not None:
             cells.update({"vs_baseline_ratio": rel.ratio, "vs_baseline_delta": rel.delta,
                           "vs_baseline_cost_ratio": rel.cost_ratio,
                           "vs_baseline_cost_delta": rel.cost_delta})
-        row += ["" if cells.get(c) is None else cells[c] for c in out_cols]
-        w.writerow(row)
-    return buf.getvalue()
+        row += [cells.get(c) for c in out_cols]
+        lines.append(row)
+    # the one CSV writer (calc.csv_out): 0.35 not 0.35000000000000003, names that look
+    # like formulas escaped (CSV injection)
+    return write_csv(list(_CSV_INPUTS) + out_cols, lines)

@@ -170,8 +170,7 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
         set_value(key, format_quantity(st.session_state[slider_key], unit))
 
     text = bound(box.text_input, label, default, key=key, help=help,
-                 on_change=field_changed, placeholder=placeholder,
-                 max_chars=200)
+                 on_change=field_changed, placeholder=placeholder)
     if optional and not str(text).strip():
         return None
     value: float | None

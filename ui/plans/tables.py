@@ -23,7 +23,7 @@ def _baseline_caption(t: Translator, table: PlanTable, results: Sequence, cls, k
         return
     base = results[table.baseline] if table.baseline < len(results) else None
     if isinstance(base, cls):
-        st.caption(t("plans.baseline_caption", name=plan_label(t, table, table.baseline)))
+        st.caption(t("plans.baseline_caption", name=plan_label(t, table, table.baseline, results)))
     else:
         other = table.plans[table.baseline].kind
         st.caption(t("plans.baseline_other_kind", kind=t(f"plans.kind.{other}").lower()))

@@ -209,7 +209,7 @@ def render_builder(t: Translator, on_added: Callable[[], None] | None = None) ->
                       help=t("roofline.b.dtype_help"), is_valid=lambda v: v in dtypes)
     with c3:
         time_text = bound(st.text_input, t("roofline.b.time"), "", key="b_time",
-                          help=t("roofline.b.time_help"), placeholder=t("roofline.b.time_placeholder"), max_chars=60)
+                          help=t("roofline.b.time_help"), placeholder=t("roofline.b.time_placeholder"))
     seconds = parse_time(time_text)
     if seconds == "bad":
         st.error(t("roofline.b.time_bad", text=str(time_text)[:40]), icon=":material/warning:")
