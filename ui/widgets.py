@@ -81,6 +81,15 @@ def exact_quantity(value: float, unit: str = "") -> str:
     return format_quantity(value, unit, digits=6)
 
 
+def slider_text(value: float, unit: str = "") -> str:
+    """A slider's caption: a whole count under a million with thousands separators
+    ("4,096" tokens, "37,712" tokens/s: "4.096k" reads like a decimal), otherwise
+    :func:`exact_quantity` ("7B", "1T", "2 TB/s")."""
+    if not unit and 0 < abs(value) < 1e6 and float(value) == int(value):
+        return f"{int(value):,}"
+    return exact_quantity(value, unit)
+
+
 # Every quantity field stays within these magnitudes, so the products and quotients the
 # pages ask of calc/ (6·N·D, bandwidth ÷ bytes, ...) stay finite: 1e308 typed into a
 # field is an error message, not an overflow deep inside a formula.
@@ -196,7 +205,7 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
         options = with_option(options, st.session_state[slider_key])
         box.select_slider(t("common.slider_for", label=label), options=options,
                           key=slider_key, on_change=slider_changed,
-                          format_func=lambda v: exact_quantity(v, unit),
+                          format_func=lambda v: slider_text(v, unit),
                           label_visibility="collapsed")
     return value
 

@@ -37,9 +37,21 @@ def test_slider_shows_the_fields_value_not_the_nearest_step(page):
 
 
 def test_mfu_sequence_slider_says_4096_not_4_1k():
+    # 4.1k would read as 4100; issue 23 item 10: "4.096k" reads like a decimal: 4,096
     at = open_app_page(MFU, "en", tokens_per_s="37712")
-    assert _slider_label(at, "seq__slider") == "4.096k"          # 4.1k would read as 4100
-    assert _slider_label(at, "tokens_per_s__slider") == "37.712k"
+    assert _slider_label(at, "seq__slider") == "4,096"
+    assert _slider_label(at, "tokens_per_s__slider") == "37,712"
+    at = open_app_page(MFU, "en", params="70B")
+    assert _slider_label(at, "params__slider") == "70B"          # large counts keep B / T
+
+
+@pytest.mark.parametrize("page", ["pages/7_Plans.py", "pages/1_Roofline.py", MFU, TRAINING])
+def test_text_fields_show_no_character_counter(page):
+    # issue 23 item 10: a text field with max_chars shows "2/200" while focused; the
+    # quantity parser bounds the length itself (calc.units.MAX_TEXT_LENGTH, with a message)
+    at = open_app_page(page, "en")
+    limited = [w.key for w in at.text_input if getattr(w, "max_chars", None)]
+    assert not limited
 
 
 @pytest.mark.parametrize("lang, cost", [("en", "¥1,246,439 CNY"), ("zh", "¥1,246,439 CNY")])
