@@ -49,7 +49,7 @@ heads each GPU keeps a copy of one), so the KV cache and the K,V weights do too;
 latent cache, shared by all heads, is replicated on every GPU. The step's time bound is the sum over operators and layers
 (``ModelOps.step_seconds``); below the ridge every operator is memory-bound and the sum is
 the step's bytes over the bandwidth — the Decode page's ceiling
-(:func:`calc.models.decode_step`; tests/calc/test_calc_model_ops.py proves the two agree).
+(:func:`calc.models.decode_step`; tests/calc/test_model_ops.py proves the two agree).
 
 Sources: Williams et al. 2009 (roofline); Pope et al., "Efficiently Scaling Transformer
 Inference" (2022); Chowdhery et al., PaLM (2022), appendix B; Dao et al., FlashAttention

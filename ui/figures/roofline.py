@@ -49,7 +49,7 @@ WHITE_TEMPLATE = {"layout": {
 #: Build figures without plotly's per-property validation: it is most of a figure's cost
 #: (~6 ms for the MFU strip, 0.5 ms without). `_validate` is a keyword of plotly's
 #: BaseFigure since plotly 4; a plotly without it ignores it and validates as usual.
-#: tests/figures/test_fig_valid.py checks that every builder's figure validates.
+#: tests/figures/test_valid.py checks that every builder's figure validates.
 VALIDATE = False
 
 

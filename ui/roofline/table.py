@@ -32,7 +32,7 @@ def render_editor(t: Translator) -> None:
     The editor sits in an st.form: a cell edit does not rerun the page. Outside a form each
     commit (Tab, Enter) reruns the script, and what is typed while that rerun runs is lost
     when its result redraws the editor (typing name, Tab, FLOPs, Tab quickly kept only the
-    name; tests/browser/test_browser_table_typing.py measures it). The edits go to the table,
+    name; tests/browser/test_new_user.py measures it). The edits go to the table,
     the chart and the results together when the user presses Apply."""
     base = state.editor_base()
     df = _frame(base)

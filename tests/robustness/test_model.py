@@ -8,7 +8,7 @@ import random
 import pytest
 
 from robust_helpers import exceptions, new_apptest, random_value
-from test_robust_inputs import FIELD_VALUES, _messages, _parses
+from test_inputs import FIELD_VALUES, _messages, _parses
 from ui.state import URL_NAMES
 
 PAGE = "pages/5_Model.py"

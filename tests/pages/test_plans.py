@@ -188,7 +188,7 @@ def test_add_from_decode_page_then_plans_page():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_training_page_shows_the_published_range_beside_mfu(lang):
     # 7B on 64 A100s: MosaicML's A100 rows at 1.75B-28B parameters on 8-512 GPUs reached
-    # 50.14 %..64.23 % (tests/calc/test_calc_published.py derives the selection).
+    # 50.14 %..64.23 % (tests/calc/test_published.py derives the selection).
     at = open_app_page("pages/3_Training_time.py", lang)
     assert any("50%–64%" in c.value and "MosaicML" in c.value for c in at.caption)
     # Llama 3.1 405B on 16,384 H100s: the Llama 3 report's 38-43 % (Table 4)

@@ -307,7 +307,7 @@ def test_experiment(quiz):
 
 @pytest.mark.parametrize("quiz", [0, 1, 2, 3, 4, 9])
 def test_trace(quiz):
-    # the trace was made to show one signal; tests/calc/test_calc_lessons.py checks by hand
+    # the trace was made to show one signal; tests/calc/test_lessons.py checks by hand
     # (idle share, NCCL share, tiny-kernel share) that the diagnosis finds exactly that one
     signal = given(7, quiz, "a100-textbook")["made_to_show"]
     at = open_lesson(7, quiz=quiz)

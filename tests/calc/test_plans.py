@@ -35,7 +35,7 @@ def test_seed_training_plan():
     assert round(r.days, 1) == 54.1
     assert r.gpu_hours == pytest.approx(4.2e22 / (312e12 * 0.45) / 3600)
     assert r.cost == pytest.approx(2 * 4.2e22 / (312e12 * 0.45) / 3600)
-    # published range 50.14 .. 64.23 % (MosaicML A100 rows, see test_calc_published):
+    # published range 50.14 .. 64.23 % (MosaicML A100 rows, see tests/calc/test_published.py):
     assert r.days_at_hi == pytest.approx(4.2e22 / (64 * 312e12 * 0.6423) / 86400)
     assert r.days_at_lo == pytest.approx(4.2e22 / (64 * 312e12 * 0.5014) / 86400)
     assert r.cost_at_lo == pytest.approx(2 * 4.2e22 / (312e12 * 0.5014) / 3600)

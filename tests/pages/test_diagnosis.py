@@ -66,7 +66,7 @@ def test_page_opens_and_diagnoses_the_resnet_trace(lang):
     texts = [w.value for w in at.warning]
     assert len(texts) == 3
     assert ("data loader" if lang == "en" else "dataloader") in texts[0]
-    # busy over the steps, 0.560 (computed by a plain loop in test_calc_diagnosis)
+    # busy over the steps, 0.560 (computed by a plain loop in tests/calc/test_diagnosis.py)
     assert "44.0%" in texts[0]
     assert "Tensor Core" in texts[2]
     metrics = {m.label: m.value for m in at.metric}

@@ -4,7 +4,7 @@ FLOP / peak and bytes / bandwidth; measure.gpu's timer reads that clock) runs th
 measure.gpu, measure.run and measure.device, and the measured GPU device must come back
 with exactly those peaks and that bandwidth. This checks the
 code around torch (precision support, TF32 switching, fp8 via _scaled_mm, sizes, byte and
-FLOP counts, the TOML); tests/measure/test_measure_gpu.py checks real torch on a real GPU.
+FLOP counts, the TOML); tests/measure/test_gpu.py checks real torch on a real GPU.
 """
 import sys
 import types

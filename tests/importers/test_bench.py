@@ -1,6 +1,6 @@
 """Large inputs: a ~30 MB trace and 100,000 ncu rows. Measures and prints; no timing asserts.
 
-Run: ROOFLINE_BENCH=1 pytest tests/importers/test_imp_bench.py -s   (skipped otherwise)
+Run: ROOFLINE_BENCH=1 pytest tests/importers/test_bench.py -s   (skipped otherwise)
 """
 import json
 import os

@@ -9,6 +9,9 @@ from calc.kernel_table import (
     COLUMNS, MAX_NAME_CHARS, KernelRecord, TableError, canonical_column, parse_rows,
     rows_from_kernels, to_csv,
 )
+import numpy as np
+from calc.kernel_table import parse_rows
+from calc.roofline import place_kernel, place_kernels
 
 
 def test_columns_contract():
@@ -146,3 +149,29 @@ def test_ten_thousand_rows_parse():
              "count": "1"} for i in range(10_000)]
     r = parse_rows(rows)
     assert len(r.kernels) == 10_000 and not r.errors
+
+
+# ---- Folded from tests/calc/test_calc_zero_flop_review.py:
+# Issue 8, defects 6 and 10 in calc: zero-FLOP kernels are placed and judged by bandwidth;
+# table cells obey the bounds of every field (1e-30..1e30).
+A100_PEAK, A100_BW = 312e12, 2.039e12
+
+
+def test_table_accepts_zero_flops_with_bytes():
+    r = parse_rows([{"name": "copy_", "flops": "0", "bytes": "2 GB", "seconds": "1.2 ms"}])
+    assert r.ok and r.kernels[0].flops == 0.0
+
+
+@pytest.mark.parametrize("cell, code", [(2**1000, "le"), ("2**1000", "le"), ("1e31", "le"),
+                                        ("1e-31", "ge")])
+def test_cells_obey_the_field_bounds(cell, code):
+    r = parse_rows([{"name": "k", "flops": cell, "bytes": "1e9"}])
+    (e,) = r.errors
+    assert e.code == code and e.column == "flops"
+    assert e.limit == ("1e+30 FLOP" if code == "le" else "1e-30 FLOP")
+    assert e.message.endswith(("must be at most 1e+30 FLOP", "must be at least 1e-30 FLOP"))
+
+
+def test_bytes_and_seconds_bounded_too():
+    r = parse_rows([{"name": "k", "flops": "1", "bytes": 1e40, "seconds": 1e-40}])
+    assert {e.column for e in r.errors} == {"bytes", "seconds"}

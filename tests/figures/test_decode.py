@@ -1,0 +1,143 @@
+"""Decode figures (ui/figures/decode.py), built without Streamlit."""
+import numpy as np
+import pytest
+
+from calc.decode import (critical_batch, decode_step_work, decode_tokens_per_s,
+                         per_sequence_tokens_per_s)
+from ui.figures.decode import batch_figure, decode_roofline_figure
+from ui.figures.roofline import Roof
+from ui.i18n import translator
+from calc.decode import critical_batch, decode_tokens_per_s
+from ui.figures.decode import curve_batches
+from ui.figures.decode import batch_figure
+
+PEAK, BW = 312e12, 2.039e12
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_batch_figure(lang):
+    t = translator(lang)
+    b = np.geomspace(1, 4096, 50)
+    thr = decode_tokens_per_s(b, 7e9, 2.0, PEAK, BW)
+    per = per_sequence_tokens_per_s(b, 7e9, 2.0, PEAK, BW)
+    knee = critical_batch(7e9, 2.0, PEAK, BW)                  # 2 x 312 / (2 x 2.039) = 153
+    fig = batch_figure(t, b, thr, per, knee=knee, current=(1, thr[0], per[0]))
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
+    assert fig.layout.yaxis2.type == "log" and fig.layout.yaxis2.overlaying == "y"
+    assert fig.data[0].y[0] == pytest.approx(145.6, abs=0.1)  # 2.039e12 / 14e9
+    vlines = [s for s in fig.layout.shapes if s.type == "line"]
+    assert len(vlines) == 1 and vlines[0].x0 == pytest.approx(153.0, abs=0.1)
+    assert any("153" in a.text for a in fig.layout.annotations)
+    assert fig.layout.xaxis.title.text == t("decode.fig.x_title")
+    assert all(tr.hovertemplate for tr in fig.data)
+
+
+def test_batch_figure_without_knee():
+    t = translator("en")
+    b = np.array([1.0, 10.0, 100.0])
+    fig = batch_figure(t, b, b * 10, np.array([10.0, 10.0, 10.0]), knee=float("inf"))
+    assert not [s for s in fig.layout.shapes if s.type == "line"]
+
+
+def test_decode_roofline_point_at_intensity_one():
+    t = translator("en")
+    f, by = decode_step_work(1, 7e9, 2.0)
+    fig = decode_roofline_figure(t, Roof("A100", PEAK, BW), ["step"], [f], [by])
+    points = [tr for tr in fig.data if tr.type == "scatter" and tr.hovertext]
+    assert len(points) == 1                                   # SVG: a few points (GL_ABOVE)
+    assert points[0].x[0] == pytest.approx(1.0)               # 1.4e10 FLOP / 1.4e10 B
+    assert points[0].y[0] == pytest.approx(BW)                # on the slope: 1 x 2.039e12
+    assert fig.layout.xaxis.type == "log"
+    assert "step" in points[0].hovertext[0] and "%{hovertext}" in points[0].hovertemplate
+
+
+# ---- Folded from tests/figures/test_fig_decode_points.py:
+# ui.figures.decode.curve_batches: few points, yet the drawn curves (straight lines between
+# samples on log-log axes, as plotly draws them) match the exact curves.
+N, BPP, PEAK, BW = 7e9, 2.0, 312e12, 2.039e12     # 7B bf16 on an A100
+
+
+def _drawn_error(kv_seq: float) -> float:
+    knee = critical_batch(N, BPP, PEAK, BW, kv_seq)
+    b = curve_batches(knee)
+    dense = np.geomspace(1, 4096, 5001)
+    exact = decode_tokens_per_s(dense, N, BPP, PEAK, BW, kv_bytes_per_seq=kv_seq)
+    sampled = decode_tokens_per_s(b, N, BPP, PEAK, BW, kv_bytes_per_seq=kv_seq)
+    drawn = np.interp(np.log(dense), np.log(b), np.log(sampled))
+    return float(np.max(np.abs(drawn - np.log(exact))))
+
+
+def test_powers_of_two_and_the_knee_in_about_fifty_points():
+    knee = critical_batch(N, BPP, PEAK, BW, 0.0)      # W·P/(2N·B) = 2·312/(2·2.039) = 153
+    b = curve_batches(knee)
+    assert len(b) == 12 * 4 + 1 + 1
+    assert all(np.any(np.isclose(b, 2.0 ** k)) for k in range(13))
+    assert np.any(b == knee) and 150 < knee < 156
+
+
+def test_without_kv_the_drawn_curve_is_exact():
+    # tokens/s = min(b·B/W, P/(2N)): two straight lines on log-log axes meeting at the knee.
+    assert _drawn_error(0.0) < 1e-9
+
+
+def test_with_kv_the_drawn_curve_is_within_half_a_percent():
+    # KV per sequence, 32 layers x 8 KV heads x 128 x 4096 context in bf16:
+    # 2·32·8·128·4096·2 B = 537 MB; tokens/s = b·B/(W + b·KV) bends smoothly.
+    kv = 2 * 32 * 8 * 128 * 4096 * 2.0
+    assert _drawn_error(kv) < np.log(1.005)
+
+
+def test_decode_roofline_points_do_not_move_with_the_parameter_count():
+    # Step work without KV: FLOPs = 2·N·b, bytes = N·bpp, intensity = 2b/bpp: no N in it.
+    # Only the hover text may differ between 7B and 13B (a style-only update for plotly).
+    from calc.decode import decode_step_work
+    from ui.figures.decode import decode_roofline_figure
+    from ui.figures.roofline import Roof
+    from ui.i18n import translator
+
+    t = translator("en")
+
+    def fig(n):
+        work = [decode_step_work(b, n, BPP, 0.0) for b in (1, 8)]
+        return decode_roofline_figure(t, Roof("A100", PEAK, BW), ["batch 1", "batch 8"],
+                                      [w[0] for w in work], [w[1] for w in work])
+
+    a, b = fig(7e9), fig(13e9)
+    pa = [tr for tr in a.data if tr.hovertext]
+    pb = [tr for tr in b.data if tr.hovertext]
+    assert pa and [list(tr.x) for tr in pa] == [list(tr.x) for tr in pb]
+    assert [list(tr.y) for tr in pa] == [list(tr.y) for tr in pb]
+    assert all(tr.customdata is None for tr in pa + pb)
+    hover_a = " ".join(h for tr in pa for h in tr.hovertext)
+    assert "FLOPs: 14 GFLOP" in hover_a                     # 2 · 7e9 · 1
+    assert "Bytes: 14 GB" in hover_a                        # 7e9 · 2 B
+    assert hover_a != " ".join(h for tr in pb for h in tr.hovertext)
+
+
+# ---- Folded from tests/figures/test_fig_decode_review.py:
+# Issue 8, defect 13: the batch chart marks the largest batch that fits.
+def _fig(max_fit):
+    b = np.geomspace(1, 4096, 50)
+    return batch_figure(translator("en"), b, b * 100.0, np.full_like(b, 100.0), knee=153.0,
+                        max_fit=max_fit)
+
+
+def test_max_fit_line_and_shading():
+    # 7B bf16 + 2.147e9 B of KV per request on 80 GiB: floor((85.9e9 - 14e9) / 2.147e9) = 33
+    fig = _fig(33.0)
+    lines = [s for s in fig.layout.shapes if s.type == "line" and s.x0 == 33.0]
+    assert len(lines) == 1
+    rects = [s for s in fig.layout.shapes if s.type == "rect" and s.x0 == 33.0 and s.x1 == 4096]
+    assert len(rects) == 1
+    assert any("largest batch that fits: 33" in a.text for a in fig.layout.annotations)
+
+
+def test_no_limit_drawn_without_one():
+    for max_fit in (None, float("inf"), 5000.0):
+        fig = _fig(max_fit)
+        assert not any("fits" in (a.text or "") for a in fig.layout.annotations)
+
+
+def test_nothing_fits():
+    fig = _fig(0.0)
+    assert any("nothing fits" in a.text for a in fig.layout.annotations)
