@@ -622,22 +622,8 @@ def dump_plans(table: PlanTable) -> str:
 def load_plans(text: str | bytes, known_devices=None) -> PlanTable:
     """Read a :func:`dump_plans` file; ScenarioError for another format or version,
     bad JSON, or a bad field (named by its path)."""
-    if isinstance(text, (bytes, bytearray)):
-        try:
-            text = bytes(text).decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ScenarioError("The plans file is not UTF-8 text.") from None
-    if not isinstance(text, str) or not text.strip():
-        raise ScenarioError("The plans file is empty.")
-    if len(text) > 4 * 2 ** 20:
-        raise ScenarioError("The plans file is larger than 4 MB.")
-    try:
-        doc = json.loads(text, parse_constant=lambda c: (_ for _ in ()).throw(
-            ScenarioError(f"the file contains {c}, which is not a number JSON allows")))
-    except ScenarioError:
-        raise
-    except (ValueError, RecursionError) as exc:
-        raise ScenarioError(f"The plans file is not valid JSON ({exc}).") from None
+    from calc.json_in import read_json
+    doc = read_json(text, "plans file", max_bytes=4 * 2 ** 20, error=ScenarioError)
     if not isinstance(doc, dict) or doc.get("format") != PLANS_FORMAT:
         raise ScenarioError(f'format must be "{PLANS_FORMAT}" (is this a Roofline Lab plans file?)')
     if doc.get("version") != PLANS_VERSION:

@@ -213,3 +213,12 @@ def test_triton_trace_is_idle_over_its_step_and_too_few_to_judge(lang):
     assert ("Too few kernels to judge" if lang == "en" else "kernel 太少，无法判断") in infos
     captions = " ".join(c.value for c in at.caption)
     assert "568" not in captions
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_trace_nested_100000_deep_gets_a_clear_message(lang):
+    # issue 23 item 12: it used to be "something went wrong" (a RecursionError)
+    at = open_app_page(PAGE, lang=lang)
+    upload(at, b'{"traceEvents": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "deep.json")
+    errors = " ".join(e.value for e in at.error)
+    assert "deep.json" in errors and "nested too deeply" in errors
