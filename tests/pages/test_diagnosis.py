@@ -63,8 +63,9 @@ def test_page_opens_and_diagnoses_the_resnet_trace(lang):
     assert len(at.info) == 1                       # "upload a trace"
     upload(at, (DATA / "worker0.1623143089861.pt.trace.json.gz").read_bytes(), "worker0.json.gz")
     # verdicts first, in checklist order: the data loader (②), non-matmul (④), FP32 (⑤)
+    # the three verdict warnings, then the trace's GPU (a V100) against the sidebar's A100
     texts = [w.value for w in at.warning]
-    assert len(texts) == 3
+    assert len(texts) == 4 and "V100" in texts[3]
     assert ("data loader" if lang == "en" else "dataloader") in texts[0]
     # busy over the steps, 0.560 (computed by a plain loop in tests/calc/test_diagnosis.py)
     assert "44.0%" in texts[0]
@@ -222,3 +223,18 @@ def test_a_trace_nested_100000_deep_gets_a_clear_message(lang):
     upload(at, b'{"traceEvents": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "deep.json")
     errors = " ".join(e.value for e in at.error)
     assert "deep.json" in errors and "nested too deeply" in errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_trace_doctor_offers_the_traces_gpu_for_its_mfu(lang):
+    # issue 23 item 10: the ResNet trace was recorded on a Tesla V100; the MFU per step
+    # divided by the sidebar's A100 peak with no way to switch. Now: a warning and a button.
+    at = open_app_page(PAGE, lang=lang)
+    upload(at, (DATA / "worker0.1623143089861.pt.trace.json.gz").read_bytes(), "worker0.json.gz")
+    warnings = " ".join(w.value for w in at.warning)
+    assert "Tesla V100" in warnings
+    button = next(b for b in at.button if b.key == "diag_switch_device")
+    button.click().run()
+    assert not at.exception
+    assert at.session_state["device"] == "v100-sxm2-32gb"
+    assert not any(b.key == "diag_switch_device" for b in at.button)

@@ -173,6 +173,20 @@ def test_builder_row_keeps_expressions_and_names_the_precision(lang):
         ("2*4096**3", "3*4096**2*2", "900 us", "1")
 
 
+
+def test_builder_does_not_give_the_next_kernel_the_last_time():
+    # issue 23 item 10: a LayerNorm added after a 5.2 ms GEMM inherited its 5.2 ms
+    from ui.roofline.state import ROWS_KEY
+    at = open_app_page(ROOFLINE, "en", b_time="5.2 ms")
+    at.button(key="b_add_button").click().run()
+    assert at.session_state[ROWS_KEY][-1]["seconds"] == "5.2 ms"
+    assert at.text_input(key="b_time").value == ""
+    at.selectbox(key="b_kind").set_value("layernorm").run()
+    at.button(key="b_add_button").click().run()
+    assert not at.exception
+    assert at.session_state[ROWS_KEY][-1]["seconds"] == ""
+
+
 def test_table_csv_keeps_what_was_typed():
     from ui.roofline.results import table_csv
     from ui.roofline.state import DEFAULT_ROWS

@@ -175,6 +175,7 @@ def duration_histogram_figure(t: Translator, d: TraceDiagnosis, *, bins_per_deca
     thr = d.small_kernel_threshold_seconds
     data: list[dict] = []
     ymax = 1.0
+    lo, hi = np.floor(np.log10(thr)), np.floor(np.log10(thr)) + 1
     if dur.size:
         lo = np.floor(np.log10(min(dur.min(), thr)))
         hi = np.ceil(np.log10(max(dur.max(), thr)))
@@ -201,10 +202,13 @@ def duration_histogram_figure(t: Translator, d: TraceDiagnosis, *, bins_per_deca
                  "name": t("diagnosis.fig.threshold", threshold=format_si(thr, "s")),
                  "hovertemplate": t("diagnosis.fig.threshold", threshold=format_si(thr, "s"))
                  + "<extra></extra>"})
+    decades = [float(10.0 ** k) for k in range(int(lo), int(hi) + 1)]
     return make_figure(data, {
         "height": height,
+        # one tick per decade, each written by format_si ("1 µs", "100 µs", "1 ms"): plotly's
+        # SI ticks mixed "μs" with "0.001s"
         "xaxis": {"type": "log", "title": {"text": t("diagnosis.fig.duration")},
-                  "exponentformat": "SI", "ticksuffix": "s"},
+                  "tickvals": decades, "ticktext": [format_si(v, "s") for v in decades]},
         "yaxis": {"title": {"text": t("diagnosis.fig.count")}, "rangemode": "tozero"},
         "legend": {"orientation": "h", "y": 1.08, "x": 0},
         "margin": {"l": 10, "r": 10, "t": 30, "b": 10}, "font": {"size": 13},

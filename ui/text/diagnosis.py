@@ -234,6 +234,13 @@ EN = {
     "diagnosis.mfu_caption": "Peak {peak} per GPU ({device}, {precision}); {fpt} per token for "
                              "MFU, {hw} for HFU. Band: {band}.",
     "diagnosis.mfu_link": "Open the MFU page with these inputs",
+    "diagnosis.device_same": "Recorded on {trace}: the sidebar's device ({sidebar}), whose peak "
+                             "the MFU below divides by.",
+    "diagnosis.device_unknown": "Recorded on {trace}, which is not in the device list: the MFU "
+                                "below divides by the sidebar's {sidebar} peak.",
+    "diagnosis.device_differs": "This trace was recorded on **{trace}**, but the sidebar's device "
+                                "is **{sidebar}**: the MFU below would divide by the wrong peak. "
+                                "Switch the sidebar to {device}?",
     "diagnosis.mfu_fill": "Enter the parameters and the tokens per step to see MFU and HFU per step.",
     "diagnosis.step.col.step": "Step",
     "diagnosis.step.col.time": "Step time",
@@ -466,6 +473,10 @@ ZH = {
     "diagnosis.tokens_per_s_help": "每步 token 数 ÷ 平均步长（{step}）。",
     "diagnosis.mfu_caption": "每张 GPU 峰值算力 {peak}（{device}，{precision}）；每个 token MFU 按 {fpt}，"
                              "HFU 按 {hw}。区间：{band}。",
+    "diagnosis.device_same": "记录于 {trace}：就是侧栏选的设备（{sidebar}），下面的 MFU 除以它的峰值。",
+    "diagnosis.device_unknown": "记录于 {trace}，它不在设备列表里：下面的 MFU 除以侧栏 {sidebar} 的峰值。",
+    "diagnosis.device_differs": "这个 trace 记录于 **{trace}**，但侧栏选的设备是 **{sidebar}**："
+                                "下面的 MFU 会除以错误的峰值。要把侧栏切换到 {device} 吗？",
     "diagnosis.mfu_link": "用这些输入打开 MFU 页面",
     "diagnosis.mfu_fill": "填入参数量和每步 token 数，就能看到每一步的 MFU 和 HFU。",
     "diagnosis.step.col.step": "训练步",
