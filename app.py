@@ -1,16 +1,14 @@
 """Roofline Lab: the entry point and home page.
 
 Run with `streamlit run app.py`. The tool pages live in pages/ (Streamlit's
-pages-directory mode); the sidebar and navigation are drawn by ui.frame.
+pages-directory mode; the page registry is ui.pages); the sidebar and navigation are
+drawn by ui.frame. A list of sections; each is a function of ui.home.
 """
 import streamlit as st
 
-from calc.roofline import attainable_flops, ridge_point
-from calc.units import format_si
-from ui.figures.roofline import Roof, roofline_figure
-from ui.frame import PAGES, page_frame
+from ui.frame import page_frame
+from ui.home.sections import render_live, render_questions, render_tools
 from ui.learn.link import why_link
-from ui.state import nav_query_params
 
 ctx = page_frame("home")
 t = ctx.t
@@ -20,38 +18,11 @@ st.markdown(t("home.tagline"))
 
 left, right = st.columns([1.05, 1], gap="large")
 with left:
-    st.subheader(t("home.questions_heading"))
-    st.markdown(t("home.questions"))
-    st.subheader(t("home.formulas_heading"))
-    st.markdown(t("home.roofline_formula_intro"))
-    st.latex(r"P_{\text{attainable}} = \min\left(P_{\text{peak}},\; I \times B_{\text{mem}}\right)")
-    st.markdown(t("home.mfu_formula_intro"))
-    st.latex(r"\text{MFU} = \frac{6 \cdot N \cdot \text{tokens/s}}{n_{\text{GPU}} \cdot P_{\text{peak}}}")
+    render_questions(t)
 with right:
-    st.subheader(t("home.live_heading", device=ctx.device_label()))
-    if ctx.ready:
-        roof = Roof(label=f"{ctx.device_label()} · {t('common.prec.' + ctx.precision)}",
-                    peak_flops=ctx.peak_flops, mem_bw=ctx.mem_bw)
-        fig = roofline_figure(t, [roof], height=380, compact=True)
-        st.plotly_chart(fig, config=ctx.chart_config("roofline_home"), key="home_chart")
-        ridge = ridge_point(ctx.peak_flops, ctx.mem_bw)
-        # The seed's lesson: intensity 2 caps a kernel at 2 x bandwidth, whatever you do.
-        capped = attainable_flops(2.0, ctx.peak_flops, ctx.mem_bw)
-        st.info(t("home.live_caption", ridge=format_si(ridge, "FLOP/B"),
-                  capped=format_si(capped, "FLOP/s")))
-        why_link(t, 1)
-        why_link(t, 2)
-    else:
-        st.warning(t("common.custom_incomplete"))
+    if render_live(ctx):
+        why_link(t, 1)        # the ridge point
+        why_link(t, 2)        # the intensity-2 ceiling
 
 st.divider()
-st.subheader(t("home.tools_heading"))
-TOOLS_PER_ROW = 4          # nine tools in one row squeeze every card to a word's width
-tools = PAGES[1:]
-for row in range(0, len(tools), TOOLS_PER_ROW):
-    cols = st.columns(TOOLS_PER_ROW)
-    for col, (pid, path, icon) in zip(cols, tools[row:row + TOOLS_PER_ROW]):
-        with col.container(border=True):
-            st.page_link(path, label=t(f"nav.{pid}"), icon=icon,
-                         query_params=nav_query_params(pid))
-            st.caption(t(f"home.tool.{pid}"))
+render_tools(t)

@@ -22,6 +22,8 @@ works, and so does ``from calc import roofline`` or ``from calc.roofline import 
 ``lessons``        the Learn page's problems (quiz number + device) and answer checks
 ``model_ops``      every operator of a prefill / decode step on the roofline
 ``models``         ``load_models`` reading ``models.toml``; parameters, FLOP, KV, memory
+``training_flops`` FLOP per training token (``FlopsPerToken``): the one count, causal default
+``training_memory`` training memory per GPU of the worst pipeline stage (``TrainingMemory``)
 =================  ===========================================================
 """
 
@@ -47,6 +49,8 @@ __all__ = [
     "lessons",
     "models",
     "model_ops",
+    "training_flops",
+    "training_memory",
 ]
 
 _SUBMODULES = frozenset(__all__)

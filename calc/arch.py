@@ -99,6 +99,13 @@ class ModelArch:
     published_params_b: float = 0.0
     published_active_b: float = 0.0
     published_active_includes_embedding: bool = False
+    # "Custom: parameters only": N given, the shape fields describe attention and the cache
+    n_params: float = 0.0
+
+    @property
+    def is_params_only(self) -> bool:
+        """True for :func:`params_only` ("Custom: parameters only"): every count is N."""
+        return self.n_params > 0
 
     @property
     def is_moe(self) -> bool:
@@ -227,10 +234,18 @@ def param_counts(arch: ModelArch) -> ParamCounts:
 
     H heads, K KV heads, hd head dim, d d_model, f FFN size, E experts, k per token,
     S shared, L layers.  Checked against published totals in tests (within 1 %).
+    A :func:`params_only` architecture has total = active = N (all of it "dense_ffn": no
+    embedding, so nothing is excluded from FLOP or from a decode step's read: the seed's
+    7B × 2 bytes = 14 GB per token).
     Sources: Vaswani et al. 2017; Shazeer 2020 (GLU); the models' config.json files and
     modelling code in Hugging Face transformers; DeepSeek-V3 report (arXiv 2412.19437).
     """
     a = arch
+    if a.is_params_only:       # "Custom: parameters only": N is all there is
+        n = float(a.n_params)
+        return ParamCounts(embedding=0.0, lm_head=0.0, positions=0.0, attention=0.0,
+                           dense_ffn=n, routed_experts=0.0, shared_experts=0.0, router=0.0,
+                           norms=0.0, total=n, active=n, active_routed=0.0, expert=0.0)
     d, L, V = float(a.d_model), float(a.n_layers), float(a.vocab_size)
     attention = _attention_params_per_layer(a) * L
     dense_ffn = _ffn_params(d, a.ffn_size, a.ffn_kind, a.mlp_bias) * a.n_dense_ffn_layers
@@ -253,6 +268,29 @@ def param_counts(arch: ModelArch) -> ParamCounts:
                        attention=attention, dense_ffn=dense_ffn, routed_experts=routed,
                        shared_experts=shared, router=router, norms=norms, total=total,
                        active=active, active_routed=active_routed, expert=expert)
+
+
+def params_only(n_params: Any, n_layers: int = 32, n_kv_heads: int = 32,
+                head_dim: int = 128) -> ModelArch:
+    """"Custom: parameters only" as a dense architecture with N given   [ModelArch].
+
+    N = ``n_params`` parameters, all dense and active (the seed's 7B: 7e9 × 2 bytes =
+    14 GB read per token, 2·N FLOP per token).  ``n_layers``, ``n_kv_heads`` and
+    ``head_dim`` give the KV cache (2·L·K·hd bytes per token and element, as a catalog
+    model's) and the attention FLOP over the context; the query heads are taken equal to
+    the KV heads (multi-head attention, the seed's 7B: 32 × 128), d_model = heads × head_dim.
+    Every function of calc takes it where it takes a catalog model: one code path.
+    """
+    n = v.number("n_params", n_params, "positive", "parameters")
+    if not isinstance(n, float):
+        raise ValueError("n_params must be a single number")
+    for name, x in (("n_layers", n_layers), ("n_kv_heads", n_kv_heads), ("head_dim", head_dim)):
+        if isinstance(x, bool) or not float(x).is_integer() or x < 1:
+            raise ValueError(f"{name} must be a whole number > 0, got {x!r}")
+    L, K, hd = int(n_layers), int(n_kv_heads), int(head_dim)
+    return ModelArch(id="custom-params", name="Custom: parameters only", source="user input",
+                     n_layers=L, d_model=K * hd, n_heads=K, n_kv_heads=K, head_dim=hd,
+                     ffn_size=1, vocab_size=1, n_params=n)
 
 
 def attention_width(arch: ModelArch, mla_absorbed: bool = False) -> tuple[int, int]:

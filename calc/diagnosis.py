@@ -119,6 +119,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from . import mfu as M
+
 __all__ = [
     "CLASSES",
     "SMALL_KERNEL_SECONDS",
@@ -742,7 +744,9 @@ def _verdicts(d: dict) -> tuple[Verdict, ...]:
 
 @dataclass(frozen=True)
 class StepMfu:
-    """MFU and HFU of each step (fractions), the mean over steps, tokens/s of the mean."""
+    """MFU and HFU of each step (fractions), the mean over steps, tokens/s of the mean, and
+    the mean step's calc.mfu.measured_mfu record (band, verdict above 100 %) when the FLOP
+    count was given as a record."""
     step_seconds: np.ndarray
     mfu: np.ndarray
     hfu: np.ndarray
@@ -750,27 +754,28 @@ class StepMfu:
     tokens_per_s: float
     mean_mfu: float
     mean_hfu: float
+    measured: Any = None
 
 
 def step_mfu(step_seconds, n_params: float, tokens_per_step: float, n_gpus: float,
              peak_flops: float, *, recompute_fraction: float = 0.0,
              flops_per_token: float | None = None,
-             hardware_flops_per_token: float | None = None) -> StepMfu:
+             hardware_flops_per_token: float | None = None, flops: Any = None) -> StepMfu:
     """MFU and HFU per training step from step times measured in a trace.
 
         tokens/s = tokens_per_step / step_seconds           (tokens of the whole job per step)
         MFU      = flops_per_token · tokens/s / (n_gpus · peak_flops)    (calc.mfu.mfu)
         HFU      = hardware_flops_per_token · tokens/s / (n_gpus · peak_flops)
 
-    flops_per_token defaults to 6·N; hardware_flops_per_token to flops_per_token +
-    2·N·recompute_fraction (``recompute_fraction``: the share of the forward pass recomputed
-    in the backward; 1 = full activation checkpointing, 8·N per token). Pass both from
-    :func:`calc.models.flops_per_token` (``.model``, ``.hardware``) when the architecture is
-    known. ``mean_*`` use the mean step time. Sources: seed chapter 04; PaLM (2022) App. B
-    (MFU vs HFU); Korthikanti et al. (2022) §6.
+    ``flops``: the FLOP count as a record (calc.training_flops.flops_per_token, the count the
+    MFU and Training pages use): its ``model`` and ``hardware`` are taken, and the mean step
+    is calc.mfu.measured_mfu's record (``measured``: the same MFU, HFU, band and verdict the
+    MFU page shows for tokens/s of the mean step).  Without it, flops_per_token defaults to
+    6·N; hardware_flops_per_token to flops_per_token + 2·N·recompute_fraction
+    (``recompute_fraction``: the share of the forward pass recomputed in the backward;
+    1 = full activation checkpointing, 8·N per token). ``mean_*`` use the mean step time.
+    Sources: seed chapter 04; PaLM (2022) App. B (MFU vs HFU); Korthikanti et al. (2022) §6.
     """
-    from calc import mfu as M
-
     secs = _as_float("step_seconds", step_seconds)
     if secs.size == 0:
         raise ValueError("no steps: the trace has no ProfilerStep# spans")
@@ -782,16 +787,21 @@ def step_mfu(step_seconds, n_params: float, tokens_per_step: float, n_gpus: floa
     tps = float(tokens_per_step)
     if not (math.isfinite(tps) and tps > 0):
         raise ValueError(f"tokens_per_step must be > 0, got {tokens_per_step!r}")
-    fpt = 6.0 * float(n_params) if flops_per_token is None else float(flops_per_token)
-    hw = (fpt + 2.0 * float(n_params) * r if hardware_flops_per_token is None
-          else float(hardware_flops_per_token))
+    if flops is not None:
+        n_params, fpt, hw = flops.active_params, flops.model, flops.hardware
+    else:
+        fpt = 6.0 * float(n_params) if flops_per_token is None else float(flops_per_token)
+        hw = (fpt + 2.0 * float(n_params) * r if hardware_flops_per_token is None
+              else float(hardware_flops_per_token))
     tokens_per_s = tps / secs
     m = np.asarray(M.mfu(n_params, tokens_per_s, n_gpus, peak_flops, flops_per_token=fpt))
     h = np.asarray(M.mfu(n_params, tokens_per_s, n_gpus, peak_flops, flops_per_token=hw))
     mean = float(secs.mean())
+    measured = None if flops is None else M.measured_mfu(flops, tps / mean, n_gpus, peak_flops)
     return StepMfu(secs, m, h, mean, tps / mean,
                    float(M.mfu(n_params, tps / mean, n_gpus, peak_flops, flops_per_token=fpt)),
-                   float(M.mfu(n_params, tps / mean, n_gpus, peak_flops, flops_per_token=hw)))
+                   float(M.mfu(n_params, tps / mean, n_gpus, peak_flops, flops_per_token=hw)),
+                   measured)
 
 
 def roofline_coverage(placed_seconds: float, d: TraceDiagnosis) -> float:

@@ -29,8 +29,8 @@ import numpy as np
 
 from calc.decode import (critical_batch, decode_tokens_per_s, max_decode_tokens_per_s,
                          model_bytes)
-from calc.mfu import (MFU_BANDS, attention_flops_share, mfu, mfu_band, required_tokens_per_s,
-                      training_flops_per_token)
+from calc.mfu import MFU_BANDS, attention_flops_share, measured_mfu, mfu_band, required_tokens_per_s
+from calc.training_flops import flops_per_token, params_only_arch
 from calc.roofline import attainable_flops, place_kernel, ridge_point
 from calc.units import QuantityError, parse_quantity
 
@@ -275,8 +275,20 @@ def _mfu_run(rng: random.Random, dev: Device, target: float) -> dict[str, float]
     return {"params": n_params, "gpus": n_gpus, "tokens_per_s": tokens}
 
 
+def _six_n_flops(n_params: float):
+    """The chapter's FLOP per token of N parameters: the one count (calc.training_flops) of
+    a dense architecture of N without the attention term (seq_len 0): 6N."""
+    return flops_per_token(params_only_arch(n_params), 0)
+
+
+def _run_mfu(run: Mapping[str, float], dev: Device) -> float:
+    """MFU of a lesson's run: calc.mfu.measured_mfu's record, as the MFU page shows it."""
+    return measured_mfu(_six_n_flops(run["params"]), run["tokens_per_s"], run["gpus"],
+                        dev.peak_flops).mfu
+
+
 def _mfu_question(qid: str, run: Mapping[str, float], dev: Device) -> Question:
-    answer = float(mfu(run["params"], run["tokens_per_s"], run["gpus"], dev.peak_flops))
+    answer = _run_mfu(run, dev)
     pairs = [("gpus", answer * run["gpus"]),
              ("macs", answer / 2),            # 3N per token: a multiply-add counted as one FLOP
              ("two_n", answer / 3)]           # 2N per token: the forward pass only
@@ -292,7 +304,7 @@ def _mfu_lesson(quiz: int, dev: Device) -> Problem:
     else:
         rng = _rng(quiz, 3)
         run = _mfu_run(rng, dev, rng.uniform(0.12, 0.58))
-    fpt = float(training_flops_per_token(run["params"]))       # 6N
+    fpt = _six_n_flops(run["params"]).model                    # 6N
     q1 = Question("fpt", fpt, "FLOP", "flops", mistakes=_mistakes(
         fpt, TOLERANCE, ("forward_only_n", fpt / 3), ("macs", fpt / 2), ("params_only", fpt / 6)))
     q = _mfu_question("mfu", run, dev)
@@ -307,7 +319,7 @@ _SEQS = (8192, 16384, 32768, 65536, 131072)
 
 def _six_n(quiz: int, dev: Device) -> Problem:
     """Lesson 4: (a) forward + backward FLOP per token of an m × n matrix = 6·m·n
-    (calc.mfu.training_flops_per_token of m·n parameters); (b) the attention share
+    (calc.training_flops.flops_per_token of m·n parameters); (b) the attention share
     12·L·h·s ÷ (6N + 12·L·h·s) at a long sequence (calc.mfu.attention_flops_share)."""
     if quiz == TEXTBOOK_QUIZ:
         m, n = 4096, 4096
@@ -317,11 +329,14 @@ def _six_n(quiz: int, dev: Device) -> Problem:
         m, n = rng.choice(_MATRICES), rng.choice(_MATRICES)
         (n_params, layers, hidden), seq = rng.choice(_MODELS), rng.choice(_SEQS)
     weights = float(m * n)
-    fb = float(training_flops_per_token(weights))
+    fb = _six_n_flops(weights).model
     q1 = Question("fwd_bwd", fb, "FLOP", "flops", mistakes=_mistakes(
         fb, TOLERANCE, ("forward_only", fb / 3), ("one_gradient", fb * 2 / 3), ("macs", fb / 2),
         ("params_only", fb / 6)))
-    share = float(attention_flops_share(n_params, layers, hidden, seq))
+    # The chapter's formula counts the full score matrix (12·L·h·s): causal=False here on
+    # purpose; the pages' default (calc.training_flops.CAUSAL_DEFAULT) halves it, and the
+    # lesson names that halving as the "causal" answer.
+    share = float(attention_flops_share(n_params, layers, hidden, seq, causal=False))
     attn = share / (1 - share)           # 12·L·h·s ÷ 6N: the term over 6N, not over the total
     q2 = Question("attn_share", share, "%", "fraction", mistakes=_mistakes(
         share, TOLERANCE, ("ratio_not_share", attn),
@@ -349,7 +364,7 @@ def _bands(quiz: int, dev: Device) -> Problem:
     given: dict[str, float] = {"peak": dev.peak_flops}
     questions = []
     for i, run in enumerate(runs):
-        value = float(mfu(run["params"], run["tokens_per_s"], run["gpus"], dev.peak_flops))
+        value = _run_mfu(run, dev)
         right = mfu_band(value).key
         wrong = {"band_gpus": mfu_band(value * run["gpus"]).key, "band_macs": mfu_band(value / 2).key}
         mistakes = tuple(Mistake(k, band) for k, band in wrong.items() if band != right)
@@ -388,9 +403,8 @@ def _experiment(quiz: int, dev: Device) -> Problem:
     after = before * (rng.uniform(1.6, 2.6) if data_bound else rng.uniform(1.0, 1.06))
     run = _mfu_run(rng, dev, before)
     run_after = dict(run, tokens_per_s=_nice(run["tokens_per_s"] * after / before, 3))
-    mfu_before = float(mfu(run["params"], run["tokens_per_s"], run["gpus"], dev.peak_flops))
-    mfu_after = float(mfu(run_after["params"], run_after["tokens_per_s"], run_after["gpus"],
-                          dev.peak_flops))
+    mfu_before = _run_mfu(run, dev)
+    mfu_after = _run_mfu(run_after, dev)
     verdict = "data_pipeline" if mfu_after >= DATA_BOUND_RISE * mfu_before else "not_data"
     other = "not_data" if verdict == "data_pipeline" else "data_pipeline"
     q2 = Question("verdict", verdict, choices=VERDICT_CHOICES,

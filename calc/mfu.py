@@ -19,6 +19,7 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _validate as v
+from .training_flops import CAUSAL_DEFAULT, FlopsPerToken, params_only_attention_forward
 
 __all__ = [
     "ATTENTION_WARNING_SEQ_LEN",
@@ -37,6 +38,11 @@ __all__ = [
     "achieved_flops_per_gpu",
     "tokens_per_s_per_gpu",
     "per_gpu_mix_up",
+    "IMPOSSIBLE_MFU_CAUSES",
+    "IMPOSSIBLE_HFU_CAUSES",
+    "MeasuredMfu",
+    "utilisation_verdict",
+    "measured_mfu",
 ]
 
 ATTENTION_WARNING_SEQ_LEN = 8192
@@ -75,12 +81,12 @@ MFU_BANDS = (
 
 
 def _attention_term(L, h, s, causal: bool):
-    term = np.multiply(np.multiply(12.0 * L, h), s) if not v.is_scalar(L, h, s) else 12.0 * L * h * s
-    return term * 0.5 if causal else term
+    """Training attention FLOP per token = 3 × forward (calc.training_flops, one formula)."""
+    return 3.0 * params_only_attention_forward(L, h, s, causal)
 
 
 def training_flops_per_token(n_params: Any, n_layers: Any = 0, d_model: Any = 0, seq_len: Any = 0,
-                             causal: bool = False):
+                             causal: bool = CAUSAL_DEFAULT):
     """Training FLOP per token ≈ 6·N + 12·L·h·s   [FLOP/token].
 
     Why 6: for each weight matrix W (m×n, i.e. m·n parameters) and one token the
@@ -91,9 +97,11 @@ def training_flops_per_token(n_params: Any, n_layers: Any = 0, d_model: Any = 0,
     The 6N rule ignores attention's O(s²) part (QKᵀ and attention·V).  Its cost per
     token is 12·L·h·s (L layers, h = d_model, s = sequence length): forward 2·2·L·s·h,
     times 3 for forward + backward.  It matters for long sequences, from about
-    s ≥ 8K (``ATTENTION_WARNING_SEQ_LEN``); with ``causal=True`` it is halved
-    (a causal mask skips half of the score matrix, as FlashAttention does).
-    Leave n_layers, d_model, seq_len at 0 for plain 6N.  Accepts arrays.
+    s ≥ 8K (``ATTENTION_WARNING_SEQ_LEN``); with ``causal=True`` (the one default,
+    ``calc.training_flops.CAUSAL_DEFAULT``) it is halved (a causal mask skips half of the
+    score matrix, as FlashAttention does).  Leave n_layers, d_model, seq_len at 0 for plain
+    6N.  Accepts arrays; the record version is ``calc.training_flops.flops_per_token`` of a
+    ``params_only_arch`` (same formula).
     Sources: seed chapter 04; Kaplan et al. 2020 §2.1; PaLM (Chowdhery et al. 2022) App. B.
     """
     N = v.number("n_params", n_params, "positive", "parameters")
@@ -105,7 +113,8 @@ def training_flops_per_token(n_params: Any, n_layers: Any = 0, d_model: Any = 0,
     return v.finish(6.0 * N + _attention_term(L, h, s, causal), N, L, h, s)
 
 
-def attention_flops_share(n_params: Any, n_layers: Any, d_model: Any, seq_len: Any, causal: bool = False):
+def attention_flops_share(n_params: Any, n_layers: Any, d_model: Any, seq_len: Any,
+                          causal: bool = CAUSAL_DEFAULT):
     """Share (0..1) of the attention term in the training FLOP per token.
 
         share = 12·L·h·s / (6·N + 12·L·h·s)      (attention term halved when causal)
@@ -230,3 +239,104 @@ def per_gpu_mix_up(mfu_value: float, n_gpus: float) -> Optional[float]:
         return None
     whole = m * g
     return whole if MFU_PROBLEM_BELOW <= whole <= MFU_EXCELLENT_UP_TO else None
+
+
+# ----------------------------------------------------------------------------- the record
+
+IMPOSSIBLE_MFU_CAUSES = ("peak_too_small", "flops_too_high", "time_too_short")
+"""Why a measured MFU above 100 % happens: a peak too small (BF16 peak for an FP8 run, the
+PCIe part's peak for an SXM part), FLOPs counted too high (a MoE's total instead of its
+active parameters, a non-causal attention term for a causal run), a time measured too short
+(tokens/s over a window that misses the optimizer step or the data wait)."""
+
+IMPOSSIBLE_HFU_CAUSES = ("recompute_counted_twice",)
+"""Why HFU above 100 % with a possible MFU happens: the recomputation counted is more than
+the run does (full recompute chosen for a run that keeps its activations, or a FLOP count
+that already includes it counted again)."""
+
+
+@dataclass(frozen=True)
+class MeasuredMfu:
+    """A measured run's MFU and HFU, and what to make of them (every page shows it as is).
+
+    flops: the FLOP per token used (:class:`calc.training_flops.FlopsPerToken`);
+    tokens_per_s (the whole job's), n_gpus, peak_flops (dense, per GPU) as given;
+    tokens_per_s_per_gpu; achieved_flops_per_gpu (model FLOP/s per GPU); mfu, hfu
+    (fractions; above 1 only when the inputs are wrong); band (:class:`MfuBand` of the MFU);
+    verdict: "ok", "mfu_impossible" (MFU > 100 %) or "hfu_impossible" (MFU ≤ 100 % < HFU);
+    causes: the likely causes of an impossible value (keys of IMPOSSIBLE_*_CAUSES);
+    per_gpu_mfu: the MFU had tokens/s been per GPU (:func:`per_gpu_mix_up`; None when that
+    does not explain the number), per_gpu_tokens_per_s: the whole job's figure then;
+    target_mfu / target_tokens_per_s: the inverse (None when no target was given).
+    """
+
+    flops: FlopsPerToken
+    tokens_per_s: float
+    n_gpus: float
+    peak_flops: float
+    tokens_per_s_per_gpu: float
+    achieved_flops_per_gpu: float
+    mfu: float
+    hfu: float
+    band: MfuBand
+    verdict: str
+    causes: tuple[str, ...]
+    per_gpu_mfu: Optional[float] = None
+    per_gpu_tokens_per_s: Optional[float] = None
+    target_mfu: Optional[float] = None
+    target_tokens_per_s: Optional[float] = None
+
+    @property
+    def impossible(self) -> bool:
+        return self.verdict != "ok"
+
+
+def utilisation_verdict(mfu_value: float, hfu_value: float) -> tuple[str, tuple[str, ...]]:
+    """("ok" | "mfu_impossible" | "hfu_impossible", likely causes) for an MFU and its HFU.
+
+    No run does more useful work than its peak: MFU > 1 is impossible (IMPOSSIBLE_MFU_CAUSES);
+    nor more hardware work: HFU > 1 with MFU ≤ 1 means the recomputation counted is not what
+    the run does (IMPOSSIBLE_HFU_CAUSES).  Source: PaLM (2022) App. B (MFU, HFU ≤ 1 by
+    definition); seed chapter 04 ("> 60 % check your formula").
+    """
+    if mfu_value > 1.0:
+        return "mfu_impossible", IMPOSSIBLE_MFU_CAUSES
+    if hfu_value > 1.0:
+        return "hfu_impossible", IMPOSSIBLE_HFU_CAUSES
+    return "ok", ()
+
+
+def measured_mfu(flops: FlopsPerToken, tokens_per_s: float, n_gpus: float, peak_flops: float,
+                 target_mfu: Optional[float] = None) -> MeasuredMfu:
+    """MFU, HFU, band and verdict of a measured run   [fractions].
+
+        MFU = flops.model    × tokens_per_s / (n_gpus × peak_flops)       (:func:`mfu`)
+        HFU = flops.hardware × tokens_per_s / (n_gpus × peak_flops)
+        achieved per GPU = flops.model × tokens_per_s / n_gpus            [FLOP/s]
+        tokens/s for a target = target × n_gpus × peak_flops / flops.model
+
+    flops from :func:`calc.training_flops.flops_per_token` (the one count).  Seed: 7B
+    (42 GFLOP/token), 8 × A100 (312e12), 12 000 tok/s: 5.04e14 / 2.496e15 = 20.2 %, "low".
+    Scalars.  Sources: seed chapter 04; PaLM (2022) App. B; nanoGPT estimate_mfu.
+    """
+    n = flops.active_params
+    t = v.number("tokens_per_s", tokens_per_s, "non_negative", "tokens/s")
+    g = v.number("n_gpus", n_gpus, "positive", "GPUs")
+    p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
+    if not all(isinstance(x, float) for x in (t, g, p)):
+        raise ValueError("measured_mfu takes single numbers")
+    m = float(mfu(n, t, g, p, flops_per_token=flops.model))
+    h = float(mfu(n, t, g, p, flops_per_token=flops.hardware))
+    verdict, causes = utilisation_verdict(m, h)
+    whole = per_gpu_mix_up(m, g)
+    need = None
+    if target_mfu is not None:
+        need = float(required_tokens_per_s(n, target_mfu, g, p, flops_per_token=flops.model))
+    return MeasuredMfu(
+        flops=flops, tokens_per_s=t, n_gpus=g, peak_flops=p,
+        tokens_per_s_per_gpu=float(tokens_per_s_per_gpu(t, g)),
+        achieved_flops_per_gpu=float(achieved_flops_per_gpu(n, t, g, flops_per_token=flops.model)),
+        mfu=m, hfu=h, band=mfu_band(m), verdict=verdict, causes=causes, per_gpu_mfu=whole,
+        per_gpu_tokens_per_s=None if whole is None else float(
+            required_tokens_per_s(n, whole, g, p, flops_per_token=flops.model)),
+        target_mfu=None if target_mfu is None else float(target_mfu), target_tokens_per_s=need)

@@ -41,6 +41,8 @@ from typing import Any, Mapping, Optional, Sequence
 from calc import decode as dec
 from calc import models as mdl
 from calc import training as tr
+from calc.training_flops import flops_per_token, params_only_arch
+from calc.training_memory import OPTIMIZERS, training_memory
 from calc.published import EfficiencyRange, MfuRange, Published, decode_efficiency_range, mfu_range
 from calc.csv_out import write_csv
 from calc.scenario import ScenarioError, pack_token, unpack_token
@@ -79,7 +81,7 @@ class Plan:
     GPU-hour in the page's currency, or None.  ``model``: a models.toml id, or "" for
     "parameters only" (``n_params`` is then N); with a model, ``n_params`` is ignored and
     the architecture gives the FLOPs (attention included), memory and KV bytes.
-    Training memory per GPU (calc.models.training_memory, as on the Training page):
+    Training memory per GPU (calc.training_memory.training_memory, as on the Training page):
     tensor- and pipeline-parallel sizes ``tp``, ``pp``, data parallelism over the rest
     (``n_gpus`` ÷ (tp × pp)) with ``zero_stage`` (3 = FSDP full shard), ``micro_batch``
     sequences of ``seq_len`` tokens, bf16 weights and gradients, ``optimizer``,
@@ -227,6 +229,8 @@ class TrainingResult:
     cost_at_lo: Optional[float]
     memory_per_gpu: Optional[float] = None
     fits: Optional[str] = None
+    run: Any = None          # calc.training.TrainingRun (verdict: "hfu_impossible" when HFU > 100 %)
+    memory: Any = None       # calc.training_memory.TrainingMemory (None without a model)
     model_name: str = ""          # the catalog model's name ("" for parameters only)
 
 
@@ -292,44 +296,42 @@ def _fit(model_bytes: float, memory: Optional[float], kv_bytes: float) -> Option
     return "no"
 
 
+def training_flops(plan: Plan, arch=None):
+    """The plan's FLOP per token through the one count (calc.training_flops.flops_per_token):
+    the architecture when a model is chosen, else a dense architecture of ``n_params``."""
+    if arch is None:
+        return flops_per_token(params_only_arch(plan.n_params), 0, causal=plan.causal,
+                               recompute=plan.recompute)
+    return flops_per_token(arch, plan.seq_len, causal=plan.causal, recompute=plan.recompute)
+
+
 def _evaluate_training(plan: Plan, facts: DeviceFacts, published: Optional[Published],
                        arch=None) -> TrainingResult:
-    D, G, peak, m = plan.n_tokens, plan.n_gpus, facts.peak_flops, plan.mfu
-    if arch is not None:
-        fpt = mdl.flops_per_token(arch, plan.seq_len, causal=plan.causal, recompute=plan.recompute)
-        N, per_token, hw_ratio = fpt.active_params, fpt.model, fpt.hardware / fpt.model
-    else:
-        # Parameters only: 6N per token; full recomputation adds a forward pass (8N).
-        N, per_token = plan.n_params, None
-        hw_ratio = 8.0 / 6.0 if plan.recompute == "full" else 1.0
-    flops = tr.training_flops(N, D, per_token)
-    secs = tr.training_seconds(N, D, G, peak, m, per_token)
-    hours = tr.gpu_hours(N, D, peak, m, per_token)
-    cost = tr.training_cost(hours, plan.price) if plan.price is not None else None
-    hfu = m * hw_ratio if hw_ratio != 1.0 else None
+    D, G, peak = plan.n_tokens, plan.n_gpus, facts.peak_flops
+    fpt = training_flops(plan, arch)
+    run = tr.training_run(fpt, D, G, peak, plan.mfu, price_per_gpu_hour=plan.price)
+    N = fpt.active_params
     rng = mfu_range(N, G, plan.device if plan.device != "custom" else None, published) \
         if published is not None else None
     d_hi = d_lo = c_hi = c_lo = None
     if rng is not None:
-        d_hi = tr.days(tr.training_seconds(N, D, G, peak, rng.hi, per_token))
-        d_lo = tr.days(tr.training_seconds(N, D, G, peak, rng.lo, per_token))
-        if plan.price is not None:
-            c_hi = tr.training_cost(tr.gpu_hours(N, D, peak, rng.hi, per_token), plan.price)
-            c_lo = tr.training_cost(tr.gpu_hours(N, D, peak, rng.lo, per_token), plan.price)
-    mem = fits = None
+        hi = tr.training_run(fpt, D, G, peak, rng.hi, price_per_gpu_hour=plan.price)
+        lo = tr.training_run(fpt, D, G, peak, rng.lo, price_per_gpu_hour=plan.price)
+        d_hi, d_lo, c_hi, c_lo = hi.days, lo.days, hi.cost, lo.cost
+    tm = None
     if arch is not None:
         if G % (plan.tp * plan.pp):
             raise ValueError(f"n_gpus ({G:,}) must be a multiple of tp × pp ({plan.tp} × {plan.pp})")
-        tm = mdl.training_memory(arch, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
-                                 dp=G / (plan.tp * plan.pp), zero_stage=plan.zero_stage,
-                                 recompute=plan.recompute, tp=plan.tp, pp=plan.pp,
-                                 optimizer=plan.optimizer,
-                                 flash_attention=plan.flash_attention)
-        mem = tm.total
-        fits = _fit(mem, facts.memory_bytes, 0.0)
-    return TrainingResult(plan, facts, flops, secs, tr.days(secs), hours, cost, hfu,
-                          rng, d_hi, d_lo, c_hi, c_lo, mem, fits,
-                          model_name=arch.name if arch is not None else "")
+        tm = training_memory(arch, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
+                             dp=G // (plan.tp * plan.pp), zero_stage=plan.zero_stage,
+                             recompute=plan.recompute, tp=plan.tp, pp=plan.pp,
+                             optimizer=plan.optimizer, flash_attention=plan.flash_attention,
+                             memory_bytes=facts.memory_bytes)
+    return TrainingResult(plan, facts, run.total_flops, run.seconds, run.days, run.gpu_hours,
+                          run.cost, run.hfu if plan.recompute != "none" else None,
+                          rng, d_hi, d_lo, c_hi, c_lo,
+                          None if tm is None else tm.total, None if tm is None else tm.fit,
+                          run=run, memory=tm, model_name=arch.name if arch is not None else "")
 
 
 def _evaluate_serving(plan: Plan, facts: DeviceFacts, published: Optional[Published],
@@ -467,7 +469,7 @@ _POS_FIELDS = ("n_params", "n_tokens")
 _OPT_POS_FIELDS = ("peak_flops", "mem_bw", "memory_bytes")
 _FRACTION_FIELDS = ("mfu", "efficiency")
 _CHOICES = {"kind": KINDS, "recompute": RECOMPUTE, "weights": WEIGHT_PRECISIONS,
-            "kv_dtype": KV_PRECISIONS, "optimizer": tuple(mdl.OPTIMIZER_BYTES_PER_PARAM)}
+            "kv_dtype": KV_PRECISIONS, "optimizer": tuple(OPTIMIZERS)}
 _MAX_INT = 10 ** 9
 _MAX_NUM = 1e30
 

@@ -11,6 +11,8 @@ Hoffmann et al., "Training Compute-Optimal Large Language Models" (Chinchilla,
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Any, Optional
 
 import numpy as np
@@ -32,6 +34,9 @@ __all__ = [
     "seconds_from_days",
     "MfuGain",
     "mfu_gain",
+    "TrainingRun",
+    "training_run",
+    "days_curve",
 ]
 
 SECONDS_PER_DAY = 86400.0
@@ -197,3 +202,110 @@ def mfu_from_gpu_hours(n_params: Any, n_tokens: Any, gpu_hours: Any, peak_flops:
     h = v.number("gpu_hours", gpu_hours, "positive", "GPU-hours")
     p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
     return v.finish(np.divide(c, _mul(h, SECONDS_PER_HOUR, p)), *ins, h, p)
+
+
+# ----------------------------------------------------------------------------- the record
+
+@dataclass(frozen=True)
+class TrainingRun:
+    """A planned training run, every number the Training page and Plans show.
+
+    flops (:class:`calc.training_flops.FlopsPerToken`), n_tokens, n_gpus, peak_flops,
+    mfu as given; total_flops C = flops.model × D [FLOP]; seconds, days; gpu_hours; cost
+    (None without a price); hfu = mfu × flops.hardware / flops.model and its verdict
+    (:func:`calc.mfu.utilisation_verdict`: "hfu_impossible" when recomputation would need
+    more than the peak); deadline_days → gpus_for_deadline (fractional; round up) and
+    one_gpu_seconds; published_gpu_hours → implied_mfu and implied_verdict
+    ("mfu_impossible" above 100 %); compare_mfu → compare_seconds, compare_days and the
+    gain (:class:`MfuGain`) of moving from compare_mfu to mfu.
+    """
+
+    flops: Any
+    n_tokens: float
+    n_gpus: float
+    peak_flops: float
+    mfu: float
+    total_flops: float
+    seconds: float
+    days: float
+    gpu_hours: float
+    cost: Optional[float]
+    price_per_gpu_hour: Optional[float]
+    hfu: float
+    verdict: str
+    causes: tuple
+    deadline_days: Optional[float] = None
+    gpus_for_deadline: Optional[float] = None
+    gpus_for_deadline_whole: Optional[int] = None
+    one_gpu_seconds: Optional[float] = None
+    published_gpu_hours: Optional[float] = None
+    implied_mfu: Optional[float] = None
+    implied_verdict: Optional[str] = None
+    compare_mfu: Optional[float] = None
+    compare_seconds: Optional[float] = None
+    compare_days: Optional[float] = None
+    saved_seconds: Optional[float] = None
+    gain: Optional[MfuGain] = None
+
+
+def training_run(flops, n_tokens: float, n_gpus: float, peak_flops: float, mfu: float, *,
+                 price_per_gpu_hour: Optional[float] = None,
+                 deadline_days: Optional[float] = None,
+                 published_gpu_hours: Optional[float] = None,
+                 compare_mfu: Optional[float] = None) -> TrainingRun:
+    """Days, GPU-hours, cost, HFU and the inverse questions of one training run.
+
+        C = flops.model · D                         T = C / (n_gpus · peak · MFU)
+        GPU·h = C / (peak · MFU) / 3600             cost = GPU·h · price
+        HFU = MFU · flops.hardware / flops.model    (> 1: impossible, the recompute can't fit)
+        GPUs for a deadline = C / (deadline · peak · MFU)
+        MFU implied by GPU·h = C / (GPU·h · 3600 · peak)
+
+    flops from :func:`calc.training_flops.flops_per_token` (the one count; a
+    ``params_only_arch`` at seq_len 0 gives the seed's 6N).  Seed: 7B, 1T tokens, 64 × A100 (312e12),
+    MFU 45 % → 4.2e22 FLOP, 54.1 days; 25 % → 97.4 days.  Scalars.
+    Sources: seed chapter 04; Kaplan et al. 2020; PaLM (2022) App. B (HFU).
+    """
+    from .mfu import utilisation_verdict
+
+    N, fpt = flops.active_params, flops.model
+    secs = float(training_seconds(N, n_tokens, n_gpus, peak_flops, mfu, fpt))
+    hours = float(gpu_hours(N, n_tokens, peak_flops, mfu, fpt))
+    cost = None if price_per_gpu_hour is None else float(training_cost(hours, price_per_gpu_hour))
+    hfu = float(mfu) * flops.hardware_ratio
+    verdict, causes = utilisation_verdict(float(mfu), hfu)
+    need = one = None
+    if deadline_days is not None:
+        need = float(gpus_for_deadline(N, n_tokens, seconds_from_days(deadline_days), peak_flops,
+                                       mfu, fpt))
+        one = float(training_seconds(N, n_tokens, 1, peak_flops, mfu, fpt))
+    implied = implied_verdict = None
+    if published_gpu_hours is not None:
+        implied = float(mfu_from_gpu_hours(N, n_tokens, published_gpu_hours, peak_flops, fpt))
+        implied_verdict = "mfu_impossible" if implied > 1.0 else "ok"
+    c_secs = c_days = gain = None
+    if compare_mfu is not None:
+        c_secs = float(training_seconds(N, n_tokens, n_gpus, peak_flops, compare_mfu, fpt))
+        c_days = float(days(c_secs))
+        gain = mfu_gain(N, n_tokens, n_gpus, peak_flops, compare_mfu, mfu,
+                        price_per_gpu_hour=price_per_gpu_hour or 0.0, flops_per_token=fpt)
+    return TrainingRun(flops=flops, n_tokens=float(n_tokens), n_gpus=float(n_gpus),
+                       peak_flops=float(peak_flops), mfu=float(mfu),
+                       total_flops=float(training_flops(N, n_tokens, fpt)), seconds=secs,
+                       days=float(days(secs)), gpu_hours=hours, cost=cost,
+                       price_per_gpu_hour=price_per_gpu_hour, hfu=hfu, verdict=verdict,
+                       causes=causes, deadline_days=deadline_days, gpus_for_deadline=need,
+                       gpus_for_deadline_whole=None if need is None else math.ceil(need),
+                       one_gpu_seconds=one, published_gpu_hours=published_gpu_hours,
+                       implied_mfu=implied, implied_verdict=implied_verdict,
+                       compare_mfu=compare_mfu, compare_seconds=c_secs, compare_days=c_days,
+                       saved_seconds=None if c_secs is None else c_secs - secs, gain=gain)
+
+
+def days_curve(flops, n_tokens: float, n_gpus: float, peak_flops: float, mfu_grid):
+    """Days of the run at each MFU of ``mfu_grid`` (array), for the days-vs-MFU chart   [days].
+
+    days = flops.model · D / (n_gpus · peak · MFU) / 86 400.  Source: seed chapter 04.
+    """
+    return days(training_seconds(flops.active_params, n_tokens, n_gpus, peak_flops, mfu_grid,
+                                 flops.model))

@@ -1,14 +1,14 @@
 """Model page: every operator of the sidebar's model, for one prefill or decode step, placed
 on the device's roofline, timed and summed; the Roofline page's measured kernels beside them.
 
-A list of sections (ui.ops); the numbers come from calc.model_ops.
+A list of sections (ui.model); the numbers come from calc.model_ops.
 """
 import streamlit as st
 
 from calc.model_ops import model_operators
 from calc.decode import bytes_per_param
 from ui.frame import page_frame
-from ui.ops import chart, how, inputs, measured, model, results
+from ui.model import chart, how, inputs, measured, results, sidebar_model
 from ui.roofline import results as roofline_results, state as roofline_state
 
 ctx = page_frame("model")
@@ -16,7 +16,7 @@ t = ctx.t
 
 st.title(t("ops.title"))
 st.markdown(t("ops.intro"))
-arch = model.render_model(ctx)
+arch = sidebar_model.render_model(ctx)
 
 
 @st.fragment

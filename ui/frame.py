@@ -14,32 +14,19 @@ from typing import Mapping, Sequence
 
 import streamlit as st
 
-from calc.hardware import Accelerator, HardwareFileError, load_hardware
+from calc.hardware import Accelerator, HardwareFileError, custom_accelerator, load_hardware
 from calc.models import ModelArch
 from calc.roofline import ridge_point
 from calc.units import format_binary_bytes, format_si
+from ui import timing
 from ui.formula import Formula, latex_text  # noqa: F401 - latex_text: pages import it from here
 from ui.i18n import LANG_NAMES, LANGS, Translator, translator
-from ui import timing
-from ui.model import model_picker
+from ui.model_picker import model_picker
+from ui.pages import PAGES, page
 from ui.state import bound, nav_query_params
 from ui.widgets import Bounds, quantity_input
 
 CUSTOM = "custom"
-
-# (page id, file, icon). The order is the navigation order.
-PAGES: tuple[tuple[str, str, str], ...] = (
-    ("home", "app.py", ":material/home:"),
-    ("learn", "pages/0_Learn.py", ":material/school:"),
-    ("roofline", "pages/1_Roofline.py", ":material/show_chart:"),
-    ("mfu", "pages/2_MFU.py", ":material/speed:"),
-    ("training", "pages/3_Training_time.py", ":material/schedule:"),
-    ("decode", "pages/4_Decode_speed.py", ":material/bolt:"),
-    ("model", "pages/5_Model.py", ":material/account_tree:"),
-    ("diagnosis", "pages/6_Trace_doctor.py", ":material/troubleshoot:"),
-    ("plans", "pages/7_Plans.py", ":material/compare:"),
-    ("measure", "pages/8_Measure.py", ":material/timer:"),
-)
 
 # Set ROOFLINE_LAB_HARDWARE to read another hardware file (tests, private devices).
 HARDWARE_ENV = "ROOFLINE_LAB_HARDWARE"
@@ -110,7 +97,7 @@ def page_frame(page_id: str) -> PageContext:
     """Set up the page and draw the shared sidebar. Call first on every page."""
     timing.start_run(page_id)
     t0 = translator(_current_lang())
-    st.set_page_config(page_title=f"{t0('nav.' + page_id)} · Roofline Lab",
+    st.set_page_config(page_title=f"{t0(page(page_id).title_key)} · Roofline Lab",
                        page_icon=":material/show_chart:", layout="wide")
     sb = st.sidebar
     lang = bound(sb.selectbox, "Language / 语言", list(LANGS), key="lang", index=0,
@@ -183,7 +170,6 @@ def page_frame(page_id: str) -> PageContext:
 def _custom_device(peak: float | None, bw: float | None) -> Accelerator | None:
     if peak is None or bw is None:
         return None
-    from calc.hardware import custom_accelerator
     return custom_accelerator(peak, bw)
 
 
@@ -221,9 +207,9 @@ def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
 def _navigation(sb, t: Translator, page_id: str) -> None:
     sb.divider()
     sb.markdown(f"### {t('common.nav_heading')}")
-    for pid, path, icon in PAGES:
-        sb.page_link(path, label=t(f"nav.{pid}"), icon=icon, query_params=nav_query_params(pid),
-                     disabled=(pid == page_id))
+    for p in PAGES:
+        sb.page_link(p.file, label=t(p.title_key), icon=p.icon, query_params=nav_query_params(p.id),
+                     disabled=(p.id == page_id))
 
 
 def calculator(page_id: str):

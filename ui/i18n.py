@@ -1,9 +1,13 @@
 """Translations: one catalog per language, merged from the modules in `ui/text/`.
 
-Every visible string on every page comes from here. Each module in `ui/text/` defines
-two dicts, `EN` and `ZH`, with identical keys (a test enforces it). Keys are namespaced by
-page (`common.`, `home.`, `roofline.`, `mfu.`, `training.`, `decode.`), so two modules
-never define the same key.
+Every visible string on every page comes from here. Each module in `ui/text/` (one per
+page, plus `common` and `figures`) defines one dict per language, named after the
+language's code in capitals (`EN`, `ZH`), with identical keys (a test enforces it). Keys
+are namespaced by page (`common.`, `home.`, `roofline.`, `mfu.`, `training.`, `decode.`),
+so two modules never define the same key.
+
+Adding a language: one line in `LANG_NAMES` below, and one dict (e.g. `JA`) in every
+module of `ui/text/` (README, "Add a language").
 
 Use `translator(lang)` to get a `t(key, **fields)` function; fields are substituted with
 `str.format`. The figure builders take such a function, so they stay testable without
@@ -15,21 +19,25 @@ import importlib
 import pkgutil
 from typing import Callable
 
-LANGS: tuple[str, ...] = ("en", "zh")
+import ui.text as text_pkg
+
+# The language list: code -> the name the sidebar shows. One line per language.
+LANG_NAMES = {
+    "en": "English",
+    "zh": "中文",
+}
+LANGS: tuple[str, ...] = tuple(LANG_NAMES)
 DEFAULT_LANG = "en"
-LANG_NAMES = {"en": "English", "zh": "中文"}
 
 Translator = Callable[..., str]
 
 
 def _load_catalogs() -> dict[str, dict[str, str]]:
-    import ui.text as text_pkg
-
     catalogs: dict[str, dict[str, str]] = {lang: {} for lang in LANGS}
     for mod_info in sorted(pkgutil.iter_modules(text_pkg.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"ui.text.{mod_info.name}")
-        for lang, attr in (("en", "EN"), ("zh", "ZH")):
-            table = getattr(module, attr)
+        for lang in LANGS:
+            table = getattr(module, lang.upper())
             dup = set(table) & set(catalogs[lang])
             if dup:
                 raise RuntimeError(f"ui/text/{mod_info.name}.py redefines keys: {sorted(dup)}")

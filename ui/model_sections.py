@@ -1,10 +1,7 @@
-"""What the pages show when a model is chosen in the sidebar (ui/model.py): the FLOP per
-token with the attention term and recomputation (MFU, Training), the training memory per
-GPU (Training), and the model-aware decode step and prefill (Decode).
-
-Every number comes from calc.models (and calc.mfu for the custom attention term); these
-functions read inputs, lay out results and build the "How this is computed" formulas with
-the numbers substituted.
+"""The FLOP per training token as the MFU page, the Training page and the Trace doctor show
+it (shared by the three): the recompute choice, the note that N comes from the sidebar's
+model, the one count (calc.training_flops.flops_per_token, of the model or of "Custom:
+parameters only" as a dense architecture of N) and its "How this is computed" formulas.
 """
 from __future__ import annotations
 
@@ -12,14 +9,14 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from calc.mfu import training_flops_per_token
-from calc.models import (OPTIMIZER_BYTES_PER_PARAM, RECOMPUTE_MODES, ZERO_STAGES, FlopsPerToken,
-                         ModelArch, attention_width, flops_per_token, keys_per_query,
-                         param_counts, recompute_flops_per_token, training_memory)
+from calc.arch import ModelArch, attention_width, keys_per_query, param_counts
+from calc.training_flops import (RECOMPUTE_MODES, FlopsPerToken, flops_per_token,
+                                 params_only_arch)
+from calc.training_memory import OPTIMIZERS as OPTIMIZER_CHOICES, ZERO_STAGES
 from calc.units import format_si
-from ui.formula import Formula, count, formula, si, text
+from ui.formula import Formula, formula, si
 from ui.i18n import Translator
-from ui.widgets import COUNT, bound_checkbox, bound_select, format_quantity, quantity_input
+from ui.widgets import bound_select, format_quantity, quantity_input
 
 
 def recompute_select(t: Translator, container=None) -> str:
@@ -27,6 +24,15 @@ def recompute_select(t: Translator, container=None) -> str:
     return bound_select(t("model.recompute"), list(RECOMPUTE_MODES), "recompute", index=0,
                         container=container, format_func=lambda m: t(f"model.recompute.{m}"),
                         help=t("model.recompute_help"))
+
+
+def params_input(t: Translator, arch: ModelArch | None, page: str) -> float | None:
+    """N: typed (URL ``params``, labels ``<page>.params``) for "Custom: parameters only", or
+    the sidebar model's active parameter count (shown as a note)."""
+    if arch is None:
+        return quantity_input(t, t(f"{page}.params"), "params", "7B", kind="count",
+                              help=t(f"{page}.params_help"), slider=(1e8, 2e12))
+    return model_params_note(t, arch)
 
 
 def model_params_note(t: Translator, arch: ModelArch) -> float:
@@ -65,35 +71,40 @@ def _attention_formula(t: Translator, arch: ModelArch, seq: float, causal: bool,
                           groups="; ".join(parts)), attn=si(attn_fwd, "FLOP"))
 
 
+def flops_arch(arch: ModelArch | None, *, n_params: float, n_layers: float | None = None,
+               hidden: float | None = None) -> ModelArch:
+    """The architecture the FLOP count is taken of: the sidebar's model, or "Custom:
+    parameters only" as a dense architecture of N (calc.training_flops.params_only_arch)."""
+    if arch is not None:
+        return arch
+    return params_only_arch(n_params, n_layers or 32, hidden or 4096)
+
+
 def training_flops(t: Translator, arch: ModelArch | None, *, n_params: float, use_attn: bool,
                    n_layers: float | None, hidden: float | None, seq: float | None,
                    causal: bool, recompute: str) -> TrainingFlops:
-    """FLOP per token: from the architecture when a model is chosen (attention always in),
-    else from N and, when turned on, the 12·L·h·s term (calc.mfu)."""
-    if arch is not None:
-        f = flops_per_token(arch, seq, causal=causal, recompute=recompute)
+    """FLOP per token through the one count (calc.training_flops.flops_per_token): of the
+    sidebar's model (attention always in), or of a dense architecture of N whose attention
+    term is in when turned on (else seq_len 0: the seed's 6N)."""
+    a = flops_arch(arch, n_params=n_params, n_layers=n_layers, hidden=hidden)
+    with_attn = arch is not None or (use_attn and None not in (n_layers, hidden, seq))
+    f = flops_per_token(a, seq if with_attn else 0, causal=causal, recompute=recompute)
+    if with_attn:
         items = [
             formula(r"C_{\text{tok}} = 6\,N_{\text{active}} + 3\,A = 6 \times @n + 3 \times @attn = @fpt",
                     t("model.how.fpt_model"), n=format_quantity(f.active_params),
                     attn=si(f.attention_forward, "FLOP"), fpt=si(f.model, "FLOP")),
-            _attention_formula(t, arch, seq, causal, f.attention_forward),
+            _attention_formula(t, a, seq, causal, f.attention_forward),
         ]
-        n = f.active_params
     else:
-        if use_attn and n_layers is not None and hidden is not None and seq is not None:
-            attn_train = training_flops_per_token(n_params, n_layers, hidden, seq, causal=causal) \
-                - 6.0 * n_params
-        else:
-            attn_train = 0.0
-        f = recompute_flops_per_token(n_params, attn_train / 3.0, recompute)
-        items = []
-        n = n_params
+        items = [formula(r"C_{\text{tok}} = 6N = 6 \times @params = @fpt", t("mfu.how.fpt"),
+                         params=format_quantity(n_params), fpt=si(f.model, "FLOP"))]
     if recompute != "none":
         tex = (r"C^{\text{HW}}_{\text{tok}} = 6N + 4A = @fpt + @extra = @hw" if recompute == "selective"
                else r"C^{\text{HW}}_{\text{tok}} = 8N + 4A = @fpt + @extra = @hw")
         items.append(formula(tex, t(f"model.how.hw_{recompute}"), fpt=si(f.model, "FLOP"),
                              extra=si(f.hardware - f.model, "FLOP"), hw=si(f.hardware, "FLOP")))
-    return TrainingFlops(flops=f, n_params=n, formulas=tuple(items))
+    return TrainingFlops(flops=f, n_params=f.active_params, formulas=tuple(items))
 
 
 def flops_breakdown(t: Translator, f: FlopsPerToken) -> None:
@@ -103,98 +114,8 @@ def flops_breakdown(t: Translator, f: FlopsPerToken) -> None:
                  share=f"{f.attention_share:.1%}"))
 
 
+
+
+# The training-memory options the Training page and the Plans editor both offer (URL values).
 ZERO_OPTIONS = [str(z) for z in ZERO_STAGES]
-OPTIMIZERS = list(OPTIMIZER_BYTES_PER_PARAM)
-
-
-def training_memory_section(t: Translator, arch: ModelArch | None, *, n_gpus: float,
-                            seq: float | None, recompute: str, memory_bytes: float | None,
-                            weight_bytes: float = 2.0) -> list[Formula]:
-    """Weights, gradients, optimizer states and activations per GPU against the device."""
-    st.subheader(t("model.mem.heading"))
-    if arch is None:
-        st.info(t("model.mem.needs_model"), icon=":material/neurology:")
-        return []
-    c1, c2, c3 = st.columns(3)
-    with c1:
-        zero = bound_select(t("model.mem.zero"), ZERO_OPTIONS, "zero", index=3,
-                            format_func=lambda z: t(f"model.mem.zero.{z}"),
-                            help=t("model.mem.zero_help"))
-        optim = bound_select(t("model.mem.optim"), OPTIMIZERS, "optim", index=0,
-                             format_func=lambda o: t(f"model.mem.optim.{o}"),
-                             help=t("model.mem.optim_help"))
-    with c2:
-        mbs = quantity_input(t, t("model.mem.mbs"), "mbs", "1", kind="count", bounds=COUNT,
-                             help=t("model.mem.mbs_help"))
-        tp = quantity_input(t, t("model.mem.tp"), "tp", "1", kind="count", bounds=COUNT,
-                            help=t("model.mem.tp_help"))
-    with c3:
-        pp = quantity_input(t, t("model.mem.pp"), "pp", "1", kind="count", bounds=COUNT,
-                            help=t("model.mem.pp_help"))
-        flash = bound_checkbox(t("model.mem.flash"), "flash", value=True,
-                               help=t("model.mem.flash_help"))
-    if None in (mbs, tp, pp, seq):
-        st.warning(t("common.missing_inputs"))
-        return []
-    if n_gpus % (tp * pp):
-        st.error(t("model.mem.bad_split", gpus=f"{n_gpus:,.0f}", tp=f"{tp:g}", pp=f"{pp:g}"),
-                 icon=":material/error:")
-        return []
-    dp = n_gpus / (tp * pp)
-    mem = training_memory(arch, seq_len=seq, micro_batch=mbs, dp=dp, zero_stage=int(zero),
-                          recompute=recompute, tp=tp, pp=pp, weight_bytes=weight_bytes,
-                          grad_bytes=weight_bytes, optimizer=optim, flash_attention=flash)
-    m1, m2, m3, m4, m5 = st.columns(5)
-    m1.metric(t("model.mem.weights"), format_si(mem.weights, "B"))
-    m2.metric(t("model.mem.grads"), format_si(mem.gradients, "B"))
-    m3.metric(t("model.mem.optimizer"), format_si(mem.optimizer, "B"))
-    m4.metric(t("model.mem.acts"), format_si(mem.activations, "B"),
-              help=t("model.mem.acts_help", recompute=t(f"model.recompute.{recompute}")))
-    m5.metric(t("model.mem.total"), format_si(mem.total, "B"))
-    if memory_bytes:
-        args = dict(total=format_si(mem.total, "B"), mem=format_si(memory_bytes, "B"),
-                    diff=format_si(abs(memory_bytes - mem.total), "B"),
-                    pct=f"{mem.total / memory_bytes:.0%}")
-        if mem.total <= 0.9 * memory_bytes:
-            st.success(t("model.mem.fits", **args), icon=":material/check_circle:")
-        elif mem.total <= memory_bytes:
-            st.warning(t("model.mem.tight", **args), icon=":material/warning:")
-        else:
-            st.error(t("model.mem.no_fit", **args), icon=":material/error:")
-    else:
-        st.caption(t("model.mem.unknown_memory"))
-    st.caption(t("model.mem.assumptions"))
-    n_total = param_counts(arch).total
-    z = int(zero)
-    return [
-        formula(r"\begin{aligned} M_{\text{states}} &= \frac{N}{t\,p}\left(\frac{b_w}{d_3} + "
-                r"\frac{b_g}{d_2} + \frac{b_o}{d_1}\right) = \frac{@n}{@tp \times @pp}\left("
-                r"\frac{@bw}{@d3} + \frac{@bw}{@d2} + \frac{@bo}{@d1}\right) \\ &= @w + @g + @o"
-                r"\end{aligned}",
-                t("model.how.mem_states", zero=zero, dp=f"{dp:,.0f}"),
-                n=format_quantity(n_total), tp=count(tp), pp=count(pp),
-                bw=f"{weight_bytes:g} B", bo=f"{OPTIMIZER_BYTES_PER_PARAM[optim]:g} B",
-                d3=count(dp if z >= 3 else 1), d2=count(dp if z >= 2 else 1),
-                d1=count(dp if z >= 1 else 1),
-                w=si(mem.weights, "B"), g=si(mem.gradients, "B"), o=si(mem.optimizer, "B")),
-        formula(_acts_tex("selective" if (flash and recompute == "none") else recompute),
-                t("model.how.mem_acts"),
-                s=count(seq), b=count(mbs), h=count(arch.d_model), a=count(arch.n_heads),
-                tp=count(tp), per=si(mem.activations_per_layer, "B"),
-                layers=text(f"{mem.layers_per_gpu:g}"), acts=si(mem.activations, "B")),
-    ]
-
-
-def _acts_tex(recompute: str) -> str:
-    if recompute == "full":
-        core = r"2\,s\,b\,h = 2 \times @s \times @b \times @h"
-        return (r"\begin{aligned} M_{\text{act}} &= \frac{L}{p} \times " + core +
-                r" \quad (t = @tp,\ a = @a) \\ &= @layers \times @per = @acts\end{aligned}")
-    if recompute == "selective":
-        core = r"\frac{34\,s\,b\,h}{t} = \frac{34 \times @s \times @b \times @h}{@tp}"
-        return (r"\begin{aligned} M_{\text{act}} &= \frac{L}{p} \times " + core +
-                r" \quad (a = @a) \\ &= @layers \times @per = @acts\end{aligned}")
-    core = (r"\frac{s\,b\,h}{t}\left(34 + \frac{5\,a\,s}{h}\right) = "
-            r"\frac{@s \times @b \times @h}{@tp}\left(34 + \frac{5 \times @a \times @s}{@h}\right)")
-    return (r"\begin{aligned} M_{\text{act}} &= \frac{L}{p} \times " + core +
-            r" \\ &= @layers \times @per = @acts\end{aligned}")
+OPTIMIZERS = list(OPTIMIZER_CHOICES)

@@ -20,6 +20,8 @@ import sys
 import threading
 import time
 
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
 ENV = "ROOFLINE_LAB_TIMING"
 LOGGER = logging.getLogger("roofline_lab.timing")
 PREFIX = "roofline-lab timing"
@@ -53,7 +55,6 @@ def _watch(thread: threading.Thread) -> None:
 
 def _session_and_fragment_run() -> tuple[str, bool]:
     try:
-        from streamlit.runtime.scriptrunner import get_script_run_ctx
         ctx = get_script_run_ctx(suppress_warning=True)
     except Exception:  # noqa: BLE001 - timing must never break a page
         return "?", False

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import streamlit as st
 
@@ -148,7 +148,8 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
                    help: str | None = None, bounds: Bounds = POSITIVE,
                    kind: str | None = None, slider: tuple[float, float] | None = None,
                    container: Any = None, placeholder: str | None = None,
-                   optional: bool = False) -> float | None:
+                   optional: bool = False, steps: Sequence[float] | None = None,
+                   step_text: Callable[[float], str] | None = None) -> float | None:
     """A text field that reads a quantity ("7B", "2 TB/s", "2*8192**3"), bound to the URL.
 
     With `slider=(lo, hi)` a log-spaced select-slider sits under the field for quick
@@ -157,13 +158,15 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
     ``kind`` defaults to the one ``unit`` implies (calc.units.kind_for_unit: "FLOP/s" ->
     a compute rate), so a field with a unit rejects a quantity of another unit.
     With `optional=True` a blank field is allowed: it returns None quietly (tell a blank
-    field from a rejected one with `is_blank(key)`).
+    field from a rejected one with `is_blank(key)`).  ``steps`` (with ``step_text``, how a
+    step reads, e.g. "45%") puts a slider over those values instead of the log-spaced one.
     """
     box = container if container is not None else st
     if kind is None:
         kind = kind_for_unit(unit)
     slider_key = f"{key}__slider"
-    options = log_options(*slider) if slider else []
+    options = list(steps) if steps else (log_options(*slider) if slider else [])
+    shown = step_text or (lambda v: slider_text(v, unit))
 
     def field_changed() -> None:
         if not options:
@@ -176,7 +179,8 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
             st.session_state[slider_key] = value
 
     def slider_changed() -> None:
-        set_value(key, format_quantity(st.session_state[slider_key], unit))
+        value = st.session_state[slider_key]
+        set_value(key, step_text(value) if step_text else format_quantity(value, unit))
 
     text = bound(box.text_input, label, default, key=key, help=help,
                  on_change=field_changed, placeholder=placeholder)
@@ -205,8 +209,7 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
         options = with_option(options, st.session_state[slider_key])
         box.select_slider(t("common.slider_for", label=label), options=options,
                           key=slider_key, on_change=slider_changed,
-                          format_func=lambda v: slider_text(v, unit),
-                          label_visibility="collapsed")
+                          format_func=shown, label_visibility="collapsed")
     return value
 
 

@@ -20,6 +20,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from ui.pages import PAGES
+
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("ROOFLINE_LAB_ARTIFACTS", ROOT / "artifacts"))
@@ -31,19 +33,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 
-# Page paths in pages-directory mode (derived from the file names in pages/).
-PAGE_PATHS = {
-    "home": "/",
-    "learn": "/Learn",
-    "roofline": "/Roofline",
-    "mfu": "/MFU",
-    "training": "/Training_time",
-    "decode": "/Decode_speed",
-    "diagnosis": "/Trace_doctor",
-    "model": "/Model",
-    "measure": "/Measure",
-    "plans": "/Plans",
-}
+# Page paths in pages-directory mode, from the page registry (derived from the file names).
+PAGE_PATHS = {p.id: "/" + p.url_path for p in PAGES}
 
 
 # Generous: on a loaded 2-core CI machine a first page load can take tens of seconds.

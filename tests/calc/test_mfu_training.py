@@ -53,19 +53,23 @@ def test_required_tokens_inverts_mfu(n, t, g, p):
 def test_training_flops_per_token():
     # plain 6N
     assert mfu.training_flops_per_token(7e9) == 4.2e10
-    # 6*7e9 + 12*32*4096*8192 = 4.2e10 + 1.2885e10 = 5.4885e10
-    assert mfu.training_flops_per_token(7e9, 32, 4096, 8192) == pytest.approx(4.2e10 + 12 * 32 * 4096 * 8192)
-    # causal halves the attention term: 4.2e10 + 6*32*4096*8192
-    assert mfu.training_flops_per_token(7e9, 32, 4096, 8192, causal=True) == pytest.approx(
+    # the full score matrix: 6*7e9 + 12*32*4096*8192 = 4.2e10 + 1.2885e10 = 5.4885e10
+    assert mfu.training_flops_per_token(7e9, 32, 4096, 8192, causal=False) == pytest.approx(
+        4.2e10 + 12 * 32 * 4096 * 8192)
+    # causal (the one default, issue 19 1b) halves the attention term: 4.2e10 + 6*32*4096*8192
+    assert mfu.training_flops_per_token(7e9, 32, 4096, 8192) == pytest.approx(
         4.2e10 + 6 * 32 * 4096 * 8192)
-    out = mfu.training_flops_per_token(7e9, 32, 4096, np.array([0, 8192]))
+    out = mfu.training_flops_per_token(7e9, 32, 4096, np.array([0, 8192]), causal=False)
     np.testing.assert_allclose(out, [4.2e10, 4.2e10 + 12 * 32 * 4096 * 8192])
 
 
 def test_attention_share_and_warning_constant():
     # 12*32*4096*8192 = 1.28849e10; / (4.2e10 + 1.28849e10) = 0.2348
-    share = mfu.attention_flops_share(7e9, 32, 4096, 8192)
+    share = mfu.attention_flops_share(7e9, 32, 4096, 8192, causal=False)
     assert share == pytest.approx(12 * 32 * 4096 * 8192 / (4.2e10 + 12 * 32 * 4096 * 8192))
+    # causal by default: 6*32*4096*8192 = 6.442e9; / (4.2e10 + 6.442e9) = 0.1330
+    assert mfu.attention_flops_share(7e9, 32, 4096, 8192) == pytest.approx(
+        6 * 32 * 4096 * 8192 / (4.2e10 + 6 * 32 * 4096 * 8192))
     assert mfu.attention_flops_share(7e9, 32, 4096, 0) == 0.0
     assert mfu.ATTENTION_WARNING_SEQ_LEN == 8192
 

@@ -291,7 +291,8 @@ def test_activation_memory_korthikanti():
     assert activation_bytes_per_layer(2048, 1, 12288, 96, "none", 8) == pytest.approx(
         sbh * (34 + 5 * 96 * 2048 / 12288) / 8)                 # 114 * sbh / 8
     assert activation_bytes_per_layer(2048, 1, 12288, 96, "selective", 8) == pytest.approx(sbh * 34 / 8)
-    assert activation_bytes_per_layer(2048, 1, 12288, 96, "full", 8) == pytest.approx(2 * sbh)
+    # full recompute keeps the layer input, split t ways by sequence parallelism (§4.2.2)
+    assert activation_bytes_per_layer(2048, 1, 12288, 96, "full", 8) == pytest.approx(2 * sbh / 8)
     # without sequence parallelism: sbh * (10 + 24/t + 5as/(h t))
     assert activation_bytes_per_layer(2048, 1, 12288, 96, "none", 8, sequence_parallel=False) == \
         pytest.approx(sbh * (10 + 3 + 80 / 8))
@@ -309,7 +310,8 @@ def test_training_memory_zero_stages(catalog):
     assert training_memory(a, zero_stage=3, **kw).states == pytest.approx(16 / 8 * n)
     mem = training_memory(a, zero_stage=3, **kw)
     assert mem.activations == pytest.approx(32 * 2 * 4096 * 4096)    # full recompute: 2sbh per layer
-    assert mem.total == pytest.approx(mem.states + mem.activations)
+    # + the ZeRO-3 all-gather buffers: (2·2 + 2) B × one layer's parameters (N / 32)
+    assert mem.total == pytest.approx(mem.states + mem.activations + 6 * n / 32)
     with pytest.raises(ValueError, match="zero_stage"):
         training_memory(a, zero_stage=4, **kw)
 

@@ -226,3 +226,14 @@ def test_one_csv_writer():
     assert csv_cell(None) == "" and csv_cell(float("nan")) == "" and csv_cell(True) == "true"
     text = write_csv(["name", "x"], [["=cmd", 1.5]], text_columns=("name",))
     assert text == "name,x\n'=cmd,1.5\n"
+
+def test_hfu_above_100_is_impossible_in_plans():
+    # Defect 4 (Plans' HFU column): 7B parameters only, MFU 80 %, full recompute:
+    # HFU = 80 % x 8N / 6N = 106.7 % > 100 %: impossible (tests/ui/test_plans_report.py: the
+    # row says so).
+    plan = Plan(**{**SEED.__dict__, "mfu": 0.8, "recompute": "full"})
+    r = evaluate(plan, DEV, PUB)
+    assert r.hfu == pytest.approx(0.8 * 8 / 6)
+    assert r.run.verdict == "hfu_impossible"
+    ok = evaluate(Plan(**{**SEED.__dict__, "mfu": 0.7, "recompute": "full"}), DEV, PUB)
+    assert ok.run.verdict == "ok"                              # 93.3 %

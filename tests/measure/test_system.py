@@ -34,7 +34,19 @@ def test_cache_levels_from_sys(tmp_path):
     levels = cache_levels(tmp_path)
     assert [(c.name, c.size_bytes, c.shared_cpus) for c in levels] == [
         ("L1", 32768, 1), ("L2", 524288, 1), ("L3", 33554432, 2)]
-    assert cache_levels(tmp_path / "missing") == () or True  # not Linux-sys: falls back
+
+
+def test_cache_levels_unknown_without_sys_on_linux(tmp_path, monkeypatch):
+    # No /sys cache tree on a Linux machine (a container without sysfs): the levels are
+    # unknown, an empty tuple (the macOS sysctl fallback is only taken on darwin).
+    import measure.system as system
+    monkeypatch.setattr(system.sys, "platform", "linux")
+    assert cache_levels(tmp_path / "missing") == ()
+    # a tree with only an instruction cache and an unreadable level holds no data cache
+    _index(tmp_path, 0, 1, "Instruction", "32K", "0")
+    _index(tmp_path, 1, 2, "Unified", "512K", "0")
+    (tmp_path / "index1" / "level").write_text("two\n")
+    assert cache_levels(tmp_path) == ()
 
 
 def _pt(kernel, ws, bw):

@@ -1,7 +1,7 @@
 """Trace doctor page (AppTest): opens in both languages, shows an uploaded trace's verdicts
 first, keeps the session's trace (and the Roofline table) when a bad file comes, and turns
 the step time into MFU with a link to the MFU page. AppTest cannot upload files: the
-upload goes through the page's widget-free handler (ui.diagnosis.state.load_upload), as the
+upload goes through the page's widget-free handler (ui.trace_session.load_upload), as the
 uploader does."""
 import gzip
 import json
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from page_helpers import open_app_page
-from ui.diagnosis import state as S
+from ui import trace_session as S
 from ui.diagnosis.mfu import mfu_link_params
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "torch-traces"
@@ -180,13 +180,20 @@ def test_cpu_trace_on_the_roofline_is_no_trace_doctor_error():
 
 
 def test_mfu_uses_the_sidebar_model():
-    # with Llama-2-7B chosen in the sidebar, FLOPs per token come from its architecture
-    # (calc.models, attention included at seq 4096) and full recomputation adds a forward
-    # pass to HFU; step time 1 s, 12k tokens per step on 8 A100 (312 TFLOP/s BF16)
-    from calc.models import flops_per_token, load_models
-
-    arch = load_models()["llama-2-7b"]
-    f = flops_per_token(arch, 4096, causal=False, recompute="full")
+    # With Llama-2-7B chosen in the sidebar, FLOPs per token come from its architecture
+    # (causal attention at seq 4096, the one default) and full recomputation adds a forward
+    # pass to HFU. Step time 1 s, 12k tokens per step on 8 A100 (312 TFLOP/s BF16). By hand,
+    # from the model's config.json (32 layers, d 4096, 32 heads of 128, gated FFN 11008,
+    # vocab 32000, untied head):
+    #   per layer: attention 4·4096² = 67,108,864; FFN 3·4096·11008 = 135,266,304;
+    #              two RMSNorms 2·4096 = 8,192                     -> 202,383,360
+    #   N_active = 32 · 202,383,360 + 4,096 (final norm) + 32000·4096 (LM head)
+    #            = 6,476,271,616 + 131,072,000 = 6,607,343,616  (input embedding left out)
+    #   A (forward attention, causal: s/2 keys) = 2·L·H·hd·s = 2·32·32·128·4096 = 1,073,741,824
+    #   model    = 6·N + 3·A = 39,644,061,696 + 3,221,225,472 = 42,865,287,168 FLOP/token
+    #   hardware = 8·N + 4·A = 52,858,748,928 + 4,294,967,296 = 57,153,716,224 FLOP/token
+    #   MFU = 42,865,287,168 · 12,000 / (8 · 312e12) = 0.20608 -> "20.6%"
+    #   HFU = 57,153,716,224 · 12,000 / (8 · 312e12) = 0.27478 -> "27.5%"
     at = open_app_page(PAGE, device="a100-80gb-sxm", precision="bf16", model="llama-2-7b",
                        tokens_step="12k", gpus="8", seq="4096", recompute="full")
     upload(at, two_steps_trace(), "steps.json")
@@ -238,3 +245,6 @@ def test_trace_doctor_offers_the_traces_gpu_for_its_mfu(lang):
     assert not at.exception
     assert at.session_state["device"] == "v100-sxm2-32gb"
     assert not any(b.key == "diag_switch_device" for b in at.button)
+
+    assert metrics["MFU (mean step)"] == "20.6%"
+    assert metrics["HFU (mean step)"] == "27.5%"

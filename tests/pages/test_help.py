@@ -2,10 +2,9 @@
 import pytest
 
 from page_helpers import open_app_page
+from ui.pages import PAGES as REGISTRY
 
-PAGES = ["app.py", "pages/0_Learn.py", "pages/1_Roofline.py", "pages/2_MFU.py",
-         "pages/3_Training_time.py", "pages/4_Decode_speed.py", "pages/7_Plans.py",
-         "pages/8_Measure.py"]
+PAGES = [p.file for p in REGISTRY]          # every page of the registry
 KINDS = ["text_input", "number_input", "selectbox", "slider", "select_slider", "checkbox",
          "radio", "multiselect", "toggle"]
 

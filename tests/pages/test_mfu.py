@@ -72,14 +72,33 @@ def test_over_60_and_over_100():
 
 
 def test_attention_term_and_long_sequence_warning():
-    # attention term 12 x 32 x 4096 x 32768 = 5.154e10 FLOP/token vs 6N = 4.2e10
-    # share = 5.154e10 / 9.354e10 = 55.1 %
+    # One causal default everywhere (issue 19, 1b): the attention term 12 x L x h x s halved,
+    # 6 x 32 x 4096 x 32768 = 2.577e10 FLOP/token vs 6N = 4.2e10: share 2.577 / 6.777 = 38.0 %
     at = open_page("en", seq="32768")
-    assert "55.1%" in texts(at, "warning")
+    assert "38.0%" in texts(at, "warning")
     at = open_page("en", seq="32768", attn="true")
-    # FLOP/token 9.354e10 -> MFU 9.354e10 x 12 000 / 2.496e15 = 45.0 %
+    # FLOP/token 6.777e10 -> MFU 6.777e10 x 12 000 / 2.496e15 = 32.6 %
+    assert metric(at, 2) == "67.8 GFLOP"
+    assert metric(at, 0) == "32.6%"
+    # the full score matrix (causal off): 12 x 32 x 4096 x 32768 = 5.154e10; 9.354e10 -> 45.0 %
+    at = open_page("en", seq="32768", attn="true", causal="false")
     assert metric(at, 2) == "93.5 GFLOP"
     assert metric(at, 0) == "45.0%"
+
+
+@pytest.mark.parametrize("lang,word", [("en", "impossible"), ("zh", "不可能")])
+def test_hfu_above_100_is_impossible(lang, word):
+    # Defect 4: 7B on 8 x A100 at 46k tok/s, seq 4096, full recompute, attention on, the full
+    # score matrix: C = 6 x 7e9 + 12 x 32 x 4096 x 4096 = 4.844e10 -> MFU 4.844e10 x 46 000 /
+    # 2.496e15 = 89.3 %; hardware 8N + 4A, A = 4 x 32 x 4096 x 4096 = 2.147e9: 6.459e10 -> 119.0 %
+    at = open_page(lang, tokens_per_s="46k", attn="true", causal="false", recompute="full")
+    assert metric(at, 0) == "89.3%" and metric(at, 4) == "119.0%"
+    err = texts(at, "error")
+    assert "119.0%" in err and word in err
+    # causal (the default): 6N + 6 x 32 x 4096^2 = 4.522e10 -> 83.3 %; 8N + 4 x 1.074e9 -> 111.1 %
+    at = open_page(lang, tokens_per_s="46k", attn="true", recompute="full")
+    assert metric(at, 0) == "83.3%" and metric(at, 4) == "111.1%"
+    assert word in texts(at, "error")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

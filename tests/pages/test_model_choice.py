@@ -10,12 +10,13 @@ from streamlit.testing.v1 import AppTest
 
 from calc.models import decode_arch, encode_arch, from_hf_config, load_models, param_counts
 from page_helpers import APP, open_app_page
+from ui.pages import PAGES as REGISTRY
 from ui.widgets import format_quantity
 
 CATALOG = load_models()
 HF = Path(__file__).resolve().parents[1] / "data" / "hf_configs"
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = sorted(f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py"))   # every page
+PAGES = [p.file for p in REGISTRY if p.id != "home"]   # every page but the home page
 
 
 def metrics(at) -> dict[str, str]:
@@ -126,8 +127,10 @@ def test_mpt_13b_llm_foundry_mfu_and_hfu(lang):
     # 4717 tokens/s/GPU (37,736 for the job), activation checkpointing: MFU 41.60 %, HFU 55.47 %.
     # Ours: N = 12.84B (llm-foundry's NumParams 12.86B), attention 12*40*5120*4096 non-causal:
     # (6*12.841e9 + 1.0066e10) * 37736 / (8 * 989e12) = 41.5 %; HFU (full recompute) 4/3 of it.
+    # llm-foundry counts the full score matrix (its MFU callback: 2·2·L·d·s² per sequence),
+    # so the page is asked for the same convention: causal=false (the app's default is causal).
     at = open_app_page("pages/2_MFU.py", lang, model="mpt-13b", device="h100-sxm", gpus="8",
-                       tokens_per_s="37736", seq="4096", recompute="full")
+                       tokens_per_s="37736", seq="4096", recompute="full", causal="false")
     m = list(metrics(at).values())
     assert m[0] == "41.5%"
     assert "55.4%" in m
@@ -137,8 +140,9 @@ def test_mpt_30b_llm_foundry_mfu():
     # MPT-30B row: s 8192, 8 x H100, 1384 tokens/s/GPU, MFU 29.92 %, HFU 39.90 %.
     # (6*29.957e9 + 12*48*7168*8192) * 11072 / (8 * 989e12)
     #   = (179.74e9 + 33.82e9) * 11072 / 7.912e15 = 29.9 %;  HFU = 4/3 of it = 39.8 %
+    # (llm-foundry's convention, the full score matrix: causal=false, as above)
     at = open_app_page("pages/2_MFU.py", model="mpt-30b", device="h100-sxm", gpus="8",
-                       tokens_per_s="11072", seq="8192", recompute="full")
+                       tokens_per_s="11072", seq="8192", recompute="full", causal="false")
     m = metrics(at)
     assert m["MFU"] == "29.9%" and m["HFU"] == "39.8%"
 

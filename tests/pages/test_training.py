@@ -65,8 +65,31 @@ def test_garbage_query_params(lang):
                    price="xyz", deadline_days="0", logy="perhaps")
     assert len(at.error) >= 3
     assert len(at.metric) == 0 and at.warning
+    # The MFU is a typed field (issue 23): "nan" is refused with a message naming the field
     at = open_page(lang, mfu="nan", compare_mfu="garbage")
-    assert at.metric[1].value.startswith("54.1")            # MFU fell back to 45 %
+    assert at.error and len(at.metric) == 0
+    at = open_page(lang, compare_mfu="garbage")
+    assert at.metric[1].value.startswith("54.1")            # compare fell back to 25 %
+
+
+@pytest.mark.parametrize("lang,days_word", [("en", "days"), ("zh", "天")])
+def test_mfu_is_typed_and_the_slider_follows(lang, days_word):
+    # 37.5 % lies between the slider's 1 % steps: 54.099 x 45 / 37.5 = 64.92 days
+    at = open_page(lang, mfu="37.5%")
+    assert at.metric[1].value == f"64.9 {days_word}"
+    at.text_input(key="mfu").set_value("0.3").run()        # 54.099 x 45 / 30 = 81.15 days
+    assert at.metric[1].value == f"81.1 {days_word}"
+    assert at.select_slider(key="mfu__slider").value == pytest.approx(0.3)
+
+
+@pytest.mark.parametrize("lang,word", [("en", "impossible"), ("zh", "不可能")])
+def test_hfu_above_100_is_impossible(lang, word):
+    # Defect 4: MFU 80 % with full recomputation: HFU = 80 % x 8N / 6N = 106.7 % > 100 %
+    at = open_page(lang, mfu="80%", recompute="full")
+    err = texts(at, "error")
+    assert "106.7%" in err and word in err
+    at = open_page(lang, mfu="70%", recompute="full")        # 93.3 %: possible, a caption
+    assert "93.3%" in texts(at, "caption") and not at.error
 
 
 def test_bad_typed_input_keeps_page_working():
@@ -77,3 +100,25 @@ def test_bad_typed_input_keeps_page_working():
     at.text_input(key="price").set_value("-3").run()
     assert not at.exception and at.error
     assert at.metric[1].value == "54.1 days"                # the rest still computes
+
+
+@pytest.mark.parametrize("lang,word", [("en", "does not fit"), ("zh", "装不进")])
+def test_405b_pipeline_activations_on_the_page(lang, word):
+    # Defect 2: Llama-3.1-405B, 2,048 x H100, tp 8, pp 16, ZeRO-1, selective, seq 8192, mb 1.
+    # 1F1B keeps 16 micro-batches of 7.875 layers = 126 layers x 34 x 8192 x 16384 / 8 B
+    # = 71.9 GB of activations; + 6.34 + 6.34 + 2.38 GB of states = 86.9 GB > 80 GiB (85.9 GB).
+    at = open_page(lang, model="llama-3.1-405b", device="h100-sxm", gpus="2048", tp="8", pp="16",
+                   zero="1", recompute="selective", seq="8192")
+    values = [m.value for m in at.metric]
+    assert "71.9 GB" in values and "86.9 GB" in values
+    assert word in texts(at, "error")
+
+
+def test_adam_fp32_on_the_page():
+    # Defect 5: Llama-2-7B, ZeRO-0, "Adam, FP32 weights and gradients": 4 + 4 + 8 = 16 B/param
+    # x 6,738,415,616 = 107.8 GB, + 34 x 4096 x 4096 x 32 = 18.3 GB of activations (FlashAttention)
+    # = 126.1 GB (it read 99.1 GB: weights and gradients at 2 B)
+    at = open_page("en", model="llama-2-7b", gpus="8", zero="0", optim="adam-fp32")
+    values = [m.value for m in at.metric]
+    assert "27 GB" in values                    # weights 4 B x 6.738e9 = 26.95 GB
+    assert "126 GB" in values

@@ -92,3 +92,14 @@ def test_serving_chart_title_follows_its_y_axis(lang):
                              for p in default_plans()), 0, "$", "USD")
     chart = serving_chart(t, priced, evaluate_all(priced.plans, DEV, PUB, MODELS), "USD")
     assert chart.title == t("plans.chart.serving_title")
+
+@pytest.mark.parametrize("lang,word", [("en", "impossible"), ("zh", "不可能")])
+def test_hfu_above_100_reads_impossible_in_the_training_rows(lang, word):
+    # Defect 4: 7B, MFU 80 %, full recompute: HFU = 80 % x 8N / 6N = 106.7 % > 100 %
+    from ui.plans.rows import training_rows
+
+    plan = Plan(kind=TRAINING, n_params=7e9, n_tokens=1e12, device="a100-80gb-sxm", n_gpus=64,
+                mfu=0.8, recompute="full")
+    table = PlanTable((plan,), 0)
+    _cols, rows, _idx = training_rows(translator(lang), table, evaluate_all(table.plans, DEV, PUB), DEV)
+    assert any(word in str(cell) and "106.7%" in str(cell) for cell in rows[0])

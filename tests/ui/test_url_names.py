@@ -1,5 +1,11 @@
 """URL names are a public contract: shared links must keep working. Renaming one breaks
 every link anybody pasted in a chat. Add names freely; never remove or rename."""
+from pathlib import Path
+
+from streamlit.source_util import page_icon_and_name
+
+from ui.i18n import LANGS, translator
+from ui.pages import PAGES
 from ui.state import SHARED_NAMES, URL_NAMES
 
 # Pinned by hand from README.md ("Share links"). Extend when a page gains a name.
@@ -40,3 +46,35 @@ def test_names_are_short_and_url_safe():
     for names in URL_NAMES.values():
         for name in names:
             assert name.replace("_", "").isalnum() and name.islower() and len(name) <= 14, name
+
+
+# Page paths are part of every link too (pages-directory mode serves a page at its file
+# name without the number). Pinned by hand: moving or renaming a page's file breaks links.
+PINNED_PATHS = {
+    "home": "", "learn": "Learn", "roofline": "Roofline", "mfu": "MFU",
+    "training": "Training_time", "decode": "Decode_speed", "model": "Model",
+    "diagnosis": "Trace_doctor", "plans": "Plans", "measure": "Measure",
+}
+
+
+def test_pinned_page_paths_still_open():
+    paths = {p.id: p.url_path for p in PAGES}
+    for page_id, path in PINNED_PATHS.items():
+        assert paths.get(page_id) == path, f"{page_id}: URL path {paths.get(page_id)!r}, pinned {path!r}"
+
+
+def test_registry_paths_are_the_ones_streamlit_serves():
+    # The registry derives a page's path from its file name; Streamlit's own rule
+    # (streamlit.source_util.page_icon_and_name) must give the same name.
+    for p in PAGES:
+        if p.id != "home":
+            assert page_icon_and_name(Path(p.file))[1] == p.url_path, p
+
+
+def test_every_page_has_url_names_and_a_title():
+    for p in PAGES:
+        assert p.id == "home" or p.id in URL_NAMES, f"{p.id}: no URL_NAMES entry in ui/state.py"
+        for lang in LANGS:     # a missing key raises KeyError, naming it
+            assert translator(lang)(p.title_key).strip(), (p.id, lang)
+            if p.id != "home":  # the home page's card for the page
+                assert translator(lang)(f"home.tool.{p.id}").strip(), (p.id, lang)

@@ -2,29 +2,30 @@
 here), the tokens a step processes (the whole job's), the GPUs they are spread over and the
 sidebar's peak; a link opens the MFU page with those inputs (tokens/s from the mean step).
 
-FLOP per token come from ui.model_sections.training_flops (calc.models / calc.mfu): the
-same numbers the MFU page uses."""
+FLOP per token come from ui.model_sections.training_flops (calc.training_flops, causal by
+default) and the mean step is calc.mfu.measured_mfu's record: the same numbers, band and
+verdict the MFU page shows for the same run."""
 from __future__ import annotations
 
 import streamlit as st
 
 from calc.diagnosis import StepMfu, TraceDiagnosis, step_mfu
-from calc.mfu import mfu_band
+from calc.training_flops import CAUSAL_DEFAULT
 from calc.units import format_si
 from ui.figures.diagnosis import steps_figure
-from ui.frame import PAGES
 from ui.model_sections import model_params_note, recompute_select, training_flops
+from ui.pages import page_file
+from ui.state import nav_query_params
 from ui.widgets import COUNT, bound_checkbox, format_quantity, percent_text, quantity_input
 
-MFU_PAGE = next(path for pid, path, _icon in PAGES if pid == "mfu")
+MFU_PAGE = page_file("mfu")
 
 
 def mfu_link_params(ctx, params_text: str | None, tokens_per_s: float, n_gpus: float,
-                    recompute: str, seq: float | None = None) -> dict[str, str]:
+                    recompute: str, seq: float | None = None,
+                    causal: bool = CAUSAL_DEFAULT) -> dict[str, str]:
     """Query parameters that open the MFU page with these inputs (that page's URL names;
     the sidebar's names — language, device, precision, model — come along)."""
-    from ui.state import nav_query_params
-
     q = dict(nav_query_params())
     q.update({"tokens_per_s": format_quantity(tokens_per_s), "gpus": format_quantity(n_gpus)})
     if params_text:
@@ -33,6 +34,8 @@ def mfu_link_params(ctx, params_text: str | None, tokens_per_s: float, n_gpus: f
         q["recompute"] = recompute
     if seq:
         q["seq"] = format_quantity(seq)
+    if causal != CAUSAL_DEFAULT:
+        q["causal"] = "true" if causal else "false"
     return {k: v for k, v in q.items() if v}
 
 
@@ -63,7 +66,7 @@ def render_mfu(ctx, d: TraceDiagnosis) -> None:
     render_trace_device(t, d.device_name, ctx, key="diag_switch_device", what="diagnosis")
     c1, c2, c3 = st.columns(3)
     seq = None
-    causal = False
+    causal = CAUSAL_DEFAULT
     with c1:
         if model is None:
             n_params = quantity_input(t, t("diagnosis.params"), "params", "", kind="count",
@@ -82,7 +85,7 @@ def render_mfu(ctx, d: TraceDiagnosis) -> None:
         if model is not None:
             seq = quantity_input(t, t("diagnosis.seq"), "seq", "4096", kind="count", bounds=COUNT,
                                  help=t("diagnosis.seq_help"))
-            causal = bound_checkbox(t("diagnosis.causal"), "causal", value=False,
+            causal = bound_checkbox(t("diagnosis.causal"), "causal", value=CAUSAL_DEFAULT,
                                     help=t("diagnosis.causal_help"))
     m = None
     ready = n_params and tokens and gpus and ctx.peak_flops and (model is None or seq)
@@ -91,9 +94,8 @@ def render_mfu(ctx, d: TraceDiagnosis) -> None:
                             n_layers=None, hidden=None, seq=seq, causal=causal,
                             recompute=recompute)
         m = step_mfu([s.seconds for s in d.steps], tf.n_params, tokens, gpus, ctx.peak_flops,
-                     flops_per_token=tf.flops.model,
-                     hardware_flops_per_token=tf.flops.hardware)
-        band = mfu_band(m.mean_mfu)
+                     flops=tf.flops)
+        band = m.measured.band
         k = st.columns(3)
         k[0].metric(t("diagnosis.mfu_mean"), percent_text(t, m.mean_mfu),
                     help=t("diagnosis.mfu_mean_help", band=t(f"mfu.band.{band.key}.name")))
@@ -102,6 +104,12 @@ def render_mfu(ctx, d: TraceDiagnosis) -> None:
         k[2].metric(t("diagnosis.tokens_per_s"), format_si(m.tokens_per_s, "tok/s"),
                     help=t("diagnosis.tokens_per_s_help",
                            step=format_si(m.mean_step_seconds, "s")))
+        if m.measured.verdict == "mfu_impossible":
+            st.error(t("mfu.over_100"), icon=":material/error:")
+        elif m.measured.verdict == "hfu_impossible":
+            st.error(t("mfu.hfu_over_100", hfu=percent_text(t, m.mean_hfu),
+                       mfu=percent_text(t, m.mean_mfu),
+                       recompute=t(f"model.recompute.{recompute}")), icon=":material/error:")
         st.caption(t("diagnosis.mfu_caption", peak=format_si(ctx.peak_flops, "FLOP/s"),
                      device=ctx.device_label(), precision=t(f"common.prec.{ctx.precision}"),
                      fpt=format_si(tf.flops.model, "FLOP"), hw=format_si(tf.flops.hardware, "FLOP"),
@@ -110,7 +118,7 @@ def render_mfu(ctx, d: TraceDiagnosis) -> None:
             str(st.session_state.get("params") or format_quantity(n_params))
         st.page_link(MFU_PAGE, label=t("diagnosis.mfu_link"), icon=":material/speed:",
                      query_params=mfu_link_params(ctx, params_text, m.tokens_per_s, gpus,
-                                                  recompute, seq))
+                                                  recompute, seq, causal))
     elif not ctx.peak_flops:
         st.warning(t("common.custom_incomplete"))
     else:

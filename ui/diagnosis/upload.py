@@ -7,7 +7,7 @@ import streamlit as st
 
 from calc.diagnosis import TraceDiagnosis
 from calc.units import format_si
-from ui.diagnosis import state as S
+from ui import trace_session as S
 from ui.state import bound
 from ui.widgets import Bounds, quantity_input, uploader_note
 

@@ -1,4 +1,5 @@
-"""The Model page's chart: a model's operators as points on the device's roofline.
+"""Figure builder for the Model page: a model's operators as points on the device's roofline
+(plotly, drawn by the page's chart section ui/model/chart.py).
 
 Pure function of its inputs (no Streamlit). Each operator is drawn at its ceiling (the
 roofline at its arithmetic intensity, from calc.roofline), coloured by bound, sized by its

@@ -1,14 +1,38 @@
 """Plans page figure: one labelled point per plan with the published range as error bars.
 
-Pure function of its inputs (no Streamlit): the points come from ui.plans.points, which
-takes every number from calc.plans.
+Pure function of its inputs (no Streamlit). The chart's data (:class:`ChartData`, one
+:class:`Point` per plan) is defined here, with the figure; ui.plans.points fills it from
+calc.plans, and the report's SVG (ui.plans.svg) draws the same points.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
 
 import plotly.graph_objects as go
 
 from ui.figures.roofline import make_figure
-from ui.plans.points import ChartData
+
+
+@dataclass(frozen=True)
+class Point:
+    label: str
+    x: float
+    y: float
+    x_lo: Optional[float] = None
+    x_hi: Optional[float] = None
+    y_lo: Optional[float] = None
+    y_hi: Optional[float] = None
+    baseline: bool = False
+
+
+@dataclass(frozen=True)
+class ChartData:
+    title: str
+    x_label: str
+    y_label: str
+    points: tuple[Point, ...]
+
 
 POINT = "#1565c0"
 BASELINE = "#c62828"

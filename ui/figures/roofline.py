@@ -9,6 +9,7 @@ Plotly annotations on log axes take log10 coordinates: see `_log`.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
@@ -267,8 +268,6 @@ def _zero_flop_strip(k: KernelPoints, main: Roof, x_lo: float) -> tuple[KernelPo
     """Move zero-FLOP points (intensity 0) to x = the smallest drawn intensity (a strip at
     the left edge); y = their fraction of the memory roof times the slope there, so the
     height reads as bandwidth utilisation.  Returns the moved points and the strip's x."""
-    import dataclasses
-
     x = np.asarray(k.intensity, dtype=float).copy()
     zero = x == 0
     xs = x_lo * 10 ** 0.15

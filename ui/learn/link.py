@@ -13,9 +13,10 @@ import streamlit as st
 
 from calc.lessons import N_LESSONS
 from ui.i18n import Translator
+from ui.pages import page_file
 from ui.state import nav_query_params
 
-LEARN_PAGE = "pages/0_Learn.py"
+LEARN_PAGE = page_file("learn")
 
 
 def why_params(lesson: int) -> dict[str, str]:

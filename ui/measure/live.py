@@ -13,6 +13,7 @@ from calc.hardware import Accelerator
 from calc.roofline import place_kernels
 from calc.units import format_si
 from measure import lock
+from measure.device import device_id
 from measure.kernels import (LIVE_DTYPES, LiveKernel, bandwidth_for, kernel_cost,
                              predicted_seconds, run_kernels)
 from measure.system import CacheLevel
@@ -42,7 +43,6 @@ def _caches(m, dev: Accelerator) -> tuple[CacheLevel, ...]:
 
 def is_cpu_of(m, dev: Accelerator) -> bool:
     """True when `dev` is the CPU device of measurement `m` (numpy kernels belong there)."""
-    from measure.device import device_id
     return m is not None and dev.id == device_id("cpu", m.host.hostname) \
         and dev.date == m.started.strftime("%Y-%m-%dT%H:%M:%SZ")
 

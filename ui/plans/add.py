@@ -8,11 +8,14 @@ from typing import Optional
 import streamlit as st
 
 from calc.plans import MAX_PLANS, SERVING, TRAINING, Plan, display_name
-from ui.frame import PAGES
+from calc.units import QuantityError, parse_price, parse_quantity
+from ui.pages import page_file
 from ui.plans import state
+from ui.plans.editor import published_mfu_text
+from ui.state import kept
 
 ADDED_KEY = "plans.added_from_page"
-PLANS_PAGE = next(path for pid, path, _icon in PAGES if pid == "plans")
+PLANS_PAGE = page_file("plans")
 
 
 def _custom(ctx) -> dict:
@@ -23,7 +26,6 @@ def _custom(ctx) -> dict:
 
 def _price_currency() -> Optional[str]:
     """The Training page's currency: typed with the price ("$2" -> "USD") or chosen."""
-    from calc.units import QuantityError, parse_price
     try:
         typed = parse_price(st.session_state.get("price", "") or "")[1]
     except (QuantityError, ValueError):
@@ -73,7 +75,6 @@ def training_setup_button(ctx, n_params, n_tokens, n_gpus, mfu, price, *, recomp
     """The Training page's button: a training plan from its inputs (disabled while one is
     invalid).  The memory options (sharding, micro-batch, TP/PP, optimizer, FlashAttention)
     are read from the page's kept values."""
-    from ui.state import kept
     plan = None
     model = _catalog_model(ctx)
     if ctx.ready and model is not None and None not in (n_params, n_tokens, n_gpus, mfu) \
@@ -94,7 +95,6 @@ def training_setup_button(ctx, n_params, n_tokens, n_gpus, mfu, price, *, recomp
 
 
 def _num(text) -> float:
-    from calc.units import parse_quantity
     try:
         x = parse_quantity(str(text), kind="count")
     except ValueError:
@@ -126,6 +126,5 @@ def published_mfu_caption(ctx, n_params, n_gpus) -> None:
     (parameters N, the sidebar's device, the GPU count), from published_mfu.toml."""
     if n_params is None or n_gpus is None:
         return
-    from ui.plans.editor import published_mfu_text
     published, _ = state.published()
     st.caption(published_mfu_text(ctx.t, n_params, n_gpus, ctx.device_id, published))

@@ -14,13 +14,14 @@ from typing import Any, Mapping, Optional
 
 import streamlit as st
 
+from calc.models import param_counts
 from calc.plans import (KV_PRECISIONS, MAX_PLANS, RECOMPUTE, SERVING, TRAINING,
                         WEIGHT_PRECISIONS, Plan, auto_name, default_plans, display_name)
-from calc.published import decode_efficiency_range, mfu_range
+from calc.published import decode_efficiency_range, device_family, mfu_range
 from calc.units import QuantityError, format_si, parse_price, parse_quantity
 from ui.i18n import Translator
-from ui.plans import state
 from ui.model_sections import OPTIMIZERS, ZERO_OPTIONS
+from ui.plans import state
 from ui.plans.rows import currency_sign, fmt_pct, model_name, plan_label
 from ui.widgets import format_quantity, quantity_error
 
@@ -129,7 +130,6 @@ def candidate(t: Translator, base: Plan, models=None) -> tuple[Optional[Plan], d
     if model and (models is None or model not in models):
         model = ""
     if model:
-        from calc.models import param_counts
         n_params: Optional[float] = param_counts(models[model]).total
     else:
         n_params = r.quantity("params", t("plans.f.params"), "count")
@@ -275,7 +275,6 @@ def _model_label(t: Translator, models, m: str) -> str:
 
 
 def _model_caption(t: Translator, models, m: str) -> None:
-    from calc.models import param_counts
     arch = models[m]
     pc = param_counts(arch)
     st.caption(t("plans.f.model_facts", total=format_quantity(pc.total),
@@ -429,7 +428,6 @@ def _short(source) -> str:
 
 
 def _family_name(device_id: str) -> str:
-    from calc.published import device_family
     return device_family(device_id).upper()
 
 
@@ -438,7 +436,6 @@ def _published_mfu_caption(t: Translator, plan: Plan, published, models) -> None
     p = cand or plan
     n = p.n_params
     if p.model and models and p.model in models:
-        from calc.models import param_counts
         n = param_counts(models[p.model]).active
     st.caption(published_mfu_text(t, n, p.n_gpus, p.device, published))
 

@@ -1,4 +1,4 @@
-"""Chart points of the plan table (no Streamlit, no plotly): one labelled point per plan,
+"""Chart points of the plan table (no Streamlit): one labelled point per plan,
 with the published range as error bars.  The page's plotly figure
 (ui.figures.plans) and the report's SVG (ui.plans.svg) draw the same points.
 
@@ -10,32 +10,12 @@ the bars span the published decode-efficiency range.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from calc.plans import PlanTable, ServingResult, TrainingResult
+from ui.figures.plans import ChartData, Point  # noqa: F401 - the chart's data, defined with its figure
 from ui.i18n import Translator
 from ui.plans.rows import plan_label
-
-
-@dataclass(frozen=True)
-class Point:
-    label: str
-    x: float
-    y: float
-    x_lo: Optional[float] = None
-    x_hi: Optional[float] = None
-    y_lo: Optional[float] = None
-    y_hi: Optional[float] = None
-    baseline: bool = False
-
-
-@dataclass(frozen=True)
-class ChartData:
-    title: str
-    x_label: str
-    y_label: str
-    points: tuple[Point, ...]
 
 
 def _money_label(t: Translator, key_cur: str, key_plain: str, code: str) -> str:

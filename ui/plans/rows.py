@@ -40,7 +40,6 @@ def fmt_signed_money(x: Optional[float], code: str = "") -> str:
 def currency_sign(code: str) -> str:
     """The symbol of a currency ("$" for USD, "HK$" for HKD; "" without a currency), as
     calc.currency lists it; parse_price reads it back."""
-    from calc.currency import currency
     try:
         return currency(code).symbol if code else ""
     except ValueError:
@@ -115,6 +114,15 @@ def published_note(t: Translator, rng) -> str:
     return text
 
 
+def hfu_note(t: Translator, plan, res) -> str:
+    """The HFU beside a training plan's MFU, marked impossible above 100 % (the record's
+    verdict, calc.mfu.utilisation_verdict)."""
+    recompute = t(f"model.recompute.{plan.recompute}")
+    if res.run is not None and res.run.verdict == "hfu_impossible":
+        return t("plans.hfu_impossible", hfu=fmt_pct1(res.hfu), recompute=recompute)
+    return t("plans.hfu", hfu=fmt_pct(res.hfu), recompute=recompute)
+
+
 def _fit(t, fit: Optional[str]) -> str:
     return t(f"plans.fit.{fit}") if fit else t("plans.fit.unknown")
 
@@ -162,7 +170,7 @@ def training_rows(t: Translator, table: PlanTable, results: Sequence, devices,
         if plan.kind != TRAINING or not isinstance(res, TrainingResult):
             continue
         rel = relative(res, base) if base is not None and i != table.baseline else None
-        mfu = fmt_pct(plan.mfu) + (f" · {t('plans.hfu', hfu=fmt_pct(res.hfu))}" if res.hfu else "")
+        mfu = fmt_pct(plan.mfu) + (f" · {hfu_note(t, plan, res)}" if res.hfu else "")
         rows.append([
             plan_label(t, table, i, results), setup_text(t, plan, devices),
             model_name(plan, res) or fmt_count(plan.n_params), fmt_count(plan.n_tokens), mfu,

@@ -15,12 +15,15 @@ from typing import Optional
 
 import streamlit as st
 
+from calc.currency import CURRENCY_CODES, DEFAULT_CURRENCY, currency_label
+from calc.models import ModelFileError, load_models
 from calc.plans import (MAX_PLANS, Plan, PlanTable, decode_plans, default_plans,
                         encode_plans, is_examples)
 from calc.published import Published, PublishedFileError, load_published
 from calc.scenario import MAX_URL_TOKEN_CHARS, ScenarioError
-from calc.currency import CURRENCY_CODES, DEFAULT_CURRENCY, currency_label
+from ui.plans.rows import currency_sign
 from ui.state import kept, set_value, url_changed, write_url
+from ui.widgets import bound_select
 
 TABLE_KEY = "plans.table"
 SELECTED_KEY = "plans.selected"           # index of the plan in the editor (non-widget)
@@ -125,7 +128,6 @@ def with_currency(table: PlanTable, code: Optional[str]) -> PlanTable:
     Every price in the table is read in this currency (one comparison, one currency)."""
     if not code or code == table.currency_code:
         return table
-    from ui.plans.rows import currency_sign
     return dataclasses.replace(table, currency_symbol=currency_sign(code), currency_code=code)
 
 
@@ -145,7 +147,6 @@ def chosen_currency() -> str:
 def currency_select(t, container=None) -> str:
     """The currency selector (the Training page's choice, URL name ``currency``); every
     price of the table is read in it.  Returns the ISO code."""
-    from ui.widgets import bound_select
     codes = list(CURRENCY_CODES)
     code = bound_select(t("training.currency"), codes, CURRENCY_KEY, container=container,
                         index=codes.index(DEFAULT_CURRENCY), format_func=currency_label,
@@ -207,13 +208,11 @@ def published() -> tuple[Optional[Published], Optional[str]]:
 
 @st.cache_resource(show_spinner=False)
 def _models_cached(path: Optional[str]):
-    from calc.models import load_models
     return load_models(path)
 
 
 def models() -> tuple[dict, Optional[str]]:
     """The model catalog (models.toml), or ({}, message) when the file is broken."""
-    from calc.models import ModelFileError
     try:
         return _models_cached(None), None
     except (ModelFileError, ValueError) as exc:

@@ -18,6 +18,7 @@ from ui.figures.roofline import ROOF_COLORS, KernelPoints, Roof, kernel_points, 
 from ui.i18n import Translator
 from ui.roofline import compare, hierarchy, state, view
 from ui.roofline.results import LIGHT_HOVER_ABOVE, Analysis, subset
+from ui.state import kept, remember, url_changed, write_url
 
 #: Intensity used in the intro's example ("at 2 FLOP/B this device reaches at most …").
 INTRO_INTENSITY = 2.0
@@ -73,8 +74,6 @@ def _as_list(value) -> list[str]:
 def roofs_selector(t: Translator, precisions: Sequence[str], current: str, container=None) -> list[str]:
     """Multiselect of the device's other precisions, synced by hand with the URL `roofs`
     ("fp32,fp8"); kept across pages. Returns the chosen precision ids."""
-    from ui.state import kept, remember, url_changed, write_url
-
     box = container if container is not None else st
     options = [p for p in precisions if p != current]
     from_url = url_changed(ROOFS_KEY)

@@ -22,6 +22,7 @@ from calc.kernel_table import KernelRecord
 from calc.roofline import attainable_flops
 from calc.units import format_si
 from calc.views import speedup_bound, speedup_regime, time_shares
+from ui.figures.roofline import Roof
 from ui.i18n import Translator
 from ui.state import kept, remember, url_changed, write_url
 
@@ -120,8 +121,6 @@ def main_label(ctx) -> str:
 
 def compare_roofs(ctx) -> list:
     """The compared devices' roofs (ui.figures.roofline.Roof), dashed, in their colours."""
-    from ui.figures.roofline import Roof
-
     roofs = []
     for i, c in enumerate(selected_devices(ctx.devices)):
         roofs.append(Roof(label=device_label(ctx.t, c.device, c.precision),

@@ -23,6 +23,7 @@ import streamlit as st
 from calc.kernel_table import KernelRecord
 from calc.units import MIN_MAGNITUDE, QuantityError, format_si, parse_quantity
 from calc.views import level_points
+from ui.figures.roofline import Roof, _plain, decade_ticks
 from ui.i18n import Translator
 from ui.state import bound, set_value
 from ui.widgets import Bounds, bound_checkbox, check_bounds, quantity_error
@@ -152,8 +153,6 @@ def render_hierarchy_controls(ctx, kernels: Sequence[KernelRecord] = ()) -> Hier
 def hierarchy_roofs(t: Translator, peak_flops: float | None, options: HierarchyOptions):
     """Extra roofs (ui.figures.roofline.Roof) for the entered L2/L1 ceilings, under the
     main compute roof ``peak_flops``. Empty when no ceiling is entered or no peak known."""
-    from ui.figures.roofline import Roof
-
     if not peak_flops:
         return []
     roofs = []
@@ -229,8 +228,6 @@ def add_hierarchy(fig: go.Figure, t: Translator, kernels: Sequence[KernelRecord]
                   peak_flops: float, mem_bw: float, mask: np.ndarray | None = None) -> int:
     """Add :func:`hierarchy_traces` to a roofline figure and widen its x axis (with decade
     ticks) so every level point is visible. Returns the number of traces added."""
-    from ui.figures.roofline import _plain, decade_ticks
-
     traces = hierarchy_traces(t, kernels, peak_flops, mem_bw, mask)
     if not traces:
         return 0

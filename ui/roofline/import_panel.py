@@ -11,18 +11,21 @@ The chart's view controls (top-N, size by, filter) are in :mod:`ui.roofline.view
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, MutableMapping, Sequence
 
 import streamlit as st
 
-from calc.importers import SKIP_REASONS, ImportFormatError, ImportReport, import_file
+from calc.hardware import device_for_name
+from calc.importers import NCU_COMMAND, SKIP_REASONS, ImportFormatError, ImportReport, import_file
 from calc.kernel_table import KernelRecord, to_csv
 from calc.units import format_si
 from ui.i18n import Translator
 from ui.roofline import state
+from ui.roofline.doctor_report import render_coverage
+from ui.state import set_value
+from ui.trace_session import file_signature, from_roofline_import
 from ui.widgets import uploader_note
 
 UPLOAD_KEY = "rlx_import_file"
@@ -62,11 +65,6 @@ class ImportOutcome:
     @property
     def ok(self) -> bool:
         return self.error is None
-
-
-def file_signature(data: bytes, filename: str) -> str:
-    """Name, size and SHA-1 of an upload: the same file is imported only once."""
-    return f"{filename}|{len(data)}|{hashlib.sha1(data).hexdigest()}"
 
 
 def handle_upload(data: bytes, filename: str, options: dict | None = None,
@@ -109,8 +107,6 @@ def process_upload(session: MutableMapping[str, Any], data: bytes, filename: str
         added = add(out.records, source_label=f"import:{filename}")
         out = dataclasses.replace(out, added=int(added or 0))
         if out.format == "torch_trace":     # the Trace doctor reads the whole trace too
-            from ui.diagnosis.state import from_roofline_import
-
             from_roofline_import(session, data, filename, sig)
     session[RESULT_KEY] = out
     return out
@@ -179,7 +175,6 @@ def replace_then_add(records, source_label=None) -> int:
 
 
 def _switch_device(dev_id: str) -> None:
-    from ui.state import set_value
     set_value("device", dev_id)
 
 
@@ -196,7 +191,6 @@ def render_trace_device(t: Translator, device_name: str, ctx, *, key: str,
     """The trace's GPU against the sidebar's device, with a "Switch the sidebar to …"
     button when they differ (the Roofline import and the Trace doctor: ``what`` is the
     text prefix, ``{what}.device_same`` / ``_unknown`` / ``_differs``)."""
-    from calc.hardware import device_for_name
     if not device_name:
         return
     dev_id = device_for_name(device_name, ctx.devices)
@@ -238,8 +232,6 @@ def render_report(t: Translator, out: ImportOutcome, *, key: str = "rlx_import",
     else:
         st.info(t("rlx.imp.no_time"))
     if out.format == "torch_trace":
-        from ui.diagnosis.report import render_coverage
-
         render_coverage(t, out.filename, rep)
     for n in rep.notes:
         key = "tensor_k_option" if n.key == "tensor_k" and dict(n.detail).get("basis") == "option" \
@@ -265,11 +257,7 @@ def render_report(t: Translator, out: ImportOutcome, *, key: str = "rlx_import",
 
 
 def _ncu_command() -> str:
-    try:
-        from calc.importers import NCU_COMMAND
-        return str(NCU_COMMAND)
-    except (ImportError, AttributeError):
-        return ""
+    return str(NCU_COMMAND)
 
 
 def render_import_panel(ctx) -> ImportOutcome | None:

@@ -111,6 +111,11 @@ EN = {
                    "data-parallel rank and summed again? Is the step timed after a "
                    "synchronise? (A 2:4-sparse peak is twice the dense one: it would make "
                    "MFU lower, not higher.)",
+    "mfu.hfu_over_100": "**HFU {hfu}** is above 100 %, which is impossible: no GPU executes more "
+                        "than its peak. The MFU ({mfu}) is possible, so the likely cause is the "
+                        "recomputation counted twice: the run does not recompute as much as "
+                        "\"{recompute}\" says, or the tokens/s already include the recomputed work. "
+                        "Check the recomputation setting against the training config.",
     "mfu.over_100": "MFU above 100 % is impossible: the inputs are wrong. The causes that "
                     "push it up: a peak that is too small (the BF16 peak for an FP8 run, a "
                     "PCIe peak for an SXM part); FLOPs counted too high (total instead of "
@@ -265,6 +270,9 @@ ZH = {
                    "或者 SXM 的卡用了 PCIe 版的峰值？FLOP 是不是算多了——混合专家（MoE）模型用了总参数量而不是激活参数量，"
                    "或者 6N 按卡算了一遍又按集群算了一遍？token 是不是只算了一次，而不是按数据并行 rank 算了又加一遍？"
                    "计时前有没有同步？（2:4 稀疏峰值是稠密值的两倍，只会让 MFU 变低，不会变高。）",
+    "mfu.hfu_over_100": "**HFU {hfu}** 超过了 100%，这不可能：GPU 执行的计算不会超过它的峰值。"
+                        "MFU（{mfu}）本身可能，所以最可能的原因是重计算被算了两次：实际没有“{recompute}”说的那么多重计算，"
+                        "或者 tokens/s 已经包含了重计算的工作。请对照训练配置检查重计算设置。",
     "mfu.over_100": "MFU 不可能超过 100%，输入一定有错。会把它推高的原因：峰值太小（FP8 训练用了 BF16 峰值、"
                     "SXM 的卡用了 PCIe 版峰值）；FLOP 算多了（MoE 模型用了总参数量而不是激活参数量，"
                     "6N 按卡算了又按集群算）；token 按数据并行 rank 算了又加了一遍；或者时间测短了"

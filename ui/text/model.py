@@ -193,7 +193,7 @@ EN = {
     "model.mem.optim_help": "Bytes of optimizer state per parameter. Adam in mixed precision "
                             "keeps an FP32 copy of the weights and two FP32 moments: 12 bytes.",
     "model.mem.optim.adam-mixed": "Adam, mixed precision (12 B/param)",
-    "model.mem.optim.adam-fp32": "Adam, FP32 weights (8 B/param)",
+    "model.mem.optim.adam-fp32": "Adam, FP32 weights and gradients (4 + 4 + 8 B/param)",
     "model.mem.optim.adam-8bit": "Adam, 8-bit states (2 B/param)",
     "model.mem.optim.sgd-momentum": "SGD with momentum (4 B/param)",
     "model.mem.mbs": "Micro-batch (sequences per GPU)",
@@ -220,10 +220,11 @@ EN = {
     "model.mem.no_fit": "**{total}** per GPU does not fit in {mem}: {diff} too much ({pct}). Shard "
                         "more (a higher ZeRO stage), recompute, or use a smaller micro-batch.",
     "model.mem.unknown_memory": "The device's memory is not known, so the fit cannot be checked.",
-    "model.mem.assumptions": "Weights and gradients in the training precision (2 bytes), every "
-                             "parameter counted (all experts: expert parallelism is not modelled). "
-                             "Activations per Korthikanti et al. 2022 (16-bit, GPT layer); the "
-                             "logits, the CUDA context and fragmentation are not counted.",
+    "model.mem.assumptions": "Weights and gradients in BF16 (2 bytes; 4 with FP32 Adam), placed "
+                             "as tensor parallelism places them; parameters split evenly over the "
+                             "pipeline stages. Activations per Korthikanti et al. 2022 (16-bit, "
+                             "GPT layer); the logits, the CUDA context and fragmentation are left "
+                             "to the 10 % reserve.",
     "model.how.mem_states": "Weights, gradients and optimizer states per GPU: N parameters split "
                             "over tensor × pipeline parallel, then ZeRO stage {zero} shards "
                             "them over the {dp} data-parallel GPUs.",
@@ -361,7 +362,7 @@ ZH = {
     "model.mem.optim": "优化器",
     "model.mem.optim_help": "每个参数的优化器状态字节数。混合精度 Adam 保存一份 FP32 权重和两个 FP32 动量：12 字节。",
     "model.mem.optim.adam-mixed": "Adam，混合精度（12 字节/参数）",
-    "model.mem.optim.adam-fp32": "Adam，FP32 权重（8 字节/参数）",
+    "model.mem.optim.adam-fp32": "Adam，FP32 权重和梯度（4 + 4 + 8 字节/参数）",
     "model.mem.optim.adam-8bit": "Adam，8 位状态（2 字节/参数）",
     "model.mem.optim.sgd-momentum": "带动量的 SGD（4 字节/参数）",
     "model.mem.mbs": "微批大小（每张 GPU 的序列数）",
@@ -384,8 +385,8 @@ ZH = {
     "model.mem.tight": "每张 GPU **{total}**，占 {mem} 的 {pct}：纸面上装得下，但 CUDA 上下文、碎片和临时缓冲需要最后那 10 %。",
     "model.mem.no_fit": "每张 GPU **{total}**，装不进 {mem}：多了 {diff}（{pct}）。请切分得更多（更高的 ZeRO 阶段）、重计算，或减小微批。",
     "model.mem.unknown_memory": "不知道设备的显存大小，无法判断是否装得下。",
-    "model.mem.assumptions": "权重和梯度按训练精度（2 字节），所有参数都计入（所有专家：不考虑专家并行）。"
-                             "激活按 Korthikanti 等（2022）的公式（16 位，GPT 结构的层）；logits、CUDA 上下文和碎片不计。",
+    "model.mem.assumptions": "权重和梯度按 BF16（2 字节；FP32 Adam 为 4 字节），按张量并行的方式放置；参数在流水线各级间平均分配。"
+                             "激活按 Korthikanti 等（2022）的公式（16 位，GPT 结构的层）；logits、CUDA 上下文和碎片留给 10% 的余量。",
     "model.how.mem_states": "每张 GPU 的权重、梯度和优化器状态：N 个参数先按张量并行 × 流水线并行切分，"
                             "再由 ZeRO 阶段 {zero} 在 {dp} 张数据并行 GPU 上切分。",
     "model.how.mem_acts": "一个微批每层的激活（Korthikanti 等，2022），乘以这张 GPU 上的层数。",

@@ -60,7 +60,9 @@ EN = {
     "plans.not_known": "—",
     "plans.arrow": "{a} → {b}",
     "plans.setup": "{gpus} × {device} · {precision}",
-    "plans.hfu": "HFU {hfu} (full recompute)",
+    "plans.hfu": "HFU {hfu} ({recompute})",
+    "plans.hfu_impossible": "⚠ HFU {hfu} > 100 %: impossible with {recompute} recomputation "
+                            "(this MFU is out of reach, or the recomputation is counted twice)",
     # chart section
     "plans.chart_heading": "The choice at a glance",
     "plans.chart.training_title": "Training: days against {money}",
@@ -296,7 +298,8 @@ ZH = {
     "plans.not_known": "—",
     "plans.arrow": "{a} → {b}",
     "plans.setup": "{gpus} × {device} · {precision}",
-    "plans.hfu": "HFU {hfu}（完全重计算）",
+    "plans.hfu": "HFU {hfu}（{recompute}）",
+    "plans.hfu_impossible": "⚠ HFU {hfu} > 100%：{recompute}重计算下不可能（这个 MFU 达不到，或者重计算被算了两次）",
     "plans.chart_heading": "一眼看清取舍",
     "plans.chart.training_title": "训练：天数与{money}",
     "plans.chart.serving_title": "推理服务：每用户 tokens/s 与每百万 token 费用",

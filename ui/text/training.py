@@ -22,7 +22,8 @@ EN = {
     "training.gpus_help": "GPUs the job runs on, a whole number.",
     "training.mfu": "MFU of the run",
     "training.mfu_help": "The MFU you expect (45–55 % is a well-tuned job, 20–35 % is common "
-                         "before tuning). Measure it on the MFU page.",
+                         "before tuning): type it (37.5%, 0.375) or move the slider. Measure it "
+                         "on the MFU page.",
     "training.compare_mfu": "Compare with MFU",
     "training.compare_mfu_help": "A second MFU to compare against, e.g. where you are today "
                                  "before optimising.",
@@ -94,7 +95,57 @@ EN = {
                                 "A100) raising MFU from 25 % to 45 % takes the run from about "
                                 "97 to about 54 days: 43 days of a 64-GPU cluster saved, about "
                                 "66,000 GPU-hours.",
+    # HFU above 100 %, the memory layout (calc.training_memory)
+    "training.hfu_over_100": "At {mfu} MFU, {recompute} recomputation means **{hfu} HFU**: above "
+                             "100 %, which is impossible — no GPU executes more than its peak. "
+                             "Either this MFU is out of reach with this much recomputation, or "
+                             "the recomputation is counted twice (the run does not recompute "
+                             "that much, or the MFU you started from already counts it).",
+    "training.mem.cp": "Context-parallel size",
+    "training.mem.cp_help": "GPUs one sequence is split across (ring attention): each keeps the "
+                            "activations of seq ÷ cp tokens. The cluster is tp × pp × cp × dp GPUs.",
+    "training.mem.ep": "Expert-parallel size",
+    "training.mem.ep_help": "GPUs the routed experts are spread over, taken from the data-parallel "
+                            "GPUs (it must divide dp × cp); each expert is split over the "
+                            "tensor-parallel GPUs as well.",
+    "training.mem.sp": "Sequence parallelism",
+    "training.mem.sp_help": "Megatron's sequence parallelism splits the norms' and dropouts' "
+                            "activations (and full recomputation's saved inputs) over the "
+                            "tensor-parallel GPUs. Kept in the link as sp=true/false.",
+    "training.mem.schedule": "Pipeline schedule",
+    "training.mem.schedule_help": "How micro-batches flow through the stages: it sets how many "
+                                  "micro-batches' activations the first stage holds.",
+    "training.mem.schedule.1f1b": "1F1B (interleaved with chunks > 1)",
+    "training.mem.schedule.zb1p": "Zero bubble (ZB1P)",
+    "training.mem.schedule.dualpipe": "DualPipe (2× parameters)",
+    "training.mem.interleave": "Model chunks per stage (interleaving)",
+    "training.mem.interleave_help": "Megatron's interleaved 1F1B: v chunks per GPU. The first "
+                                    "stage then holds 1 + (p − 1)/(p·v) times 1F1B's activations.",
+    "training.mem.microbatches": "Micro-batches per step (optional)",
+    "training.mem.microbatches_help": "Micro-batches per optimizer step and pipeline. Fewer than "
+                                      "the stages leaves fewer in flight; blank: at least as many "
+                                      "as the stages.",
+    "training.mem.at_least_pp": "≥ pipeline stages",
+    "training.mem.bytes_help": "{b} bytes per parameter, divided as the sharding says.",
+    "training.mem.zero3": "ZeRO-3 buffers",
+    "training.mem.zero3_help": "FSDP / ZeRO-3 gathers each layer's full weights before using it: "
+                               "the layer in use and the prefetched one, plus one layer's "
+                               "unsharded gradients before their reduce-scatter.",
+    "training.mem.bad_split": "{gpus} GPUs cannot be split into tensor {tp} × pipeline {pp} × "
+                              "context {cp} × data-parallel groups: the GPUs must be a multiple "
+                              "of {tp} × {pp} × {cp}.",
+    "training.mem.bad_layout": "This layout cannot split the model: {message}.",
+    "training.mem.worst_stage": "The worst pipeline stage, the first: it holds {inflight} "
+                                "layer-micro-batches of activations ({schedule}; {layers} layers "
+                                "per stage).",
+    "training.how.mem_states": "Weights, gradients and optimizer states per GPU: the {n} parameters "
+                               "placed over tensor {tp} (norms and router replicated) × pipeline "
+                               "{pp}, then ZeRO stage {zero} shards them over the {dp} × {cp} "
+                               "data- and context-parallel GPUs.",
+    "training.how.mem_acts": "Activations of one micro-batch per layer (Korthikanti et al. 2022), "
+                             "times the layer-micro-batches the first stage holds ({schedule}).",
 }
+
 
 ZH = {
     "training.title": "训练时长：开训之前就算清天数、GPU 小时和花费",
@@ -113,8 +164,8 @@ ZH = {
     "training.gpus": "GPU 数量",
     "training.gpus_help": "任务使用的 GPU 数，整数。",
     "training.mfu": "本次训练的 MFU",
-    "training.mfu_help": "你预期能达到的 MFU（调好的任务一般 45–55%，没调过的常见 20–35%）。"
-                         "可以在 MFU 页面实测。",
+    "training.mfu_help": "你预期能达到的 MFU（调好的任务一般 45–55%，没调过的常见 20–35%）："
+                         "可以直接输入（37.5%、0.375），也可以拖动滑块。可以在 MFU 页面实测。",
     "training.compare_mfu": "对比的 MFU",
     "training.compare_mfu_help": "拿来对比的另一个 MFU，比如优化前的现状。",
     "training.price": "每 GPU 小时价格（可选）",
@@ -170,4 +221,40 @@ ZH = {
     "training.takeaway_static": "**这个公式的用处**：开训之前就能估算成本。以本章算例为例（7B、1T token、64 张 A100），"
                                 "MFU 从 25% 提到 45%，训练从约 97 天缩短到约 54 天——64 卡集群省下 43 天，"
                                 "约 6.6 万 GPU 小时。",
+    "training.hfu_over_100": "MFU 为 {mfu}、{recompute}重计算，意味着 **{hfu} HFU**：超过 100%，"
+                             "这不可能——GPU 执行的计算不会超过它的峰值。要么在这么多重计算下达不到这个 MFU，"
+                             "要么重计算被算了两次（实际并没有重计算这么多，或者你起步的 MFU 已经算进去了）。",
+    "training.mem.cp": "上下文并行规模",
+    "training.mem.cp_help": "一条序列切到几张 GPU 上（ring attention）：每张只保存 seq ÷ cp 个 token 的激活。"
+                            "集群 = tp × pp × cp × dp 张 GPU。",
+    "training.mem.ep": "专家并行规模",
+    "training.mem.ep_help": "路由专家分布在几张 GPU 上，这些 GPU 取自数据并行（必须整除 dp × cp）；"
+                            "每个专家还会在张量并行的 GPU 上切分。",
+    "training.mem.sp": "序列并行",
+    "training.mem.sp_help": "Megatron 的序列并行把 norm 和 dropout 的激活（以及完全重计算保存的输入）"
+                            "切到张量并行的 GPU 上。链接里记作 sp=true/false。",
+    "training.mem.schedule": "流水线调度",
+    "training.mem.schedule_help": "微批如何流过各级：它决定第一级要保存几个微批的激活。",
+    "training.mem.schedule.1f1b": "1F1B（分块 > 1 时为交错式）",
+    "training.mem.schedule.zb1p": "零气泡（ZB1P）",
+    "training.mem.schedule.dualpipe": "DualPipe（参数 2 倍）",
+    "training.mem.interleave": "每级的模型分块数（交错）",
+    "training.mem.interleave_help": "Megatron 的交错式 1F1B：每张 GPU v 个分块。第一级的激活是 1F1B 的 "
+                                    "1 + (p − 1)/(p·v) 倍。",
+    "training.mem.microbatches": "每步的微批数（可选）",
+    "training.mem.microbatches_help": "每个优化器步、每条流水线的微批数。少于级数时在途的微批更少；"
+                                      "留空：不少于级数。",
+    "training.mem.at_least_pp": "≥ 流水线级数",
+    "training.mem.bytes_help": "每个参数 {b} 字节，按切分方式分摊。",
+    "training.mem.zero3": "ZeRO-3 缓冲",
+    "training.mem.zero3_help": "FSDP / ZeRO-3 在用到一层之前先收集它的完整权重：正在用的一层和预取的一层，"
+                               "再加一层在 reduce-scatter 之前未切分的梯度。",
+    "training.mem.bad_split": "{gpus} 张 GPU 无法分成张量并行 {tp} × 流水线 {pp} × 上下文 {cp} × 数据并行："
+                              "GPU 数必须是 {tp} × {pp} × {cp} 的倍数。",
+    "training.mem.bad_layout": "这个并行方式切不开这个模型：{message}。",
+    "training.mem.worst_stage": "最吃显存的流水线级是第一级：它保存 {inflight} 个“层 × 微批”的激活"
+                                "（{schedule}；每级 {layers} 层）。",
+    "training.how.mem_states": "每张 GPU 的权重、梯度和优化器状态：{n} 个参数按张量并行 {tp}（norm 和路由器复制）"
+                               "× 流水线 {pp} 放置，再由 ZeRO 阶段 {zero} 在 {dp} × {cp} 张数据/上下文并行 GPU 上切分。",
+    "training.how.mem_acts": "一个微批每层的激活（Korthikanti 等，2022），乘以第一级保存的“层 × 微批”数（{schedule}）。",
 }

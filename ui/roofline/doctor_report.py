@@ -6,11 +6,11 @@ import streamlit as st
 
 from calc.diagnosis import roofline_coverage
 from calc.units import format_percent, format_si
-from ui.diagnosis import state as S
-from ui.frame import PAGES
+from ui import trace_session as S
 from ui.i18n import Translator
+from ui.pages import page_file
 
-DOCTOR_PAGE = next(path for pid, path, _icon in PAGES if pid == "diagnosis")
+DOCTOR_PAGE = page_file("diagnosis")
 
 
 def render_coverage(t: Translator, filename: str, report) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from calc.model_ops import ModelOps
 from ui.formula import count, formula, si, text
 from ui.frame import how_computed
-from ui.ops.inputs import StepInputs
+from ui.model.inputs import StepInputs
 
 
 def render_how(ctx, ops: ModelOps, inputs: StepInputs) -> None:

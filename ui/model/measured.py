@@ -8,7 +8,7 @@ import streamlit as st
 from calc.diagnosis import kernel_class, op_class
 from calc.model_ops import ModelOps, match_kernels
 from calc.units import format_si
-from ui.ops.chart import operator_labels
+from ui.model.chart import operator_labels
 
 SHOWN_CLASSES = ("matmul", "attention", "norm", "elementwise", "reduction", "memory")
 

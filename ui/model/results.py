@@ -7,15 +7,16 @@ from __future__ import annotations
 import streamlit as st
 
 from calc.csv_out import write_csv
-from calc.model_ops import ModelOps, memory_per_gpu
 from calc.decode import bytes_per_param
+from calc.model_ops import ModelOps, memory_per_gpu
 from calc.units import format_si
-from ui.ops.chart import operator_labels
-from ui.ops.inputs import StepInputs
+from ui.model.chart import operator_labels
+from ui.model.inputs import StepInputs
+from ui.pages import page_file
 from ui.state import nav_query_params
 
 
-DECODE_PAGE = "pages/4_Decode_speed.py"
+DECODE_PAGE = page_file("decode")
 
 
 def _tps(x: float) -> str:

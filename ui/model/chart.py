@@ -1,5 +1,6 @@
-"""The Model page's chart: every operator on the device's roofline, and, on request, the
-Roofline page's kernels beside them."""
+"""The Model page's chart section (Streamlit): draws ui.figures.model's figure of every
+operator on the device's roofline with the Roofline page's kernels beside it on request,
+and names the operators for the chart and the table."""
 from __future__ import annotations
 
 import streamlit as st

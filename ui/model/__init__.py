@@ -1,5 +1,8 @@
-"""Sections of the Model page (pages/5_Model.py): a whole model's operators on the roofline.
+"""Sections of the Model page (pages/5_Model.py, page id "model"): a whole model's
+operators on the roofline. (Its strings are the ``ops.*`` keys of ui/text/model_ops.py; the
+sidebar's model choice that every page shares is ui/model_picker.py.)
 
+sidebar_model — the sidebar's model, or an offer of the chapter's 7B when there is none
 inputs  — the step: phase, batch, prompt / context, precisions, tensor parallel, attention
 chart   — the operators (and the Roofline page's kernels) on the device's roofline
 results — totals (time per token, tokens/s, time to first token), the table and its CSV

@@ -1,5 +1,5 @@
-"""The Trace doctor's session state: the trace read last (from this page's uploader or the
-Roofline page's import) and its diagnosis, kept under non-widget keys so they survive page
+"""The session's trace, shared by two pages: the trace read last (from the Trace doctor's
+uploader or the Roofline page's import) and its diagnosis, kept under non-widget keys so they survive page
 changes. A file that cannot be read leaves the previous trace (and the Roofline page's
 kernel table) untouched: only the error is remembered.
 

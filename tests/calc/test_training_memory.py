@@ -1,0 +1,137 @@
+"""Training memory per GPU (calc.training_memory): states, activations under every
+parallelism and pipeline schedule, ZeRO-3 buffers, the fit.  Expected values by hand."""
+import pytest
+
+from calc.models import load_models, param_counts
+from calc.training_memory import (OPTIMIZERS, SCHEDULES, activation_bytes_per_layer,
+                                  layers_in_flight, training_memory)
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_models()
+
+
+N_405B = 405_853_388_800        # 126 × 3,187,703,808 per layer + 2 × 128256 × 16384 + 16384
+N_7B = 6_738_415_616            # Llama 2 7B (config.json, calc.arch.param_counts)
+
+
+def test_405b_pipeline_activations_do_not_fit(catalog):
+    # Defect 2.  Llama-3.1-405B, 2,048 × H100-80GB, tp 8, pp 16 (dp = 2048 / 128 = 16), ZeRO-1,
+    # selective recompute, seq 8192, micro-batch 1, sequence parallelism.
+    # per layer: 34 · s · b · h / t = 34 × 8192 × 16384 / 8 = 570,425,344 B
+    # 1F1B: the first stage holds p = 16 micro-batches of L/p = 7.875 layers = 126 layers' worth
+    #   activations = 126 × 570,425,344 = 71,873,593,344 B
+    # parameters per GPU (calc.placement: the norms, R = 126 × 2 × 16384 + 16384 = 4,145,152,
+    # are replicated over the 8 tp GPUs, the rest split): ((N − R)/8 + R)/16 = 3,170,956,288
+    #   weights 2 B: 6,341,912,576; gradients 2 B: the same; optimizer 12 B / dp 16: 2,378,217,216
+    # total = 86,935,635,712 B ≈ 86.9 GB > 80 GB: does not fit (it read 19.6 GB, "fits (23 %)")
+    a = catalog["llama-3.1-405b"]
+    m = training_memory(a, tp=8, pp=16, dp=16, zero_stage=1, recompute="selective", seq_len=8192,
+                        micro_batch=1, memory_bytes=80e9)
+    assert m.activations_per_layer == pytest.approx(570_425_344)
+    assert m.layers_in_flight == pytest.approx(126)
+    assert m.activations == pytest.approx(71_873_593_344)
+    assert m.weights == pytest.approx(6_341_912_576)
+    assert m.optimizer == pytest.approx(2_378_217_216)
+    assert m.total == pytest.approx(86_935_635_712)
+    assert m.fit == "no" and m.used == pytest.approx(86_935_635_712 / 80e9)
+
+
+def test_schedules_first_stage(catalog):
+    # Korthikanti et al. 2022 §4.2.3: interleaved with v chunks, L · (1 + (p − 1)/(p·v));
+    # p = 16, v = 2: 126 × (1 + 15/32) = 185.06 layers; DualPipe: (L/p)·(p + 1) = 7.875 × 17
+    # = 133.875 and 2× parameters; ZB1P as 1F1B (126); fewer micro-batches than stages: m = 4
+    # in flight -> 7.875 × 4 = 31.5.
+    assert layers_in_flight(126, 16, "1f1b", 2) == pytest.approx(126 * (1 + 15 / 32))
+    assert layers_in_flight(126, 16, "dualpipe") == pytest.approx(133.875)
+    assert layers_in_flight(126, 16, "zb1p") == pytest.approx(126)
+    assert layers_in_flight(126, 16, "1f1b", 1, n_microbatches=4) == pytest.approx(31.5)
+    assert layers_in_flight(126, 1) == 126
+    a = catalog["llama-3.1-405b"]
+    kw = dict(tp=8, pp=16, dp=16, zero_stage=1, recompute="selective", seq_len=8192)
+    one = training_memory(a, **kw)
+    dual = training_memory(a, schedule="dualpipe", **kw)
+    assert dual.weights == pytest.approx(2 * one.weights)       # DualPipe README: parameters 2×
+    assert dual.activations == pytest.approx(133.875 * 570_425_344)
+    inter = training_memory(a, interleave=2, **kw)
+    assert inter.activations > one.activations                  # interleaving adds to it
+    with pytest.raises(ValueError, match="n_microbatches"):
+        training_memory(a, interleave=2, n_microbatches=8, **kw)
+    with pytest.raises(ValueError, match="schedule"):
+        training_memory(a, schedule="gpipe-ish", **kw)
+    assert set(SCHEDULES) == {"1f1b", "zb1p", "dualpipe"}
+
+
+def test_adam_fp32_counts_weights_and_gradients_at_4_bytes(catalog):
+    # Defect 5.  Llama-2-7B, ZeRO-0, "Adam, FP32 weights": 4 + 4 + 8 = 16 B/param
+    # = 16 × 6,738,415,616 = 107.81 GB; activations with FlashAttention (no score term),
+    # seq 4096, b 1, t 1: 34 × 4096 × 4096 × 32 layers = 18.25 GB; total 126.07 GB (it read 99.1).
+    a = catalog["llama-2-7b"]
+    m = training_memory(a, zero_stage=0, recompute="none", seq_len=4096, optimizer="adam-fp32",
+                        flash_attention=True)
+    assert m.weights == pytest.approx(4 * N_7B) and m.gradients == pytest.approx(4 * N_7B)
+    assert m.optimizer == pytest.approx(8 * N_7B)
+    assert m.total == pytest.approx(16 * N_7B + 34 * 4096 * 4096 * 32)
+    assert m.total / 1e9 == pytest.approx(126.07, abs=0.01)
+    assert OPTIMIZERS["adam-mixed"].states == 12
+
+
+def test_full_recompute_under_sequence_parallelism(catalog):
+    # Defect 6.  Full recompute keeps the layer input, split t ways by sequence parallelism:
+    # 2 · s · b · h / t = 2 × 8192 × 16384 / 8 = 33,554,432 B = 33.6 MB (it read 268 MB = 2sbh).
+    assert activation_bytes_per_layer(8192, 1, 16384, 128, "full", 8) == pytest.approx(33_554_432)
+    assert activation_bytes_per_layer(8192, 1, 16384, 128, "full", 8, sequence_parallel=False) == \
+        pytest.approx(268_435_456)
+
+
+def test_zero3_all_gather_buffers_are_counted(catalog):
+    # Defect 7 (part).  Llama 2 7B on 8 GPUs, FSDP (ZeRO-3), bf16: states 16/8 = 2 B/param;
+    # buffers: two all-gathered layers (current + prefetched) and one unsharded gradient,
+    # (2·2 + 2) B × one layer's parameters = 6 × N / 32.
+    a = catalog["llama-2-7b"]
+    m = training_memory(a, dp=8, zero_stage=3, recompute="full", seq_len=4096)
+    assert m.states == pytest.approx(2 * N_7B)
+    assert m.zero3_buffers == pytest.approx(6 * N_7B / 32)
+    assert m.total == pytest.approx(m.states + m.activations + m.zero3_buffers)
+    assert training_memory(a, dp=8, zero_stage=2, recompute="full", seq_len=4096).zero3_buffers == 0
+
+
+def test_context_and_expert_parallelism(catalog):
+    # Context parallelism c = 2 halves the tokens each GPU keeps activations for:
+    # selective, 405B, t 8, seq 8192 / 2: 34 × 4096 × 16384 / 8 = 285,212,672 B per layer.
+    a = catalog["llama-3.1-405b"]
+    m = training_memory(a, tp=8, pp=16, cp=2, dp=8, seq_len=8192)
+    assert m.activations_per_layer == pytest.approx(285_212_672)
+    assert m.dense_shards == 16                                   # d · c = 8 × 2
+    # Expert parallelism: DeepSeek-V3's routed experts split e = 8 ways on 8 GPUs (t = 1);
+    # weights bf16: (N − experts) × 2 + experts × 2 / 8.
+    ds = catalog["deepseek-v3"]
+    pc = param_counts(ds)
+    m = training_memory(ds, dp=8, ep=8, zero_stage=0, seq_len=4096)
+    assert m.weights == pytest.approx((pc.total - pc.routed_experts) * 2 + pc.routed_experts * 2 / 8)
+    with pytest.raises(ValueError, match="ep"):
+        training_memory(ds, dp=6, ep=4, seq_len=4096)
+
+
+def test_bad_inputs_name_the_field(catalog):
+    a = catalog["llama-2-7b"]
+    with pytest.raises(ValueError, match="zero_stage"):
+        training_memory(a, zero_stage=4, seq_len=4096)
+    with pytest.raises(ValueError, match="tp"):
+        training_memory(a, tp=1.5, seq_len=4096)
+    with pytest.raises(ValueError, match="optimizer"):
+        training_memory(a, optimizer="lion", seq_len=4096)
+    with pytest.raises(ValueError, match="recompute"):
+        training_memory(a, recompute="some", seq_len=4096)
+
+
+def test_published_totals_of_llama_31_from_their_configs(catalog):
+    # Defect 7 (part): config.json of Llama-3.1-70B (80 layers, d 8192, 64 heads / 8 KV of 128,
+    # FFN 28672, vocab 128256, untied): 80 x 855,654,400 + 2 x 128256 x 8192 + 8192
+    # = 70,553,706,496 -> 70.55 B; 405B (126 layers, d 16384, 128 / 8 heads, FFN 53248):
+    # 126 x 3,187,703,808 + 2 x 128256 x 16384 + 16384 = 405,853,388,800 -> 405.85 B
+    assert catalog["llama-3.1-70b"].published_params_b == 70.55
+    assert catalog["llama-3.1-405b"].published_params_b == 405.85
+    assert param_counts(catalog["llama-3.1-70b"]).total == 70_553_706_496
+    assert param_counts(catalog["llama-3.1-405b"]).total == N_405B

@@ -1,0 +1,114 @@
+"""The MFU page's inputs: the model (or N, with the optional attention term), tokens/s,
+GPUs, the peak (the sidebar's unless typed), the sequence and causal mask, recomputation,
+and the target MFU of the inverse question."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import streamlit as st
+
+from calc.arch import ModelArch
+from calc.mfu import tokens_per_s_per_gpu
+from calc.training_flops import CAUSAL_DEFAULT
+from calc.units import format_si, parse_quantity
+from ui.model_sections import params_input, recompute_select
+from ui.state import bound
+from ui.widgets import COUNT, Bounds, bound_checkbox, is_blank, quantity_input
+
+# Percent labels as options: the URL reads "target_mfu=45%", calc.units turns it into 0.45.
+TARGET_OPTIONS = [f"{k}%" for k in range(5, 81)]
+
+
+@dataclass(frozen=True)
+class MfuInputs:
+    """What the MFU page's fields hold (None: unreadable, the field says why)."""
+
+    model: Optional[ModelArch]
+    n_params: Optional[float]
+    tokens_per_s: Optional[float]
+    n_gpus: Optional[float]
+    peak: Optional[float]
+    use_attn: bool
+    n_layers: Optional[float]
+    hidden: Optional[float]
+    seq: Optional[float]
+    causal: bool
+    recompute: str
+    target: float
+
+    @property
+    def core_ok(self) -> bool:
+        return None not in (self.n_params, self.tokens_per_s, self.n_gpus, self.peak)
+
+    @property
+    def attn_ok(self) -> bool:
+        return None not in (self.n_layers, self.hidden, self.seq)
+
+
+def _peak(ctx) -> Optional[float]:
+    """The sidebar's device and precision, unless typed here; None when a typed one is refused."""
+    t = ctx.t
+    override = quantity_input(t, t("mfu.peak_override"), "peak_override", "", unit="FLOP/s",
+                              kind="flop_rate", bounds=Bounds(hi=1e21), optional=True,
+                              help=t("mfu.peak_override_help"),
+                              placeholder=format_si(ctx.peak_flops, "FLOP/s") if ctx.ready else "")
+    if is_blank("peak_override"):
+        peak = ctx.peak_flops
+        source = t("mfu.peak_from_sidebar", device=ctx.device_label(),
+                   precision=t(f"common.prec.{ctx.precision}"))
+    else:
+        peak, source = override, t("mfu.peak_from_override")
+    if peak is not None:
+        st.caption(t("mfu.peak_used", peak=format_si(peak, "FLOP/s"), source=source))
+    return peak
+
+
+def _attention(t, model: Optional[ModelArch]):
+    """(use_attn, n_layers, hidden, seq, causal): the architecture's when a model is chosen."""
+    seq_field = dict(kind="count", bounds=COUNT, help=t("mfu.seq_help"), slider=(128, 1e6))
+    if model is not None:           # the architecture is known: the attention term is always in
+        with st.expander(t("model.attn_heading"), expanded=True):
+            st.caption(t("model.attn_intro"))
+            seq = quantity_input(t, t("mfu.seq"), "seq", "4096", **seq_field)
+            causal = bound_checkbox(t("mfu.causal"), "causal", value=CAUSAL_DEFAULT,
+                                    help=t("mfu.causal_help"))
+        return True, model.n_layers, model.d_model, seq, causal
+    with st.expander(t("mfu.attn_heading"), expanded=False):
+        st.caption(t("mfu.attn_intro"))
+        use_attn = bound_checkbox(t("mfu.attn"), "attn", value=False, help=t("mfu.attn_help"))
+        n_layers = quantity_input(t, t("mfu.layers"), "layers", "32", kind="count", bounds=COUNT,
+                                  help=t("mfu.layers_help"))
+        hidden = quantity_input(t, t("mfu.hidden"), "hidden", "4096", kind="count", bounds=COUNT,
+                                help=t("mfu.hidden_help"))
+        seq = quantity_input(t, t("mfu.seq"), "seq", "4096", **seq_field)
+        causal = bound_checkbox(t("mfu.causal"), "causal", value=CAUSAL_DEFAULT,
+                                help=t("mfu.causal_help"))
+    return use_attn, n_layers, hidden, seq, causal
+
+
+def mfu_inputs(ctx) -> MfuInputs:
+    """Draw the inputs column; return what it holds."""
+    t, model = ctx.t, ctx.model
+    st.subheader(t("mfu.inputs_heading"))
+    n_params = params_input(t, model, "mfu")
+    tokens_per_s = quantity_input(t, t("mfu.tokens_per_s"), "tokens_per_s", "12k",
+                                  kind="token_rate", help=t("mfu.tokens_per_s_help"),
+                                  slider=(100, 1e8))
+    n_gpus = quantity_input(t, t("mfu.gpus"), "gpus", "8", kind="count", bounds=COUNT,
+                            help=t("mfu.gpus_help"))
+    if tokens_per_s is not None and n_gpus is not None:
+        st.caption(t("mfu.per_gpu_caption",
+                     per=format_si(tokens_per_s_per_gpu(tokens_per_s, n_gpus), "tok/s"),
+                     total=format_si(tokens_per_s, "tok/s"), gpus=f"{n_gpus:,.0f}"))
+    peak = _peak(ctx)
+    use_attn, n_layers, hidden, seq, causal = _attention(t, model)
+    recompute = recompute_select(t)
+    st.subheader(t("mfu.inverse_heading"))
+    target_text = bound(st.select_slider, t("mfu.target_mfu"), key="target_mfu",
+                        options=TARGET_OPTIONS, value="45%", help=t("mfu.target_mfu_help"),
+                        is_valid=lambda v: v in TARGET_OPTIONS)
+    return MfuInputs(model=model, n_params=n_params, tokens_per_s=tokens_per_s, n_gpus=n_gpus,
+                     peak=peak, use_attn=use_attn, n_layers=n_layers, hidden=hidden, seq=seq,
+                     causal=causal, recompute=recompute,
+                     target=parse_quantity(target_text, kind="fraction"))
