@@ -234,7 +234,7 @@ def test_every_csv_export_escapes_formula_names():
     # the operator CSV: a real model's operators, exact floats, every row readable
     from calc.models import load_models
     from calc.model_ops import model_operators
-    from ui.ops.results import operators_csv
+    from ui.model.results import operators_csv
     ops = model_operators(load_models()["llama-3.1-8b"], phase="decode", batch=1, tokens=1024,
                           peak_flops=PEAK, mem_bw=BW)
     rows = list(_csv.DictReader(io.StringIO(operators_csv(ops))))
