@@ -103,3 +103,45 @@ def test_hfu_above_100_reads_impossible_in_the_training_rows(lang, word):
     table = PlanTable((plan,), 0)
     _cols, rows, _idx = training_rows(translator(lang), table, evaluate_all(table.plans, DEV, PUB), DEV)
     assert any(word in str(cell) and "106.7%" in str(cell) for cell in rows[0])
+
+
+def _boxes_overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_plan_labels_never_overlap_nor_cross_the_edge(lang):
+    # issue 23 item 9: eight plans crowded into one corner, long names, in both languages:
+    # every label placed lies inside the plot and overlaps no other; the rest (hover / the
+    # table) are not drawn. Then the chart and the report's SVG use these places.
+    from ui.figures.plans import LABEL_HEIGHT_PX, label_places, label_width
+    name = "Llama 3.1 8B · 256 × H100 · MFU 40 %" if lang == "en" else "方案：Llama 3.1 8B · 256 × H100"
+    pts = [Point(f"{name} #{k}", 95.0 + k, 1e6 + 1e4 * k, baseline=k == 0) for k in range(8)]
+    pts.append(Point("7B · 64 × A100 · MFU 45 %", 1.0, 1.0))
+    W, H = 380.0, 290.0
+    x_max, y_max = 103 * 1.3, 1.07e6 * 1.18
+    places = label_places(pts, x_max, y_max, W, H)
+    assert places[-1] is not None                         # a lone point in the corner
+    assert sum(1 for x in places if x) >= 2               # the crowd: what can be read
+    boxes = []
+    for p, place in zip(pts, places):
+        if place is None:
+            continue
+        v, hz = place
+        px, py = W * p.x / x_max, H * (1 - p.y / y_max)
+        w = label_width(p.label)
+        x0 = {"center": px - w / 2, "left": px - w - 4, "right": px + 4}[hz]
+        y0 = py - 9 - LABEL_HEIGHT_PX if v == "top" else py + 9
+        box = (x0, y0, x0 + w, y0 + LABEL_HEIGHT_PX)
+        assert 0 <= box[0] and box[2] <= W and 0 <= box[1] and box[3] <= H, (p.label, box)
+        assert not any(_boxes_overlap(box, b) for b in boxes), p.label
+        boxes.append(box)
+    # the lone point at the left edge is labelled to its right (not cut at the edge)
+    assert places[-1][1] == "right"
+    # every name is in the chart's legend, labelled or not
+    from ui.figures.plans import plans_figure
+    fig = plans_figure(ChartData("t", "x", "y", tuple(pts)))
+    assert fig.layout.showlegend and [tr.name for tr in fig.data] == [p.label for p in pts]
+    svg = chart_svg(ChartData("t", "x", "y", tuple(pts)))
+    ET.fromstring(svg)
+    assert svg.count("<text") >= sum(1 for p in places if p) + 3

@@ -30,23 +30,32 @@ def render_totals(ctx, ops: ModelOps, inputs: StepInputs) -> None:
     need = memory_needed(ctx, ops, inputs)
 
     def show(value: str) -> str:
-        return value if need is None else t("ops.needs", mem=format_si(need, "B"))
+        return value if need is None else "—"
 
     c1, c2, c3 = st.columns(3)
+    if need is not None:
+        # it does not fit: the headline is the number that decides (memory per GPU); the
+        # speeds are not headlined (the sentence under them says why), and no metric
+        # value is a sentence ("needs 93.9 …" was cut three times)
+        c1.metric(t("ops.metric.need"), format_si(need, "B"), help=t("ops.metric.need_help"))
+        c1, c2 = c2, c3
+        c3 = None
     if ops.phase == "decode":
         c1.metric(t("ops.metric.step"), show(format_si(ops.step_seconds, "s")),
                   help=t("ops.metric.step_help"))
         c2.metric(t("ops.metric.decode_tps", batch=ops.batch), show(_tps(ops.tokens_per_s)),
                   help=t("ops.metric.decode_tps_help"))
-        c3.metric(t("ops.metric.per_request"), show(_tps(ops.per_sequence_tokens_per_s)),
-                  help=t("ops.metric.per_request_help"))
+        if c3 is not None:
+            c3.metric(t("ops.metric.per_request"), show(_tps(ops.per_sequence_tokens_per_s)),
+                      help=t("ops.metric.per_request_help"))
     else:
         c1.metric(t("ops.metric.ttft"), show(format_si(ops.step_seconds, "s")),
                   help=t("ops.metric.ttft_help"))
         c2.metric(t("ops.metric.prefill_tps"), show(_tps(ops.tokens_per_s)),
                   help=t("ops.metric.prefill_tps_help"))
-        c3.metric(t("ops.metric.whole"), show(format_si(ops.whole_step_seconds, "s")),
-                  help=t("ops.metric.whole_help"))
+        if c3 is not None:
+            c3.metric(t("ops.metric.whole"), show(format_si(ops.whole_step_seconds, "s")),
+                      help=t("ops.metric.whole_help"))
     render_memory(ctx, ops, inputs)
     p, bw = ops.peak_flops, ops.mem_bw
     top = max(ops.operators, key=ops.op_seconds)

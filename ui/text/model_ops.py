@@ -51,7 +51,7 @@ EN = {
                           "matrix goes through memory twice.",
     "ops.attention.flash": "Fused (FlashAttention)",
     "ops.attention.unfused": "Unfused (QKᵀ, softmax, ·V)",
-    "ops.overlay": "Show the Roofline page's kernels",
+    "ops.overlay": "Overlay my kernels",
     "ops.overlay_help": "Draw the kernels of the Roofline page's kernel table (typed, built or "
                         "imported from a trace) on this chart, and match them to the model's "
                         "operators below.",
@@ -109,11 +109,15 @@ EN = {
                          "Decode page's ceiling: {whole}, {tps}. The sum over operators above is "
                          "longer when some operators are compute-bound and others memory-bound.",
     "ops.needs": "needs {mem}",
+    "ops.metric.need": "Memory needed per GPU",
+    "ops.metric.need_help": "Weights (this GPU's share) + the batch's KV cache: more than the "
+                            "GPU holds, so no speed is headlined (see below).",
     "ops.fits": "Memory per GPU: {weights} of weights + {kv} of KV cache = {total} of {mem} "
                 "(activations not counted).",
     "ops.no_fit": "Does not fit: each GPU would hold {weights} of weights + {kv} of KV cache = "
-                  "{total}, more than its {mem}. The bounds above assume it fits: use more "
-                  "tensor-parallel GPUs, a smaller batch or context, or fewer bytes per weight.",
+                  "{total}, more than its {mem}, so no speed is shown above (the operators "
+                  "below assume it fits): use more tensor-parallel GPUs, a smaller batch or "
+                  "context, or fewer bytes per weight.",
     "ops.summary_decode": "Decode reads **{weights}** of weights and **{kv}** of KV cache per GPU "
                           "per step; **{mem_share}** of the time bound goes to memory-bound "
                           "operators. Largest: **{top}** ({top_share}).",
@@ -227,7 +231,7 @@ ZH = {
                           "QKᵀ、softmax 和 ·V 是三个 kernel，分数矩阵要进出显存两次。",
     "ops.attention.flash": "融合（FlashAttention）",
     "ops.attention.unfused": "不融合（QKᵀ、softmax、·V）",
-    "ops.overlay": "显示 Roofline 页的 kernel",
+    "ops.overlay": "叠加我的 kernel",
     "ops.overlay_help": "把 Roofline 页 kernel 表里的 kernel（手填、Kernel 计算器生成或从 trace 导入）"
                         "画到这张图上，并在下面与模型的算子对应起来。",
     "ops.tp_invalid": "张量并行 GPU 数必须整除模型的 {heads} 个 attention head（每张卡分到整数个 head）。",
@@ -280,9 +284,11 @@ ZH = {
     "ops.whole_caption": "把整步当成一个 kernel，max(Σ FLOP ÷ 峰值算力, Σ 字节 ÷ 显存带宽)——即 Decode 页的"
                          "上限：{whole}，{tps}。有的算子算力受限、有的带宽受限时，上面逐算子求和的结果更长。",
     "ops.needs": "需要 {mem}",
+    "ops.metric.need": "每卡所需显存",
+    "ops.metric.need_help": "权重（这张卡的份额）+ 这个批次的 KV cache：超过了显存，所以不给出速度（见下）。",
     "ops.fits": "每张卡的显存：权重 {weights} + KV cache {kv} = {total}，共 {mem}（不计激活）。",
-    "ops.no_fit": "放不下：每张卡要存 {weights} 权重 + {kv} KV cache = {total}，超过它的 {mem}。上面的"
-                  "上限假设放得下：请增加张量并行 GPU 数、减小批大小或上下文，或减少每个权重的字节数。",
+    "ops.no_fit": "放不下：每张卡要存 {weights} 权重 + {kv} KV cache = {total}，超过它的 {mem}，所以上面不给出速度"
+                  "（下面的算子假设放得下）：请增加张量并行 GPU 数、减小批大小或上下文，或减少每个权重的字节数。",
     "ops.summary_decode": "decode 每一步每张卡读 **{weights}** 权重和 **{kv}** KV cache；"
                           "**{mem_share}** 的时间下限花在带宽受限的算子上。最大的是 **{top}**（{top_share}）。",
     "ops.summary_prefill": "prompt 每张卡要做 **{flops}**；**{cmp_share}** 的时间下限花在算力受限的算子上。"
