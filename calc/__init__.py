@@ -24,6 +24,7 @@ works, and so does ``from calc import roofline`` or ``from calc.roofline import 
 ``models``         ``load_models`` reading ``models.toml``; parameters, FLOP, KV, memory
 ``training_flops`` FLOP per training token (``FlopsPerToken``): the one count, causal default
 ``training_memory`` training memory per GPU of the worst pipeline stage (``TrainingMemory``)
+``parallel``       training layouts: ``training_step`` (``TrainingStep``), ``search_layouts``
 =================  ===========================================================
 """
 
@@ -51,6 +52,7 @@ __all__ = [
     "model_ops",
     "training_flops",
     "training_memory",
+    "parallel",
 ]
 
 _SUBMODULES = frozenset(__all__)

@@ -70,20 +70,25 @@ def format_money(amount: float, code: str, decimals: int | None = None) -> str:
 
     Digits: amounts of 100 or more are rounded to whole units (a cost estimate has no
     meaningful cents); smaller ones keep the currency's minor unit (a price of $2.50 per
-    GPU-hour), or `decimals` when given. Amounts of 1e15 and more switch to scientific
-    notation ("$1.23e+18 USD"). A value that is not finite is written "—".
+    GPU-hour), or `decimals` when given.  The choice is made on the rounded amount, so
+    99.995 USD is "$100 USD" (not "$100.00 USD").  A non-zero amount never reads as zero:
+    below the minor unit it keeps one significant digit more ("¥0.5 JPY", "$0.004 USD",
+    "−$0.001 USD"; never "¥0 JPY" or "−$0.00 USD").  Amounts of 1e15 and more switch to
+    scientific notation ("$1.23e+18 USD").  A value that is not finite is written "—".
     """
     c = currency(code)
     if amount is None or not math.isfinite(amount):
         return "—"
-    sign = "−" if amount < 0 else ""
     x = abs(float(amount))
     if decimals is None:
-        decimals = 0 if x >= 100 else c.decimals
-    if x >= 1e15:
+        decimals = 0 if round(x, c.decimals) >= 100 else c.decimals
+        if 0 < x and round(x, decimals) == 0:            # below the minor unit: 1 sig. digit
+            decimals = -math.floor(math.log10(x))
+    if x >= 1e15 or (0 < x and decimals > 8):
         body = f"{x:.2e}"
     else:
         body = f"{x:,.{decimals}f}"
+    sign = "−" if amount < 0 and any(ch in "123456789" for ch in body) else ""
     return f"{sign}{c.symbol}{body} {c.code}"
 
 

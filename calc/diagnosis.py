@@ -22,6 +22,9 @@ Two entry points (both return a :class:`TraceDiagnosis`; SI units, fractions 0..
   legacy schema with ``Kernel``/``Operator`` categories and the recent one with
   ``kernel``/``cpu_op``; CUDA and ROCm). No shapes are needed. Anything else raises
   ``ValueError`` naming the file and what is wrong.
+  :func:`diagnose_parsed` ``(trace, *, small_kernel_threshold_seconds, device=None)`` does
+  the same for a trace already read by :func:`calc.trace_events.read_trace` (the reader
+  imports nothing from this module: the import runs one way).
 * :func:`diagnose_activity` — the lower-level function, a stable contract (other pages call
   it on small synthetic timelines)::
 
@@ -109,6 +112,7 @@ numbers it quotes; parameter names ending in ``_fraction``/``_share`` are fracti
 """
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import math
@@ -120,6 +124,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import mfu as M
+from .trace_events import TraceArrays, _LazyNames, read_trace
 
 __all__ = [
     "CLASSES",
@@ -146,6 +151,7 @@ __all__ = [
     "op_class",
     "diagnose_activity",
     "diagnose_trace",
+    "diagnose_parsed",
     "step_mfu",
     "roofline_coverage",
 ]
@@ -830,8 +836,61 @@ def diagnose_trace(data: bytes, filename: str, *,
     Raises ``ValueError`` (message names the file) for anything that is not a trace with
     GPU activity. See :mod:`calc.diagnosis` for what is read and computed.
     """
-    from calc.trace_events import read_trace
-
     tr = read_trace(data, filename, progress=progress)
-    return tr.diagnose(small_kernel_threshold_seconds=small_kernel_threshold_seconds,
-                       device=device)
+    return diagnose_parsed(tr, small_kernel_threshold_seconds=small_kernel_threshold_seconds,
+                           device=device)
+
+
+def diagnose_parsed(trace: TraceArrays, *, small_kernel_threshold_seconds: float,
+                    device: str | None = None) -> "TraceDiagnosis":
+    """Diagnose one GPU of a trace read by :func:`calc.trace_events.read_trace` (see
+    :func:`diagnose_trace`).  Lives here, not on the trace, so that calc.trace_events (the
+    reader) does not import calc.diagnosis: the import runs one way."""
+
+    if device is None:
+        per = np.bincount(trace.gpu_device, weights=trace.gpu_dur, minlength=len(trace.devices))
+        dev_code = int(np.argmax(per))
+    elif str(device) in trace.devices:
+        dev_code = trace.devices.index(str(device))
+    else:
+        raise ValueError(f"{trace.filename}: the trace has no GPU {device!r}; it has "
+                         f"{', '.join(trace.devices)}")
+    sel = trace.gpu_device == dev_code
+    names = trace.gpu_names
+    op_names = trace.cpu_names
+    name_code = trace.gpu_name[sel]
+    op_code = trace.gpu_op[sel]
+    # classes per unique (kernel name, operator) pair
+    n_ops = len(op_names) + 1
+    pair = name_code.astype(np.int64) * n_ops + (op_code + 1)
+    upair, pinv = np.unique(pair, return_inverse=True)
+    pcls = np.array([_combined_class(names[p // n_ops],
+                                       op_names[p % n_ops - 1] if p % n_ops else "")
+                     for p in upair.tolist()], dtype=np.int64)
+    cls = pcls[pinv.reshape(-1)]
+    is_copy = trace.gpu_is_copy[sel]
+    cls = np.where(is_copy, MEMORY, cls)
+    # names used by this device only, recoded
+    uname, ninv = np.unique(name_code, return_inverse=True)
+    dev_names = tuple(names[i] for i in uname.tolist())
+    simt = np.array([bool(_SIMT_GEMM.search(nm.lower())) and not _TENSOR_MARK.search(nm.lower())
+                     for nm in dev_names], dtype=bool)
+    ustream, sinv = np.unique(trace.gpu_stream[sel], return_inverse=True)
+    stream_labels = tuple(trace.streams[i] for i in ustream.tolist())
+    spans = (trace.cpu_start, trace.cpu_dur,
+             _LazyNames(trace.cpu_name, trace.cpu_names)) if trace.cpu_start.size else None
+    steps = ((trace.step_start, trace.step_dur, np.asarray(trace.step_names, dtype=object))
+             if trace.step_start.size else None)
+    if not sel.any():
+        raise ValueError(f"{trace.filename}: GPU {trace.devices[dev_code]} has no activity")
+    d = _diagnose(trace.gpu_start[sel], trace.gpu_dur[sel], sinv.reshape(-1), stream_labels,
+                    ninv.reshape(-1), dev_names, cls, ~is_copy, simt,
+                    float(small_kernel_threshold_seconds), steps, spans, 10)
+    dev = trace.devices[dev_code]
+    notes = []
+    if len(trace.devices) > 1:
+        notes.append("several_devices")
+    return dataclasses.replace(
+        d, filename=trace.filename, schema=trace.schema, platform=trace.platform,
+        device=dev, devices=trace.devices, device_name=trace.device_names.get(dev, ""),
+        events_read=trace.events_read, notes=tuple(notes))

@@ -59,6 +59,9 @@ _OPTIONAL = ("notes", "l2_mb", "interconnect_gbs", "tdp_w", "memory_gb", "memory
 #: device of the same kind (a CPU's 0.7 TFLOP/s ÷ a GPU's 312 TFLOP/s says nothing).
 #: Default "accelerator" (GPUs, TPUs, ...); ids "measured-cpu-*" default to "cpu".
 DEVICE_KINDS = ("accelerator", "cpu")
+# The training cluster's network (calc.parallel): all three numbers and their source, or none.
+_NETWORK = ("scale_up_gpus", "scale_up_gbs", "scale_out_gbs", "network_source")
+_TRAINING = ("matmul_fraction",)
 # Written by `python -m measure` (measure/device.py) for a measured machine.
 _MEASURED = ("measured", "date", "host", "cache_bw_gbs", "versions")
 _CACHE_LEVEL = re.compile(r"^l[1-9]$")
@@ -84,7 +87,11 @@ class Accelerator:
     vendor headlines a 2:4-sparse figure for at least one precision, sparse_precisions:
     exactly those precisions (a subset of SPARSE_PRECISIONS; their headline is twice
     ``peaks``), l2_bytes (bytes), interconnect_bytes_per_s (bytes/s, both directions),
-    tdp_w (W), memory_binary: the datasheet's capacity figure is binary (GiB, 2**30 bytes,
+    tdp_w (W), scale_up_gpus (GPUs per NVLink / xGMI / ICI domain), scale_up_bw and
+    scale_out_bw (bytes/s per GPU per direction inside a domain / to the network between
+    domains) and network_source (their source; all None / "" when the file gives none),
+    matmul_fraction (measured best-GEMM share of the BF16 peak, 0..1, or None),
+    memory_binary: the datasheet's capacity figure is binary (GiB, 2**30 bytes,
     as DRAM and HBM are built: an "80 GB" A100 holds 80 GiB = 85.9e9 bytes), already
     applied to memory_bytes.  memory_bytes is None only for :func:`custom_accelerator`
     devices without one.
@@ -110,6 +117,11 @@ class Accelerator:
     versions: Mapping[str, str] = field(default_factory=dict, hash=False)
     sparse_precisions: tuple[str, ...] = ()
     memory_binary: bool = True
+    scale_up_gpus: Optional[int] = None
+    scale_up_bw: Optional[float] = None
+    scale_out_bw: Optional[float] = None
+    network_source: str = ""
+    matmul_fraction: Optional[float] = None
     kind: str = "accelerator"          # one of DEVICE_KINDS
 
     def sparse_headline_flops(self, precision: Optional[str] = None) -> Optional[float]:
@@ -228,10 +240,10 @@ def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
     for f in _REQUIRED:
         if f not in d:
             raise _err(path, dev_id, f, "is missing")
-    unknown = [k for k in d if k not in _REQUIRED + _OPTIONAL + _MEASURED]
+    known = _REQUIRED + _OPTIONAL + _NETWORK + _TRAINING + _MEASURED
+    unknown = [k for k in d if k not in known]
     if unknown:
-        raise _err(path, dev_id, unknown[0],
-                   f"is not a known field (known: {', '.join(_REQUIRED + _OPTIONAL + _MEASURED)})")
+        raise _err(path, dev_id, unknown[0], f"is not a known field (known: {', '.join(known)})")
     if ("memory_gb" in d) == ("memory_gib" in d):
         raise _err(path, dev_id, "memory_gb", "give exactly one of memory_gb (GB) or memory_gib (GiB)")
     binary = d.get("memory_binary", True)
@@ -281,6 +293,8 @@ def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
         tdp_w=opt["tdp_w"],
         notes=_str(path, dev_id, "notes", d.get("notes", ""), allow_empty=True),
         kind=_kind(path, dev_id, d),
+        matmul_fraction=_fraction(path, dev_id, "matmul_fraction", d.get("matmul_fraction")),
+        **_network_fields(path, dev_id, d),
         **_measured_fields(path, dev_id, d),
     )
 
@@ -290,6 +304,34 @@ def _kind(path: Path, dev_id: str, d: dict) -> str:
     if kind not in DEVICE_KINDS:
         raise _err(path, dev_id, "kind", f"must be one of {', '.join(DEVICE_KINDS)}, got {kind!r}")
     return kind
+
+
+def _fraction(path: Path, dev_id: str, name: str, value: Any) -> Optional[float]:
+    if value is None:
+        return None
+    x = _num(path, dev_id, name, value)
+    if x > 1:
+        raise _err(path, dev_id, name, f"must be a share of the peak in (0, 1], got {value!r}")
+    return x
+
+
+def _network_fields(path: Path, dev_id: str, d: dict) -> dict[str, Any]:
+    """scale_up_gpus (whole number), scale_up_gbs and scale_out_gbs (GB/s per GPU per
+    direction -> bytes/s) and network_source: all four, or none of them."""
+    given = [f for f in _NETWORK if f in d]
+    if not given:
+        return {}
+    for f in _NETWORK:
+        if f not in d:
+            raise _err(path, dev_id, f, f"is missing: a network needs {', '.join(_NETWORK)} "
+                       f"(given: {', '.join(given)})")
+    n = d["scale_up_gpus"]
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise _err(path, dev_id, "scale_up_gpus", f"must be a whole number of GPUs ≥ 1, got {n!r}")
+    return {"scale_up_gpus": n,
+            "scale_up_bw": _dec(_num(path, dev_id, "scale_up_gbs", d["scale_up_gbs"]), 9),
+            "scale_out_bw": _dec(_num(path, dev_id, "scale_out_gbs", d["scale_out_gbs"]), 9),
+            "network_source": _str(path, dev_id, "network_source", d["network_source"])}
 
 
 def _measured_fields(path: Path, dev_id: str, d: dict) -> dict[str, Any]:

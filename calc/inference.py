@@ -24,6 +24,9 @@ bytes_per_param=2.0, batch=1, link_bw=None)``
 ``decode_knee(arch, context_len, **device)``        batch where the step turns compute-bound
 ``batch_for_decode_mfu(target, arch, context_len, **device)``  batch reaching an MFU
 ``max_batch_that_fits(arch, context_len, **device)``  largest batch within the memory rule
+``link_bw_one_way(interconnect_bytes_per_s)``   datasheet NVLink figure (both ways) ÷ 2
+``DecodeReport`` / ``decode_report(arch, batch, context_len, *, curve_batches, prompt_len=None,
+**device)``  everything the Decode page shows (the grid test's Decode answer)
 
 The step (per GPU; B sequences, c tokens of context, t = tp)
 -------------------------------------------------------------
@@ -48,8 +51,7 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _validate as v
-from .arch import (ModelArch, attention_flops_per_token, expected_distinct_experts,
-                   kv_cache_bytes_per_seq, param_counts)
+from .arch import ModelArch, attention_flops_per_token, expected_distinct_experts, param_counts
 from .placement import MemoryFit, Placement, check_tp, memory_fit, params_per_gpu, place
 
 __all__ = [
@@ -62,6 +64,9 @@ __all__ = [
     "decode_knee",
     "batch_for_decode_mfu",
     "max_batch_that_fits",
+    "DecodeReport",
+    "decode_report",
+    "link_bw_one_way",
 ]
 
 
@@ -289,6 +294,15 @@ def prefill(arch: ModelArch, prompt_len: Any, *, peak_flops: float, mem_bw: floa
                    mfu=_out(flops / (t * p * secs), scalar))
 
 
+def link_bw_one_way(interconnect_bytes_per_s: Optional[float]) -> Optional[float]:
+    """Per-GPU link bandwidth in one direction = the datasheet's both-directions figure ÷ 2
+    [bytes/s] (hardware.toml's ``interconnect_gbs``: H100 SXM NVLink 900 GB/s → 450 GB/s);
+    None stays None.  Source: NVIDIA H100 datasheet ("900 GB/s" bidirectional NVLink)."""
+    if interconnect_bytes_per_s is None:
+        return None
+    return v.number("interconnect_bytes_per_s", interconnect_bytes_per_s, "positive", "bytes/s") / 2.0
+
+
 def _bisect_batch(f, lo: float = 1e-6, hi: float = 1e12) -> float:
     """The B in [lo, hi] where the increasing f(B) crosses 0 (bisection on log B);
     inf when f(hi) < 0, lo when f(lo) >= 0."""
@@ -365,3 +379,61 @@ def max_batch_that_fits(arch: ModelArch, context_len: Any, *, memory_bytes: Opti
     if pl.kv_bytes_per_seq == 0:
         return math.inf
     return float(math.floor(fit.headroom_bytes / pl.kv_bytes_per_seq * (1 + 1e-12)))
+
+
+@dataclass(frozen=True)
+class DecodeReport:
+    """Everything the Decode page shows for one setup, each number from the records above.
+
+    ``step_1`` / ``step``: batch 1 and the chosen batch; ``weights_only_1``: batch 1
+    without the KV cache (the seed's lesson, shown beside the ceiling); ``knee`` and
+    ``knee_step`` (None when never compute-bound); ``max_fit`` (None: memory unknown);
+    ``curve``: the step vectorized over ``curve_batches``; ``mfu_reach``: the batches
+    reaching 1 % and 5 % MFU; ``prefill``: the TTFT bound of ``prompt_len`` (None when
+    not asked).
+    """
+
+    step_1: DecodeStep
+    step: DecodeStep
+    weights_only_1: DecodeStep
+    knee: float
+    knee_step: Optional[DecodeStep]
+    max_fit: Optional[float]
+    curve_batches: Any
+    curve: DecodeStep
+    mfu_reach: tuple
+    prefill: Optional[Prefill]
+
+
+def decode_report(arch: ModelArch, batch: Any, context_len: Any, *, curve_batches: Any,
+                  prompt_len: Any = None, **device: Any) -> DecodeReport:
+    """The Decode page's numbers for ``arch`` at ``batch`` and ``context_len``: one call of
+    :func:`decode_step` per question (batch 1, the batch, the curve, the knee), the knee
+    (:func:`decode_knee`), the largest batch that fits (:func:`max_batch_that_fits`), the
+    batches reaching 1 % and 5 % MFU (:func:`batch_for_decode_mfu`) and, given
+    ``prompt_len``, :func:`prefill`.  ``device``: :func:`decode_step`'s keywords.
+    ``curve_batches`` is where the batch curve is drawn (the knee is added when inside).
+    """
+    s1 = decode_step(arch, 1.0, context_len, **device)
+    sb = decode_step(arch, batch, context_len, **device)
+    w1 = decode_step(arch, 1.0, 0.0, **device)
+    knee = decode_knee(arch, context_len, **device)
+    b = np.asarray(curve_batches, dtype=float)
+    if math.isfinite(knee) and b[0] < knee < b[-1]:
+        b = np.union1d(b, [knee])          # the curves' corner, drawn exactly
+    curve = decode_step(arch, b, context_len, **device)
+    fit_kw = {k: device[k] for k in ("tp", "ep", "bytes_per_param", "kv_bytes_per_elem")
+              if k in device}
+    max_fit = max_batch_that_fits(arch, context_len, memory_bytes=device.get("memory_bytes"),
+                                  **fit_kw)
+    reach = tuple(batch_for_decode_mfu(m, arch, context_len, **device) for m in (0.01, 0.05))
+    pf = None
+    if prompt_len is not None:
+        pf_kw = {k: device[k] for k in ("peak_flops", "mem_bw", "tp", "ep", "bytes_per_param",
+                                        "link_bw") if k in device}
+        pf = prefill(arch, prompt_len, **pf_kw)
+    return DecodeReport(step_1=s1, step=sb, weights_only_1=w1, knee=knee,
+                        knee_step=decode_step(arch, knee, context_len, **device)
+                        if math.isfinite(knee) else None,
+                        max_fit=max_fit, curve_batches=b, curve=curve, mfu_reach=reach,
+                        prefill=pf)

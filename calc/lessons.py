@@ -3,7 +3,7 @@
 Each lesson's numbers are drawn from a quiz number (URL ``quiz``) and the selected
 device, so a class gets different but reproducible problems; quiz 0 is the chapter's
 own worked example (7B on 8 A100s at 12 000 tokens/s, intensity 2, ...).  Every
-expected answer is computed by ``calc.roofline`` / ``calc.mfu`` / ``calc.decode`` (and
+expected answer is computed by ``calc.roofline`` / ``calc.mfu`` / ``calc.inference`` (and
 ``calc.diagnosis`` for the trace lesson), never written down here; typed answers are
 read with ``calc.units.parse_quantity``.
 
@@ -27,8 +27,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from calc.decode import (critical_batch, decode_tokens_per_s, max_decode_tokens_per_s,
-                         model_bytes)
+from calc.arch import params_only
+from calc.inference import decode_knee, decode_step
 from calc.mfu import MFU_BANDS, attention_flops_share, measured_mfu, mfu_band, required_tokens_per_s
 from calc.training_flops import flops_per_token, params_only_arch
 from calc.roofline import attainable_flops, place_kernel, ridge_point
@@ -420,26 +420,30 @@ _BATCHES = (4, 8, 16, 32)
 
 
 def _decode(quiz: int, dev: Device) -> Problem:
-    """Lesson 8: batch-1 decode ceiling = mem_bw ÷ model bytes (calc.decode), then with
-    weights in 8 bits (half the bytes) and with a batch (one read serves every sequence)."""
+    """Lesson 8: batch-1 decode ceiling = mem_bw ÷ model bytes, then with weights in 8 bits
+    (half the bytes) and with a batch (one read serves every sequence): the Decode page's
+    record (calc.inference.decode_step) for "parameters only" without the KV cache."""
     p, b = dev.peak_flops, dev.mem_bw
     if quiz == TEXTBOOK_QUIZ:
         n_params, batch = 7e9, 8
     else:
         rng = _rng(quiz, 8)
         n_params = rng.choice(_DECODE_MODELS)
-        knee = critical_batch(n_params, 2.0, p, b)
+        knee = decode_knee(params_only(n_params), 0, peak_flops=p, mem_bw=b)
         fits = [x for x in _BATCHES if x <= knee / 2] or [2]
         batch = rng.choice(fits)
-    w16, w8 = model_bytes(n_params, 2.0), model_bytes(n_params, 1.0)
-    speed = float(max_decode_tokens_per_s(w16, b))
+    arch = params_only(n_params)
+    s16 = decode_step(arch, 1, 0, peak_flops=p, mem_bw=b, bytes_per_param=2.0)
+    s8 = decode_step(arch, 1, 0, peak_flops=p, mem_bw=b, bytes_per_param=1.0)
+    w16, w8 = s16.weight_bytes, s8.weight_bytes
+    speed = s16.tokens_per_s
     q1 = Question("bf16", speed, "tok/s", "token_rate", mistakes=_mistakes(
         speed, TOLERANCE, ("bytes_per_param", speed * 2), ("flops_bound", p / (2 * n_params)),
         ("prefix", speed * 1e3), ("prefix", speed / 1e3), *_gib(speed, bw_scaled=False)))
-    speed8 = float(max_decode_tokens_per_s(w8, b))
+    speed8 = s8.tokens_per_s
     q2 = Question("int8", speed8, "tok/s", "token_rate", mistakes=_mistakes(
         speed8, TOLERANCE, ("quant_same", speed), ("quant_inverted", speed / 2)))
-    total = float(decode_tokens_per_s(batch, n_params, 2.0, p, b))
+    total = decode_step(arch, float(batch), 0, peak_flops=p, mem_bw=b).tokens_per_s
     q3 = Question("batch", total, "tok/s", "token_rate", mistakes=_mistakes(
         total, TOLERANCE, ("batch_per_request", speed), ("batch_divided", speed / batch)))
     return Problem(8, quiz, dev, {"params": n_params, "bw": b, "peak": p, "batch": float(batch),

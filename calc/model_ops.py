@@ -49,7 +49,8 @@ heads each GPU keeps a copy of one), so the KV cache and the K,V weights do too;
 latent cache, shared by all heads, is replicated on every GPU. The step's time bound is the sum over operators and layers
 (``ModelOps.step_seconds``); below the ridge every operator is memory-bound and the sum is
 the step's bytes over the bandwidth — the Decode page's ceiling
-(:func:`calc.models.decode_step`; tests/calc/test_model_ops.py proves the two agree).
+(:func:`calc.inference.decode_step`; tests/calc/test_model_ops.py proves the two agree).
+Which GPU holds what is :mod:`calc.placement`.
 
 Sources: Williams et al. 2009 (roofline); Pope et al., "Efficiently Scaling Transformer
 Inference" (2022); Chowdhery et al., PaLM (2022), appendix B; Dao et al., FlashAttention
@@ -65,8 +66,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import _validate as v
-from .models import (ModelArch, expected_distinct_experts, keys_per_query, kv_cache_bytes_per_seq,
-                     param_counts)
+from .arch import ModelArch, expected_distinct_experts, keys_per_query
+from .placement import check_tp, kv_split
 
 __all__ = [
     "Operator",
@@ -79,7 +80,6 @@ __all__ = [
     "OP_KEYS",
     "PHASES",
     "model_operators",
-    "memory_per_gpu",
     "KernelMatch",
     "MATCH_CLASS",
     "match_class",
@@ -177,6 +177,11 @@ class ModelOps:
         return self.batch * self.new_tokens / self.step_seconds
 
     @property
+    def tokens(self) -> int:
+        """Tokens the step processes = batch · new tokens (T of the operator formulas)."""
+        return self.batch * self.new_tokens
+
+    @property
     def per_sequence_tokens_per_s(self) -> float:
         """Decode: the speed one request sees = 1 / step_seconds   [tokens/s]."""
         return 1.0 / self.step_seconds
@@ -250,13 +255,6 @@ def _mlp(blk: _Block, a: ModelArch, key_prefix: str, T: float, d: float, F: floa
                     f"bytes = F·d·b_w + T·(F + d)·b_a = {_g(nb)}")
 
 
-def _kv_split(a: ModelArch, tp: int) -> int:
-    """How many ways the K,V heads (and the KV cache) split over ``tp`` GPUs: each GPU holds
-    at least one KV head, so with more GPUs than KV heads they are replicated
-    (min(tp, kv_heads)); MLA's latent cache is shared by every head and is not split (1)."""
-    return 1 if a.is_mla else min(tp, a.n_kv_heads)
-
-
 def _attention(blk: _Block, a: ModelArch, B: int, q: int, c: int, window: int, flash: bool,
                ba: float, bkv: float) -> None:
     """The attention core of one layer (fused, or QKᵀ / softmax / ·V)."""
@@ -267,7 +265,7 @@ def _attention(blk: _Block, a: ModelArch, B: int, q: int, c: int, window: int, f
         keys = keys_full                                   # a new token sees the whole cache
     else:
         keys = float(keys_per_query(q, window, True))      # causal prompt: mean keys per query
-    rep = blk.tp / _kv_split(a, blk.tp)     # K,V bytes are divided by the KV split, not tp
+    rep = blk.tp / kv_split(a, blk.tp)     # K,V bytes are divided by the KV split, not tp
     if a.is_mla:
         r, rr = float(a.kv_lora_rank), float(a.qk_rope_head_dim)
         d_qk, d_v = r + rr, r
@@ -340,7 +338,7 @@ def _block_ops(a: ModelArch, *, kind: str, count: int, moe: bool, window: int, B
     else:
         Aq = Av = H * float(a.head_dim)
         Akv = float(a.n_kv_heads * a.head_dim)
-        rep = tp / _kv_split(a, tp)            # K,V weights replicated when tp > KV heads
+        rep = tp / kv_split(a, tp)            # K,V weights replicated when tp > KV heads
         w = d * (Aq + 2 * Akv * rep)
         f = 2 * T * w
         nb = w * bw + T * (d + Aq + 2 * Akv * rep) * ba
@@ -414,15 +412,17 @@ def _layer_groups(a: ModelArch) -> list[tuple[str, int, bool, int]]:
 
 
 def model_operators(arch: ModelArch, *, phase: str, batch: Any, tokens: Any, peak_flops: Any,
-                    mem_bw: Any, weight_bytes: Any = 2.0, act_bytes: Any = 2.0,
-                    kv_bytes: Any = 2.0, tp: Any = 1, flash: bool = True) -> ModelOps:
+                    mem_bw: Any, bytes_per_param: Any = 2.0, act_bytes_per_elem: Any = 2.0,
+                    kv_bytes_per_elem: Any = 2.0, tp: Any = 1, flash: bool = True) -> ModelOps:
     """Every operator of one step of ``arch``, their time bounds and the step's totals.
 
     phase "decode": each of ``batch`` sequences generates one token attending to
     ``tokens`` cached tokens (the context length). phase "prefill": each sequence
     processes a prompt of ``tokens`` tokens, causal. peak_flops (FLOP/s) and mem_bw (B/s)
-    are one GPU's; ``tp`` GPUs split the model (tensor parallel). weight_bytes / act_bytes
-    / kv_bytes: bytes per weight, activation and KV element. ``flash``: fused attention
+    are one GPU's; ``tp`` GPUs split the model (tensor parallel). ``bytes_per_param`` /
+    ``act_bytes_per_elem`` / ``kv_bytes_per_elem``: bytes per weight, activation and KV
+    element (sizes, not totals: ``ModelOps.weight_bytes`` and ``kv_bytes`` are the step's
+    totals in bytes). ``flash``: fused attention
     (else QKᵀ, softmax and ·V as separate kernels). Formulas: the module docstring.
     Example (hand-checked in the tests): Llama-2-7B decode, batch 1, bf16 weights: the QKV
     projection does 2·4096·12288 = 100.7 MFLOP over 4096·12288·2 = 100.7 MB of weights,
@@ -436,12 +436,12 @@ def model_operators(arch: ModelArch, *, phase: str, batch: Any, tokens: Any, pea
         raise ValueError(f"flash must be True or False, got {flash!r}")
     B = _int("batch", batch)
     n = _int("tokens", tokens)
-    tp_ = _int("tp", tp)
+    tp_ = check_tp(arch, tp)[0]
     p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
     mbw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
-    bw = v.number("weight_bytes", weight_bytes, "positive", "bytes")
-    ba = v.number("act_bytes", act_bytes, "positive", "bytes")
-    bkv = v.number("kv_bytes", kv_bytes, "positive", "bytes")
+    bw = v.number("bytes_per_param", bytes_per_param, "positive", "bytes")
+    ba = v.number("act_bytes_per_elem", act_bytes_per_elem, "positive", "bytes")
+    bkv = v.number("kv_bytes_per_elem", kv_bytes_per_elem, "positive", "bytes")
     if not all(isinstance(x, float) for x in (p, mbw, bw, ba, bkv)):
         raise ValueError("model_operators takes single numbers, not arrays")
     q, c = (1, n) if phase == "decode" else (n, n)
@@ -501,10 +501,11 @@ class KernelMatch:
     op_index: np.ndarray
     model_seconds: np.ndarray
     of_bound: np.ndarray
+    seconds_per_call: Any = None     # the measured seconds ÷ calls (what was matched)
 
 
 def match_kernels(model_ops: ModelOps, kernel_classes: Sequence[str], flops: Any, seconds: Any,
-                  max_ratio: float = 2.0) -> KernelMatch:
+                  max_ratio: float = 2.0, calls: Any = None) -> KernelMatch:
     """Match measured kernels to the operators of ``model_ops``.
 
     A kernel of class c (from its name: :func:`calc.diagnosis.kernel_class`) is matched to
@@ -515,12 +516,17 @@ def match_kernels(model_ops: ModelOps, kernel_classes: Sequence[str], flops: Any
         of_bound = max(F_op / peak, bytes_op / bw) / measured seconds
 
     the fraction of the modelled bound the kernel achieves. ``flops`` (FLOP) and
-    ``seconds`` (s, NaN = not measured) are arrays of the kernels' length. Vectorized
+    ``seconds`` (s, NaN = not measured) are arrays of the kernels' length; ``calls``
+    (optional; 0 counts as 1): a row summing that many identical calls is matched per call
+    (FLOP and seconds ÷ calls; ``KernelMatch.seconds_per_call``). Vectorized
     over kernels (a loop over the few operator classes only).
     """
     classes = np.asarray(list(kernel_classes), dtype=object)
     f = np.asarray(v.number("flops", flops, "non_negative", "FLOP"), dtype=float).reshape(-1)
     s = np.asarray(v.number("seconds", seconds, "positive", "s", allow_nan=True), dtype=float).reshape(-1)
+    if calls is not None:
+        n = np.maximum(np.asarray(v.number("calls", calls, "non_negative", "calls"), dtype=float).reshape(-1), 1.0)
+        f, s = f / n, s / n
     if not (classes.shape[0] == f.shape[0] == s.shape[0]):
         raise ValueError(f"kernel_classes, flops and seconds must have one entry per kernel, got "
                          f"{classes.shape[0]}, {f.shape[0]}, {s.shape[0]}")
@@ -543,26 +549,4 @@ def match_kernels(model_ops: ModelOps, kernel_classes: Sequence[str], flops: Any
             ok = dist[np.arange(sel.size), best] <= np.log(r)
             idx[sel[ok]] = cand[best[ok]]
     model_s = np.where(idx >= 0, op_t[np.maximum(idx, 0)], np.nan)
-    return KernelMatch(idx, model_s, model_s / s)
-
-
-def memory_per_gpu(arch: ModelArch, *, batch: Any, context: Any, weight_bytes: Any = 2.0,
-                   kv_bytes: Any = 2.0, tp: Any = 1) -> tuple[float, float]:
-    """What one GPU of the tensor-parallel group holds: (weights, KV cache)   [bytes].
-
-        weights = N_total · b_w / tp            (every stored weight: all experts, embeddings)
-        KV      = batch · kv_cache_bytes_per_seq(context) / min(tp, kv_heads)   (MLA: / 1)
-
-    The KV split is :func:`_kv_split`'s (KV heads replicated beyond their count; MLA's latent
-    cache on every GPU). Activations, the CUDA context and fragmentation are not counted.
-    E.g. Llama 2 7B, bf16, one GPU, batch 1 at 4096 tokens: 6.74e9 · 2 = 13.5 GB of weights
-    and 4096 · 2·32·32·128·2 = 2.15 GB of cache.
-    """
-    B = _int("batch", batch)
-    c = _int("context", context, "non_negative")
-    tp_ = _int("tp", tp)
-    bw = v.number("weight_bytes", weight_bytes, "positive", "bytes")
-    bkv = v.number("kv_bytes", kv_bytes, "positive", "bytes")
-    weights = param_counts(arch).total * bw / tp_
-    kv = B * float(kv_cache_bytes_per_seq(arch, c, bkv)) / _kv_split(arch, tp_)
-    return weights, kv
+    return KernelMatch(idx, model_s, model_s / s, s)

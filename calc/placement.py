@@ -82,13 +82,21 @@ arguments, "The fraction of GPU memory to be used for the model executor ... def
 
 
 class PlacementError(ValueError):
-    """A tensor- or expert-parallel size that cannot split the model; names the field."""
+    """A tensor- or expert-parallel size that cannot split the model; names the field.
+
+    ``field`` ("tp" or "ep"), ``rule`` ("whole", "heads", "kv_heads", "dense", "ep_tp",
+    "experts") and ``limit`` (the count the size must fit: heads, KV heads, tp, experts)
+    let a page say the same in its language."""
+
+    def __init__(self, message: str, field: str = "tp", rule: str = "whole", limit: int = 0):
+        super().__init__(message)
+        self.field, self.rule, self.limit = field, rule, limit
 
 
 def _whole(name: str, value: Any, what: str) -> int:
     x = v.number(name, value, "positive", what)
     if not isinstance(x, float) or not x.is_integer():
-        raise PlacementError(f"{name} must be a whole number > 0 ({what}), got {value!r}")
+        raise PlacementError(f"{name} must be a whole number > 0 ({what}), got {value!r}", name)
     return int(x)
 
 
@@ -104,22 +112,30 @@ def check_tp(arch: ModelArch, tp: Any, ep: Any = 1) -> tuple[int, int]:
     E.g. tp 3 for Llama-2-7B: "tp (tensor-parallel GPUs) must divide the 32 attention heads,
     got 3".
     """
-    t = _whole("tp", tp, "tensor-parallel GPUs")
-    e = _whole("ep", ep, "expert-parallel GPUs")
+    try:
+        t = _whole("tp", tp, "tensor-parallel GPUs")
+        e = _whole("ep", ep, "expert-parallel GPUs")
+    except PlacementError:
+        raise
+    except ValueError as exc:
+        raise PlacementError(str(exc), str(exc).split()[0]) from None
     H, K = arch.n_heads, arch.n_kv_heads
     if not arch.is_params_only and H % t:
-        raise PlacementError(f"tp (tensor-parallel GPUs) must divide the {H} attention heads, got {t}")
+        raise PlacementError(f"tp (tensor-parallel GPUs) must divide the {H} attention heads, "
+                             f"got {t}", "tp", "heads", H)
     if not arch.is_mla and (K % t if t < K else t % K):
         raise PlacementError(f"tp (tensor-parallel GPUs) must divide the {K} KV heads or be a "
-                             f"multiple of them, got {t}")
+                             f"multiple of them, got {t}", "tp", "kv_heads", K)
     if e > 1:
         if not arch.is_moe:
-            raise PlacementError(f"ep (expert-parallel GPUs) must be 1 for a dense model, got {e}")
+            raise PlacementError(f"ep (expert-parallel GPUs) must be 1 for a dense model, got {e}",
+                                 "ep", "dense", 1)
         if t % e:
-            raise PlacementError(f"ep (expert-parallel GPUs) must divide tp ({t}), got {e}")
+            raise PlacementError(f"ep (expert-parallel GPUs) must divide tp ({t}), got {e}",
+                                 "ep", "ep_tp", t)
         if arch.n_experts % e:
             raise PlacementError(f"ep (expert-parallel GPUs) must divide the {arch.n_experts} "
-                                 f"routed experts, got {e}")
+                                 f"routed experts, got {e}", "ep", "experts", arch.n_experts)
     return t, e
 
 
@@ -228,11 +244,13 @@ def place(arch: ModelArch, tp: Any = 1, ep: Any = 1, bytes_per_param: Any = 2.0,
     """
     t, e = check_tp(arch, tp, ep)
     w = v.number("bytes_per_param", bytes_per_param, "positive", "bytes")
+    e_kv = v.number("kv_bytes_per_elem", kv_bytes_per_elem, "positive", "bytes")
+    c = v.number("context_len", context_len, "non_negative", "tokens")
     B = v.number("batch", batch, "positive", "sequences")
-    if not isinstance(w, float):
-        raise ValueError("bytes_per_param must be a single number")
+    if not isinstance(w, float) or not isinstance(e_kv, float) or not isinstance(c, float):
+        raise ValueError("bytes_per_param, kv_bytes_per_elem and context_len must be single numbers")
     split = kv_split(arch, t)
-    per_seq = float(kv_cache_bytes_per_seq(arch, context_len, kv_bytes_per_elem)) / split
+    per_seq = float(kv_cache_bytes_per_seq(arch, c, e_kv)) / split
     weights = params_per_gpu(arch, t) * w
     kv = v.finish(np.multiply(B, per_seq), B)
     total = v.finish(np.add(weights, kv), B)

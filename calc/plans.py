@@ -15,11 +15,11 @@ A :class:`Plan` is one row of the planning table.  ``kind`` says which fields ap
   ``output_len``, ``context`` (KV-cache tokens per sequence, counted when ``kv``),
   the KV shape (``n_layers``, ``kv_heads``, ``head_dim``), ``price`` and a stated
   ``efficiency`` (the share of the bandwidth bound the server reaches).
-  Results: the Decode page's step model (:mod:`calc.decode`: aggregate bandwidth and
-  peak over the TP group, weights + KV read per step) for the per-token bound and the
-  tokens/s per user, in total and per GPU; the TTFT bound
-  (:func:`calc.decode.prefill_seconds`); memory fit of weights + KV against the GPUs'
-  memory with 10 % kept free (as the Decode page); cost per million output tokens =
+  Results: the Decode page's records (:func:`calc.inference.decode_step` on ``n_gpus``
+  tensor-parallel GPUs, "parameters only" as :func:`calc.arch.params_only`) for the
+  per-token bound and the tokens/s per user, in total and per GPU; the TTFT bound
+  (:func:`calc.inference.prefill`); what one GPU holds (:mod:`calc.placement`) against its
+  memory by the one rule (:func:`calc.placement.memory_fit`); cost per million output tokens =
   price × GPUs / 3600 / (tokens/s) × 1e6; the same at the stated efficiency and at the
   published efficiency range (:func:`calc.published.decode_efficiency_range`).
 
@@ -39,10 +39,12 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Mapping, Optional, Sequence
 
 from calc import decode as dec
-from calc import models as mdl
+from calc import inference as inf
+from calc.arch import params_only
+from calc.placement import MEMORY_RESERVE   # the one reserve (re-exported here)
 from calc import training as tr
 from calc.training_flops import flops_per_token, params_only_arch
-from calc.training_memory import OPTIMIZERS, training_memory
+from calc.training_memory import OPTIMIZERS, SCHEDULES, data_parallel_size, training_memory
 from calc.published import EfficiencyRange, MfuRange, Published, decode_efficiency_range, mfu_range
 from calc.csv_out import write_csv
 from calc.scenario import ScenarioError, pack_token, unpack_token
@@ -63,9 +65,6 @@ KINDS = (TRAINING, SERVING)
 RECOMPUTE = ("none", "selective", "full")
 WEIGHT_PRECISIONS = ("bf16", "fp16", "fp8", "int8", "int4")
 KV_PRECISIONS = ("bf16", "fp16", "fp8", "int8")
-MEMORY_RESERVE = 0.1
-"""Share of GPU memory kept free for activations, the CUDA context and fragmentation
-(the Decode page's "fits" test)."""
 MAX_PLANS = 40
 PLANS_FORMAT = "roofline-lab.plans"
 PLANS_VERSION = 1
@@ -85,7 +84,9 @@ class Plan:
     tensor- and pipeline-parallel sizes ``tp``, ``pp``, data parallelism over the rest
     (``n_gpus`` ÷ (tp × pp)) with ``zero_stage`` (3 = FSDP full shard), ``micro_batch``
     sequences of ``seq_len`` tokens, bf16 weights and gradients, ``optimizer``,
-    ``flash_attention``.  ``causal`` applies to the attention FLOP term.
+    ``flash_attention``, context- and expert-parallel sizes ``cp``, ``ep``,
+    ``sequence_parallel``, the pipeline ``schedule`` and ``interleave`` (model chunks per
+    stage).  ``causal`` applies to the attention FLOP term.
     """
     kind: str = TRAINING
     name: str = ""
@@ -110,6 +111,11 @@ class Plan:
     pp: int = 1
     optimizer: str = "adam-mixed"
     flash_attention: bool = True
+    cp: int = 1
+    ep: int = 1
+    sequence_parallel: bool = True
+    schedule: str = "1f1b"
+    interleave: int = 1
     # serving
     weights: str = "bf16"
     kv_dtype: str = "bf16"
@@ -241,8 +247,11 @@ class ServingResult:
     step_seconds: one decode step of the batch; ttft: prefill bound of one prompt;
     per_user / total / per_gpu: output tokens/s; request_seconds = ttft + output_len ×
     step; cost_per_m: currency per million output tokens (None without a price);
-    weight_bytes, kv_bytes (whole batch at ``context``), memory (the TP group's),
-    fits: "fits" / "tight" (fits only without the 10 % reserve) / "no" / None.
+    weight_bytes, kv_bytes: what ONE GPU of the tensor-parallel group holds (its share of
+    the weights and of the batch's KV cache at ``context``, calc.placement);
+    memory_per_gpu = the two; memory: one GPU's memory; fits: calc.placement.memory_fit's
+    verdict, "fits" / "tight" (within the GPU but not the 10 % reserve) / "no" / None;
+    step / prefill: the calc.inference records themselves.
     """
     plan: Plan
     device: DeviceFacts
@@ -265,6 +274,9 @@ class ServingResult:
     kv_bytes: float
     memory: Optional[float]
     fits: Optional[str]
+    memory_per_gpu: Optional[float] = None
+    step: Any = None          # calc.inference.DecodeStep (the Decode page's record)
+    prefill: Any = None       # calc.inference.Prefill
     model_name: str = ""          # the catalog model's name ("" for parameters only)
 
     @property
@@ -284,16 +296,6 @@ def cost_per_million_tokens(price_per_gpu_hour: float, n_gpus: float, tokens_per
     g = v.number("n_gpus", n_gpus, "positive", "GPUs")
     t = v.number("tokens_per_s", tokens_per_s, "positive", "tokens/s")
     return pr * g / tr.SECONDS_PER_HOUR / t * 1e6
-
-
-def _fit(model_bytes: float, memory: Optional[float], kv_bytes: float) -> Optional[str]:
-    if not memory:
-        return None
-    if dec.fits_in_memory(model_bytes, memory, kv_bytes, reserve_fraction=MEMORY_RESERVE):
-        return "fits"
-    if dec.fits_in_memory(model_bytes, memory, kv_bytes):
-        return "tight"
-    return "no"
 
 
 def training_flops(plan: Plan, arch=None):
@@ -320,11 +322,12 @@ def _evaluate_training(plan: Plan, facts: DeviceFacts, published: Optional[Publi
         d_hi, d_lo, c_hi, c_lo = hi.days, lo.days, hi.cost, lo.cost
     tm = None
     if arch is not None:
-        if G % (plan.tp * plan.pp):
-            raise ValueError(f"n_gpus ({G:,}) must be a multiple of tp × pp ({plan.tp} × {plan.pp})")
         tm = training_memory(arch, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
-                             dp=G // (plan.tp * plan.pp), zero_stage=plan.zero_stage,
-                             recompute=plan.recompute, tp=plan.tp, pp=plan.pp,
+                             dp=data_parallel_size(G, plan.tp, plan.pp, plan.cp),
+                             zero_stage=plan.zero_stage,
+                             recompute=plan.recompute, tp=plan.tp, pp=plan.pp, cp=plan.cp,
+                             ep=plan.ep, sequence_parallel=plan.sequence_parallel,
+                             schedule=plan.schedule, interleave=plan.interleave,
                              optimizer=plan.optimizer, flash_attention=plan.flash_attention,
                              memory_bytes=facts.memory_bytes)
     return TrainingResult(plan, facts, run.total_flops, run.seconds, run.days, run.gpu_hours,
@@ -334,36 +337,30 @@ def _evaluate_training(plan: Plan, facts: DeviceFacts, published: Optional[Publi
                           run=run, memory=tm, model_name=arch.name if arch is not None else "")
 
 
+def serving_arch(plan: Plan, arch=None):
+    """The architecture a serving plan decodes: the catalog model, or for "parameters
+    only" :func:`calc.arch.params_only` (N and the plan's KV shape): one code path."""
+    if arch is not None:
+        return arch
+    return params_only(plan.n_params, plan.n_layers, plan.kv_heads, plan.head_dim)
+
+
 def _evaluate_serving(plan: Plan, facts: DeviceFacts, published: Optional[Published],
                       devices: Mapping[str, Any], arch=None) -> ServingResult:
+    """The Decode page's numbers for the plan (calc.inference.decode_step and prefill on
+    ``n_gpus`` tensor-parallel GPUs, calc.placement's memory per GPU and the one fit rule),
+    plus cost and the published efficiency range."""
     G, B = plan.n_gpus, plan.batch
-    bpp = dec.bytes_per_param(plan.weights)
-    kv_elem = dec.bytes_per_param(plan.kv_dtype)
-    bw = dec.aggregate(facts.mem_bw, G)
-    peak = dec.aggregate(facts.peak_flops, G)
-    if arch is not None:
-        w_bytes = mdl.param_counts(arch).total * bpp          # memory holds every weight
-        context = float(plan.context) if plan.kv else 0.0
-        step_info = mdl.decode_step(arch, B, context, bpp, kv_elem, peak, bw)
-        step = step_info.seconds
-        if plan.tp_comm and G > 1 and facts.interconnect:
-            # the Decode page's TP all-reduce: one direction = half the datasheet figure
-            step += mdl.tp_allreduce_seconds_per_token(arch, B, G, facts.interconnect / 2.0, 2.0)
-        total, per_user = B / step, 1.0 / step
-        kv_total = step_info.kv_bytes
-        ttft = mdl.prefill_seconds(arch, plan.prompt_len, bpp, peak, bw)
-    else:
-        N = plan.n_params
-        w_bytes = dec.model_bytes(N, bpp)
-        if plan.kv:
-            kv_seq = dec.kv_cache_bytes(plan.n_layers, plan.kv_heads, plan.head_dim, plan.context, 1, kv_elem)
-            kv_total = dec.kv_cache_bytes(plan.n_layers, plan.kv_heads, plan.head_dim, plan.context, B, kv_elem)
-        else:
-            kv_seq = kv_total = 0.0
-        step = dec.decode_step_seconds(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
-        total = dec.decode_tokens_per_s(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
-        per_user = dec.per_sequence_tokens_per_s(B, N, bpp, peak, bw, kv_bytes_per_seq=kv_seq)
-        ttft = dec.prefill_seconds(plan.prompt_len, N, bpp, peak, bw)
+    a = serving_arch(plan, arch)
+    w = dec.bytes_per_param(plan.weights)
+    link = inf.link_bw_one_way(facts.interconnect) if plan.tp_comm else None
+    st = inf.decode_step(a, float(B), float(plan.context) if plan.kv else 0.0,
+                         peak_flops=facts.peak_flops, mem_bw=facts.mem_bw,
+                         memory_bytes=facts.memory_bytes, tp=G, bytes_per_param=w,
+                         kv_bytes_per_elem=dec.bytes_per_param(plan.kv_dtype), link_bw=link)
+    pf = inf.prefill(a, float(plan.prompt_len), peak_flops=facts.peak_flops, mem_bw=facts.mem_bw,
+                     tp=G, bytes_per_param=w, link_bw=link)
+    step, total, per_user, ttft = st.seconds, st.tokens_per_s, st.tokens_per_s_per_request, pf.seconds
     eff = plan.efficiency
     total_eff, per_user_eff = total * eff, per_user * eff
 
@@ -375,12 +372,14 @@ def _evaluate_serving(plan: Plan, facts: DeviceFacts, published: Optional[Publis
     rng = decode_efficiency_range(G, published, devices) if published is not None else None
     t_lo = total * rng.lo if rng else None
     t_hi = total * rng.hi if rng else None
-    memory = dec.aggregate(facts.memory_bytes, G) if facts.memory_bytes else None
+    pl = st.placement
     return ServingResult(
         plan, facts, step, ttft, per_user, total, total / G,
         ttft + plan.output_len * step, cost(total), per_user_eff, total_eff, cost(total_eff),
-        rng, t_lo, t_hi, cost(t_lo), cost(t_hi), w_bytes, kv_total, memory,
-        _fit(w_bytes, memory, kv_total), model_name=arch.name if arch is not None else "")
+        rng, t_lo, t_hi, cost(t_lo), cost(t_hi), pl.weight_bytes, pl.kv_bytes,
+        facts.memory_bytes, st.fit.verdict if st.fit is not None else None,
+        memory_per_gpu=pl.total_bytes, step=st, prefill=pf,
+        model_name=arch.name if arch is not None else "")
 
 
 def model_arch(plan: Plan, models: Optional[Mapping[str, Any]]):
@@ -464,12 +463,13 @@ def relative(result, baseline) -> Optional[Relative]:
 _FIELDS = {f.name: f for f in fields(Plan)}
 _DEFAULT = Plan()
 _INT_FIELDS = ("n_gpus", "batch", "prompt_len", "output_len", "context", "n_layers",
-               "kv_heads", "head_dim", "seq_len", "micro_batch", "tp", "pp")
+               "kv_heads", "head_dim", "seq_len", "micro_batch", "tp", "pp", "cp", "ep",
+               "interleave")
 _POS_FIELDS = ("n_params", "n_tokens")
 _OPT_POS_FIELDS = ("peak_flops", "mem_bw", "memory_bytes")
 _FRACTION_FIELDS = ("mfu", "efficiency")
 _CHOICES = {"kind": KINDS, "recompute": RECOMPUTE, "weights": WEIGHT_PRECISIONS,
-            "kv_dtype": KV_PRECISIONS, "optimizer": tuple(OPTIMIZERS)}
+            "kv_dtype": KV_PRECISIONS, "optimizer": tuple(OPTIMIZERS), "schedule": SCHEDULES}
 _MAX_INT = 10 ** 9
 _MAX_NUM = 1e30
 
@@ -513,7 +513,7 @@ def plan_from_dict(d: object, path: str = "plans[0]", known_devices=None) -> Pla
             if raw not in (0, 1, 2, 3) or isinstance(raw, bool):
                 raise ScenarioError(f"{p} must be 0, 1, 2 or 3, got {_q(raw)}")
             values[key] = int(raw)
-        elif key in ("kv", "causal", "flash_attention", "tp_comm"):
+        elif key in ("kv", "causal", "flash_attention", "tp_comm", "sequence_parallel"):
             if not isinstance(raw, bool):
                 raise ScenarioError(f"{p} must be true or false, got {_q(raw)}")
             values[key] = raw
@@ -550,7 +550,8 @@ def plan_to_dict(plan: Plan, compact: bool = False) -> dict:
     if not compact:
         return d
     other = ("n_tokens", "mfu", "recompute", "seq_len", "micro_batch", "zero_stage", "causal",
-             "tp", "pp", "optimizer", "flash_attention") \
+             "tp", "pp", "optimizer", "flash_attention", "cp", "ep", "sequence_parallel",
+             "schedule", "interleave") \
         if plan.kind == SERVING else (
         "weights", "kv_dtype", "batch", "prompt_len", "output_len", "kv", "context",
         "n_layers", "kv_heads", "head_dim", "efficiency", "tp_comm")
@@ -637,11 +638,13 @@ def load_plans(text: str | bytes, known_devices=None) -> PlanTable:
 
 _CSV_INPUTS = ("kind", "name", "model", "n_params", "n_tokens", "device", "precision", "n_gpus",
                "mfu", "recompute", "seq_len", "causal", "micro_batch", "zero_stage", "tp", "pp",
-               "optimizer", "flash_attention", "price", "weights", "kv_dtype", "batch", "prompt_len",
+               "optimizer", "flash_attention", "cp", "ep", "sequence_parallel", "schedule",
+               "interleave", "price", "weights", "kv_dtype", "batch", "prompt_len",
                "output_len", "kv", "context", "n_layers", "kv_heads", "head_dim", "efficiency",
                "tp_comm")
 _TRAINING_ONLY = {"n_tokens", "mfu", "recompute", "seq_len", "micro_batch", "zero_stage",
-                  "causal", "tp", "pp", "optimizer", "flash_attention"}
+                  "causal", "tp", "pp", "optimizer", "flash_attention", "cp", "ep",
+                  "sequence_parallel", "schedule", "interleave"}
 _SERVING_ONLY = {"weights", "kv_dtype", "batch", "prompt_len", "output_len", "kv", "context",
                  "n_layers", "kv_heads", "head_dim", "efficiency", "tp_comm"}
 
@@ -696,7 +699,8 @@ def plans_csv(table: PlanTable, results: Sequence) -> str:
                           "published_efficiency_hi": pr.hi if pr else None,
                           "weight_bytes": res.weight_bytes, "kv_bytes": res.kv_bytes,
                           "memory_bytes_total": res.memory_needed,
-                          "memory_capacity_bytes": res.memory, "memory_fit": res.fits})
+                          "memory_capacity_bytes": res.memory,
+                          "memory_bytes_per_gpu": res.memory_per_gpu, "memory_fit": res.fits})
         rel = relative(res, base) if i != table.baseline else None
         if rel is not None:
             cells.update({"vs_baseline_ratio": rel.ratio, "vs_baseline_delta": rel.delta,

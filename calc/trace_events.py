@@ -86,60 +86,6 @@ class TraceArrays:
     device_names: dict
     path: str                   # "fast" | "json"
 
-    def diagnose(self, *, small_kernel_threshold_seconds: float, device: str | None = None):
-        """Diagnose one GPU of this trace (see :func:`calc.diagnosis.diagnose_trace`)."""
-        from calc import diagnosis as D
-
-        if device is None:
-            per = np.bincount(self.gpu_device, weights=self.gpu_dur, minlength=len(self.devices))
-            dev_code = int(np.argmax(per))
-        elif str(device) in self.devices:
-            dev_code = self.devices.index(str(device))
-        else:
-            raise ValueError(f"{self.filename}: the trace has no GPU {device!r}; it has "
-                             f"{', '.join(self.devices)}")
-        sel = self.gpu_device == dev_code
-        names = self.gpu_names
-        op_names = self.cpu_names
-        name_code = self.gpu_name[sel]
-        op_code = self.gpu_op[sel]
-        # classes per unique (kernel name, operator) pair
-        n_ops = len(op_names) + 1
-        pair = name_code.astype(np.int64) * n_ops + (op_code + 1)
-        upair, pinv = np.unique(pair, return_inverse=True)
-        pcls = np.array([D._combined_class(names[p // n_ops],
-                                           op_names[p % n_ops - 1] if p % n_ops else "")
-                         for p in upair.tolist()], dtype=np.int64)
-        cls = pcls[pinv.reshape(-1)]
-        is_copy = self.gpu_is_copy[sel]
-        cls = np.where(is_copy, D.MEMORY, cls)
-        # names used by this device only, recoded
-        uname, ninv = np.unique(name_code, return_inverse=True)
-        dev_names = tuple(names[i] for i in uname.tolist())
-        simt = np.array([bool(D._SIMT_GEMM.search(nm.lower())) and not D._TENSOR_MARK.search(nm.lower())
-                         for nm in dev_names], dtype=bool)
-        ustream, sinv = np.unique(self.gpu_stream[sel], return_inverse=True)
-        stream_labels = tuple(self.streams[i] for i in ustream.tolist())
-        spans = (self.cpu_start, self.cpu_dur,
-                 _LazyNames(self.cpu_name, self.cpu_names)) if self.cpu_start.size else None
-        steps = ((self.step_start, self.step_dur, np.asarray(self.step_names, dtype=object))
-                 if self.step_start.size else None)
-        if not sel.any():
-            raise ValueError(f"{self.filename}: GPU {self.devices[dev_code]} has no activity")
-        d = D._diagnose(self.gpu_start[sel], self.gpu_dur[sel], sinv.reshape(-1), stream_labels,
-                        ninv.reshape(-1), dev_names, cls, ~is_copy, simt,
-                        float(small_kernel_threshold_seconds), steps, spans, 10)
-        import dataclasses
-
-        dev = self.devices[dev_code]
-        notes = []
-        if len(self.devices) > 1:
-            notes.append("several_devices")
-        return dataclasses.replace(
-            d, filename=self.filename, schema=self.schema, platform=self.platform,
-            device=dev, devices=self.devices, device_name=self.device_names.get(dev, ""),
-            events_read=self.events_read, notes=tuple(notes))
-
 
 class _LazyNames:
     """Names of CPU spans by index without building an array of 200 000 strings."""

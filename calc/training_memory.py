@@ -73,6 +73,7 @@ __all__ = [
     "TrainingMemory",
     "activation_bytes_per_layer",
     "layers_in_flight",
+    "data_parallel_size",
     "training_memory",
 ]
 
@@ -129,7 +130,9 @@ class TrainingMemory:
     the worst stage (0: with parameters split evenly, the first stage holds the most
     micro-batches under every schedule here).
     weight/grad/optimizer_bytes_per_elem: the bytes per parameter used.  memory_bytes: the
-    device's (None when unknown); fit: "fits" / "tight" / "no" / None; used: total ÷ memory.
+    device's (None when unknown); fit: "fits" / "tight" / "no" / None; used: total ÷ memory;
+    spare_bytes: memory − total (negative: that much too much); memory_fit: the one rule's
+    record (calc.placement.memory_fit).
     """
 
     weights: float
@@ -149,10 +152,12 @@ class TrainingMemory:
     optimizer_bytes_per_elem: float
     dense_shards: float           # ZeRO divisor of the dense weights (d·c)
     expert_shards: float          # ZeRO divisor of the routed experts (t·d·c / e)
+    seq_per_gpu: float = 0.0      # tokens of a sequence each GPU keeps activations for: s / c
     memory_bytes: Optional[float] = None
     fit: Optional[str] = None
     used: Optional[float] = None
     memory_fit: Optional[MemoryFit] = None
+    spare_bytes: Optional[float] = None   # memory − total (< 0: short by that much)
 
     @property
     def states(self) -> float:
@@ -258,6 +263,20 @@ def _count(name: str, x: Any) -> int:
     return int(f)
 
 
+def data_parallel_size(n_gpus: Any, tp: Any = 1, pp: Any = 1, cp: Any = 1) -> int:
+    """Data-parallel size of a cluster split into tensor × pipeline × context groups:
+    d = n_gpus / (t·p·c), a whole number, or ValueError naming the fields   [GPUs].
+
+    E.g. 2,048 GPUs, tp 8, pp 16: d = 16.  Source: Narayanan et al. 2021 §3 (n = t·p·d).
+    """
+    n, t, p, c = (_count("n_gpus", n_gpus), _count("tp", tp), _count("pp", pp), _count("cp", cp))
+    group = t * p * c
+    if n % group:
+        raise ValueError(f"n_gpus ({n:,}) must be a multiple of tp × pp × cp ({t} × {p} × {c} "
+                         f"= {group:,})")
+    return n // group
+
+
 def training_memory(arch: ModelArch, *, tp: Any = 1, pp: Any = 1, dp: Any = 1, ep: Any = 1,
                     cp: Any = 1, seq_len: Any, micro_batch: Any = 1, recompute: str = "selective",
                     zero_stage: int = 1, optimizer: str = "adam-mixed",
@@ -342,6 +361,7 @@ def training_memory(arch: ModelArch, *, tp: Any = 1, pp: Any = 1, dp: Any = 1, e
                           layers_in_flight=in_flight, stage=0, schedule=schedule,
                           weight_bytes_per_elem=w, grad_bytes_per_elem=g,
                           optimizer_bytes_per_elem=o, dense_shards=dense_shards,
-                          expert_shards=expert_shards, memory_bytes=mem,
+                          expert_shards=expert_shards, seq_per_gpu=s / c, memory_bytes=mem,
                           fit=None if fit is None else fit.verdict,
-                          used=None if fit is None else total / mem, memory_fit=fit)
+                          used=None if fit is None else total / mem, memory_fit=fit,
+                          spare_bytes=None if fit is None else mem - total)

@@ -520,12 +520,16 @@ def is_absurd_fraction(fraction: Any) -> bool:
     return not math.isfinite(x) or x > ABSURD_FRACTION
 
 
-def format_percent(fraction: Any, decimals: int = 1) -> str:
+def format_percent(fraction: Any, decimals: int = 1, *, trim: bool = False,
+                   keep_small: bool = False) -> str:
     """A fraction as a percentage: 0.2019 -> "20.2%"; beyond 1,000 % -> "> 1,000%".
 
-    Utilisations far beyond 100 % (MFU from 1e30 tokens/s is 1.7e27) are wrong inputs,
-    not numbers worth printing 28 digits of; NaN -> "—", -inf/inf -> "> 1,000%" or
-    "-∞%".  decimals: digits after the point (0..6).
+    The app's one percentage formatter (pages, tables, figures, reports).  Utilisations
+    far beyond 100 % (MFU from 1e30 tokens/s is 1.7e27) are wrong inputs, not numbers worth
+    printing 28 digits of; NaN -> "—", -inf/inf -> "> 1,000%" or "-∞%".  decimals: digits
+    after the point (0..6).  ``trim``: trailing zeros dropped ("35%" for 0.35000000000000003
+    at 2 decimals, "12.5%").  ``keep_small``: a non-zero fraction that would round to 0 keeps
+    two significant digits ("0.034%" for 0.00034 at 1 decimal: decode MFU at batch 1).
     """
     if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 6:
         raise ValueError(f"decimals must be an integer from 0 to 6, got {decimals!r}")
@@ -539,7 +543,12 @@ def format_percent(fraction: Any, decimals: int = 1) -> str:
         return f"> {ABSURD_FRACTION:,.0%}"
     if x == -math.inf:
         return "-∞%"
-    return f"{x:.{decimals}%}"
+    if keep_small and x != 0 and round(abs(x) * 100, decimals) == 0:
+        decimals = min(6, 1 - math.floor(math.log10(abs(x) * 100)))
+    text = f"{x:.{decimals}%}"
+    if trim and "." in text:
+        text = text[:-1].rstrip("0").rstrip(".") + "%"
+    return text
 
 
 _UNIT_KINDS = {"FLOP/s": "flop_rate", "B/s": "bandwidth", "B": "bytes", "s": "time",

@@ -28,8 +28,7 @@ def training_calculator() -> None:
     inputs, results = st.columns([1, 1.45], gap="large")
     with inputs:
         inp = training_inputs(ctx, published_mfu_caption)
-        training_setup_button(ctx, inp.n_params, inp.n_tokens, inp.n_gpus, inp.mfu, inp.price,
-                              recompute=inp.recompute, seq=inp.seq, causal=inp.causal)
+        plan_box = st.container()          # filled last: the plan carries the memory layout too
     with results:
         out = training_results(ctx, inp, why_link)
     items: list = []
@@ -40,6 +39,9 @@ def training_calculator() -> None:
                                          recompute=inp.recompute,
                                          memory_bytes=ctx.device.memory_bytes if ctx.device else None)
         items = [*training_formulas(t, inp, run, tf), *memory]
+    with plan_box:
+        training_setup_button(ctx, inp.n_params, inp.n_tokens, inp.n_gpus, inp.mfu, inp.price,
+                              recompute=inp.recompute, seq=inp.seq, causal=inp.causal)
     if items:
         how_computed(t, items)
     takeaway(ctx, inp, out[0] if out else None)

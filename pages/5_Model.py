@@ -31,8 +31,9 @@ def step_section() -> None:
         return
     ops = model_operators(arch, phase=step.phase, batch=step.batch, tokens=step.tokens,
                           peak_flops=ctx.peak_flops, mem_bw=ctx.mem_bw,
-                          weight_bytes=bytes_per_param(step.weights),
-                          act_bytes=bytes_per_param(step.act), kv_bytes=bytes_per_param(step.kv),
+                          bytes_per_param=bytes_per_param(step.weights),
+                          act_bytes_per_elem=bytes_per_param(step.act),
+                          kv_bytes_per_elem=bytes_per_param(step.kv),
                           tp=step.tp, flash=step.flash)
     analysis = roofline_results.analyze(roofline_state.parsed(), ctx.peak_flops, ctx.mem_bw) \
         if step.overlay else None

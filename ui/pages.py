@@ -49,6 +49,7 @@ PAGES: tuple[Page, ...] = (
     Page("diagnosis", "pages/6_Trace_doctor.py", ":material/troubleshoot:"),
     Page("plans", "pages/7_Plans.py", ":material/compare:"),
     Page("measure", "pages/8_Measure.py", ":material/timer:"),
+    Page("training_layout", "pages/9_Training_layout.py", ":material/view_timeline:"),
 )
 
 _BY_ID = {p.id: p for p in PAGES}

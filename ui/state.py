@@ -42,15 +42,25 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
                  "pp", "flash", "currency", "sp", "cp", "ep", "schedule", "interleave",
                  "microbatches"),
     "learn": ("quiz", "lesson"),
-    "decode": ("params", "weights", "gpus", "batch", "kv", "layers", "kv_heads",
+    "decode": ("params", "weights", "tp", "batch", "kv", "layers", "kv_heads",
                "head_dim", "context", "kv_dtype", "measured", "prompt", "tp_comm"),
     "model": ("phase", "batch", "prompt", "context", "weights", "act", "kv_dtype", "tp",
               "attn_impl", "overlay"),
     "diagnosis": ("small", "trace_gpu", "params", "tokens_step", "gpus", "recompute", "seq",
                   "causal"),
     "plans": ("plans", "currency"),
+    "training_layout": ("gpus", "seq", "gbatch", "gbatch_unit", "recompute", "zero", "schedule",
+                        "interleave", "sp", "flash", "net", "net_gpus", "net_up", "net_out", "layout",
+                        "rejected"),
     "measure": ("m_quick", "m_gpu", "m_dev", "m_prec", "m_dtype", "m_gemm", "m_gemv", "m_add",
                 "m_sum", "m_gemm_n", "m_gemv_m", "m_gemv_n", "m_add_n", "m_sum_n"),
+}
+
+# Old names a page still reads from a link, and the name each is read as (once: the page
+# rewrites its URL). A link never carries them: "gpus" is the cluster size elsewhere (MFU,
+# Training, Trace doctor); on Decode it once meant the tensor-parallel group, now "tp".
+LEGACY_NAMES: dict[str, dict[str, str]] = {
+    "decode": {"gpus": "tp"},
 }
 
 # Names the navigation links carry from page to page.

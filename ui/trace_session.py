@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, MutableMapping
 
-from calc.diagnosis import SMALL_KERNEL_SECONDS, TraceDiagnosis
+from calc.diagnosis import SMALL_KERNEL_SECONDS, TraceDiagnosis, diagnose_parsed
 from calc.trace_events import TraceArrays, read_trace
 
 TRACE_KEY = "_diag.trace"        # LoadedTrace of the last trace read successfully
@@ -113,6 +113,6 @@ def diagnosis(session: MutableMapping[str, Any], loaded: LoadedTrace,
     memo = session.get(MEMO_KEY)
     if isinstance(memo, tuple) and len(memo) == 2 and memo[0] == key:
         return memo[1]
-    d = loaded.trace.diagnose(small_kernel_threshold_seconds=threshold, device=device)
+    d = diagnose_parsed(loaded.trace, small_kernel_threshold_seconds=threshold, device=device)
     session[MEMO_KEY] = (key, d)
     return d

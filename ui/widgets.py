@@ -15,6 +15,7 @@ import streamlit as st
 
 from calc.units import (QuantityError, UnitKindError, format_percent, format_si,
                         is_absurd_fraction, kind_for_unit, parse_quantity)
+from calc.placement import PlacementError, check_tp
 from ui.i18n import Translator
 from ui.state import bound, restore, set_value
 
@@ -180,7 +181,7 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
 
     def slider_changed() -> None:
         value = st.session_state[slider_key]
-        set_value(key, step_text(value) if step_text else format_quantity(value, unit))
+        set_value(key, step_text(value) if step_text else exact_quantity(value, unit))
 
     text = bound(box.text_input, label, default, key=key, help=help,
                  on_change=field_changed, placeholder=placeholder)
@@ -211,6 +212,42 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
                           key=slider_key, on_change=slider_changed,
                           format_func=shown, label_visibility="collapsed")
     return value
+
+
+BATCH_STEPS = [float(2 ** i) for i in range(11)]
+"""The batch slider's stops, 1 … 1024 (the field takes any whole batch)."""
+BATCH = Bounds(lo=1.0, hi=1e6, lo_open=False, integer=True)
+
+
+def batch_input(t: Translator, label: str, *, help: str | None = None,
+                container: Any = None) -> int | None:
+    """The batch (URL ``batch``, shared by the Decode and Model pages): any whole number
+    1 … 1,000,000 typed, a slider snapping to powers of two; None after the standard
+    message under the field."""
+    b = quantity_input(t, label, "batch", "1", kind="count", bounds=BATCH, help=help,
+                       container=container, slider=(1, 1024), steps=BATCH_STEPS,
+                       step_text=lambda v: f"{v:.0f}")
+    return None if b is None else int(b)
+
+
+def tp_input(t: Translator, arch: Any, label: str, *, help: str | None = None,
+             container: Any = None) -> int | None:
+    """The tensor-parallel group (URL ``tp``, the same name and rule on every page): a whole
+    number the model's heads split over (calc.placement.check_tp); None after a message
+    naming the field."""
+    box = container if container is not None else st
+    tp = quantity_input(t, label, "tp", "1", kind="count", bounds=COUNT, help=help,
+                        container=container)
+    if tp is None or arch is None:
+        return None if tp is None else int(tp)
+    try:
+        check_tp(arch, tp)
+    except PlacementError as exc:
+        rule = exc.rule if exc.rule in ("heads", "kv_heads") else "whole"
+        box.error(t("common.err.field", label=label, message=t(f"common.err.tp.{rule}", n=exc.limit)),
+                  icon=":material/warning:")
+        return None
+    return int(tp)
 
 
 def uploader_note(t: Translator, types: list[str], container: Any = None) -> None:
@@ -260,7 +297,8 @@ def bound_select(label: str, options: list[Any], key: str, *, container: Any = N
 
 
 __all__ = [
-    "Bounds", "COUNT", "FRACTION", "POSITIVE", "bound_checkbox", "bound_select",
+    "BATCH", "BATCH_STEPS", "Bounds", "COUNT", "FRACTION", "POSITIVE", "batch_input",
+    "tp_input", "bound_checkbox", "bound_select",
     "bound_slider", "check_bounds", "exact_quantity", "is_blank", "log_options",
     "nearest_option", "percent_text", "quantity_error", "quantity_input", "uploader_note",
     "with_option",

@@ -93,6 +93,27 @@ def test_mfu_defaults_and_slider_changes_headline(page, server):
     assert_no_exception(page)
 
 
+@pytest.mark.parametrize("lang,days", [("en", "days"), ("zh", "天")])
+def test_training_mfu_is_typed_and_slid(page, server, lang, days):
+    # Issue 23: the Training page's MFU is a field (any value) over a 1 % slider, both bound
+    # to the URL name mfu. 37.5 %: 54.099 days x 45 / 37.5 = 64.9 days; one step right on the
+    # slider (37.5 % is an option of its own) is 38 %: 54.099 x 45 / 38 = 64.1 days.
+    goto(page, server, "training", lang=lang)
+    _set_text(page, "MFU", "37.5%")
+    assert _metrics(page)[1] == f"64.9 {days}"
+    assert parse_qs(urlparse(page.url).query).get("mfu") == ["37.5%"]
+    field = page.locator('[data-testid="stMain"] [data-testid="stTextInput"]').filter(
+        has_text=re.compile("MFU")).first
+    slider = field.locator("xpath=following::*[@data-testid='stSlider'][1]").locator(
+        'input[type="range"], [role="slider"]').first
+    slider.focus()
+    slider.press("ArrowRight")
+    wait_idle(page)
+    assert_no_exception(page)
+    assert _metrics(page)[1] == f"64.1 {days}"
+    assert parse_qs(urlparse(page.url).query).get("mfu") == ["38%"]
+
+
 def _set_text(page, label_regex: str, value: str) -> None:
     field = page.locator('[data-testid="stMain"] [data-testid="stTextInput"]').filter(
         has_text=re.compile(label_regex)).locator("input").first

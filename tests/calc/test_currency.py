@@ -41,3 +41,18 @@ def test_labels_and_unknown_codes():
         currency("XYZ")
     with pytest.raises(ValueError):
         format_money(1.0, "dollars")
+
+
+def test_format_money_review_defects():
+    # Issue 19, defect 7.  0.5 JPY (JPY has no minor unit) is not zero yen: one significant
+    # digit more, "¥0.5 JPY" (was "¥0 JPY").
+    assert format_money(0.5, "JPY") == "¥0.5 JPY"
+    # 99.995 USD rounds to 100.00 at cents, and 100 or more is written in whole units:
+    # "$100 USD" (was "$100.00 USD"); 99.994 stays "$99.99 USD".
+    assert format_money(99.995, "USD") == "$100 USD"
+    assert format_money(99.994, "USD") == "$99.99 USD"
+    # −0.001 USD is a tenth of a cent below zero, not "−$0.00 USD"
+    assert format_money(-0.001, "USD") == "−$0.001 USD"
+    # zero has no sign; far below the cent: scientific
+    assert format_money(-0.0, "USD") == "$0.00 USD"
+    assert format_money(1e-10, "USD") == "$1.00e-10 USD"

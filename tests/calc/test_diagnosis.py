@@ -605,3 +605,25 @@ def test_too_few_kernels_to_judge_small_kernels():
     d = diagnose_activity([i * 2 * US for i in range(n)], [2 * US] * n, [7] * n, ["gelu"] * n)
     assert "small_kernels" in ids(d) and "too_few_kernels" not in ids(d)
     assert d.kernels_per_ms == pytest.approx(20 / 0.040)
+
+
+def test_no_import_circle_between_diagnosis_and_trace_events():
+    # Issue 19: calc.trace_events (the reader) imports nothing of calc.diagnosis; the
+    # diagnosis imports the reader at its top (one direction, no function-local imports).
+    import ast
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2] / "calc"
+
+    def imported(name):
+        tree = ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))
+        out = set()
+        for n in ast.walk(tree):
+            if isinstance(n, ast.ImportFrom):
+                mod = (n.module or "")
+                out |= {mod.split(".")[-1]} | {a.name for a in n.names if not mod or mod == "calc"}
+            elif isinstance(n, ast.Import):
+                out |= {a.name.split(".")[-1] for a in n.names}
+        return out
+
+    assert "diagnosis" not in imported("trace_events")
+    assert "trace_events" in imported("diagnosis")

@@ -411,3 +411,45 @@ def test_device_kind_field(tmp_path):
     p.write_text(text.replace('kind = "cpu"', 'kind = "toaster"'))
     with _pytest.raises(HardwareFileError, match="kind"):
         load_hardware(p)
+
+
+# ---------------------------------------------------------------- hardware.toml network fields
+
+def _write_network_device(tmp_path, extra):
+    text = f'''[devices.x]
+name = "X"
+vendor = "NVIDIA"
+year = 2023
+memory_gb = 80
+mem_bw_gbs = 3350
+sparse_headline = false
+source = "test"
+{extra}
+[devices.x.peak_tflops]
+bf16 = 989
+'''
+    p = tmp_path / "hw.toml"
+    p.write_text(text)
+    return p
+
+
+def test_hardware_network_fields_all_or_none(tmp_path):
+    p = _write_network_device(tmp_path, "scale_up_gpus = 8\nscale_up_gbs = 450\n")
+    with pytest.raises(HardwareFileError, match=r"hw.toml: device 'x': field 'scale_out_gbs': is missing"):
+        load_hardware(p)
+    p = _write_network_device(tmp_path, 'scale_up_gpus = 8.5\nscale_up_gbs = 450\nscale_out_gbs = 50\nnetwork_source = "s"\n')
+    with pytest.raises(HardwareFileError, match="field 'scale_up_gpus'"):
+        load_hardware(p)
+    p = _write_network_device(tmp_path, 'scale_up_gpus = 8\nscale_up_gbs = 450\nscale_out_gbs = 50\nnetwork_source = "DGX"\n')
+    x = load_hardware(p)["x"]
+    assert (x.scale_up_gpus, x.scale_up_bw, x.scale_out_bw, x.network_source) == (8, 450e9, 50e9, "DGX")
+    p = _write_network_device(tmp_path, "matmul_fraction = 1.2\n")
+    with pytest.raises(HardwareFileError, match="field 'matmul_fraction'"):
+        load_hardware(p)
+
+
+def test_every_networked_device_cites_its_network(hw):
+    for dev in hw.values():
+        if dev.scale_up_gpus is not None:
+            assert dev.network_source.strip(), dev.id
+            assert dev.scale_out_bw < dev.scale_up_bw, dev.id

@@ -8,7 +8,8 @@ import math
 
 import pytest
 
-from calc.models import ModelArch, decode_step, load_models
+from calc.inference import decode_step
+from calc.models import ModelArch, load_models
 from calc.model_ops import OP_KEYS, model_operators
 
 A100 = dict(peak_flops=312e12, mem_bw=2.039e12)
@@ -166,12 +167,12 @@ def catalog():
 
 def test_sum_over_operators_is_the_decode_pages_ceiling(catalog):
     # Below the ridge every operator is memory-bound, so Σ max(F/P, B/bw) = Σ bytes / bw: the
-    # same bytes as calc.models.decode_step (weights read + KV cache) up to the activations
+    # same bytes as calc.inference.decode_step (weights read + KV cache) up to the activations
     # (a few MB) and the biases / q-k norms the operator model leaves out.
     for mid, arch in catalog.items():
         for batch, ctx in ((1, 2048), (4, 8192)):
             ops = model_operators(arch, phase="decode", batch=batch, tokens=ctx, **A100)
-            ds = decode_step(arch, batch, ctx, 2.0, 2.0, A100["peak_flops"], A100["mem_bw"])
+            ds = decode_step(arch, batch, ctx, peak_flops=A100["peak_flops"], mem_bw=A100["mem_bw"])
             assert ops.weight_bytes == pytest.approx(float(ds.weight_bytes), rel=0.01), mid
             assert ops.kv_bytes == pytest.approx(float(ds.kv_bytes), rel=0.01), mid
             assert ops.tokens_per_s == pytest.approx(float(ds.tokens_per_s), rel=0.01), mid
@@ -239,16 +240,20 @@ def test_kv_heads_split_at_most_kv_heads_ways():
 
 
 def test_memory_per_gpu():
-    from calc.model_ops import memory_per_gpu
+    # What one GPU holds is calc.placement's (the Model page shows it): Llama 2 7B bf16 on one
+    # GPU, batch 1 at 4096 tokens: the stored weights (6,738,415,616 parameters, the
+    # published 6.74B) · 2 B, and 4096 · (2·32 layers·32 heads·128·2 B) of cache.
     from calc.models import param_counts
-    # Llama 2 7B bf16 on one GPU, batch 1 at 4096 tokens: the stored weights (6,738,415,616
-    # parameters, the published 6.74B) · 2 B, and 4096 · (2·32 layers·32 heads·128·2 B) of cache.
-    w, kv = memory_per_gpu(LLAMA2_7B, batch=1, context=4096)
+    from calc.placement import place
+    p = place(LLAMA2_7B, 1, context_len=4096, batch=1)
     assert param_counts(LLAMA2_7B).total == 6_738_415_616
-    assert w == 2 * 6_738_415_616
-    assert kv == 4096 * 2 * 32 * 32 * 128 * 2
-    # 8 KV heads over 16 GPUs: each keeps 1/8 of the cache; weights split 16 ways.
-    w16, kv16 = memory_per_gpu(LLAMA31_70B, batch=4, context=8192, tp=16)
-    _, kv1 = memory_per_gpu(LLAMA31_70B, batch=4, context=8192)
-    assert kv16 == pytest.approx(kv1 / 8)
-    assert w16 == pytest.approx(param_counts(LLAMA31_70B).total * 2 / 16)
+    assert p.weight_bytes == 2 * 6_738_415_616
+    assert p.kv_bytes == 4096 * 2 * 32 * 32 * 128 * 2
+    # 8 KV heads over 16 GPUs: each keeps 1/8 of the cache; weights split 16 ways except the
+    # K,V projections (2·8192·8·128·80 parameters, split 8 ways) and the norms (8192·161, whole).
+    p16 = place(LLAMA31_70B, 16, context_len=8192, batch=4)
+    p1 = place(LLAMA31_70B, 1, context_len=8192, batch=4)
+    assert p16.kv_bytes == pytest.approx(p1.kv_bytes / 8)
+    kv, rep = 2 * 8192 * 8 * 128 * 80, 8192 * 161
+    n = param_counts(LLAMA31_70B).total
+    assert p16.weight_bytes == pytest.approx(((n - kv - rep) / 16 + kv / 8 + rep) * 2)

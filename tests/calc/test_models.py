@@ -14,13 +14,25 @@ import numpy as np
 import pytest
 
 from calc import models as m
+from calc.arch import params_only
+from calc.inference import allreduce_seconds, decode_knee, decode_step as _decode_step, \
+    decode_weight_params, prefill
 from calc.models import (ModelConfigError, ModelFileError, arch_from_dict, arch_to_dict,
-                         decode_step, decode_weight_bytes, expected_distinct_experts,
+                         expected_distinct_experts,
                          flops_per_token, from_hf_config, keys_per_query, kv_bytes_per_token,
-                         kv_cache_bytes_per_seq, load_models, param_counts, prefill_flops,
-                         prefill_seconds, training_memory, activation_bytes_per_layer,
-                         attention_flops_per_token, attention_width,
-                         tp_allreduce_seconds_per_token)
+                         kv_cache_bytes_per_seq, load_models, param_counts,
+                         training_memory, activation_bytes_per_layer,
+                         attention_flops_per_token, attention_width)
+
+
+def decode_step(arch, batch, context, w, kv, peak, bw):
+    """calc.inference.decode_step (the one decode record) in this file's positional form."""
+    return _decode_step(arch, batch, context, peak_flops=peak, mem_bw=bw, bytes_per_param=w,
+                        kv_bytes_per_elem=kv)
+
+
+def ttft(arch, prompt, w, peak, bw):
+    return prefill(arch, prompt, peak_flops=peak, mem_bw=bw, bytes_per_param=w).seconds
 
 HF = Path(__file__).resolve().parent.parent / "data" / "hf_configs"
 
@@ -236,7 +248,8 @@ def test_mixtral_on_one_h100_review_numbers(catalog):
     read = (param_counts(a).total - 32 * 8 * 3 * 4096 * 14336
             + 32 * 8 * (1 - 0.75 ** 16) * 3 * 4096 * 14336
             - 32000 * 4096 + 16 * 4096) * 1.0
-    assert decode_weight_bytes(a, 16, 1.0) == pytest.approx(read)
+    assert decode_weight_params(a, 16) * 1.0 == pytest.approx(read)
+    assert decode_step(a, 16, 0, 1.0, 1.0, 989e12 * 2, bw).weight_bytes == pytest.approx(read)
     naive = 16 / (12.9e9 / bw)
     ours = float(decode_step(a, 16, 1, 1.0, 1.0, 989e12 * 2, bw).tokens_per_s)
     assert naive / ours == pytest.approx(3.6, abs=0.1)
@@ -250,7 +263,7 @@ def test_decode_step_dense_reduces_to_the_seed(catalog):
     st = decode_step(a, 1, 0, 2.0, 2.0, 312e12, 2.0e12)
     assert st.bytes == pytest.approx(2 * n_read)
     assert st.tokens_per_s == pytest.approx(2.0e12 / (2 * n_read))
-    assert st.memory_bound is True
+    assert st.bound == "memory"
     # batch array + KV: bytes = 2N + B * c * 524,288
     st2 = decode_step(a, np.array([1.0, 8.0]), 1000, 2.0, 2.0, 312e12, 2.0e12)
     rows = np.array([1, 8]) * 4096              # one embedding row gathered per sequence
@@ -264,13 +277,13 @@ def test_prefill_flops_and_ttft(catalog):
     a = catalog["llama-2-7b"]
     body = 6_607_343_616 - 131_072_000
     attn = 2 * 500 * 8192 * 32
-    assert prefill_flops(a, 1000) == pytest.approx(1000 * (2 * body + attn) + 2 * 131_072_000)
+    want = 1000 * (2 * body + attn) + 2 * 131_072_000
+    pf = prefill(a, 1000, peak_flops=312e12, mem_bw=2.039e12)
+    assert pf.flops == pytest.approx(want)
     # TTFT on an A100 (312 TFLOP/s, 2.039 TB/s): compute-bound at P = 1000
-    t = prefill_seconds(a, 1000, 2.0, 312e12, 2.039e12)
-    assert t == pytest.approx(prefill_flops(a, 1000) / 312e12)
-    # one token: the weight read dominates
+    assert pf.seconds == pytest.approx(want / 312e12) and pf.bound == "compute"
     # one token: the weight read dominates (the untied input table is a one-row gather)
-    assert prefill_seconds(a, 1, 2.0, 312e12, 2.039e12) == pytest.approx(
+    assert ttft(a, 1, 2.0, 312e12, 2.039e12) == pytest.approx(
         2 * (6_738_415_616 - 131_072_000 + 4096) / 2.039e12)
 
 
@@ -278,9 +291,8 @@ def test_tp_allreduce_time():
     arch = m.ModelArch(id="x", name="x", source="s", n_layers=32, d_model=4096, n_heads=32,
                        n_kv_heads=32, head_dim=128, ffn_size=11008, vocab_size=32000)
     # 32 layers * 2 all-reduces * 2*(8-1)/8 * (1 * 4096 * 2 bytes) / 300e9
-    assert tp_allreduce_seconds_per_token(arch, 1, 8, 300e9, 2) == pytest.approx(
-        32 * 2 * 1.75 * 8192 / 300e9)
-    assert tp_allreduce_seconds_per_token(arch, 1, 1, 300e9, 2) == 0
+    assert allreduce_seconds(arch, 1, 8, 300e9, 2) == pytest.approx(32 * 2 * 1.75 * 8192 / 300e9)
+    assert allreduce_seconds(arch, 1, 1, 300e9, 2) == 0
 
 
 # ---------------------------------------------------------------------------- training memory
@@ -456,14 +468,15 @@ def test_decode_knee_dense_and_moe(catalog):
     # b* = N_a*w*P / (2*N_a*B - d*w*P).
     a = catalog["llama-2-7b"]
     n_a, P, B = 6_607_343_616, 312e12, 2.039e12
-    knee = m.decode_critical_batch(a, 0, 2.0, 2.0, P, B)
+    knee = decode_knee(a, 0, peak_flops=P, mem_bw=B)
     assert knee == pytest.approx(n_a * 2 * P / (2 * n_a * B - 4096 * 2 * P), rel=1e-6)
     # MoE: the weight read grows with the experts touched, so the knee is further right than
     # the "active parameters only" knee bpp*P/(2B) = 1*989e12/(2*3.35e12) = 147.6
-    moe = m.decode_critical_batch(catalog["mixtral-8x7b"], 0, 1.0, 1.0, 989e12, 3.35e12)
+    moe = decode_knee(catalog["mixtral-8x7b"], 0, peak_flops=989e12, mem_bw=3.35e12,
+                      bytes_per_param=1.0, kv_bytes_per_elem=1.0)
     assert moe > 147.6 * 2
     # KV reads that cost more than the math per sequence: never compute-bound
-    assert m.decode_critical_batch(a, 10**6, 2.0, 2.0, 312e12, 2.039e12) == math.inf
+    assert decode_knee(a, 10**6, peak_flops=312e12, mem_bw=2.039e12) == math.inf
 
 
 def test_recompute_flops_from_parameters_alone():
@@ -500,9 +513,13 @@ def test_mla_absorbed_widths_for_inference(catalog):
 
 
 def test_prefill_from_parameters_alone():
-    # 7B, 2048-token prompt: 2 * 7e9 * 2048 = 2.867e13 FLOP; on 312 TFLOP/s: 91.9 ms,
-    # against 14e9 B / 2e12 B/s = 7 ms for the weight read: compute-bound.
-    f = m.prefill_flops_params(7e9, 2048)
-    assert f == pytest.approx(2.8672e13)
-    assert m.time_to_first_token(f, 14e9, 312e12, 2e12) == pytest.approx(2.8672e13 / 312e12)
-    assert m.time_to_first_token(2 * 7e9 * 10, 14e9, 312e12, 2e12) == pytest.approx(7e-3)
+    # "Parameters only" is a dense architecture with N given (calc.arch.params_only, the 7B
+    # shape 32 layers x 32 heads x 128): a 2048-token prompt does 2048 x (2 x 7e9 + causal
+    # attention 2 x 1024 keys x 8192 x 32 = 5.369e8) = 2.977e13 FLOP; on 312 TFLOP/s
+    # 95.4 ms, against 14e9 B / 2e12 B/s = 7 ms for the weight read: compute-bound.
+    a = params_only(7e9)
+    pf = prefill(a, 2048, peak_flops=312e12, mem_bw=2e12)
+    assert pf.flops == pytest.approx(2048 * (2 * 7e9 + 2 * 1024 * 8192 * 32))
+    assert pf.seconds == pytest.approx(pf.flops / 312e12) and pf.bound == "compute"
+    # 10 tokens: 10 x (1.4e10 + 2 x 5 x 8192 x 32) = 1.4e11 FLOP = 0.45 ms < 7 ms weight read
+    assert ttft(a, 10, 2.0, 312e12, 2e12) == pytest.approx(7e-3)

@@ -4,7 +4,8 @@ import pytest
 
 from calc import decode, mfu, roofline, training
 from calc.hardware import load_hardware
-from calc.decode import max_decode_tokens_per_s, model_bytes
+from calc.arch import params_only
+from calc.inference import decode_step
 from calc.roofline import attainable_flops, ridge_point
 
 A100_PEAK = 312e12  # A100 bf16 dense, FLOP/s (seed: "A100 是 312 TFLOPS")
@@ -54,10 +55,10 @@ def test_training_at_mfu_25_is_97_days_43_more():
 
 def test_decode_7b_bf16_on_a100_is_143_tokens_per_s():
     # 7e9 params * 2 bytes (bf16) = 14e9 bytes ("14GB")
-    weights = decode.model_bytes(7e9, 2)
-    assert weights == pytest.approx(14e9)
+    s = decode_step(params_only(7e9), 1, 0, peak_flops=A100_PEAK, mem_bw=A100_BW_SEED)
+    assert s.weight_bytes == pytest.approx(14e9)
     # 2e12 / 14e9 = 142.857... ≈ 143 tokens/s
-    tps = decode.max_decode_tokens_per_s(weights, A100_BW_SEED)
+    tps = s.tokens_per_s
     assert tps == pytest.approx(142.857, abs=1e-3)
     assert round(tps) == 143
 
@@ -65,18 +66,23 @@ def test_decode_7b_bf16_on_a100_is_143_tokens_per_s():
 def test_decode_7b_bf16_on_real_a100_80gb_datasheet_bandwidth():
     # A100 80GB SXM datasheet bandwidth 2039 GB/s: 2.039e12 / 14e9 = 145.64 tokens/s
     a100 = load_hardware()["a100-80gb-sxm"]
-    assert decode.max_decode_tokens_per_s(14e9, a100.mem_bw) == pytest.approx(145.64, abs=0.01)
+    s = decode_step(params_only(7e9), 1, 0, peak_flops=A100_PEAK, mem_bw=a100.mem_bw)
+    assert s.tokens_per_s == pytest.approx(145.64, abs=0.01)
 
 
 def test_decode_batch_1_equals_bandwidth_over_model_size():
     # batch 1, no KV: step = max(14e9 / 2e12, 2*7e9*1 / 312e12) = max(7e-3, 4.49e-5) = 7e-3 s
-    assert decode.decode_step_seconds(1, 7e9, 2, A100_PEAK, A100_BW_SEED) == pytest.approx(7e-3)
-    assert decode.decode_tokens_per_s(1, 7e9, 2, A100_PEAK, A100_BW_SEED) == pytest.approx(142.857, abs=1e-3)
+    s = decode_step(params_only(7e9), 1, 0, peak_flops=A100_PEAK, mem_bw=A100_BW_SEED)
+    assert s.seconds == pytest.approx(7e-3) and s.bound == "memory"
+    assert s.compute_seconds == pytest.approx(4.487e-5, rel=1e-3)
+    assert s.tokens_per_s == pytest.approx(142.857, abs=1e-3)
 
 
 def test_quantisation_halves_model_doubles_speed():
     # "模型小一半 → 速度快一倍": int8 = 7e9 bytes; 2e12 / 7e9 = 285.7 tokens/s
-    assert decode.max_decode_tokens_per_s(decode.model_bytes(7e9, 1), A100_BW_SEED) == pytest.approx(285.714, abs=1e-3)
+    s = decode_step(params_only(7e9), 1, 0, peak_flops=A100_PEAK, mem_bw=A100_BW_SEED,
+                    bytes_per_param=1.0)
+    assert s.weight_bytes == 7e9 and s.tokens_per_s == pytest.approx(285.714, abs=1e-3)
 
 
 def test_why_6n_per_weight_matrix():
@@ -102,7 +108,9 @@ def test_textbook_numbers(textbook):
     assert "chapter" in textbook.source.lower()
     assert ridge_point(textbook.peak_flops("bf16"), textbook.mem_bw) == 156.0
     assert attainable_flops(2.0, textbook.peak_flops("bf16"), textbook.mem_bw) == 4e12
-    assert max_decode_tokens_per_s(model_bytes(7e9, 2.0), textbook.mem_bw) == pytest.approx(2000 / 14)
+    s = decode_step(params_only(7e9), 1, 0, peak_flops=textbook.peak_flops("bf16"),
+                    mem_bw=textbook.mem_bw)
+    assert s.tokens_per_s == pytest.approx(2000 / 14)
 
 
 def test_real_a100_untouched():

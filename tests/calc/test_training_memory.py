@@ -135,3 +135,17 @@ def test_published_totals_of_llama_31_from_their_configs(catalog):
     assert catalog["llama-3.1-405b"].published_params_b == 405.85
     assert param_counts(catalog["llama-3.1-70b"]).total == 70_553_706_496
     assert param_counts(catalog["llama-3.1-405b"]).total == N_405B
+
+
+def test_data_parallel_size_names_the_fields():
+    # 2,048 GPUs = tp 8 x pp 16 x dp 16; with cp 2, dp 8; 2,000 GPUs cannot be split by 128
+    from calc.training_memory import data_parallel_size
+    assert data_parallel_size(2048, 8, 16) == 16
+    assert data_parallel_size(2048, 8, 16, 2) == 8
+    with pytest.raises(ValueError, match="tp × pp × cp"):
+        data_parallel_size(2000, 8, 16)
+    # the record keeps the spare memory: 80e9 − 86,935,635,712 = −6.94e9 (short by that much)
+    a = load_models()["llama-3.1-405b"]
+    m = training_memory(a, tp=8, pp=16, dp=16, seq_len=8192, memory_bytes=80e9)
+    assert m.spare_bytes == pytest.approx(80e9 - 86_935_635_712)
+    assert m.seq_per_gpu == 8192

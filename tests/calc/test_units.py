@@ -159,3 +159,16 @@ def test_format_money():
     assert format_money(2.5, "CNY") == "¥2.50 CNY" and format_money(0) == "0"
     assert format_money(3e12, "USD") == "$3,000,000,000,000 USD"
     assert format_money(3e12) == "3e+12"
+
+
+def test_format_percent_is_the_one_percent_formatter():
+    # trim: the Plans editor writes a typed 35 % back as "35%", not "35.00%" or the float
+    # noise 0.35000000000000003 → "35.000000000000004%"
+    from calc.units import format_percent
+    assert format_percent(0.35000000000000003, 2, trim=True) == "35%"
+    assert format_percent(0.125, 2, trim=True) == "12.5%"
+    assert format_percent(0.2019, 1) == "20.2%"
+    # keep_small: decode MFU at batch 1 of a 70B model, 0.00034 → "0.034%", not "0.0%"
+    assert format_percent(0.00034, 1, keep_small=True) == "0.034%"
+    assert format_percent(0.0, 1, keep_small=True) == "0.0%"
+    assert format_percent(0.5, 0, keep_small=True) == "50%"

@@ -1,12 +1,16 @@
 """Every public calc function rejects bad input with a ValueError naming the argument."""
 
+import functools
 import math
 import re
 
 import numpy as np
 import pytest
 
-from calc import decode, hardware, kernels, mfu, roofline, training
+from calc import decode, hardware, inference, kernels, mfu, placement, roofline, training
+from calc.arch import params_only
+
+N7 = params_only(7e9)
 
 P, NN, F = "positive", "non_negative", "fraction"
 
@@ -45,24 +49,21 @@ CASES = [
     (training.training_cost, dict(gpu_hours=1000, price_per_gpu_hour=2.0), dict(gpu_hours=NN, price_per_gpu_hour=NN)),
     (training.tokens_for_params, dict(n_params=7e9, tokens_per_param=20), dict(n_params=P, tokens_per_param=P)),
     (training.days, dict(seconds=86400), dict(seconds=NN)),
-    (decode.model_bytes, dict(n_params=7e9, bytes_per_param=2), dict(n_params=P, bytes_per_param=P)),
-    (decode.max_decode_tokens_per_s, dict(model_bytes=14e9, mem_bw=2e12), dict(model_bytes=P, mem_bw=P)),
-    (decode.kv_cache_bytes, dict(n_layers=32, n_kv_heads=8, head_dim=128, context_len=4096, batch=1, bytes_per_elem=2),
-     dict(n_layers=P, n_kv_heads=P, head_dim=P, context_len=P, batch=P, bytes_per_elem=P)),
-    (decode.decode_step_seconds, dict(batch=1, n_params=7e9, bytes_per_param=2, peak_flops=312e12, mem_bw=2e12,
-                                      kv_bytes=1e9, kv_bytes_per_seq=1e8),
-     dict(batch=P, n_params=P, bytes_per_param=P, peak_flops=P, mem_bw=P, kv_bytes=NN, kv_bytes_per_seq=NN)),
-    (decode.decode_tokens_per_s, dict(batch=1, n_params=7e9, bytes_per_param=2, peak_flops=312e12, mem_bw=2e12,
-                                        kv_bytes=1e9, kv_bytes_per_seq=1e8),
-     dict(batch=P, n_params=P, bytes_per_param=P, peak_flops=P, mem_bw=P, kv_bytes=NN, kv_bytes_per_seq=NN)),
-    (decode.critical_batch, dict(n_params=7e9, bytes_per_param=2, peak_flops=312e12, mem_bw=2e12, kv_bytes_per_seq=1e6),
-     dict(n_params=P, bytes_per_param=P, peak_flops=P, mem_bw=P, kv_bytes_per_seq=NN)),
-    (decode.decode_intensity, dict(batch=4, bytes_per_param=2, kv_bytes_per_seq=1e6, n_params=7e9),
-     dict(batch=P, bytes_per_param=P, kv_bytes_per_seq=NN, n_params=P)),
+    (inference.decode_step, dict(arch=N7, batch=1, context_len=4096, peak_flops=312e12,
+                                 mem_bw=2e12, memory_bytes=80e9, bytes_per_param=2,
+                                 kv_bytes_per_elem=2),
+     dict(batch=P, context_len=NN, peak_flops=P, mem_bw=P, memory_bytes=P, bytes_per_param=P,
+          kv_bytes_per_elem=P)),
+    (inference.prefill, dict(arch=N7, prompt_len=1024, peak_flops=312e12, mem_bw=2e12,
+                             bytes_per_param=2, batch=1),
+     dict(prompt_len=P, peak_flops=P, mem_bw=P, bytes_per_param=P, batch=P)),
+    (placement.place, dict(arch=N7, tp=1, bytes_per_param=2, kv_bytes_per_elem=2,
+                           context_len=4096, batch=1),
+     dict(tp=P, bytes_per_param=P, kv_bytes_per_elem=P, context_len=NN, batch=P)),
+    (placement.memory_fit, dict(needed_bytes=1e9, memory_bytes=80e9),
+     dict(needed_bytes=NN, memory_bytes=P)),
     (decode.achieved_bandwidth, dict(tokens_per_s=100, model_bytes=14e9, batch=1, kv_bytes=0),
      dict(tokens_per_s=NN, model_bytes=P, batch=P, kv_bytes=NN)),
-    (decode.fits_in_memory, dict(model_bytes=14e9, memory_bytes=80e9, kv_bytes=0, reserve_fraction=0.1),
-     dict(model_bytes=NN, memory_bytes=P, kv_bytes=NN, reserve_fraction=NN)),
     (kernels.gemm, dict(m=8, n=8, k=8, bytes_per_elem=2), dict(m=P, n=P, k=P, bytes_per_elem=P)),
     (kernels.gemv, dict(m=8, n=8, bytes_per_elem=2), dict(m=P, n=P, bytes_per_elem=P)),
     (kernels.elementwise, dict(n=8, bytes_per_elem=2, flops_per_elem=1, n_inputs=1, n_outputs=1),
@@ -87,9 +88,9 @@ def _params():
                 if bad is None and arg in ("seconds", "flops_per_token", "memory_bytes", "n_params") and \
                         fn in (roofline.place_kernel, mfu.mfu, mfu.required_tokens_per_s,
                                mfu.achieved_flops_per_gpu, training.training_flops,
-                               hardware.custom_accelerator, decode.decode_intensity):
-                    if not (fn is decode.decode_intensity and arg == "n_params"):
-                        continue  # None means "not given" for these optional arguments
+                               hardware.custom_accelerator, inference.decode_step,
+                               placement.memory_fit):
+                    continue  # None means "not given" for these optional arguments
                 yield pytest.param(fn, valid, arg, bad, id=f"{fn.__module__.split('.')[-1]}.{fn.__name__}-{arg}-{label}")
 
 
@@ -113,7 +114,8 @@ def test_message_says_what_is_allowed():
     (roofline.attainable_flops, (np.array([1.0, -2.0, 3.0]), 312e12, 2e12)),
     (mfu.mfu, (7e9, np.array([1.0, 2.0, np.nan]), 8, 312e12)),
     (training.training_seconds, (7e9, 1e12, 64, 312e12, np.array([0.3, 0.0]))),
-    (decode.decode_tokens_per_s, (np.array([1, 2, 0]), 7e9, 2, 312e12, 2e12)),
+    (functools.partial(inference.decode_step, context_len=0, peak_flops=312e12, mem_bw=2e12),
+     (N7, np.array([1, 2, 0]))),
 ])
 def test_arrays_report_first_bad_index(fn, args):
     with pytest.raises(ValueError, match=r"element \[\d\]"):

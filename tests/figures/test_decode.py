@@ -2,26 +2,32 @@
 import numpy as np
 import pytest
 
-from calc.decode import (critical_batch, decode_step_work, decode_tokens_per_s,
-                         per_sequence_tokens_per_s)
-from ui.figures.decode import batch_figure, decode_roofline_figure
+from calc.arch import params_only
+from calc.inference import decode_knee, decode_step
+from ui.figures.decode import batch_figure, curve_batches, decode_roofline_figure
 from ui.figures.roofline import Roof
 from ui.i18n import translator
-from calc.decode import critical_batch, decode_tokens_per_s
-from ui.figures.decode import curve_batches
-from ui.figures.decode import batch_figure
 
 PEAK, BW = 312e12, 2.039e12
+
+
+def step(b, n=7e9, context=0.0, kv_heads=32):
+    """The one decode record (calc.inference) for "parameters only" with the 7B shape."""
+    return decode_step(params_only(n, 32, kv_heads, 128), b, context, peak_flops=PEAK, mem_bw=BW)
+
+
+def knee(n=7e9, context=0.0, kv_heads=32):
+    return decode_knee(params_only(n, 32, kv_heads, 128), context, peak_flops=PEAK, mem_bw=BW)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_batch_figure(lang):
     t = translator(lang)
     b = np.geomspace(1, 4096, 50)
-    thr = decode_tokens_per_s(b, 7e9, 2.0, PEAK, BW)
-    per = per_sequence_tokens_per_s(b, 7e9, 2.0, PEAK, BW)
-    knee = critical_batch(7e9, 2.0, PEAK, BW)                  # 2 x 312 / (2 x 2.039) = 153
-    fig = batch_figure(t, b, thr, per, knee=knee, current=(1, thr[0], per[0]))
+    s = step(b)
+    thr, per = s.tokens_per_s, s.tokens_per_s_per_request
+    k = knee()                                                  # 2 x 312 / (2 x 2.039) = 153
+    fig = batch_figure(t, b, thr, per, knee=k, current=(1, thr[0], per[0]))
     assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
     assert fig.layout.yaxis2.type == "log" and fig.layout.yaxis2.overlaying == "y"
     assert fig.data[0].y[0] == pytest.approx(145.6, abs=0.1)  # 2.039e12 / 14e9
@@ -41,8 +47,8 @@ def test_batch_figure_without_knee():
 
 def test_decode_roofline_point_at_intensity_one():
     t = translator("en")
-    f, by = decode_step_work(1, 7e9, 2.0)
-    fig = decode_roofline_figure(t, Roof("A100", PEAK, BW), ["step"], [f], [by])
+    s = step(1.0)
+    fig = decode_roofline_figure(t, Roof("A100", PEAK, BW), ["step"], [s.flops], [s.bytes])
     points = [tr for tr in fig.data if tr.type == "scatter" and tr.hovertext]
     assert len(points) == 1                                   # SVG: a few points (GL_ABOVE)
     assert points[0].x[0] == pytest.approx(1.0)               # 1.4e10 FLOP / 1.4e10 B
@@ -57,22 +63,21 @@ def test_decode_roofline_point_at_intensity_one():
 N, BPP, PEAK, BW = 7e9, 2.0, 312e12, 2.039e12     # 7B bf16 on an A100
 
 
-def _drawn_error(kv_seq: float) -> float:
-    knee = critical_batch(N, BPP, PEAK, BW, kv_seq)
-    b = curve_batches(knee)
+def _drawn_error(context: float, kv_heads: int = 32) -> float:
+    b = curve_batches(knee(N, context, kv_heads))
     dense = np.geomspace(1, 4096, 5001)
-    exact = decode_tokens_per_s(dense, N, BPP, PEAK, BW, kv_bytes_per_seq=kv_seq)
-    sampled = decode_tokens_per_s(b, N, BPP, PEAK, BW, kv_bytes_per_seq=kv_seq)
+    exact = step(dense, N, context, kv_heads).tokens_per_s
+    sampled = step(b, N, context, kv_heads).tokens_per_s
     drawn = np.interp(np.log(dense), np.log(b), np.log(sampled))
     return float(np.max(np.abs(drawn - np.log(exact))))
 
 
 def test_powers_of_two_and_the_knee_in_about_fifty_points():
-    knee = critical_batch(N, BPP, PEAK, BW, 0.0)      # W·P/(2N·B) = 2·312/(2·2.039) = 153
-    b = curve_batches(knee)
+    k = knee()                                        # W·P/(2N·B) = 2·312/(2·2.039) = 153
+    b = curve_batches(k)
     assert len(b) == 12 * 4 + 1 + 1
-    assert all(np.any(np.isclose(b, 2.0 ** k)) for k in range(13))
-    assert np.any(b == knee) and 150 < knee < 156
+    assert all(np.any(np.isclose(b, 2.0 ** e)) for e in range(13))
+    assert np.any(b == k) and 150 < k < 156
 
 
 def test_without_kv_the_drawn_curve_is_exact():
@@ -83,24 +88,18 @@ def test_without_kv_the_drawn_curve_is_exact():
 def test_with_kv_the_drawn_curve_is_within_half_a_percent():
     # KV per sequence, 32 layers x 8 KV heads x 128 x 4096 context in bf16:
     # 2·32·8·128·4096·2 B = 537 MB; tokens/s = b·B/(W + b·KV) bends smoothly.
-    kv = 2 * 32 * 8 * 128 * 4096 * 2.0
-    assert _drawn_error(kv) < np.log(1.005)
+    assert _drawn_error(4096.0, kv_heads=8) < np.log(1.005)
 
 
 def test_decode_roofline_points_do_not_move_with_the_parameter_count():
     # Step work without KV: FLOPs = 2·N·b, bytes = N·bpp, intensity = 2b/bpp: no N in it.
     # Only the hover text may differ between 7B and 13B (a style-only update for plotly).
-    from calc.decode import decode_step_work
-    from ui.figures.decode import decode_roofline_figure
-    from ui.figures.roofline import Roof
-    from ui.i18n import translator
-
     t = translator("en")
 
     def fig(n):
-        work = [decode_step_work(b, n, BPP, 0.0) for b in (1, 8)]
+        work = [step(float(b), n) for b in (1, 8)]
         return decode_roofline_figure(t, Roof("A100", PEAK, BW), ["batch 1", "batch 8"],
-                                      [w[0] for w in work], [w[1] for w in work])
+                                      [w.flops for w in work], [w.bytes for w in work])
 
     a, b = fig(7e9), fig(13e9)
     pa = [tr for tr in a.data if tr.hovertext]

@@ -4,7 +4,8 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from calc.decode import critical_batch, decode_tokens_per_s, per_sequence_tokens_per_s
+from calc.arch import params_only
+from calc.inference import decode_knee, decode_step
 from calc.mfu import MFU_BANDS
 from calc.roofline import place_kernels
 from ui.figures.decode import batch_figure, decode_roofline_figure
@@ -25,8 +26,8 @@ def _kernels(**kw):
 
 def _figures():
     b = np.geomspace(1, 4096, 20)
-    thr = decode_tokens_per_s(b, 7e9, 2.0, PEAK, BW)
-    per = per_sequence_tokens_per_s(b, 7e9, 2.0, PEAK, BW)
+    s = decode_step(params_only(7e9), b, 0, peak_flops=PEAK, mem_bw=BW)
+    thr, per = s.tokens_per_s, s.tokens_per_s_per_request
     roofs = [Roof("A100", PEAK, BW), Roof("FP32", 19.5e12, BW, dash="dash")]
     return {
         "roofline": roofline_figure(t, roofs),
@@ -39,7 +40,7 @@ def _figures():
         "mfu_none": mfu_band_figure(t, None),
         "training": days_vs_mfu_figure(t, [0.1, 0.5], [100.0, 20.0], (0.4, 25.0), (0.2, 50.0),
                                        log_y=True),
-        "decode_batch": batch_figure(t, b, thr, per, knee=critical_batch(7e9, 2.0, PEAK, BW),
+        "decode_batch": batch_figure(t, b, thr, per, knee=decode_knee(params_only(7e9), 0, peak_flops=PEAK, mem_bw=BW),
                                      current=(8, thr[3], per[3])),
         "decode_roofline": decode_roofline_figure(t, roofs[0], ["step"], [1.4e10], [1.4e10]),
     }

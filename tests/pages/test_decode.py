@@ -47,7 +47,11 @@ def test_quantisation_and_tensor_parallel():
     assert open_page("en", weights="int4").metric[0].value == "583 tok/s"
     # FP8 on one GPU, or BF16 on 2 GPUs: both 291.3
     assert open_page("en", weights="fp8").metric[0].value == "291 tok/s"
-    assert open_page("zh", gpus="2").metric[0].value == "291 tok/s"
+    assert open_page("zh", tp="2").metric[0].value == "291 tok/s"
+    # an old link's gpus= was this page's tensor-parallel group: read once as tp
+    at = open_page("en", gpus="2")
+    assert at.metric[0].value == "291 tok/s" and at.query_params["tp"] == "2"
+    assert "gpus" not in at.query_params
 
 
 def test_batching():
@@ -96,7 +100,7 @@ def test_bad_typed_input_keeps_page_working():
 PAGE = "pages/4_Decode_speed.py"
 
 
-LLAMA2_70B_128K = dict(params="70B", gpus="8", kv="true", layers="80", kv_heads="8",
+LLAMA2_70B_128K = dict(params="70B", tp="8", kv="true", layers="80", kv_heads="8",
                        head_dim="128", context="131072")
 
 
@@ -106,13 +110,15 @@ def texts(at, kind):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_ceiling_counts_the_kv_cache(lang):
-    # KV per request 2 x 80 x 8 x 128 x 131072 x 2 B = 42.95e9 B; weights 140e9 B;
-    # 8 x 2.039e12 = 16.312e12 B/s -> 16.312e12 / 182.95e9 = 89.16 tok/s (not 116.5)
+    # KV per request 2 x 80 x 8 x 128 x 131072 x 2 B = 42.95e9 B; weights 140e9 B. On 8 GPUs
+    # each holds 140e9 / 8 = 17.5e9 B and 42.95e9 / min(8, 8 KV heads) = 5.369e9 B of the
+    # request's cache, read at its own 2.039e12 B/s: 2.039e12 / 22.87e9 = 89.16 tok/s
+    # (without the cache 2.039e12 / 17.5e9 = 116.5)
     at = open_app_page(PAGE, lang, **LLAMA2_70B_128K)
     assert at.metric[0].value == "89.2 tok/s"
-    assert "42.9 GB" in texts(at, "info") and "117 tok/s" in texts(at, "info")  # both shown
-    # largest batch: (8 x 80 GiB = 687.2e9 - 140e9) / 42.95e9 = 12.7 -> 12
-    assert "**12**" in texts(at, "caption")
+    assert "5.37 GB" in texts(at, "info") and "117 tok/s" in texts(at, "info")  # both shown
+    # largest batch, one reserve (10 %): (0.9 x 85.90e9 - 17.5e9) / 5.369e9 = 11.1 -> 11
+    assert "**11**" in texts(at, "caption")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -145,8 +151,8 @@ def test_no_headline_for_a_batch_that_does_not_fit(lang):
     assert at.metric[2].value == "85.9 GB"            # what the GPU holds: 80 GiB
     # batch 1 fits: 2.039e12 / (14e9 + 2.147e9) = 126.3 tok/s
     assert at.metric[0].value == "126 tok/s"
-    # largest batch: (85.9e9 - 14e9) / 2.147e9 = 33.5 -> 33
-    assert "**33**" in texts(at, "caption")
+    # largest batch, one reserve (10 %): (0.9 x 85.9e9 - 14e9) / 2.147e9 = 29.5 -> 29
+    assert "**29**" in texts(at, "caption")
     md = " ".join(m.value for m in at.main.markdown)
     assert ("Batch 1024 does not fit" in md) if lang == "en" else ("batch 1024 放不进显存" in md)
 
@@ -156,3 +162,72 @@ def test_weights_that_do_not_fit_get_no_ceiling():
     at = open_app_page(PAGE, "en", params="70B")
     assert at.metric[0].value == "140 GB" and "1" in at.metric[0].label
     assert "140 GB" in texts(at, "error")
+
+
+# ---- Issue 23 (items 7, 8, 10) and issue 19 (defect 7) on the Decode page
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_any_whole_batch_is_accepted_and_garbage_gets_the_standard_message(lang):
+    # batch=120 (not a power of two): 120 x 145.6 = 17.5 ktok/s below the knee (153)
+    at = open_page(lang, batch="120")
+    assert at.text_input(key="batch").value == "120"
+    assert at.metric[1].value == "17.5 ktok/s" and "120" in at.metric[1].label
+    assert not at.error
+    # batch=abc: the message every quantity field gives, naming the field
+    at = open_page(lang, batch="abc")
+    label = "Batch size (concurrent requests)" if lang == "en" else "批大小（并发请求数）"
+    assert any(e.value.startswith(label) and "abc" in e.value for e in at.error)
+    assert len(at.metric) == 0
+
+
+def test_a_metric_is_a_number_and_the_sentence_goes_below():
+    # 70B bf16 on one 80 GiB GPU: the metric says "140 GB" under a short label; the
+    # sentence ("does not fit ...") is an error box, not a truncated label
+    at = open_page("en", params="70B")
+    assert at.metric[0].value == "140 GB"
+    assert at.metric[0].label == "Memory per GPU, batch 1"
+    assert all(len(m.label) <= 32 and "fit" not in m.label for m in at.metric)
+    assert "does not fit" in " ".join(e.value for e in at.error)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_batch1_mfu_is_said_once(lang):
+    # the roofline text gives batch 1's MFU (0.65 %) and, at batch 1, no "At batch 1: …" again
+    at = open_page(lang, model="llama-2-70b", device="h100-sxm", tp="2")
+    md = " ".join(m.value for m in at.markdown)
+    assert "At batch 1:" not in md and "batch 1 时为" not in md
+    # at batch 8 the batch's own MFU is added, once
+    at = open_page(lang, model="llama-2-70b", device="h100-sxm", tp="2", batch="8")
+    md = " ".join(m.value for m in at.markdown)
+    assert md.count("At batch 8:" if lang == "en" else "batch 8 时为") == 1
+
+
+def test_moe_formula_text_includes_the_embedding_gather():
+    # Issue 19 defect 7: gpt-oss-20b, batch 1, bf16.  The MoE read formula must say what the
+    # page computes: (N_total − E_in + b·d − N_routed)·b_w + L·D(1)·N_expert·b_w.  With the
+    # model's counts: E_in = 201,088 x 2,880 = 579.1 M (untied), b·d = 2,880, D(1) = 4 of 32
+    # experts; evaluated, it is the page's weights read (7.22 GB), not 8.37 GB.
+    from types import SimpleNamespace
+    from calc.arch import param_counts
+    from calc.hardware import load_hardware
+    from calc.model_catalog import load_models
+    from ui.decode.answer import decode_answer
+    from ui.decode.how import how_formulas
+    from ui.decode.inputs import DecodeInputs
+    from ui.i18n import translator
+
+    arch = load_models()["gpt-oss-20b"]
+    dev = load_hardware()["a100-80gb-sxm"]
+    ctx = SimpleNamespace(t=translator("en"), device=dev, peak_flops=dev.peak_flops("bf16"),
+                          mem_bw=dev.mem_bw, model=arch)
+    inp = DecodeInputs(arch=arch, from_model=True, weights="bf16", tp=1, batch=1, kv=True,
+                       context=4096.0, kv_dtype="bf16", measured=None, prompt=None, tp_comm=False)
+    r = decode_answer(ctx, inp)
+    pc = param_counts(arch)
+    by_hand = ((pc.total - pc.embedding + arch.d_model - pc.routed_experts) * 2
+               + arch.n_moe_layers * 4 * pc.expert * 2)
+    assert pc.embedding == 201_088 * 2_880
+    assert r.step.weight_bytes == pytest.approx(by_hand)
+    assert r.step.weight_bytes == pytest.approx(7.22e9, rel=2e-3)
+    moe = next(f for f in how_formulas(ctx, inp, r) if "D(b)" in f.latex)
+    assert r"E_{\text{in}}" in moe.latex and r"b\,d" in moe.latex
+    assert "7.22" in moe.latex

@@ -218,4 +218,4 @@ def test_results_lead_with_what_a_user_reads_and_show_dashes():
     # row 1 (the seed's intensity-2 kernel) has no time: dashes, never None
     first = df.iloc[0]
     assert first["% of ceiling"] == "—" and first["Time"] == "—" and first["Achieved"] == "—"
-    assert df.iloc[1]["% of ceiling"] == "80.1 %"     # 1.0995e12 / 4.4e-3 / 312e12
+    assert df.iloc[1]["% of ceiling"] == "80.1%"      # 1.0995e12 / 4.4e-3 / 312e12 (calc.units.format_percent)

@@ -314,7 +314,7 @@ def test_results_table_has_the_zero_flop_kernel_with_its_bandwidth():
     assert len(df) == 2
     assert df[t("roofline.r.achieved_bw")][0] == "1.67 TB/s"
     assert df[t("roofline.r.bound")][0] == t("fig.bound.zero_flop")
-    assert df[t("roofline.r.fraction")][0] == "81.7 %"     # text, "—" without a time (issue 16)
+    assert df[t("roofline.r.fraction")][0] == "81.7%"      # text (calc.units.format_percent), "—" without a time (issue 16)
 
 
 def test_zero_flop_point_sits_in_the_strip_at_the_left_edge():

@@ -6,7 +6,7 @@ from streamlit.source_util import page_icon_and_name
 
 from ui.i18n import LANGS, translator
 from ui.pages import PAGES
-from ui.state import SHARED_NAMES, URL_NAMES
+from ui.state import LEGACY_NAMES, SHARED_NAMES, URL_NAMES
 
 # Pinned by hand from README.md ("Share links"). Extend when a page gains a name.
 PINNED = {
@@ -20,7 +20,7 @@ PINNED = {
     "training": {"params", "tokens", "gpus", "mfu", "compare_mfu", "price", "deadline_days",
                  "logy", "currency"},
     "learn": {"quiz", "lesson"},
-    "decode": {"params", "weights", "gpus", "batch", "kv", "layers", "kv_heads", "head_dim",
+    "decode": {"params", "weights", "tp", "batch", "kv", "layers", "kv_heads", "head_dim",
                "context", "kv_dtype", "measured"},
     "model": {"phase", "batch", "prompt", "context", "weights", "act", "kv_dtype", "tp",
               "attn_impl", "overlay"},
@@ -36,6 +36,18 @@ def test_pinned_url_names_still_exist():
     for page, names in PINNED.items():
         missing = names - set(URL_NAMES[page])
         assert not missing, f"{page}: URL names removed or renamed: {sorted(missing)}"
+
+
+# Old names still read (as the new name, once); a link never carries them (issue 19: the
+# Decode page's tensor-parallel "gpus" is "tp", "gpus" is the cluster size elsewhere).
+PINNED_LEGACY = {"decode": {"gpus": "tp"}}
+
+
+def test_legacy_names_still_read_and_never_carried():
+    for page, names in PINNED_LEGACY.items():
+        for old, new in names.items():
+            assert LEGACY_NAMES[page][old] == new
+            assert old not in URL_NAMES[page] and new in URL_NAMES[page]
 
 
 def test_shared_names_are_the_sidebar_ones():

@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 
 from calc.model_ops import ModelOps
 from calc.roofline import attainable_flops
-from calc.units import format_si
+from calc.units import format_percent, format_si
 from ui.figures.roofline import KernelPoints, Roof, roofline_figure
 from ui.i18n import Translator
 
@@ -31,10 +31,6 @@ LABELLED_TOP = 6
 LABELLED_SHARE = 0.05
 #: Labelled operators closer than this (decades, in x and in y) share one label.
 LABEL_JOIN_DECADES = 0.25
-
-
-def _pct(x: float) -> str:
-    return f"{x:.1%}" if x >= 0.001 else f"{x:.2%}"
 
 
 def operator_traces(t: Translator, ops: ModelOps, labels: Sequence[str], x_floor: float) -> list[dict]:
@@ -55,7 +51,7 @@ def operator_traces(t: Translator, ops: ModelOps, labels: Sequence[str], x_floor
                f"{o.intensity:.3g} FLOP/B", format_si(float(yy), "FLOP/s"),
                format_si(ops.op_seconds(o), "s") + (f" ({o.count} × {format_si(o.seconds(p, bw), 's')})"
                                                    if o.count > 1 else ""),
-               _pct(s), o.formula.replace("<", "&lt;")]
+               format_percent(s, 1, keep_small=True), o.formula.replace("<", "&lt;")]
               for o, yy, s in zip(rows, y, shares)]
     # Label the operators that matter (the largest shares); the rest say who they are on hover.
     order = np.argsort(-shares)

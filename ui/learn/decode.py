@@ -1,5 +1,5 @@
 """Lesson 8: the decode rule of thumb, bandwidth ÷ model bytes, then quantisation and
-batching. Numbers and checks: calc.lessons (calc.decode)."""
+batching. Numbers and checks: calc.lessons (calc.inference)."""
 from __future__ import annotations
 
 import streamlit as st

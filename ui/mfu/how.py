@@ -12,7 +12,8 @@ def mfu_formulas(t, rec: MeasuredMfu, tf: TrainingFlops) -> list[Formula]:
     shared = dict(fpt=si(rec.flops.model, "FLOP"), gpus=count(rec.n_gpus),
                   peak=si(rec.peak_flops, "FLOP/s"))
     tps = si(rec.tokens_per_s, "tok/s")
-    return list(tf.formulas) + [
+    return [
+        *tf.formulas,
         formula(r"\begin{aligned}\text{MFU} &= \frac{C_{\text{tok}} \times \text{tok/s}}"
                 r"{n_{\text{GPU}} \times P_{\text{peak}}} = \frac{@fpt \times @tps}{@gpus \times @peak}"
                 r" \\ &= \frac{@achieved}{@peak} = @mfu\end{aligned}",

@@ -14,7 +14,7 @@ def render_how(ctx, ops: ModelOps, inputs: StepInputs) -> None:
     for o in ops.operators:
         by_key.setdefault(o.key, o)
     items = [formula(r"T = B \times q = @b \times @q = @T", t("ops.how.tokens"),
-                     b=count(ops.batch), q=count(ops.new_tokens), T=count(ops.batch * ops.new_tokens))]
+                     b=count(ops.batch), q=count(ops.new_tokens), T=count(ops.tokens))]
     qkv = by_key["qkv"]
     items.append(formula(
         r"F_{\text{QKV}} = @flops,\; \text{bytes} = @bytes,\; I = \frac{F}{\text{bytes}} = @i",

@@ -16,9 +16,8 @@ from calc.decode import BYTES_PER_PARAM
 from calc.model_ops import PHASES
 from calc.models import ModelArch
 from ui.state import bound
-from ui.widgets import COUNT, bound_checkbox, bound_select, quantity_input
+from ui.widgets import COUNT, batch_input, bound_checkbox, bound_select, quantity_input, tp_input
 
-BATCH_OPTIONS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 WEIGHT_OPTIONS = ["bf16", "fp16", "fp8", "int8", "int4"]
 ACT_OPTIONS = ["bf16", "fp16", "fp8", "fp32"]
 KV_OPTIONS = ["bf16", "fp16", "fp8", "int8"]
@@ -29,7 +28,7 @@ ATTN_OPTIONS = ["flash", "unfused"]
 class StepInputs:
     """What the page computes for. tokens = prompt length (prefill) or context (decode)."""
     phase: str
-    batch: int
+    batch: int | None
     tokens: int | None
     weights: str
     act: str
@@ -40,7 +39,7 @@ class StepInputs:
 
     @property
     def ok(self) -> bool:
-        return self.tokens is not None and self.tp is not None
+        return None not in (self.tokens, self.tp, self.batch)
 
 
 def _dtype(t, label_key: str, options: list[str], key: str, help_key: str) -> str:
@@ -55,8 +54,7 @@ def render_inputs(t, arch: ModelArch) -> StepInputs:
     phase = bound(st.radio, t("ops.phase"), list(PHASES), key="phase", index=1,
                   horizontal=True, format_func=lambda p: t(f"ops.phase.{p}"),
                   help=t("ops.phase_help"), is_valid=lambda v: v in PHASES)
-    batch = bound(st.select_slider, t("ops.batch"), key="batch", options=BATCH_OPTIONS, value=1,
-                  help=t("ops.batch_help"), is_valid=lambda v: v in BATCH_OPTIONS)
+    batch = batch_input(t, t("ops.batch"), help=t("ops.batch_help"))
     if phase == "prefill":
         tokens = quantity_input(t, t("ops.prompt"), "prompt", "2048", kind="count", bounds=COUNT,
                                 help=t("ops.prompt_help"), slider=(16, 131072))
@@ -66,15 +64,12 @@ def render_inputs(t, arch: ModelArch) -> StepInputs:
     weights = _dtype(t, "ops.weights", WEIGHT_OPTIONS, "weights", "ops.weights_help")
     act = _dtype(t, "ops.act", ACT_OPTIONS, "act", "ops.act_help")
     kv = _dtype(t, "ops.kv", KV_OPTIONS, "kv_dtype", "ops.kv_help")
-    # A text field like the Training page's "tp" (the same name, kept across the pages).
-    tp = quantity_input(t, t("ops.tp"), "tp", "1", kind="count", bounds=COUNT, help=t("ops.tp_help"))
-    if tp is not None and (tp > arch.n_heads or arch.n_heads % tp):
-        st.error(t("ops.tp_invalid", heads=arch.n_heads), icon=":material/warning:")
-        tp = None
+    # The tensor-parallel group: the same name, field and rule as the Decode page's
+    # (calc.placement.check_tp), kept across the pages.
+    tp = tp_input(t, arch, t("ops.tp"), help=t("ops.tp_help"))
     attn = bound(st.radio, t("ops.attention"), ATTN_OPTIONS, key="attn_impl", index=0,
                  horizontal=True, format_func=lambda a: t(f"ops.attention.{a}"),
                  help=t("ops.attention_help"), is_valid=lambda v: v in ATTN_OPTIONS)
     overlay = bound_checkbox(t("ops.overlay"), "overlay", value=False, help=t("ops.overlay_help"))
     n = None if tokens is None else int(round(tokens))
-    return StepInputs(phase, int(batch), n, weights, act, kv, None if tp is None else int(tp),
-                      attn == "flash", overlay)
+    return StepInputs(phase, batch, n, weights, act, kv, tp, attn == "flash", overlay)

@@ -7,7 +7,7 @@ import streamlit as st
 
 from calc.diagnosis import kernel_class, op_class
 from calc.model_ops import ModelOps, match_kernels
-from calc.units import format_si
+from calc.units import format_percent, format_si
 from ui.model.chart import operator_labels
 
 SHOWN_CLASSES = ("matmul", "attention", "norm", "elementwise", "reduction", "memory")
@@ -33,11 +33,11 @@ def render_measured(ctx, ops: ModelOps, analysis) -> None:
         st.info(t("ops.measured_none"), icon=":material/info:")
         return
     sel = np.flatnonzero(analysis.measured)
-    counts = np.array([max(analysis.kernels[i].count, 1) for i in sel], dtype=float)
+    counts = np.array([analysis.kernels[i].count for i in sel], dtype=float)
     classes = kernel_classes(analysis)
     cls = [classes[i] for i in sel]
     # Per call: a row of the kernel table may sum `count` identical calls.
-    m = match_kernels(ops, cls, analysis.flops[sel] / counts, analysis.seconds[sel] / counts)
+    m = match_kernels(ops, cls, analysis.flops[sel], analysis.seconds[sel], calls=counts)
     labels = operator_labels(t, ops)
     rows = []
     for j, i in enumerate(sel):
@@ -47,8 +47,8 @@ def render_measured(ctx, ops: ModelOps, analysis) -> None:
             t("ops.col.kernel"): analysis.names[i],
             t("ops.col.class"): t(f"ops.class.{c if c in SHOWN_CLASSES[:4] else 'other'}"),
             t("ops.col.matched"): labels[k] if k >= 0 else t("ops.unmatched"),
-            t("ops.col.measured"): format_si(float(analysis.seconds[i] / counts[j]), "s"),
+            t("ops.col.measured"): format_si(float(m.seconds_per_call[j]), "s"),
             t("ops.col.model_time"): format_si(float(m.model_seconds[j]), "s") if k >= 0 else "—",
-            t("ops.col.of_bound"): f"{m.of_bound[j]:.0%}" if k >= 0 else "—",
+            t("ops.col.of_bound"): format_percent(m.of_bound[j], 0) if k >= 0 else "—",
         })
     st.dataframe(rows, hide_index=True, width="stretch")

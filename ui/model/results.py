@@ -7,9 +7,13 @@ from __future__ import annotations
 import streamlit as st
 
 from calc.csv_out import write_csv
+from dataclasses import dataclass
+
 from calc.decode import bytes_per_param
-from calc.model_ops import ModelOps, memory_per_gpu
-from calc.units import format_si
+from calc.inference import DecodeStep, Prefill, decode_step, prefill
+from calc.model_ops import ModelOps
+from calc.placement import MemoryFit, Placement, memory_fit, place
+from calc.units import format_percent, format_si
 from ui.model.chart import operator_labels
 from ui.model.inputs import StepInputs
 from ui.pages import page_file
@@ -23,60 +27,77 @@ def _tps(x: float) -> str:
     return format_si(x, "tok/s")
 
 
+@dataclass(frozen=True)
+class ModelAnswer:
+    """The step's headline numbers from calc.inference (the same records as the Decode page
+    and Plans): ``step`` for decode or ``prefill`` for prefill, and what one GPU holds
+    (``placement``) against its memory by the one rule (``fit``, None when unknown)."""
+    step: DecodeStep | None
+    prefill: Prefill | None
+    placement: Placement
+    fit: MemoryFit | None
+
+
+def model_answer(ctx, arch, inputs: StepInputs) -> ModelAnswer:
+    """The Model page's one call into calc.inference for its headline (tests use it)."""
+    mem = ctx.device.memory_bytes if ctx.device is not None else None
+    w, kv = bytes_per_param(inputs.weights), bytes_per_param(inputs.kv)
+    if inputs.phase == "decode":
+        s = decode_step(arch, float(inputs.batch), inputs.tokens, peak_flops=ctx.peak_flops,
+                        mem_bw=ctx.mem_bw, memory_bytes=mem, tp=inputs.tp, bytes_per_param=w,
+                        kv_bytes_per_elem=kv)
+        return ModelAnswer(s, None, s.placement, s.fit)
+    pf = prefill(arch, inputs.tokens, peak_flops=ctx.peak_flops, mem_bw=ctx.mem_bw, tp=inputs.tp,
+                 bytes_per_param=w, batch=inputs.batch)
+    pl = place(arch, inputs.tp, 1, w, kv, inputs.tokens, inputs.batch)
+    return ModelAnswer(None, pf, pl, memory_fit(pl.total_bytes, mem))
+
+
 def render_totals(ctx, ops: ModelOps, inputs: StepInputs) -> None:
-    """The headline numbers; when the step does not fit in memory, what it would need
-    instead (as the Decode page: no throughput is headlined that the memory cannot hold)."""
+    """The headline numbers (calc.inference's records, as on the Decode page and Plans);
+    when the step does not fit in memory, the memory it needs and the GPU's, with the
+    sentence below; the operator sum of the table as a caption."""
     t = ctx.t
-    need = memory_needed(ctx, ops, inputs)
-
-    def show(value: str) -> str:
-        return value if need is None else "—"
-
+    ans = model_answer(ctx, ctx.model, inputs)
     c1, c2, c3 = st.columns(3)
-    if need is not None:
-        # it does not fit: the headline is the number that decides (memory per GPU); the
-        # speeds are not headlined (the sentence under them says why), and no metric
-        # value is a sentence ("needs 93.9 …" was cut three times)
-        c1.metric(t("ops.metric.need"), format_si(need, "B"), help=t("ops.metric.need_help"))
-        c1, c2 = c2, c3
-        c3 = None
-    if ops.phase == "decode":
-        c1.metric(t("ops.metric.step"), show(format_si(ops.step_seconds, "s")),
-                  help=t("ops.metric.step_help"))
-        c2.metric(t("ops.metric.decode_tps", batch=ops.batch), show(_tps(ops.tokens_per_s)),
+    if ans.fit is not None and not ans.fit.holds:
+        c1.metric(t("decode.metric.needs", batch=ops.batch), format_si(ans.placement.total_bytes, "B"),
+                  help=t("decode.metric.needs_help"))
+        c2.metric(t("decode.metric.has"), format_si(ans.fit.capacity_bytes, "B"),
+                  help=t("decode.metric.needs_help"))
+    elif ans.step is not None:
+        c1.metric(t("ops.metric.step"), format_si(ans.step.seconds, "s"), help=t("ops.metric.step_help"))
+        c2.metric(t("ops.metric.decode_tps", batch=ops.batch), _tps(ans.step.tokens_per_s),
                   help=t("ops.metric.decode_tps_help"))
-        if c3 is not None:
-            c3.metric(t("ops.metric.per_request"), show(_tps(ops.per_sequence_tokens_per_s)),
-                      help=t("ops.metric.per_request_help"))
+        c3.metric(t("ops.metric.per_request"), _tps(ans.step.tokens_per_s_per_request),
+                  help=t("ops.metric.per_request_help"))
     else:
-        c1.metric(t("ops.metric.ttft"), show(format_si(ops.step_seconds, "s")),
+        c1.metric(t("ops.metric.ttft"), format_si(ans.prefill.seconds, "s"),
                   help=t("ops.metric.ttft_help"))
-        c2.metric(t("ops.metric.prefill_tps"), show(_tps(ops.tokens_per_s)),
+        c2.metric(t("ops.metric.prefill_tps"), _tps(ans.prefill.tokens_per_s),
                   help=t("ops.metric.prefill_tps_help"))
-        if c3 is not None:
-            c3.metric(t("ops.metric.whole"), show(format_si(ops.whole_step_seconds, "s")),
-                      help=t("ops.metric.whole_help"))
-    render_memory(ctx, ops, inputs)
+        c3.metric(t("ops.metric.whole"), format_si(ops.step_seconds, "s"),
+                  help=t("ops.metric.whole_help"))
+    render_memory(ctx, ans)
     p, bw = ops.peak_flops, ops.mem_bw
     top = max(ops.operators, key=ops.op_seconds)
     labels = dict(zip(map(id, ops.operators), operator_labels(t, ops)))
     if ops.phase == "decode":
         mem = sum(ops.share(o) for o in ops.operators if o.bound(p, bw) == "memory")
         st.markdown(t("ops.summary_decode", weights=format_si(ops.weight_bytes, "B"),
-                      kv=format_si(ops.kv_bytes, "B"), mem_share=f"{mem:.0%}",
-                      top=labels[id(top)], top_share=f"{ops.share(top):.0%}"))
-        st.caption(t("ops.whole_caption", whole=format_si(ops.whole_step_seconds, "s"),
-                     tps=_tps(ops.batch / ops.whole_step_seconds)))
+                      kv=format_si(ops.kv_bytes, "B"), mem_share=format_percent(mem, 0),
+                      top=labels[id(top)], top_share=format_percent(ops.share(top), 0)))
+        st.caption(t("ops.whole_caption", whole=format_si(ops.step_seconds, "s"),
+                     tps=_tps(ops.tokens_per_s)))
         params = {**nav_query_params(), "batch": str(ops.batch), "context": str(inputs.tokens),
-                  "weights": inputs.weights, "kv_dtype": inputs.kv, "gpus": str(inputs.tp),
-                  "kv": "true"}           # attention reads the KV cache: count it there too
+                  "weights": inputs.weights, "kv_dtype": inputs.kv, "tp": str(inputs.tp)}
         st.page_link(DECODE_PAGE, label=t("ops.decode_link"), icon=":material/bolt:",
                      query_params=params)
     else:
         cmp_ = sum(ops.share(o) for o in ops.operators if o.bound(p, bw) == "compute")
         st.markdown(t("ops.summary_prefill", flops=format_si(ops.flops, "FLOP"),
-                      cmp_share=f"{cmp_:.0%}", top=labels[id(top)],
-                      top_share=f"{ops.share(top):.0%}"))
+                      cmp_share=format_percent(cmp_, 0), top=labels[id(top)],
+                      top_share=format_percent(ops.share(top), 0)))
 
 
 def table_rows(t, ops: ModelOps) -> list[dict]:
@@ -87,7 +108,7 @@ def table_rows(t, ops: ModelOps) -> list[dict]:
         # What a reader looks at first comes first: which operator, its share, its time, why.
         rows.append({
             t("ops.col.operator"): label,
-            t("ops.col.share"): f"{ops.share(o):.1%}",
+            t("ops.col.share"): format_percent(ops.share(o), 1),
             t("ops.col.time"): format_si(ops.op_seconds(o), "s"),
             t("ops.col.bound"): t(f"fig.bound.{o.bound(p, bw)}") if o.flops > 0 else "—",
             t("ops.col.intensity"): f"{o.intensity:.3g}",
@@ -121,33 +142,19 @@ def render_table(ctx, ops: ModelOps, model_name: str) -> None:
                        mime="text/csv", help=t("ops.download_help"), icon=":material/download:")
 
 
-def _memory(ctx, ops: ModelOps, inputs: StepInputs) -> tuple[float, float, float] | None:
-    """(weights, KV cache, device memory) per GPU, or None when the device's memory is unknown."""
-    mem = ctx.device.memory_bytes if ctx.device is not None else None
-    if not mem:
-        return None
-    weights, kv = memory_per_gpu(ctx.model, batch=ops.batch, context=ops.context,
-                                 weight_bytes=bytes_per_param(inputs.weights),
-                                 kv_bytes=bytes_per_param(inputs.kv), tp=ops.tp)
-    return weights, kv, mem
-
-
-def memory_needed(ctx, ops: ModelOps, inputs: StepInputs) -> float | None:
-    """Bytes per GPU the step needs when that is more than the GPU has, else None."""
-    m = _memory(ctx, ops, inputs)
-    return m[0] + m[1] if m is not None and m[0] + m[1] > m[2] else None
-
-
-def render_memory(ctx, ops: ModelOps, inputs: StepInputs) -> None:
-    """Whether one GPU holds its share of the weights and the batch's KV cache."""
+def render_memory(ctx, ans: ModelAnswer) -> None:
+    """Whether one GPU holds its share of the weights and the batch's KV cache (the one
+    memory rule, calc.placement.memory_fit)."""
     t = ctx.t
-    m = _memory(ctx, ops, inputs)
-    if m is None:
+    if ans.fit is None:
         return
-    weights, kv, mem = m
-    args = dict(weights=format_si(weights, "B"), kv=format_si(kv, "B"),
-                total=format_si(weights + kv, "B"), mem=format_si(mem, "B"))
-    if weights + kv <= mem:
+    pl = ans.placement
+    args = dict(weights=format_si(pl.weight_bytes, "B"), kv=format_si(pl.kv_bytes, "B"),
+                total=format_si(pl.total_bytes, "B"), mem=format_si(ans.fit.capacity_bytes, "B"),
+                reserve=format_percent(ans.fit.reserve_fraction, 0))
+    if ans.fit.verdict == "fits":
         st.caption(t("ops.fits", **args))
+    elif ans.fit.verdict == "tight":
+        st.warning(t("ops.tight", **args), icon=":material/memory:")
     else:
         st.warning(t("ops.no_fit", **args), icon=":material/memory:")

@@ -7,6 +7,7 @@ from typing import Optional
 
 import streamlit as st
 
+from calc.arch import param_counts
 from calc.plans import MAX_PLANS, SERVING, TRAINING, Plan, display_name
 from calc.units import QuantityError, parse_price, parse_quantity
 from ui.pages import page_file
@@ -85,7 +86,11 @@ def training_setup_button(ctx, n_params, n_tokens, n_gpus, mfu, price, *, recomp
                          zero_stage=int(kept("zero", "3")), micro_batch=int(_num(kept("mbs", "1"))),
                          tp=int(_num(kept("tp", "1"))), pp=int(_num(kept("pp", "1"))),
                          optimizer=kept("optim", "adam-mixed"),
-                         flash_attention=bool(kept("flash", True)))
+                         flash_attention=bool(kept("flash", True)),
+                         cp=int(_num(kept("cp", "1"))), ep=int(_num(kept("ep", "1"))),
+                         sequence_parallel=bool(kept("sp", True)),
+                         schedule=kept("schedule", "1f1b"),
+                         interleave=int(_num(kept("interleave", "1"))))
         # name "": automatic (calc.plans.auto_name), it follows the plan's setup
         plan = Plan(kind=TRAINING, model=model, n_params=float(n_params),
                     n_tokens=float(n_tokens), device=ctx.device_id, precision=ctx.precision,
@@ -128,3 +133,23 @@ def published_mfu_caption(ctx, n_params, n_gpus) -> None:
         return
     published, _ = state.published()
     st.caption(published_mfu_text(ctx.t, n_params, n_gpus, ctx.device_id, published))
+
+
+def training_layout_button(ctx, step, label: str) -> None:
+    """The Training layout page's button: a training plan with the layout's predicted MFU
+    (and its tp / pp / micro-batch), the run's tokens kept from the Training time page."""
+    plan = None
+    model = _catalog_model(ctx)
+    if ctx.ready and model:
+        n_tokens = _num(kept("tokens", "1T"))
+        n_tokens = n_tokens if n_tokens > 1 else 1e12
+        name = (f"{ctx.model.name} · {step.gpus:,} × {ctx.device_label()} · {label} · "
+                f"MFU {step.mfu * 100:.1f}% predicted")
+        plan = Plan(kind=TRAINING, name=name[:120], model=model,
+                    n_params=float(param_counts(ctx.model).active),
+                    n_tokens=float(n_tokens), device=ctx.device_id, precision=ctx.precision,
+                    n_gpus=int(step.gpus), mfu=float(step.mfu), recompute=step.recompute,
+                    seq_len=int(step.seq_len), zero_stage=int(step.zero_stage),
+                    micro_batch=int(step.micro_batch), tp=int(step.tp), pp=int(step.pp),
+                    **_custom(ctx))
+    _button(ctx, plan, "training_layout")

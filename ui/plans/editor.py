@@ -18,7 +18,7 @@ from calc.models import param_counts
 from calc.plans import (KV_PRECISIONS, MAX_PLANS, RECOMPUTE, SERVING, TRAINING,
                         WEIGHT_PRECISIONS, Plan, auto_name, default_plans, display_name)
 from calc.published import decode_efficiency_range, device_family, mfu_range
-from calc.units import QuantityError, format_si, parse_price, parse_quantity
+from calc.units import QuantityError, format_percent, format_si, parse_price, parse_quantity
 from ui.i18n import Translator
 from ui.model_sections import OPTIMIZERS, ZERO_OPTIONS
 from ui.plans import state
@@ -34,10 +34,6 @@ MAX_INT = 10 ** 9
 MAX_BATCH = 4096
 
 
-def _pct_text(x: float) -> str:
-    return f"{x * 100:.4g}%"
-
-
 def _fields_of(plan: Plan, currency: str = "") -> dict[str, Any]:
     """Widget values for a plan (text as people type it)."""
     v: dict[str, Any] = {
@@ -48,7 +44,7 @@ def _fields_of(plan: Plan, currency: str = "") -> dict[str, Any]:
         "bw": format_si(plan.mem_bw, "B/s", digits=6) if plan.mem_bw else "2 TB/s",
         "memory": format_si(plan.memory_bytes, "B", digits=6) if plan.memory_bytes else "",
         "model": plan.model,
-        "tokens": format_quantity(plan.n_tokens), "mfu": _pct_text(plan.mfu),
+        "tokens": format_quantity(plan.n_tokens), "mfu": format_percent(plan.mfu, 2, trim=True),
         "recompute": plan.recompute, "seq_len": f"{plan.seq_len}", "causal": plan.causal,
         "micro_batch": f"{plan.micro_batch}", "zero_stage": str(plan.zero_stage),
         "tp": f"{plan.tp}", "pp": f"{plan.pp}", "optimizer": plan.optimizer,
@@ -56,7 +52,7 @@ def _fields_of(plan: Plan, currency: str = "") -> dict[str, Any]:
         "batch": f"{plan.batch}", "prompt": f"{plan.prompt_len}", "output": f"{plan.output_len}",
         "kv": plan.kv, "context": f"{plan.context}", "tp_comm": plan.tp_comm, "layers": f"{plan.n_layers}",
         "kv_heads": f"{plan.kv_heads}", "head_dim": f"{plan.head_dim}",
-        "efficiency": _pct_text(plan.efficiency),
+        "efficiency": format_percent(plan.efficiency, 2, trim=True),
     }
     return v
 
@@ -420,7 +416,7 @@ def published_mfu_text(t: Translator, n_params: float, n_gpus: float, device: st
         by_source.setdefault(r.source, []).append(f"{r.model} × {r.n_gpus:,} {_family_name(r.device)}")
     runs = "; ".join(f"{_short(published.sources[k])}: {', '.join(dict.fromkeys(v))}"
                      for k, v in by_source.items())
-    return t("plans.published_mfu", lo=fmt_pct(rng.lo), hi=fmt_pct(rng.hi), runs=runs, note=note)
+    return t("plans.published_mfu", lo=format_percent(rng.lo, 0), hi=format_percent(rng.hi, 0), runs=runs, note=note)
 
 
 def _short(source) -> str:
@@ -449,7 +445,7 @@ def _published_eff_caption(t: Translator, plan: Plan, published, devices, models
         return
     runs = "; ".join(f"{r.model} {r.weights} × {r.n_gpus}" for r in rng.runs)
     src = _short(published.sources[rng.runs[0].source])
-    st.caption(t("plans.published_eff", lo=fmt_pct(rng.lo), hi=fmt_pct(rng.hi),
+    st.caption(t("plans.published_eff", lo=format_percent(rng.lo, 0), hi=format_percent(rng.hi, 0),
                  runs=f"{src}: {runs}", note="" if rng.same_gpus else t("plans.published_eff_note_all")))
 
 

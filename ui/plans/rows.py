@@ -12,7 +12,7 @@ from typing import Optional, Sequence
 from calc.plans import (SERVING, TRAINING, PlanTable, ServingResult, TrainingResult, count_text,
                         display_name, relative)
 from calc.currency import DEFAULT_CURRENCY, currency, format_money, format_price
-from calc.units import format_si
+from calc.units import format_percent, format_si
 from ui.i18n import Translator
 
 
@@ -46,12 +46,8 @@ def currency_sign(code: str) -> str:
         return ""
 
 
-def fmt_pct(x: Optional[float]) -> str:
-    return "—" if x is None else f"{x * 100:.0f}%"
-
-
-def fmt_pct1(x: float) -> str:
-    return f"{x * 100:.1f}".rstrip("0").rstrip(".") + "%"
+def _whole_pct(x: float) -> str:
+    return format_percent(x, 0)
 
 
 def fmt_tps(x: Optional[float]) -> str:
@@ -106,7 +102,7 @@ def _range(t, lo, hi, fmt) -> str:
 def published_note(t: Translator, rng) -> str:
     if rng is None:
         return t("plans.not_known")
-    text = _range(t, rng.lo, rng.hi, fmt_pct) + " · " + t("plans.runs", n=len(rng.runs))
+    text = _range(t, rng.lo, rng.hi, _whole_pct) + " · " + t("plans.runs", n=len(rng.runs))
     if not rng.same_family:
         text += t("plans.other_family")
     elif rng.widened:
@@ -119,8 +115,8 @@ def hfu_note(t: Translator, plan, res) -> str:
     verdict, calc.mfu.utilisation_verdict)."""
     recompute = t(f"model.recompute.{plan.recompute}")
     if res.run is not None and res.run.verdict == "hfu_impossible":
-        return t("plans.hfu_impossible", hfu=fmt_pct1(res.hfu), recompute=recompute)
-    return t("plans.hfu", hfu=fmt_pct(res.hfu), recompute=recompute)
+        return t("plans.hfu_impossible", hfu=format_percent(res.hfu, 1, trim=True), recompute=recompute)
+    return t("plans.hfu", hfu=format_percent(res.hfu, 0), recompute=recompute)
 
 
 def _fit(t, fit: Optional[str]) -> str:
@@ -170,7 +166,7 @@ def training_rows(t: Translator, table: PlanTable, results: Sequence, devices,
         if plan.kind != TRAINING or not isinstance(res, TrainingResult):
             continue
         rel = relative(res, base) if base is not None and i != table.baseline else None
-        mfu = fmt_pct(plan.mfu) + (f" · {hfu_note(t, plan, res)}" if res.hfu else "")
+        mfu = format_percent(plan.mfu, 0) + (f" · {hfu_note(t, plan, res)}" if res.hfu else "")
         rows.append([
             plan_label(t, table, i, results), setup_text(t, plan, devices),
             model_name(plan, res) or fmt_count(plan.n_params), fmt_count(plan.n_tokens), mfu,
@@ -205,7 +201,7 @@ def serving_rows(t: Translator, table: PlanTable, results: Sequence, devices,
         rel = relative(res, base) if base is not None and i != table.baseline else None
         pub = res.published
         pub_text = t("plans.not_known") if pub is None else (
-            _range(t, pub.lo, pub.hi, fmt_pct) + " · " + t("plans.runs", n=len(pub.runs)))
+            _range(t, pub.lo, pub.hi, _whole_pct) + " · " + t("plans.runs", n=len(pub.runs)))
         ctx = f"{plan.context:,}" if plan.kv else "—"
         rows.append([
             plan_label(t, table, i, results), setup_text(t, plan, devices),
@@ -215,10 +211,10 @@ def serving_rows(t: Translator, table: PlanTable, results: Sequence, devices,
             format_si(res.ttft, "s"), format_si(res.step_seconds, "s"),
             t("plans.arrow", a=fmt_tps(res.per_user), b=fmt_tps(res.per_user_at_eff)),
             t("plans.arrow", a=fmt_tps(res.total), b=fmt_tps(res.total_at_eff)),
-            fmt_tps(res.per_gpu), fmt_pct(plan.efficiency), pub_text,
+            fmt_tps(res.per_gpu), format_percent(plan.efficiency, 0), pub_text,
             t("plans.arrow", a=fmt_price(res.cost_per_m, code),
               b=fmt_price(res.cost_per_m_at_eff, code)) if res.cost_per_m is not None else "—",
-            _fit(t, res.fits) + (f" ({format_si(res.weight_bytes + res.kv_bytes, 'B')} / "
+            _fit(t, res.fits) + (f" ({format_si(res.memory_per_gpu, 'B')} / "
                                  f"{format_si(res.memory, 'B')})" if res.memory else ""),
             f"×{rel.ratio:.2f}" if rel else "—",
             (("+" if rel.cost_delta > 0 else "") + fmt_price(rel.cost_delta, code))

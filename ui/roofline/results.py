@@ -21,6 +21,7 @@ from ui.formula import Formula, formula, si
 from ui.frame import how_computed
 from ui.i18n import Translator
 from ui.numbers import plural
+from ui.widgets import percent_text
 from ui.roofline import state
 from ui.roofline.table import md_escape
 
@@ -120,12 +121,6 @@ def sentence_indices(a: Analysis, limit: int = MAX_SENTENCES) -> np.ndarray:
     return order_by_time(a)[:limit]
 
 
-def pct_text(t: Translator, fraction: float) -> str:
-    """A fraction of the roof as text: "74%", or "> 1,000% — check the inputs"."""
-    text = format_percent(fraction, 0)
-    return t("common.absurd", value=text) if is_absurd_fraction(fraction) else text
-
-
 def sentence(t: Translator, a: Analysis, i: int) -> str:
     """The plain-language verdict for kernel `i` (markdown; the name is escaped).
 
@@ -148,12 +143,12 @@ def sentence(t: Translator, a: Analysis, i: int) -> str:
         parts.append(t("roofline.s.unmeasured_zero" if zero else "roofline.s.unmeasured"))
     elif zero:
         parts.append(t("roofline.s.measured_zero", achieved=format_si(float(p.achieved_bw[i]), "B/s"),
-                       pct=pct_text(t, float(p.fraction_of_roof[i])),
+                       pct=percent_text(t, float(p.fraction_of_roof[i]), 0),
                        time=format_si(float(a.seconds[i]), "s")))
     else:
         frac = float(p.fraction_of_roof[i])
         parts.append(t("roofline.s.measured", achieved=format_si(float(p.achieved_flops[i]), "FLOP/s"),
-                       pct=pct_text(t, frac), time=format_si(float(a.seconds[i]), "s")))
+                       pct=percent_text(t, frac, 0), time=format_si(float(a.seconds[i]), "s")))
         verdict = str(p.verdict[i])
         if verdict == "below_roof":
             parts.append(t("roofline.s.below") + sep
@@ -193,7 +188,7 @@ def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
     # What a user reads first comes first (name, verdict, % of ceiling, bound, ceiling); the
     # inputs (time, FLOPs, bytes) last. "—" where a kernel has no time (never "None");
     # fractions far beyond any meaningful value (a cell typed as 2**90) read as such.
-    fraction = [(pct_text(t, x) if is_absurd_fraction(x) else f"{x * 100:.1f} %") if m else dash
+    fraction = [(percent_text(t, x, 0) if is_absurd_fraction(x) else format_percent(x, 1)) if m else dash
                 for x, m in zip(np.asarray(p.fraction_of_roof, dtype=float).tolist(),
                                 np.asarray(measured, dtype=bool).tolist())]
     return pd.DataFrame({

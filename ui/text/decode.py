@@ -20,10 +20,8 @@ EN = {
     "decode.weights_help": "How the weights are stored: BF16/FP16 = 2 bytes per parameter, "
                            "FP8/INT8 = 1, INT4 = 0.5 (quantisation scales ignored).",
     "decode.dtype_label": "{name} ({bytes} bytes)",
-    "decode.gpus": "GPUs (tensor parallel)",
-    "decode.gpus_help": "GPUs one model copy is split across with tensor parallelism. Each "
-                        "reads only its share of the weights, so bandwidth, compute and "
-                        "memory add up (ideal scaling; the all-reduce per layer is ignored).",
+    "decode.gpus": "Tensor-parallel GPUs (tp)",
+    "decode.gpus_help": "GPUs one model copy is split across with tensor parallelism (Megatron-LM). Each GPU holds and reads its share: the weights ÷ tp, the KV cache ÷ min(tp, KV heads) (beyond the KV heads they are copied; MLA's latent cache is on every GPU). Must divide the attention heads. The all-reduce per layer is ignored unless switched on below. Kept in the link as tp.",
     "decode.batch": "Batch size (concurrent requests)",
     "decode.batch_help": "Sequences decoded together in one step. Every step reads the weights "
                          "once for the whole batch.",
@@ -55,8 +53,8 @@ EN = {
                                 "once, plus the request's whole KV cache when it is switched "
                                 "on (batch 1). Shows the memory needed instead when it does "
                                 "not fit.",
-    "decode.metric.needs": "Batch {batch} does not fit: needs",
-    "decode.metric.has": "GPU memory, all GPUs",
+    "decode.metric.needs": "Memory per GPU, batch {batch}",
+    "decode.metric.has": "Memory of one GPU",
     "decode.metric.throughput": "Total, batch {batch}",
     "decode.metric.throughput_help": "Tokens/s of the whole batch: batch ÷ step time. A "
                                      "ceiling, not a prediction. When the weights and KV "
@@ -70,11 +68,8 @@ EN = {
                           "for one request: every token reads the weights and the request's "
                           "whole cache (without the cache: {without}). No kernel tuning gets "
                           "a single request past this: it is a hardware limit.",
-    "decode.headline_no_fit": "One request does not fit: it needs {need} (weights + its KV "
-                              "cache) but {gpus} hold {mem}, so no speed is shown. Use "
-                              "more GPUs, a smaller weight or KV precision, or a shorter context.",
-    "decode.max_fit": "Largest batch that fits in memory: **{batch}** (each request adds "
-                      "{kv} of KV cache); marked on the chart.",
+    "decode.headline_no_fit": "One request does not fit: each GPU needs {need} (its weights and its share of one request's KV cache) but holds {mem}, so no speed is shown. Use more GPUs, a smaller weight or KV precision, or a shorter context.",
+    "decode.max_fit": "Largest batch that fits in memory: **{batch}** (each request adds {kv} of KV cache per GPU); marked on the chart.",
     "decode.max_fit_none": "Not even one request fits in memory with this context.",
     "decode.knee_text": "**The knee at batch ≈ {knee}.** Below it each step is limited by "
                         "reading the weights, and the step takes about as long for 1 request "
@@ -85,22 +80,15 @@ EN = {
     "decode.knee_never": "**No knee:** with this KV cache every extra request reads more bytes "
                          "than its math costs, so decoding stays bandwidth-bound at any batch "
                          "size. Shorter contexts, fewer KV heads (GQA) or an FP8 cache help.",
-    "decode.fits": "Fits: weights {model} + KV cache {kv} in {mem} ({gpus}), with at "
-                   "least 10 % left for activations and the runtime.",
-    "decode.fits_tight": "Tight: weights {model} + KV cache {kv} fit in {mem} ({gpus}) "
-                         "but leave under 10 % for activations and the runtime.",
-    "decode.no_fit": "Does not fit: weights {model} + KV cache {kv} exceed {mem} "
-                     "({gpus}). Use more GPUs, a smaller weight or KV precision, or a smaller "
-                     "batch or context.",
+    "decode.fits": "Fits: each GPU holds weights {model} + KV cache {kv} = {total} of its {mem} ({gpus}), leaving at least {reserve} for activations and the runtime.",
+    "decode.fits_tight": "Tight: each GPU's weights {model} + KV cache {kv} = {total} fit in its {mem} ({gpus}) but leave less than the {reserve} kept free for activations and the runtime (vLLM's default).",
+    "decode.no_fit": "Does not fit: each GPU would hold weights {model} + KV cache {kv} = {total}, more than its {mem} ({gpus}). Use more GPUs, a smaller weight or KV precision, or a smaller batch or context.",
     "decode.memory_unknown": "The custom device has no memory size, so the fit check is "
                              "skipped.",
     "decode.measured_result": "Measured {measured} means the weights and cache stream at "
                               "**{ach}**, **{mbu}** of the {bw} bound.",
-    "decode.measured_advice": "Above about 70–80 % the kernels are near the hardware limit; "
-                              "much lower means overheads (launches, small batches, "
-                              "synchronisation) are worth chasing.",
-    "decode.measured_over": "More than the hardware can stream: check the measurement, the "
-                            "batch size and the weight precision.",
+    "decode.measured_advice": "{result} Above about 70–80 % the kernels are near the hardware limit; much lower means overheads (launches, small batches, synchronisation) are worth chasing.",
+    "decode.measured_over": "{result} More than the hardware can stream: check the measurement, the batch size and the weight precision.",
     "decode.roofline_heading": "Why decode MFU is low: the physics",
     "decode.step_name": "decode step, batch {batch}",
     "decode.roofline_text": "At batch 1 a decode step does about **{intensity} FLOP per byte** "
@@ -162,6 +150,13 @@ EN = {
                        "inference optimisations: quantisation (fewer bytes per token), batching "
                        "(more tokens per byte read) and speculative decoding (several tokens "
                        "checked per read of the weights).",
+    "decode.metric.needs_help": "What one GPU would hold: its share of the weights and of the batch's KV cache. Shown instead of a speed when it is more than the GPU has.",
+    "decode.no_fit_batch": "Batch {batch} does not fit: each GPU would hold {need}, more than its {mem}, so no speed is shown for it.",
+    "decode.per_gpu": "Tensor parallel on {gpus}: every GPU reads its share at its own bandwidth, so the bytes above are one GPU's (weights ÷ {tp}, KV cache ÷ {split}).",
+    "decode.per_gpu_copies": "Tensor parallel on {gpus}: every GPU reads its share at its own bandwidth, so the bytes above are one GPU's (weights ÷ {tp}). The model has only {split} KV heads: the KV cache splits {split} ways and every KV head is stored on {copies} GPUs.",
+    "decode.per_gpu_mla": "Tensor parallel on {gpus}: every GPU reads its share of the weights (÷ {tp}) at its own bandwidth, but the latent KV cache (multi-head latent attention) is shared by all heads and kept whole on every GPU.",
+    "decode.how.placement": "Weights one GPU holds: the sharded part ÷ tp, the K and V projections ÷ the KV split s_kv = min(tp, KV heads) (1 for MLA), the replicated part (norms, router, MLA down-projections) whole:",
+    "decode.how.kv_placed": "KV cache per token of context; at {ctx} tokens one sequence holds {seq} on each GPU (split {split} ways), and one GPU holds the batch's share:",
 }
 
 ZH = {
@@ -179,9 +174,8 @@ ZH = {
     "decode.weights_help": "权重的存储格式：BF16/FP16 每参数 2 字节，FP8/INT8 1 字节，INT4 0.5 字节"
                            "（忽略量化缩放因子）。",
     "decode.dtype_label": "{name}（{bytes} 字节）",
-    "decode.gpus": "GPU 数（张量并行）",
-    "decode.gpus_help": "一份模型用张量并行切到几张卡上。每张卡只读自己那份权重，所以带宽、算力、显存都叠加"
-                        "（理想线性扩展，忽略每层的 all-reduce）。",
+    "decode.gpus": "张量并行 GPU 数（tp）",
+    "decode.gpus_help": "一份模型用张量并行（Megatron-LM）切到几张卡上。每张卡只存、只读自己那份：权重 ÷ tp，KV cache ÷ min(tp, KV 头数)（卡数超过 KV 头数时 KV 头被复制；MLA 的潜变量缓存每张卡都存一整份）。必须整除注意力头数。除非在下面打开，否则不计每层的 all-reduce。链接里记作 tp。",
     "decode.batch": "批大小（并发请求数）",
     "decode.batch_help": "一步里一起解码的序列数。每一步整批只读一遍权重。",
     "decode.kv_heading": "KV cache（可选）",
@@ -207,8 +201,8 @@ ZH = {
     "decode.metric.bound": "单请求理论上限",
     "decode.metric.bound_help": "显存带宽 ÷ 每个 token 要读的字节数：权重读一遍，打开 KV cache 时再加上这个请求的"
                                 "全部缓存（batch 1）。放不下时改为显示需要多少显存。",
-    "decode.metric.needs": "batch {batch} 放不下：需要",
-    "decode.metric.has": "GPU 显存总量",
+    "decode.metric.needs": "batch {batch} 每卡需要",
+    "decode.metric.has": "单卡显存",
     "decode.metric.throughput": "batch {batch} 的总吞吐",
     "decode.metric.throughput_help": "整批每秒生成的 token 数：batch ÷ 单步时间。这是上限，不是预测。"
                                      "这个 batch 的权重和 KV cache 放不进显存时，改为显示需要多少显存。",
@@ -219,9 +213,8 @@ ZH = {
     "decode.headline_kv": "**{bw} ÷（{model} {weights} 权重 + {kv} KV cache）= {bound}**，这是单个请求的上限："
                           "每个 token 都要读一遍权重和这个请求的全部缓存（不计缓存时为 {without}）。"
                           "kernel 调得再好也超不过它：这是硬件决定的。",
-    "decode.headline_no_fit": "一个请求都放不下：需要 {need}（权重 + 它的 KV cache），而 {gpus}只有 {mem}，"
-                              "所以不给出速度。加卡、降低权重或 KV 精度，或者缩短上下文。",
-    "decode.max_fit": "显存最多放得下的批大小：**{batch}**（每个请求多占 {kv} 的 KV cache），图上已标出。",
+    "decode.headline_no_fit": "一个请求都放不下：每张卡需要 {need}（它那份权重和一个请求 KV cache 中它那一份），而它只有 {mem}，所以不显示速度。请用更多 GPU、更小的权重或 KV 精度，或更短的上下文。",
+    "decode.max_fit": "显存放得下的最大批大小：**{batch}**（每多一个请求，每张卡多 {kv} KV cache）；已在图上标出。",
     "decode.max_fit_none": "在这个上下文长度下，连一个请求都放不进显存。",
     "decode.knee_text": "**临界批大小 ≈ {knee}。** 低于它时，每一步的瓶颈是读权重，1 个请求和 {knee} 个请求"
                         "一步花的时间差不多：批处理几乎免费——吞吐随 batch 增长，每个请求仍然能拿到约 {per}。"
@@ -229,18 +222,14 @@ ZH = {
     "decode.knee_never": "**没有临界批大小**：在这样的 KV cache 下，每多一个请求多读的字节比它的计算更费时，"
                          "所以无论 batch 多大，解码都一直受带宽限制。缩短上下文、减少 KV 头数（GQA）"
                          "或者用 FP8 缓存会有帮助。",
-    "decode.fits": "放得下：权重 {model} + KV cache {kv}，总显存 {mem}（{gpus}），"
-                   "至少还留出 10% 给激活和运行时。",
-    "decode.fits_tight": "很紧：权重 {model} + KV cache {kv} 能放进 {mem}（{gpus}），"
-                         "但留给激活和运行时的不到 10%。",
-    "decode.no_fit": "放不下：权重 {model} + KV cache {kv} 超过了 {mem}（{gpus}）。"
-                     "加卡、降低权重或 KV 精度，或者减小 batch / 上下文。",
+    "decode.fits": "放得下：每张卡存权重 {model} + KV cache {kv} = {total}，单卡 {mem}（{gpus}），至少留出 {reserve} 给激活和运行时。",
+    "decode.fits_tight": "偏紧：每张卡的权重 {model} + KV cache {kv} = {total} 放得进单卡 {mem}（{gpus}），但留给激活和运行时的不到 {reserve}（vLLM 的默认预留）。",
+    "decode.no_fit": "放不下：每张卡要存权重 {model} + KV cache {kv} = {total}，超过单卡 {mem}（{gpus}）。请用更多 GPU、更小的权重或 KV 精度，或更小的批大小或上下文。",
     "decode.memory_unknown": "自定义设备没有填显存大小，跳过显存检查。",
     "decode.measured_result": "实测 {measured}，意味着权重和缓存以 **{ach}** 的速度流过，"
                               "是 {bw} 上限的 **{mbu}**。",
-    "decode.measured_advice": "到 70–80% 以上说明 kernel 已经接近硬件极限；低得多则说明开销"
-                              "（kernel 启动、batch 太小、同步）值得去查。",
-    "decode.measured_over": "超过了硬件能提供的带宽：请检查测量方法、批大小和权重精度。",
+    "decode.measured_advice": "{result} 达到约 70–80 % 说明 kernel 已接近硬件极限；低很多则说明开销（kernel 启动、批太小、同步）值得优化。",
+    "decode.measured_over": "{result} 超过了硬件能提供的带宽：请检查测量值、批大小和权重精度。",
     "decode.roofline_heading": "为什么解码的 MFU 这么低：物理决定的",
     "decode.step_name": "解码一步，batch {batch}",
     "decode.roofline_text": "batch 1 时，解码一步每读 1 字节只做约 **{intensity} 次 FLOP**——"
@@ -286,4 +275,11 @@ ZH = {
     "decode.fig.y2_title": "每个请求（tokens/秒）",
     "decode.takeaway": "**带宽 ÷ 模型大小** 是推理三大优化的共同依据：量化（每个 token 读的字节更少）、"
                        "批处理（每读一字节产出更多 token）、投机解码（读一遍权重验证多个 token）。",
+    "decode.metric.needs_help": "一张卡要存的东西：它那份权重和这批 KV cache 中它那一份。超过单卡显存时，显示这个数而不显示速度。",
+    "decode.no_fit_batch": "批大小 {batch} 放不下：每张卡要存 {need}，超过它的 {mem}，所以不显示这个批大小的速度。",
+    "decode.per_gpu": "在 {gpus} 上做张量并行：每张卡按自己的带宽读自己那份，所以上面的字节数是单卡的（权重 ÷ {tp}，KV cache ÷ {split}）。",
+    "decode.per_gpu_copies": "在 {gpus} 上做张量并行：每张卡按自己的带宽读自己那份，所以上面的字节数是单卡的（权重 ÷ {tp}）。模型只有 {split} 个 KV 头：KV cache 只能切成 {split} 份，每个 KV 头存在 {copies} 张卡上。",
+    "decode.per_gpu_mla": "在 {gpus} 上做张量并行：每张卡按自己的带宽读自己那份权重（÷ {tp}），但潜变量 KV cache（多头潜在注意力）由所有头共享，每张卡都存一整份。",
+    "decode.how.placement": "一张卡存的权重：切分部分 ÷ tp，K 和 V 投影 ÷ KV 切分数 s_kv = min(tp, KV 头数)（MLA 为 1），复制部分（归一化层、路由器、MLA 降维投影）整份：",
+    "decode.how.kv_placed": "每个上下文 token 的 KV cache；{ctx} 个 token 时一条序列在每张卡上占 {seq}（切成 {split} 份），一张卡存这批中它那一份：",
 }

@@ -42,6 +42,9 @@ EN = {
     "home.tool.diagnosis": "Upload a PyTorch profiler trace: idle gaps, tiny kernels, "
                             "communication, time by class and MFU per step — the chapter's "
                             "diagnosis in numbers.",
+    "home.tool.training_layout": "Which TP × PP × DP × EP × CP split fits your GPUs, how long "
+                                 "a step takes and where the time goes: a predicted MFU from "
+                                 "the roofline and the network, checked against published runs.",
     "home.tool.measure": "Measure the machine this app runs on: its real peaks and "
                           "bandwidths beside the datasheet's, and live numpy kernels on its roofline.",
 }
@@ -75,5 +78,6 @@ ZH = {
     "home.tool.plans": "为规划会议并排对比多个配置：每个方案的天数、费用、tokens/s 和显存是否够，"
                        "公开训练达到的 MFU、基准方案、分享链接和一页报告。",
     "home.tool.diagnosis": "上传 PyTorch Profiler 的 trace：空隙、小 kernel、通信、按类别的时间分布和每一步的 MFU——用数字给出本章的诊断。",
+    "home.tool.training_layout": "给定 GPU 数量，哪种 TP × PP × DP × EP × CP 并行布局放得下、单步时间多长、时间花在哪里：从 Roofline 和网络预测 MFU，并与公开的实测训练对照。",
     "home.tool.measure": "实测运行本应用的机器：真实的峰值算力和带宽与规格书对比，再把现场运行的 numpy kernel 画到它的 Roofline 上。",
 }

@@ -123,19 +123,12 @@ EN = {
                                  "counted. Kept in the link as tp_comm=true/false.",
     "model.decode.bound_help": "Memory bandwidth ÷ the bytes one token reads: the dense weights, "
                                "the experts it is routed to, and its KV cache (when on).",
-    "model.decode.headline": "**{bw} ÷ ({read} weights read + {kv} KV cache) = {bound}** for one "
-                             "request ({weights}). Memory holds all {total} of weights.",
+    "model.decode.headline": "**{bw} ÷ ({read} weights read + {kv} KV cache) = {bound}** for one request ({weights}). Each GPU holds {total} of weights.",
     "model.decode.no_fit_b1": "One request does not fit: the total weights are {total} ({weights}) "
                               "plus {kv} of KV cache, more than {mem} ({gpus}). Use more "
                               "GPUs or fewer bytes per weight.",
-    "model.decode.moe": "Mixture of experts: at batch {batch} each MoE layer reads about **{d} of "
-                        "{e} experts** ({d1} at batch 1), so a step reads {read} of weights — "
-                        "not the {active} of the active parameters, and less than the {total} in "
-                        "memory. Assumption: uniform routing (real routers are skewed and touch "
-                        "fewer).",
-    "model.decode.moe_b1": "Mixture of experts: one token reads **{d1} of {e} experts** per MoE "
-                           "layer, so a step reads {read} of weights while memory holds all {total}. "
-                           "Larger batches route to more experts (uniform routing assumed).",
+    "model.decode.moe": "Mixture of experts: at batch {batch} each MoE layer reads about **{d} of {e} experts** ({d1} at batch 1), so a step reads {read} of weights per GPU, less than the {total} each GPU holds. Assumption: uniform routing (real routers are skewed and touch fewer).",
+    "model.decode.moe_b1": "Mixture of experts: one token reads **{d1} of {e} experts** per MoE layer, so a step reads {read} of weights per GPU while each GPU holds {total}. Larger batches route to more experts (uniform routing assumed).",
     "model.decode.comm": "Tensor-parallel all-reduce: **{time}** per step on {gpus} GPUs at {link} "
                          "per direction, added to the step time.",
     "model.decode.comm_unknown": "The device has no interconnect figure, so no all-reduce time is added.",
@@ -146,8 +139,7 @@ EN = {
     "model.decode.per_token": "Then per token (batch 1)",
     "model.decode.per_token_help": "One decode step at batch 1 after the prompt.",
     "model.decode.prefill_flops": "Prefill FLOP",
-    "model.decode.prefill_flops_help": "P × (2 FLOP per weight + causal attention), logits for "
-                                       "the last position only.",
+    "model.decode.prefill_flops_help": "P × (2 FLOP per weight + causal attention), logits for the last position only; multi-head latent attention in its non-absorbed form, as engines run prefill.",
     "model.decode.prefill_flops_params_help": "2 FLOP per parameter per prompt token (2·N·P); "
                                               "no attention term without a model.",
     "model.decode.prefill_params_note": "Parameters only: the attention term is left out; choose a "
@@ -319,21 +311,19 @@ ZH = {
     "model.decode.tp_comm": "计入张量并行的 all-reduce 时间",
     "model.decode.tp_comm_help": "用多张 GPU 的时候，每层结束要对这批的隐藏状态做两次 all-reduce，走设备的互联（ring 算法，单方向 = hardware.toml 数字的一半）。不计延迟。链接里记作 tp_comm=true/false。",
     "model.decode.bound_help": "显存带宽 ÷ 一个 token 要读的字节：稠密权重、它被路由到的专家，以及它的 KV cache（打开时）。",
-    "model.decode.headline": "**{bw} ÷（读 {read} 权重 + {kv} KV cache）= {bound}**，一个请求（{weights}）。显存里要放下全部 {total} 权重。",
+    "model.decode.headline": "**{bw} ÷（读 {read} 权重 + {kv} KV cache）= {bound}**，一个请求（{weights}）。每张卡存 {total} 权重。",
     "model.decode.no_fit_b1": "一个请求都放不下：全部权重 {total}（{weights}）加上 {kv} KV cache，超过了 {mem}（{gpus}）。请用更多 GPU 或每个权重更少的字节。",
-    "model.decode.moe": "混合专家：批大小 {batch} 时每个 MoE 层大约要读 **{e} 个专家中的 {d} 个**（批大小 1 时是 {d1} 个），"
-                        "所以一步要读 {read} 权重——不是激活参数的 {active}，也少于显存里的 {total}。假设：均匀路由（真实的路由不均匀，用到的专家更少）。",
-    "model.decode.moe_b1": "混合专家：一个 token 在每个 MoE 层只读 **{e} 个专家中的 {d1} 个**，所以一步读 {read} 权重，而显存里要放下全部 {total}。"
-                           "批越大，路由到的专家越多（假设均匀路由）。",
+    "model.decode.moe": "混合专家：批大小 {batch} 时每个 MoE 层大约要读 **{e} 个专家中的 {d} 个**（批大小 1 时是 {d1} 个），所以每张卡一步读 {read} 权重，少于每张卡存的 {total}。假设：均匀路由（真实路由有偏斜，读得更少）。",
+    "model.decode.moe_b1": "混合专家：一个 token 在每个 MoE 层只读 **{e} 个专家中的 {d1} 个**，所以每张卡一步读 {read} 权重，而每张卡要存 {total}。批越大路由到的专家越多（假设均匀路由）。",
     "model.decode.comm": "张量并行 all-reduce：{gpus} 张 GPU、单方向 {link} 时每步 **{time}**，加到每步时间上。",
     "model.decode.comm_unknown": "设备没有互联带宽数据，所以没有加 all-reduce 时间。",
     "model.decode.prefill_heading": "预填充：首 token 时间",
     "model.decode.ttft": "首 token 时间（下限）",
     "model.decode.ttft_help": "提示的前向 FLOP ÷ 峰值算力，或把权重读一遍的时间，取较长者；不计排队和调度。",
-    "model.decode.per_token": "之后每个 token（批大小 1）",
+    "model.decode.per_token": "之后每 token（batch 1）",
     "model.decode.per_token_help": "处理完提示后，批大小 1 的一个解码步。",
     "model.decode.prefill_flops": "预填充 FLOP",
-    "model.decode.prefill_flops_help": "P ×（每个权重 2 FLOP + 因果注意力），只算最后一个位置的 logits。",
+    "model.decode.prefill_flops_help": "P ×（每个权重 2 FLOP + 因果注意力），只算最后一个位置的 logits；多头潜在注意力按推理引擎预填充时的非吸收形式计算。",
     "model.decode.prefill_flops_params_help": "每个提示 token 每个参数 2 FLOP（2·N·P）；没有选模型时不含注意力项。",
     "model.decode.prefill_params_note": "只填了参数量：不含注意力项；在侧栏选一个模型才能把它算进去。",
     "model.how.prefill_params": "由参数量得到的首 token 时间：提示的 2·N·P 前向 FLOP ÷ 峰值算力，或把权重读一遍：",

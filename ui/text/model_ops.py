@@ -90,35 +90,21 @@ EN = {
     "ops.kind.moe_sliding": "MoE, sliding-window layers",
     "ops.op_label": "{op} · {kind}",
     "ops.metric.step": "Step time bound",
-    "ops.metric.step_help": "Σ over operators and layers of max(FLOPs ÷ peak, bytes ÷ "
-                            "bandwidth), per GPU of the tensor-parallel group.",
+    "ops.metric.step_help": "max(FLOPs ÷ peak, bytes ÷ bandwidth) of the whole step on one GPU of the tensor-parallel group (calc.inference: the Decode page's and Plans' number). The operator-by-operator sum is below the table's summary.",
     "ops.metric.decode_tps": "Tokens/s bound (batch {batch})",
     "ops.metric.decode_tps_help": "Batch ÷ step time: the fastest the whole batch can generate.",
     "ops.metric.per_request": "Per request",
     "ops.metric.per_request_help": "1 ÷ step time: the speed one request sees.",
     "ops.metric.ttft": "Time to first token bound",
-    "ops.metric.ttft_help": "The prefill step of the whole batch: no request gets its first "
-                            "token sooner.",
+    "ops.metric.ttft_help": "The prefill of the whole batch (calc.inference.prefill, as on the Decode page): no request gets its first token sooner.",
     "ops.metric.prefill_tps": "Prompt tokens/s",
     "ops.metric.prefill_tps_help": "Batch × prompt length ÷ the prefill time bound.",
-    "ops.metric.whole": "As one kernel",
-    "ops.metric.whole_help": "max(Σ FLOPs ÷ peak, Σ bytes ÷ bandwidth): the step treated as one "
-                             "kernel (the model of the Decode page). Equal to the sum over "
-                             "operators when every operator has the same bound; shorter when "
-                             "some are compute-bound and others memory-bound.",
-    "ops.whole_caption": "The step as one kernel, max(Σ FLOPs ÷ peak, Σ bytes ÷ bandwidth) — the "
-                         "Decode page's ceiling: {whole}, {tps}. The sum over operators above is "
-                         "longer when some operators are compute-bound and others memory-bound.",
+    "ops.metric.whole": "Operator by operator",
+    "ops.metric.whole_help": "Σ over operators and layers of max(FLOPs ÷ peak, bytes ÷ bandwidth), activations included: longer than the bound beside it when some operators are compute-bound and others memory-bound.",
+    "ops.whole_caption": "Summed operator by operator, each at its own bound and with the activations' traffic: {whole} per step, {tps}. Longer than the step bound above when some operators are compute-bound and others memory-bound.",
     "ops.needs": "needs {mem}",
-    "ops.metric.need": "Memory needed per GPU",
-    "ops.metric.need_help": "Weights (this GPU's share) + the batch's KV cache: more than the "
-                            "GPU holds, so no speed is headlined (see below).",
-    "ops.fits": "Memory per GPU: {weights} of weights + {kv} of KV cache = {total} of {mem} "
-                "(activations not counted).",
-    "ops.no_fit": "Does not fit: each GPU would hold {weights} of weights + {kv} of KV cache = "
-                  "{total}, more than its {mem}, so no speed is shown above (the operators "
-                  "below assume it fits): use more tensor-parallel GPUs, a smaller batch or "
-                  "context, or fewer bytes per weight.",
+    "ops.fits": "Memory per GPU: {weights} of weights + {kv} of KV cache = {total} of {mem}, with at least {reserve} left for activations and the runtime.",
+    "ops.no_fit": "Does not fit: each GPU would hold {weights} of weights + {kv} of KV cache = {total}, more than its {mem}. Use more tensor-parallel GPUs, a smaller batch or context, or fewer bytes per weight.",
     "ops.summary_decode": "Decode reads **{weights}** of weights and **{kv}** of KV cache per GPU "
                           "per step; **{mem_share}** of the time bound goes to memory-bound "
                           "operators. Largest: **{top}** ({top_share}).",
@@ -188,6 +174,7 @@ EN = {
     "ops.how.experts": "MoE: the batch's T tokens each pick k of E experts; under uniform routing "
                        "D = E·(1 − (1 − k/E)^T) distinct experts are touched and their weights "
                        "read (an assumption: real routers are skewed).",
+    "ops.tight": "Tight: each GPU holds {weights} of weights + {kv} of KV cache = {total} of its {mem}, leaving less than the {reserve} kept free for activations and the runtime.",
 }
 
 ZH = {
@@ -270,27 +257,21 @@ ZH = {
     "ops.kind.moe_sliding": "MoE、滑动窗口层",
     "ops.op_label": "{op} · {kind}",
     "ops.metric.step": "单步时间下限",
-    "ops.metric.step_help": "对所有算子和层求和 max(FLOP ÷ 峰值算力, 字节 ÷ 显存带宽)，按张量并行组里的单卡计。",
+    "ops.metric.step_help": "整步在张量并行组中一张卡上的 max(FLOP ÷ 峰值算力, 字节 ÷ 显存带宽)（calc.inference：与 Decode 页和方案对比页同一个数）。逐个算子求和的结果在表格摘要下面。",
     "ops.metric.decode_tps": "token/s 上限（批大小 {batch}）",
     "ops.metric.decode_tps_help": "批大小 ÷ 单步时间：整个 batch 最快的生成速度。",
     "ops.metric.per_request": "每个请求",
     "ops.metric.per_request_help": "1 ÷ 单步时间：单个请求看到的速度。",
     "ops.metric.ttft": "首 token 时间下限",
-    "ops.metric.ttft_help": "整个 batch 的 prefill 这一步：没有请求能更早拿到第一个 token。",
+    "ops.metric.ttft_help": "整批的预填充（calc.inference.prefill，与 Decode 页相同）：没有请求能更早拿到第一个 token。",
     "ops.metric.prefill_tps": "prompt token/s",
     "ops.metric.prefill_tps_help": "批大小 × prompt 长度 ÷ prefill 时间下限。",
-    "ops.metric.whole": "当成一个 kernel",
-    "ops.metric.whole_help": "max(Σ FLOP ÷ 峰值算力, Σ 字节 ÷ 显存带宽)：把整步当成一个 kernel"
-                             "（Decode 页的模型）。所有算子瓶颈相同时与逐算子求和相等；"
-                             "有的算力受限、有的带宽受限时更短。",
-    "ops.whole_caption": "把整步当成一个 kernel，max(Σ FLOP ÷ 峰值算力, Σ 字节 ÷ 显存带宽)——即 Decode 页的"
-                         "上限：{whole}，{tps}。有的算子算力受限、有的带宽受限时，上面逐算子求和的结果更长。",
+    "ops.metric.whole": "逐个算子求和",
+    "ops.metric.whole_help": "对所有算子和层求 max(FLOP ÷ 峰值算力, 字节 ÷ 显存带宽) 之和，含激活的读写：有的算子算力受限、有的带宽受限时，比旁边的下限更长。",
+    "ops.whole_caption": "逐个算子按各自的下限求和（含激活的读写）：每步 {whole}，{tps}。有的算子算力受限、有的带宽受限时，比上面的单步下限更长。",
     "ops.needs": "需要 {mem}",
-    "ops.metric.need": "每卡所需显存",
-    "ops.metric.need_help": "权重（这张卡的份额）+ 这个批次的 KV cache：超过了显存，所以不给出速度（见下）。",
-    "ops.fits": "每张卡的显存：权重 {weights} + KV cache {kv} = {total}，共 {mem}（不计激活）。",
-    "ops.no_fit": "放不下：每张卡要存 {weights} 权重 + {kv} KV cache = {total}，超过它的 {mem}，所以上面不给出速度"
-                  "（下面的算子假设放得下）：请增加张量并行 GPU 数、减小批大小或上下文，或减少每个权重的字节数。",
+    "ops.fits": "每张卡的显存：权重 {weights} + KV cache {kv} = {total}，共 {mem}，至少留出 {reserve} 给激活和运行时。",
+    "ops.no_fit": "放不下：每张卡要存 {weights} 权重 + {kv} KV cache = {total}，超过它的 {mem}。请用更多张量并行 GPU、更小的批大小或上下文，或每个权重更少的字节。",
     "ops.summary_decode": "decode 每一步每张卡读 **{weights}** 权重和 **{kv}** KV cache；"
                           "**{mem_share}** 的时间下限花在带宽受限的算子上。最大的是 **{top}**（{top_share}）。",
     "ops.summary_prefill": "prompt 每张卡要做 **{flops}**；**{cmp_share}** 的时间下限花在算力受限的算子上。"
@@ -346,4 +327,5 @@ ZH = {
     "ops.how.tokens_per_s": "decode：整个 batch 的 token/s；prefill：首 token 时间就是这一步本身。",
     "ops.how.experts": "MoE：batch 里 T 个 token 各从 E 个 expert 中选 k 个；在均匀路由假设下，会用到 "
                        "D = E·(1 − (1 − k/E)^T) 个不同的 expert，读它们的权重（这是假设：真实的 router 分布不均）。",
+    "ops.tight": "偏紧：每张卡存权重 {weights} + KV cache {kv} = {total}，单卡 {mem}，留给激活和运行时的不到 {reserve}。",
 }

@@ -13,7 +13,8 @@ from ui.widgets import format_quantity, percent_text
 
 def training_formulas(t, inp: TrainingInputs, run: TrainingRun, tf: TrainingFlops) -> list[Formula]:
     F, P, M = si(run.total_flops, "FLOP"), si(run.peak_flops, "FLOP/s"), inp.mfu_text
-    items = list(tf.formulas) + [
+    items = [
+        *tf.formulas,
         formula(r"C = C_{\text{tok}}\,D = @fpt \times @tokens = @flops", t("model.how.training_flops"),
                 fpt=si(run.flops.model, "FLOP"), tokens=format_quantity(run.n_tokens), flops=F)
         if inp.model is not None else

@@ -15,18 +15,15 @@ from calc.training_flops import CAUSAL_DEFAULT
 from calc.units import QuantityError, format_si, parse_price, parse_quantity
 from ui.model_sections import params_input, recompute_select
 from ui.state import bound, set_value
+from ui.predicted_mfu import mfu_text, predicted_caption
 from ui.widgets import (COUNT, FRACTION, bound_checkbox, bound_select, format_quantity,
                         quantity_input)
 
 # The compare slider's options: percent labels, the URL reads "compare_mfu=25%".
 MFU_OPTIONS = [f"{k}%" for k in range(5, 81)]
 # The MFU field's slider: 1 % steps (the field itself takes any value: 37.5 %, 0.375).
-MFU_STEPS = [k / 100 for k in range(1, 101)]
+MFU_STEPS = [parse_quantity(f"{k}%", kind="fraction") for k in range(1, 101)]
 
-
-def mfu_text(value: float) -> str:
-    """How an MFU reads in the field and the URL: 45% (37.5% between the steps)."""
-    return f"{value * 100:.4g}%"
 
 
 @dataclass(frozen=True)
@@ -97,6 +94,7 @@ def training_inputs(ctx, published_caption) -> TrainingInputs:
                             help=t("training.gpus_help"))
     mfu = quantity_input(t, t("training.mfu"), "mfu", "45%", kind="fraction", bounds=FRACTION,
                          help=t("training.mfu_help"), steps=MFU_STEPS, step_text=mfu_text)
+    predicted_caption(ctx, mfu)                 # "Use this layout" (Training layout page)
     published_caption(ctx, n_params, n_gpus)
     compare_text = bound(st.select_slider, t("training.compare_mfu"), key="compare_mfu",
                          options=MFU_OPTIONS, value="25%", help=t("training.compare_mfu_help"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from calc.arch import ModelArch, param_counts
-from calc.training_memory import SCHEDULES, TrainingMemory, training_memory
+from calc.training_memory import SCHEDULES, TrainingMemory, data_parallel_size, training_memory
 from calc.units import format_si
 from ui.formula import Formula, count, formula, si, text
 from ui.i18n import Translator
@@ -79,7 +79,7 @@ def _fit(t: Translator, mem: TrainingMemory) -> None:
         st.caption(t("model.mem.unknown_memory"))
         return
     args = dict(total=format_si(mem.total, "B"), mem=format_si(fit.capacity_bytes, "B"),
-                diff=format_si(abs(fit.capacity_bytes - mem.total), "B"),
+                diff=format_si(abs(mem.spare_bytes), "B"),
                 pct=percent_text(t, fit.share, 0))
     if fit.verdict == "fits":
         st.success(t("model.mem.fits", **args), icon=":material/check_circle:")
@@ -102,12 +102,12 @@ def training_memory_section(t: Translator, arch: ModelArch | None, *, n_gpus: fl
     if lay is None or seq is None:
         st.warning(t("common.missing_inputs"))
         return []
-    group = lay["tp"] * lay["pp"] * lay["cp"]
-    if n_gpus % group:
+    try:
+        dp = data_parallel_size(n_gpus, lay["tp"], lay["pp"], lay["cp"])
+    except ValueError:
         st.error(t("training.mem.bad_split", gpus=f"{n_gpus:,.0f}", tp=f"{lay['tp']:g}",
                    pp=f"{lay['pp']:g}", cp=f"{lay['cp']:g}"), icon=":material/error:")
         return []
-    dp = n_gpus // group
     try:
         mem = training_memory(arch, dp=dp, seq_len=seq, recompute=recompute,
                               weight_bytes_per_elem=weight_bytes, memory_bytes=memory_bytes, **lay)
@@ -141,7 +141,7 @@ def _formulas(t: Translator, arch: ModelArch, mem: TrainingMemory, *, dp: float,
         formula(_acts_tex("selective" if (flash_attention and recompute == "none") else recompute,
                           sequence_parallel),
                 t("training.how.mem_acts", schedule=t(f"training.mem.schedule.{mem.schedule}")),
-                s=count(seq / cp), b=count(micro_batch), h=count(arch.d_model), a=count(arch.n_heads),
+                s=count(mem.seq_per_gpu), b=count(micro_batch), h=count(arch.d_model), a=count(arch.n_heads),
                 tp=count(tp), per=si(mem.activations_per_layer, "B"),
                 layers=text(f"{mem.layers_in_flight:,.4g}"), acts=si(mem.activations, "B")),
     ]

@@ -1,0 +1,121 @@
+"""Training layouts, predicted vs published: calc.parallel.training_step for the layout of
+each published run, against what the run measured.  Prints the README table
+("Training layouts: predicted vs published").
+
+Nothing here is fitted: every constant is calc.parallel's cited one.  Where a source does not
+give a setting (schedule, recompute), the row says what was assumed.  Compared quantity:
+MFU where the source prints a model-FLOPs MFU (Llama 3, Megatron-LM), HFU where it counts
+recomputed FLOPs (Narayanan et al. 2021), tokens/s per GPU where its MFU uses another FLOP
+count (MosaicML counts non-causal attention; tokens/s does not depend on a definition).
+
+    python bench/layout_predictions.py
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from calc.arch import ModelArch  # noqa: E402
+from calc.hardware import load_hardware  # noqa: E402
+from calc.models import load_models  # noqa: E402
+from calc.parallel import training_step  # noqa: E402
+
+# GPT 1T of Narayanan et al. 2021, Table 1: 128 layers, hidden 25600, 160 heads, seq 2048,
+# vocabulary 51200 (GPT-2 BPE padded), plain GELU FFN 4h.
+GPT_1T = ModelArch(id="gpt-1t", name="GPT 1T (Narayanan 2021)", source="arXiv:2104.04473 Table 1",
+                   n_layers=128, d_model=25600, n_heads=160, n_kv_heads=160, head_dim=160,
+                   ffn_size=102400, vocab_size=51200, ffn_kind="plain", tied_embeddings=True,
+                   norm="layernorm", learned_positions=2048, context_length=2048)
+
+# (label, model, device, GPUs, layout dict, published value, quantity, source, assumptions)
+RUNS = [
+    ("Llama 3 405B, 8,192 × H100", "llama-3.1-405b", "h100-sxm", 8192,
+     dict(tp=8, pp=16, cp=1, seq_len=8192, global_batch=2048, schedule="interleaved", interleave=2,
+          recompute="selective", zero_stage=1), 0.43, "mfu",
+     "Llama 3 report Table 4", "v = 2, selective recompute"),
+    ("Llama 3 405B, 16,384 × H100", "llama-3.1-405b", "h100-sxm", 16384,
+     dict(tp=8, pp=16, cp=1, seq_len=8192, global_batch=2048, schedule="interleaved", interleave=2,
+          recompute="selective", zero_stage=1), 0.41, "mfu",
+     "Llama 3 report Table 4", "v = 2, selective recompute"),
+    ("Llama 3 405B, 16,384 × H100, 131k context", "llama-3.1-405b", "h100-sxm", 16384,
+     dict(tp=8, pp=16, cp=16, seq_len=131072, global_batch=128, schedule="interleaved", interleave=2,
+          recompute="selective", zero_stage=1), 0.38, "mfu",
+     "Llama 3 report Table 4", "v = 2, selective recompute"),
+    ("GPT-3 175B, 96 × H100", "gpt-3-175b", "h100-sxm", 96,
+     dict(tp=8, pp=12, seq_len=2048, global_batch=1152, schedule="interleaved", interleave=2,
+          recompute="selective", zero_stage=1), 0.47, "mfu",
+     "Megatron-LM README, strong scaling", "layout tp 8 · pp 12, v = 2 (not printed)"),
+    ("GPT-3 175B, 4,608 × H100", "gpt-3-175b", "h100-sxm", 4608,
+     dict(tp=8, pp=12, seq_len=2048, global_batch=1152, schedule="interleaved", interleave=2,
+          recompute="selective", zero_stage=1), 0.42, "mfu",
+     "Megatron-LM README, strong scaling", "layout tp 8 · pp 12, v = 2 (not printed)"),
+    ("GPT 1T, 3,072 × A100", GPT_1T, "a100-80gb-sxm", 3072,
+     dict(tp=8, pp=64, seq_len=2048, global_batch=3072, schedule="interleaved", interleave=2,
+          recompute="full", zero_stage=0, sequence_parallel=False, flash_attention=False), 0.52,
+     "hfu", "Narayanan et al. 2021, abstract / Table 1", "v = 2; attention unfused (2021: before FlashAttention)"),
+    # DeepSeek-V3 report (arXiv 2412.19437) §1 / §3.2: 180K H800 GPU-hours per trillion
+    # tokens on 2,048 H800 = 1e12 / (180e3 · 3600) = 1,543 tokens/s per GPU; PP 16, EP 64,
+    # no TP, DualPipe, ZeRO-1; §4.2: sequence 4K, batch 15,360 sequences.
+    ("DeepSeek-V3 671B, 2,048 × H800", "deepseek-v3", "h800-sxm", 2048,
+     dict(tp=1, pp=16, ep=64, seq_len=4096, global_batch=15360, schedule="dualpipe",
+          recompute="selective", zero_stage=1, precision="fp8"), 1543, "tok/s/GPU",
+     "DeepSeek-V3 report §1, §3.2, §4.2", "every GEMM and attention at the FP8 peak (the run keeps attention in BF16), selective recompute"),
+    ("MPT-7B, 8 × H100, seq 2048", "mpt-7b", "h100-sxm", 8,
+     dict(seq_len=2048, global_batch=48, micro_batch=6, recompute="none", zero_stage=3), 10643,
+     "tok/s/GPU", "llm-foundry benchmarks, H100 BF16 table", ""),
+    ("MPT-13B, 8 × H100, seq 2048", "mpt-13b", "h100-sxm", 8,
+     dict(seq_len=2048, global_batch=16, micro_batch=2, recompute="none", zero_stage=3), 4792,
+     "tok/s/GPU", "llm-foundry benchmarks, H100 BF16 table", ""),
+    ("MPT-13B, 8 × H100, seq 4096", "mpt-13b", "h100-sxm", 8,
+     dict(seq_len=4096, global_batch=240, micro_batch=10, recompute="full", zero_stage=3), 4717,
+     "tok/s/GPU", "llm-foundry benchmarks, H100 BF16 table", ""),
+    ("MPT-30B, 8 × H100, seq 2048", "mpt-30b", "h100-sxm", 8,
+     dict(seq_len=2048, global_batch=504, micro_batch=3, recompute="full", zero_stage=3), 2002,
+     "tok/s/GPU", "llm-foundry benchmarks, H100 BF16 table", ""),
+    ("MPT-30B, 8 × H100, seq 8192", "mpt-30b", "h100-sxm", 8,
+     dict(seq_len=8192, global_batch=168, micro_batch=1, recompute="full", zero_stage=3), 1384,
+     "tok/s/GPU", "llm-foundry benchmarks, H100 BF16 table", ""),
+    ("MPT-70B, 64 × H100, seq 2048", "mpt-70b", "h100-sxm", 64,
+     dict(seq_len=2048, global_batch=2048, micro_batch=8, recompute="full", zero_stage=3), 1039,
+     "tok/s/GPU", "llm-foundry benchmarks, H100 BF16 table", ""),
+]
+
+
+def predicted(step, quantity: str) -> float:
+    if quantity == "mfu":
+        return step.mfu
+    if quantity == "hfu":
+        return step.hfu
+    return step.tokens_per_s / step.gpus
+
+
+def fmt(x: float, quantity: str) -> str:
+    return f"{100 * x:.1f} %" if quantity in ("mfu", "hfu") else f"{x:,.0f}"
+
+
+def rows():
+    hw, models = load_hardware(), load_models()
+    out = []
+    for label, model, dev, gpus, layout, published, quantity, source, assumed in RUNS:
+        arch = model if isinstance(model, ModelArch) else models[model]
+        step = training_step(arch, device=hw[dev], gpus=gpus, **layout)
+        pred = predicted(step, quantity)
+        out.append((label, step, quantity, pred, published, pred / published, source, assumed))
+    return out
+
+
+def main() -> None:
+    print("| run | layout (tp · pp · dp · cp, micro-batch) | quantity | predicted | published | "
+          "predicted ÷ published | largest cost besides compute | source; assumed |")
+    print("|---|---|---|---|---|---|---|---|")
+    for label, s, q, pred, pub, ratio, source, assumed in rows():
+        lay = f"{s.tp} · {s.pp} · {s.dp} · {s.cp}, {s.micro_batch}"
+        extra = f"{source}; {assumed}" if assumed else source
+        print(f"| {label} | {lay} | {q} | {fmt(pred, q)} | {fmt(pub, q)} | {ratio:.2f} | "
+              f"{s.largest_exposed} ({100 * s.parts[s.largest_exposed] / s.step_seconds:.0f} %) | {extra} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""AppTest: the Training layout page (pages/9_Training_layout.py).
+
+Hand checks: Llama 3.1 70B on 64 × H100 (80 GiB), seq 4096, global batch 1024 sequences,
+selective recompute, ZeRO-1, 1F1B: the table lists only layouts that fit; the chosen (first)
+layout is the fastest; every number the page shows is the calc.parallel record's.
+"""
+import pytest
+
+from calc.hardware import load_hardware
+from calc.models import load_models
+from calc.parallel import search_layouts
+from calc.units import format_percent, format_si
+from page_helpers import open_app_page
+
+PAGE = "pages/9_Training_layout.py"
+RUN = dict(model="llama-3.1-70b", device="h100-sxm", gpus="64", seq="4096", gbatch="1024")
+
+
+def _search(**kw):
+    hw, models = load_hardware(), load_models()
+    return search_layouts(models["llama-3.1-70b"], device=hw["h100-sxm"], gpus=64, seq_len=4096,
+                          global_batch=kw.pop("global_batch", 1024), precision="bf16", **kw)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_page_shows_the_fastest_layout_in_both_languages(lang):
+    at = open_app_page(PAGE, lang, timeout=120, **RUN)
+    assert not at.exception and not at.error
+    best = _search()[0]
+    values = [m.value for m in at.metric]
+    assert values[0] == format_si(best.step_seconds, "s")
+    assert values[1] == format_percent(best.mfu)
+    assert at.selectbox(key="layout").value == f"t{best.tp}-p{best.pp}-d{best.dp}-e1-c1-b{best.micro_batch}"
+    assert len(at.dataframe) == 1 and len(at.dataframe[0].value) == len(_search())
+    assert at.get("plotly_chart")                   # step bar, memory bar (and the Gantt)
+    assert any("Calculon" in c.value for c in at.caption)
+
+
+def test_custom_model_asks_for_an_architecture():
+    at = open_app_page(PAGE, "en")
+    assert at.info and not at.dataframe
+    at.button[0].click().run()                      # "Use Llama 2 7B"
+    assert not at.exception
+    assert at.dataframe
+
+
+def test_rejected_layouts_show_their_reasons():
+    at = open_app_page(PAGE, "en", timeout=120, rejected="true", **RUN)
+    assert len(at.dataframe) == 2
+    reasons = at.dataframe[1].value["Why rejected"].tolist()
+    assert any("crosses the 8-GPU scale-up domain" in r for r in reasons)
+    assert any(r.startswith("needs ") and "usable of" in r for r in reasons)
+
+
+def test_share_link_reproduces_a_pinned_layout_and_schedule():
+    found = _search(schedule="interleaved", interleave=2)
+    second = found[1]
+    lid = f"t{second.tp}-p{second.pp}-d{second.dp}-e1-c1-b{second.micro_batch}"
+    at = open_app_page(PAGE, "en", timeout=120, interleave="2", layout=lid, **RUN)
+    assert not at.exception and not at.error
+    assert at.selectbox(key="layout").value == lid
+    assert at.metric[0].value == format_si(second.step_seconds, "s")
+
+
+def test_global_batch_in_tokens():
+    # 4,194,304 tokens / 4096 per sequence = 1024 sequences: the same search as above
+    at = open_app_page(PAGE, "en", timeout=120, gbatch_unit="tokens",
+                       **{**RUN, "gbatch": "4194304"})
+    assert any("1,024 sequences" in c.value for c in at.caption)
+    assert at.metric[0].value == format_si(_search()[0].step_seconds, "s")
+
+
+def test_device_without_network_asks_for_one():
+    at = open_app_page(PAGE, "en", timeout=120, **{**RUN, "device": "l40s", "model": "llama-2-7b",
+                                                   "gpus": "8", "gbatch": "64"})
+    assert not at.exception
+    assert any("gives no network" in i.value for i in at.info)
+    assert at.text_input(key="net_up").value == "450 GB/s"
+
+
+def test_bad_input_names_the_field():
+    at = open_app_page(PAGE, "en", timeout=120, **{**RUN, "gpus": "many"})
+    assert any("GPUs (the cluster)" in e.value for e in at.error)
+    assert not at.metric
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_use_this_layout_feeds_the_training_page(lang):
+    from urllib.parse import parse_qsl
+    from ui.i18n import translator
+
+    best = _search(global_batch=1024)[0]
+    at = open_app_page(PAGE, lang, timeout=120, **RUN)
+    link = next(p for p in at.get("page_link") if p.proto.label == translator(lang)("training_layout.use"))
+    params = dict(parse_qsl(link.proto.query_string))
+    assert params["mfu"] == f"{best.mfu * 100:.4g}%" and params["gpus"] == "64"
+    assert params["tp"] == str(best.tp) and params["pp"] == str(best.pp)
+    assert link.proto.page.endswith("Training_time")
+    # follow the link in the same session (AppTest cannot click a page link)
+    at.query_params.clear()
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.switch_page("pages/3_Training_time.py")
+    at.run()
+    assert not at.exception, at.exception
+    # the Training time page: its MFU field holds the predicted MFU, the cluster and the
+    # layout's memory settings came along, and the prediction is labelled as such
+    assert at.text_input(key="mfu").value == f"{best.mfu * 100:.4g}%"
+    assert at.text_input(key="gpus").value == "64"
+    assert at.text_input(key="tp").value == str(best.tp)
+    assert at.text_input(key="pp").value == str(best.pp)
+    word = "Predicted" if lang == "en" else "预测值"
+    assert any(word in c.value and format_percent(best.mfu) in c.value for c in at.caption)
+
+
+def test_add_this_layout_to_the_plans():
+    best = _search()[0]
+    at = open_app_page(PAGE, "en", timeout=120, **RUN)
+    at.button(key="pl_add_training_layout").click().run()
+    assert not at.exception, at.exception
+    assert any("predicted" in s.value for s in at.success)
+    added = at.session_state["plans.table"].plans[-1]       # ui.plans.state.TABLE_KEY
+    assert added.mfu == pytest.approx(best.mfu)
+    assert (added.tp, added.pp, added.n_gpus, added.seq_len) == (best.tp, best.pp, 64, 4096)
