@@ -22,7 +22,7 @@ from calc.units import QuantityError, format_percent, format_si, parse_price, pa
 from ui.i18n import Translator
 from ui.model_sections import OPTIMIZERS, ZERO_OPTIONS
 from ui.plans import state
-from ui.plans.rows import currency_sign, fmt_pct, model_name, plan_label
+from ui.plans.rows import currency_sign, model_name, plan_label
 from ui.widgets import format_quantity, quantity_error
 
 P = "pl_e_"
