@@ -145,3 +145,19 @@ def test_plan_labels_never_overlap_nor_cross_the_edge(lang):
     svg = chart_svg(ChartData("t", "x", "y", tuple(pts)))
     ET.fromstring(svg)
     assert svg.count("<text") >= sum(1 for p in places if p) + 3
+
+
+def test_plans_columns_are_as_wide_as_their_text():
+    # issue 23 item 8: cells read "MFU 40% (", "+$45,14", "(other devices": every column
+    # is now given the width of its longest cell or header (ui.plans.tables.column_widths)
+    from ui.plans.tables import MAX_COLUMN_PX, column_widths, text_px
+    cols = ["Plan", "MFU", "Δ cost", "Published MFU"]
+    rows = [["70B · 1,024 × B200 · MFU 35 %", "40% · HFU 53% (full recompute)", "+$45,140 USD",
+             "38%–43% · 3 runs (other devices)"],
+            ["方案：7B · 64 × A100", "45%", "—", "50%–64% · 6 个公开结果"]]
+    widths = column_widths(cols, rows)
+    for j, c in enumerate(cols):
+        need = max(text_px(c), *(text_px(r[j]) for r in rows))
+        assert widths[c] >= min(need, MAX_COLUMN_PX), (c, widths[c], need)
+    # a CJK character is wider than a Latin one
+    assert text_px("方案") > text_px("ab")
