@@ -10,7 +10,8 @@ reported as a ratio to the floor's, measured in the same run.
 One sample: a key press (ArrowRight / ArrowLeft, alternating in threes) on the page's first
 slider in the main area -> the LAST DOM change the rerun causes (a MutationObserver on the
 whole document, clock started by the keydown event itself; the page counts as done when
-the script is idle and nothing has changed for ``QUIET_MS``). Pages without a slider are
+the rerun has started (the app's script state went "running"), the script is idle again
+and nothing has changed for ``QUIET_MS``). Pages without a slider are
 listed as such.
 
     python bench/slider_bench.py [--rounds 25] [--port 8610]
@@ -22,16 +23,14 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
-from browser_helpers import CHROMIUM_ARGS, stop_server, wait_idle  # noqa: E402
+from browser_helpers import CHROMIUM_ARGS, start_server, stop_server, wait_idle  # noqa: E402
 
 QUIET_MS = 400
 TARGET_MEDIAN = 1.3
@@ -41,18 +40,25 @@ SLIDER = '[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]'
 
 OBSERVER_JS = """() => {
     if (window.__bench) return;
-    window.__bench = {t0: null, last: null, count: 0};
+    window.__bench = {t0: null, last: null, count: 0, ran: false};
     document.addEventListener('keydown', () => {
         window.__bench.t0 = performance.now(); window.__bench.last = null; window.__bench.count = 0;
+        window.__bench.ran = false;
     }, true);
-    new MutationObserver(() => {
-        if (window.__bench.t0 !== null) { window.__bench.last = performance.now(); window.__bench.count++; }
+    new MutationObserver((records) => {
+        if (window.__bench.t0 === null) return;
+        window.__bench.last = performance.now(); window.__bench.count++;
+        for (const r of records) {
+            if (r.attributeName === 'data-test-script-state' && r.target.getAttribute(r.attributeName) === 'running')
+                window.__bench.ran = true;
+        }
     }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 }"""
 
 DONE_JS = """(quiet) => {
     const b = window.__bench;
     if (!b || b.t0 === null || b.last === null) return false;
+    if (!b.ran) return false;          // the rerun has not started yet (a loaded server)
     const app = document.querySelector('[data-testid="stApp"]');
     const s = app && app.getAttribute('data-test-script-state');
     if (s !== null && s !== 'notRunning') return false;
@@ -61,9 +67,9 @@ DONE_JS = """(quiet) => {
 }"""
 
 
-#: Query strings a page needs to show its calculator (the Model page needs an architecture;
-#: its default, "Custom: parameters only", shows no slider).
-PAGE_QUERY = {"model": "?model=llama-2-7b"}
+#: Query strings a page needs to show its calculator: none today (the Model page opens on a
+#: catalog model for a new visitor, so it is timed as a new user sees it).
+PAGE_QUERY: dict[str, str] = {}
 
 
 def discover_pages() -> dict[str, str]:
@@ -84,44 +90,13 @@ def pct(values, q):
     return v[lo] + (v[hi] - v[lo]) * (k - lo)
 
 
-def start(script: str, port: int, env: dict | None = None, log: Path | None = None,
-          extra: list[str] | None = None):
-    cmd = [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true",
-           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-           "--server.runOnSave", "false", "--server.address", "127.0.0.1",
-           "--server.port", str(port)] + list(extra or [])
-    import socket
-    with socket.socket() as probe:      # never measure someone else's server on that port
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            raise RuntimeError(f"port {port} is in use; choose other ports (or none: free ports)")
-    out = open(log, "wb") if log else subprocess.DEVNULL
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                            env={**os.environ, **(env or {})}, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{script}: streamlit exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(base + "/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return proc, base
-        except OSError:
-            pass
-        time.sleep(0.25)
-    stop_server(proc)
-    raise RuntimeError(f"{script}: not healthy within 90 s")
-
-
-def _sample(page, i: int) -> float | None:
+def _sample(page, i: int, timeout_ms: int = 20_000) -> float | None:
     slider = page.locator(SLIDER).first
     slider.focus()
     page.evaluate("() => { window.__bench.t0 = null; }")
     slider.press("ArrowRight" if (i // 3) % 2 == 0 else "ArrowLeft")
     try:
-        page.wait_for_function(DONE_JS, arg=QUIET_MS, timeout=20_000, polling=50)
+        page.wait_for_function(DONE_JS, arg=QUIET_MS, timeout=timeout_ms, polling=50)
     except Exception as exc:  # noqa: BLE001 - no DOM change: not a sample
         print(f"no sample on {page.url}: {type(exc).__name__}: {str(exc)[:120]}", file=sys.stderr)
         return None
@@ -133,18 +108,12 @@ def run(rounds: int = 25, port: int = 0, only: list[str] | None = None) -> dict:
 
     logs = ROOT / "bench" / "results"
     logs.mkdir(parents=True, exist_ok=True)
-    ports = [port, port + 1, port + 2] if port else [0, 0, 0]
-    if not port:
-        import socket
-        for j in range(3):
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", 0))
-                ports[j] = s.getsockname()[1]
+    ports = [port, port + 1, port + 2] if port else [None, None, None]   # None: a free port
     servers = []
     try:
-        servers.append(start("app.py", ports[0], log=logs / "slider-app.log"))
-        servers.append(start("bench/chart_page.py", ports[1]))
-        servers.append(start("bench/bare_page.py", ports[2]))
+        servers.append(start_server(ports[0], log_path=logs / "slider-app.log"))
+        servers.append(start_server(ports[1], script="bench/chart_page.py"))
+        servers.append(start_server(ports[2], script="bench/bare_page.py"))
         app, floor, bare = (b for _, b in servers)
         targets = {"floor": floor + "/", "bare": bare + "/"}
         for pid, path in discover_pages().items():
@@ -167,8 +136,9 @@ def run(rounds: int = 25, port: int = 0, only: list[str] | None = None) -> dict:
                     continue
                 tab.evaluate(OBSERVER_JS)
                 tabs[name] = tab
-            for name, tab in tabs.items():     # one warm-up press each
-                _sample(tab, 0)
+            for name, tab in tabs.items():     # one warm-up press each (in front: a
+                tab.bring_to_front()           # background tab does not redraw)
+                _sample(tab, 0, timeout_ms=5_000)
             for i in range(rounds):
                 for name, tab in tabs.items():
                     tab.bring_to_front()

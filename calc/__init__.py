@@ -25,6 +25,7 @@ works, and so does ``from calc import roofline`` or ``from calc.roofline import 
 ``training_flops`` FLOP per training token (``FlopsPerToken``): the one count, causal default
 ``training_memory`` training memory per GPU of the worst pipeline stage (``TrainingMemory``)
 ``parallel``       training layouts: ``training_step`` (``TrainingStep``), ``search_layouts``
+``serving``        serving at a latency target: KV budget, step mix, simulator, sizing, cost
 =================  ===========================================================
 """
 
@@ -53,6 +54,7 @@ __all__ = [
     "training_flops",
     "training_memory",
     "parallel",
+    "serving",
 ]
 
 _SUBMODULES = frozenset(__all__)

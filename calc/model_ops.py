@@ -34,10 +34,14 @@ FFN size, E, k the routed experts and experts per token, V the vocabulary, b_w /
 b_kv the bytes per weight, activation and KV element, k̄ the mean keys a query attends
 (:func:`calc.models.keys_per_query`: c at decode, about (q + 1)/2 causal in prefill,
 capped at a sliding window). Logits are computed for the last position only (B rows),
-as serving engines do. Multi-head latent attention (DeepSeek-V2/V3) is counted in its
-absorbed form (DeepSeek-V2 §2.1, appendix C): the cache holds r + r_rope elements per
+as serving engines do. Multi-head latent attention (DeepSeek-V2/V3) is counted at decode in
+its absorbed form (DeepSeek-V2 §2.1, appendix C): the cache holds r + r_rope elements per
 token and layer, shared by all heads, each head attends over it with d_qk = r + r_rope,
-d_v = r, and the K/V up-projections are folded into the query and output ("mla_absorb").
+d_v = r, and the K/V up-projections are folded into the query and output ("mla_absorb");
+at prefill in the non-absorbed, compute-friendly form engines use (vLLM
+``v1/attention/backends/mla/common.py``): the prompt's latents are up-projected ("mla_absorb":
+the same weights) to per-head K (d_qk = nope + rope) and V (d_v = v_head_dim), as
+:func:`calc.inference.prefill` counts it.
 Not counted: biases, q/k norms, dropout (all tiny next to the matmuls).
 
 Each operator's time bound is ``max(FLOP / peak_flops, bytes / mem_bw)``
@@ -266,13 +270,22 @@ def _attention(blk: _Block, a: ModelArch, B: int, q: int, c: int, window: int, f
     else:
         keys = float(keys_per_query(q, window, True))      # causal prompt: mean keys per query
     rep = blk.tp / kv_split(a, blk.tp)     # K,V bytes are divided by the KV split, not tp
-    if a.is_mla:
+    if a.is_mla and q == 1:
+        # decode, absorbed: every head attends over the cached latent (r + r_rope)
         r, rr = float(a.kv_lora_rank), float(a.qk_rope_head_dim)
         d_qk, d_v = r + rr, r
-        kv_read = B * keys_full * (r + rr) * bkv * rep if q == 1 else 0.0
+        kv_read = B * keys_full * (r + rr) * bkv * rep
         kv_new = T * (r + rr) * bkv * rep
-        k_in = T * (r + rr) * ba * rep if q > 1 else 0.0   # prefill: the latents just computed
-        v_in = 0.0
+        k_in = v_in = 0.0
+    elif a.is_mla:
+        # prefill, not absorbed (as engines run it, vLLM v1/attention/backends/mla/common.py):
+        # the prompt's latents are up-projected to per-head K (nope + rope) and V (v_head_dim)
+        r, rr = float(a.kv_lora_rank), float(a.qk_rope_head_dim)
+        d_qk, d_v = float(a.qk_nope_head_dim) + rr, float(a.v_head_dim)
+        kv_read = 0.0
+        kv_new = T * (r + rr) * bkv * rep                  # the latent cache is still written
+        k_in = T * H * d_qk * ba
+        v_in = T * H * d_v * ba
     else:
         d_qk = d_v = float(a.head_dim)
         Akv = float(a.n_kv_heads * a.head_dim)
@@ -328,10 +341,15 @@ def _block_ops(a: ModelArch, *, kind: str, count: int, moe: bool, window: int, B
         blk.add("qkv", "matmul", f, nb, w * bw,
                 formula=f"FLOP = 2·T·(query path + d·(r + r_rope)) = 2·{T:g}·{w:g} = {_g(f)}; "
                         f"bytes = weights·b_w + T·(d + A_q + r + r_rope)·b_a = {_g(nb)}")
-        # Absorbed: W_UK folded into the query (nope part → r), W_UV into the output (r → d_v).
+        # Decode, absorbed: W_UK folded into the query (nope part → r), W_UV into the output
+        # (r → d_v). Prefill, not absorbed: the same W_UK, W_UV up-project every prompt
+        # token's latent to its heads' K (nope) and V: the same weights and FLOP, other traffic.
         w_abs = H * float(a.qk_nope_head_dim) * r + H * float(a.v_head_dim) * r
         f = 2 * T * w_abs
-        nb = w_abs * bw + T * (H * a.qk_nope_head_dim + H * r + H * r + Av) * ba
+        if q == 1:
+            nb = w_abs * bw + T * (H * a.qk_nope_head_dim + H * r + H * r + Av) * ba
+        else:
+            nb = w_abs * bw + T * (r + H * a.qk_nope_head_dim + Av) * ba
         blk.add("mla_absorb", "matmul", f, nb, w_abs * bw,
                 formula=f"FLOP = 2·T·H·r·(d_nope + d_v) = 2·{T:g}·{w_abs:g} = {_g(f)}; bytes = {_g(nb)}")
         rope = T * (H * rr + rr)

@@ -11,6 +11,7 @@ from ui.frame import page_frame
 from ui.model import chart, how, inputs, measured, results, sidebar_model
 from ui.roofline import results as roofline_results, state as roofline_state
 
+sidebar_model.open_on_catalog_model()  # a new visitor opens on a catalog model, not an empty page
 ctx = page_frame("model")
 t = ctx.t
 

@@ -30,6 +30,7 @@ _PASTED_STATE = "_model.pasted"        # the pasted ModelArch (not a widget key)
 _PASTE_ERROR = "_model.paste_error"
 _PASTE_OK = "_model.paste_ok"
 _TOKEN_ERROR = "_model.token_error"
+_CHOSEN = "_model.chosen"              # True once the user picked a model in this session
 
 # Set ROOFLINE_LAB_MODELS to read another models file (tests, private models).
 MODELS_ENV = "ROOFLINE_LAB_MODELS"
@@ -49,6 +50,22 @@ def catalog() -> tuple[dict[str, ModelArch], str | None]:
         return _load_models_cached(path, mtime), None
     except (ModelFileError, ValueError, OSError) as exc:
         return {}, str(exc)
+
+
+def _mark_chosen() -> None:
+    st.session_state[_CHOSEN] = True
+
+
+def picked_in_sidebar() -> bool:
+    """True once the visitor picked a model (any, "Custom" included) in the sidebar during
+    this session."""
+    return bool(st.session_state.get(_CHOSEN))
+
+
+def chosen_in_session() -> bool:
+    """True when the visitor picked a model in the sidebar during this session, or the URL
+    names one (`model`, `mcfg`: a link, or a choice already made)."""
+    return picked_in_sidebar() or MODEL_KEY in st.query_params or TOKEN_KEY in st.query_params
 
 
 def pasted_model() -> ModelArch | None:
@@ -123,7 +140,7 @@ def model_picker(sb, t: Translator) -> tuple[str, ModelArch | None]:
 
     choice = bound(sb.selectbox, t("model.label"), options, key=MODEL_KEY, index=0,
                    format_func=label, help=t("model.help"),
-                   is_valid=lambda v: v in options)
+                   is_valid=lambda v: v in options, on_change=_mark_chosen)
     if error:
         sb.error(t("model.file_error", message=error), icon=":material/error:")
     if st.session_state.get(_TOKEN_ERROR):

@@ -50,6 +50,7 @@ PAGES: tuple[Page, ...] = (
     Page("plans", "pages/7_Plans.py", ":material/compare:"),
     Page("measure", "pages/8_Measure.py", ":material/timer:"),
     Page("training_layout", "pages/9_Training_layout.py", ":material/view_timeline:"),
+    Page("serving", "pages/10_Serving.py", ":material/dns:"),
 )
 
 _BY_ID = {p.id: p for p in PAGES}

@@ -52,6 +52,9 @@ URL_NAMES: dict[str, tuple[str, ...]] = {
     "training_layout": ("gpus", "seq", "gbatch", "gbatch_unit", "recompute", "zero", "schedule",
                         "interleave", "sp", "flash", "net", "net_gpus", "net_up", "net_out", "layout",
                         "rejected"),
+    "serving": ("s_isl", "s_osl", "s_dist", "s_spread", "s_prefix", "s_rate", "s_ttft", "s_tpot",
+                "s_devices", "s_prec", "s_kv", "s_tp", "s_mode", "s_budget", "s_eff", "s_spec",
+                "s_spec_m", "s_draft", "s_alpha", "s_gamma", "s_price", "s_kw", "s_sim"),
     "measure": ("m_quick", "m_gpu", "m_dev", "m_prec", "m_dtype", "m_gemm", "m_gemv", "m_add",
                 "m_sum", "m_gemm_n", "m_gemv_m", "m_gemv_n", "m_add_n", "m_sum_n"),
 }

@@ -1,7 +1,8 @@
 """Real-browser helpers (server, chromium, waits): one Streamlit server per session, one Chromium per session.
 
-The server runs `streamlit run app.py` headless on 127.0.0.1 at a free port and is stopped
-by its process group at the end. Chromium is Debian's (/usr/bin/chromium): Playwright's own
+The server runs `streamlit run app.py` headless on 127.0.0.1 at a free port (serve.workers,
+the one way this repository starts a server; `start_team_server` starts `python -m serve`,
+the workers behind HAProxy) and is stopped by its process group at the end. Chromium is Debian's (/usr/bin/chromium): Playwright's own
 browser download is not available here. Without Chromium the browser tests are skipped,
 except in CI (CI=true), where a missing browser fails the run.
 
@@ -10,10 +11,9 @@ the folder is printed at the start of the session.
 """
 from __future__ import annotations
 
+import base64
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,6 +24,10 @@ from ui.pages import PAGES
 
 
 ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:           # serve/ (the one way to start a server) from this tree
+    sys.path.insert(0, str(ROOT))
+
+from serve.workers import free_port, spawn, start_streamlit, stop  # noqa: E402
 ARTIFACTS = Path(os.environ.get("ROOFLINE_LAB_ARTIFACTS", ROOT / "artifacts"))
 SCREENSHOTS = ARTIFACTS / "screenshots"
 
@@ -53,52 +57,63 @@ def find_chromium() -> str | None:
     return None
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(port: int | None = None, env: dict | None = None,
-                 log_path: Path | None = None) -> tuple[subprocess.Popen, str]:
-    """Start `streamlit run app.py` on 127.0.0.1; return (process, base URL) once healthy."""
-    port = port or _free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py",
-           "--server.headless", "true", "--browser.gatherUsageStats", "false",
-           "--server.fileWatcherType", "none", "--server.runOnSave", "false",
-           "--server.address", "127.0.0.1", "--server.port", str(port)]
-    log = open(log_path, "wb") if log_path else subprocess.DEVNULL
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                            env={**os.environ, **(env or {})}, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with code {proc.returncode}; see {log_path}")
-        try:
-            with urllib.request.urlopen(base + "/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return proc, base
-        except OSError:
-            pass
-        time.sleep(0.25)
-    stop_server(proc)
-    raise RuntimeError("streamlit did not become healthy within 60 s")
+def start_server(port: int | None = None, env: dict | None = None, log_path: Path | None = None,
+                 script: str = "app.py", extra: list[str] | None = None,
+                 timeout: float = 90.0) -> tuple[subprocess.Popen, str]:
+    """Start `streamlit run SCRIPT` (app.py) on 127.0.0.1 at PORT (default: a free port);
+    return (process, base URL) once healthy. The one way to start a server: serve.workers
+    (the team server's workers use it too)."""
+    return start_streamlit(script, port, env=env, log_path=log_path, extra=extra, timeout=timeout)
 
 
 def stop_server(proc: subprocess.Popen) -> None:
     """Stop the server we started: its process group (it was started in a new session)."""
-    if proc.poll() is not None:
-        return
+    stop(proc)
+
+
+def start_team_server(workers: int = 2, *, htpasswd: Path | None = None, stats: bool = True,
+                      env: dict | None = None, log_path: Path | None = None,
+                      extra: list[str] | None = None, auth: tuple[str, str] | None = None,
+                      serve_args: list[str] | None = None,
+                      timeout: float = 180.0) -> tuple[subprocess.Popen, str, str | None]:
+    """Start `python -m serve` (WORKERS Streamlit workers + HAProxy) on free 127.0.0.1 ports;
+    return (supervisor process, proxy base URL, stats base URL or None) once the proxy answers
+    /_stcore/health (with AUTH = (user, password) when HTPASSWD is given). EXTRA: Streamlit
+    flags for every worker; SERVE_ARGS: more `python -m serve` flags (`--max-upload-mb 3`)."""
+    port, stats_port = free_port(), free_port() if stats else None
+    worker_ports = ",".join(str(free_port()) for _ in range(workers))
+    cmd = [sys.executable, "-u", "-m", "serve", "--workers", str(workers), "--port", str(port),
+           "--worker-ports", worker_ports]
+    if stats_port:
+        cmd += ["--stats-port", str(stats_port)]
+    if htpasswd:
+        cmd += ["--htpasswd", str(htpasswd)]
+    cmd += list(serve_args or [])
+    if extra:
+        cmd += ["--"] + list(extra)
+    log = open(log_path, "wb") if log_path else None
     try:
-        os.killpg(proc.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
+        proc = spawn(cmd, env={"PYTHONPATH": str(ROOT), **(env or {})}, stdout=log)
+    finally:
+        if log:
+            log.close()
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"python -m serve exited with code {proc.returncode}; see {log_path}")
+        req = urllib.request.Request(base + "/_stcore/health")
+        if auth:
+            req.add_header("Authorization", "Basic " + base64.b64encode(f"{auth[0]}:{auth[1]}".encode()).decode())
+        try:
+            with urllib.request.urlopen(req, timeout=2) as r:
+                if r.status == 200:
+                    return proc, base, f"http://127.0.0.1:{stats_port}" if stats_port else None
+        except OSError:
+            pass
+        time.sleep(0.25)
+    stop(proc)
+    raise RuntimeError(f"the team server did not answer within {timeout:.0f} s; see {log_path}")
 
 
 # ----------------------------------------------------------------------------- helpers

@@ -257,3 +257,21 @@ def test_memory_per_gpu():
     kv, rep = 2 * 8192 * 8 * 128 * 80, 8192 * 161
     n = param_counts(LLAMA31_70B).total
     assert p16.weight_bytes == pytest.approx(((n - kv - rep) / 16 + kv / 8 + rep) * 2)
+
+
+def test_mla_prefill_operators_are_not_absorbed(catalog):
+    # Issue 19 defect 3 on the Model page's operators: DeepSeek-V3 prefill of 4096 tokens.
+    # Attention core, non-absorbed (vLLM's prefill): per layer 2·H·q·k̄·(d_qk + d_v) =
+    # 2 · 128 · 4096 · k̄ · (192 + 128), k̄ = keys_per_query(4096, causal) = 4096 / 2 = 2048;
+    # the absorbed form would use (576 + 512): 3.4 times the attention FLOP.
+    from calc.inference import prefill
+    from calc.models import keys_per_query
+    a = catalog["deepseek-v3"]
+    ops = model_operators(a, phase="prefill", batch=1, tokens=4096, **A100)
+    att = ops_by_key(ops)["attn_fused"]
+    assert float(keys_per_query(4096, 0, True)) == 2048
+    assert att.flops == pytest.approx(2 * 128 * 4096 * 2048 * (192 + 128))
+    # the operator sum's FLOP is the prefill record's (334 TFLOP) up to norms, rope and the
+    # router the record leaves out (< 1 %)
+    assert ops.flops == pytest.approx(prefill(a, 4096, peak_flops=312e12, mem_bw=2.039e12).flops,
+                                      rel=0.01)

@@ -91,26 +91,33 @@ def test_with_kv_the_drawn_curve_is_within_half_a_percent():
     assert _drawn_error(4096.0, kv_heads=8) < np.log(1.005)
 
 
-def test_decode_roofline_points_do_not_move_with_the_parameter_count():
+def test_decode_roofline_figure_is_identical_when_only_the_parameter_count_changes():
     # Step work without KV: FLOPs = 2·N·b, bytes = N·bpp, intensity = 2b/bpp: no N in it.
-    # Only the hover text may differ between 7B and 13B (a style-only update for plotly).
-    t = translator("en")
-
-    def fig(n):
-        work = [step(float(b), n) for b in (1, 8)]
-        return decode_roofline_figure(t, Roof("A100", PEAK, BW), ["batch 1", "batch 8"],
-                                      [w.flops for w in work], [w.bytes for w in work])
+    # Streamlit replaces a chart whose figure changed at all (plotly then draws it from
+    # scratch), so with n_params the hover gives the work per weight -- 2·b FLOP and bpp
+    # bytes -- and the whole figure is the same for 7B and 13B: the parameters slider
+    # redraws the batch chart only.
+    def fig(n, context=0.0, lang="en"):
+        work = [step(float(b), n, context, kv_heads=8) for b in (1, 8)]
+        return decode_roofline_figure(translator(lang), Roof("A100", PEAK, BW), ["batch 1", "batch 8"],
+                                      [w.flops for w in work], [w.bytes for w in work], n_params=n)
 
     a, b = fig(7e9), fig(13e9)
-    pa = [tr for tr in a.data if tr.hovertext]
-    pb = [tr for tr in b.data if tr.hovertext]
-    assert pa and [list(tr.x) for tr in pa] == [list(tr.x) for tr in pb]
-    assert [list(tr.y) for tr in pa] == [list(tr.y) for tr in pb]
-    assert all(tr.customdata is None for tr in pa + pb)
-    hover_a = " ".join(h for tr in pa for h in tr.hovertext)
-    assert "FLOPs: 14 GFLOP" in hover_a                     # 2 · 7e9 · 1
-    assert "Bytes: 14 GB" in hover_a                        # 7e9 · 2 B
-    assert hover_a != " ".join(h for tr in pb for h in tr.hovertext)
+    assert a.to_json() == b.to_json()
+    hover = " ".join(h for tr in a.data if tr.hovertext for h in tr.hovertext)
+    assert "Per weight: 2 FLOP, 2 B read" in hover          # batch 1: 2·1 FLOP, bf16 2 B
+    assert "Per weight: 16 FLOP, 2 B read" in hover         # batch 8: 2·8 FLOP, the same 2 B
+    assert "每个权重：16 FLOP，读 2 B" in " ".join(
+        h for tr in fig(7e9, lang="zh").data if tr.hovertext for h in tr.hovertext)
+    # With a KV cache the intensity depends on N (2bN / (N·bpp + b·KV)): the points move.
+    # 7B with 32 layers x 8 KV heads x 128 at 4096 context in bf16: KV per sequence
+    # 2·32·8·128·4096·2 B = 536,870,912 B; bytes per weight = 2 + b·536870912/7e9:
+    # batch 1 2.0767 ("2.077"), batch 8 2.6136 ("2.614"). (The FLOPs now include attention
+    # over the context, so they are not 2b per weight here.)
+    with_kv = fig(7e9, context=4096.0)
+    assert with_kv.to_json() != fig(13e9, context=4096.0).to_json()
+    hover_kv = " ".join(h for tr in with_kv.data if tr.hovertext for h in tr.hovertext)
+    assert "FLOP, 2.077 B read" in hover_kv and "FLOP, 2.614 B read" in hover_kv, hover_kv
 
 
 # ---- Folded from tests/figures/test_fig_decode_review.py:

@@ -18,6 +18,10 @@ from measure.device import device_tables, to_toml
 from measure.kernels import LiveKernel, bandwidth_for, run_kernels
 from measure.report import ceilings, format_table
 
+# A real measurement of this machine (~35 s, and within 2x only when the machine is not
+# busy with other work): the full run has it, the quick tier (pytest --quick) does not.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def quick():

@@ -6,7 +6,7 @@ A100 80GB: 2.039e12 / 14e9 = 145.6 -> "146 tok/s"; the seed's 2 TB/s: 142.9 -> "
 
 import pytest
 
-from page_helpers import open_app_page
+from page_helpers import metric, open_app_page, texts
 
 PAGE = "pages/4_Decode_speed.py"
 
@@ -15,15 +15,11 @@ def open_page(lang="en", **params):
     return open_app_page(PAGE, lang, **params)
 
 
-def texts(at, kind):
-    return " ".join(e.value for e in getattr(at, kind))
-
-
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_defaults(lang):
     at = open_page(lang)
-    assert at.metric[0].value == "146 tok/s"
-    assert at.metric[1].value == "146 tok/s" and at.metric[2].value == "146 tok/s"
+    assert metric(at, "decode.metric.bound") == "146 tok/s"
+    assert metric(at, "decode.metric.throughput") == "146 tok/s" and metric(at, "decode.metric.per_request") == "146 tok/s"
     assert "14 GB" in texts(at, "info")
     # knee: bytes_per_param x peak / (2 x bw) = 2 x 312e12 / (2 x 2.039e12) = 153
     assert any("153" in m.value for m in at.markdown)
@@ -38,31 +34,31 @@ def test_seed_button(lang):
     at = open_page(lang)
     at.button[0].click().run()
     assert not at.exception
-    assert at.metric[0].value == "143 tok/s"   # 2e12 / 14e9 = 142.9
+    assert metric(at, "decode.metric.bound") == "143 tok/s"   # 2e12 / 14e9 = 142.9
     assert at.session_state["device"] == "custom"
 
 
 def test_quantisation_and_tensor_parallel():
     # INT4: 3.5 GB -> 2.039e12 / 3.5e9 = 582.6
-    assert open_page("en", weights="int4").metric[0].value == "583 tok/s"
+    assert metric(open_page("en", weights="int4"), "decode.metric.bound") == "583 tok/s"
     # FP8 on one GPU, or BF16 on 2 GPUs: both 291.3
-    assert open_page("en", weights="fp8").metric[0].value == "291 tok/s"
-    assert open_page("zh", tp="2").metric[0].value == "291 tok/s"
+    assert metric(open_page("en", weights="fp8"), "decode.metric.bound") == "291 tok/s"
+    assert metric(open_page("zh", tp="2"), "decode.metric.bound") == "291 tok/s"
     # an old link's gpus= was this page's tensor-parallel group: read once as tp
     at = open_page("en", gpus="2")
-    assert at.metric[0].value == "291 tok/s" and at.query_params["tp"] == "2"
+    assert metric(at, "decode.metric.bound") == "291 tok/s" and at.query_params["tp"] == "2"
     assert "gpus" not in at.query_params
 
 
 def test_batching():
     at = open_page("en", batch="64")
     # below the knee: 64 x 145.6 = 9 321 tok/s total, each request still 146
-    assert at.metric[1].value == "9.32 ktok/s"
-    assert at.metric[2].value == "146 tok/s"
+    assert metric(at, "decode.metric.throughput") == "9.32 ktok/s"
+    assert metric(at, "decode.metric.per_request") == "146 tok/s"
     at = open_page("en", batch="1024")
     # above the knee: step = 2 x 7e9 x 1024 / 312e12 = 45.95 ms -> 22 286 tok/s, 21.8 per request
-    assert at.metric[1].value == "22.3 ktok/s"
-    assert at.metric[2].value == "21.8 tok/s"
+    assert metric(at, "decode.metric.throughput") == "22.3 ktok/s"
+    assert metric(at, "decode.metric.per_request") == "21.8 tok/s"
 
 
 def test_measured_and_kv_cache():
@@ -83,14 +79,14 @@ def test_garbage_query_params(lang):
     assert len(at.error) >= 3
     assert len(at.metric) == 0 and at.warning
     at = open_page(lang, batch="99999", weights="int3")
-    assert at.metric[0].value == "146 tok/s"    # both fell back to defaults (1, bf16)
+    assert metric(at, "decode.metric.bound") == "146 tok/s"    # both fell back to defaults (1, bf16)
 
 
 def test_bad_typed_input_keeps_page_working():
     at = open_page("en")
     at.text_input(key="measured").set_value("very fast").run()
     assert not at.exception and at.error
-    assert at.metric[0].value == "146 tok/s"
+    assert metric(at, "decode.metric.bound") == "146 tok/s"
     at.text_input(key="params").set_value("0").run()
     assert not at.exception and len(at.metric) == 0
 
@@ -104,10 +100,6 @@ LLAMA2_70B_128K = dict(params="70B", tp="8", kv="true", layers="80", kv_heads="8
                        head_dim="128", context="131072")
 
 
-def texts(at, kind):
-    return " ".join(e.value for e in getattr(at, kind))
-
-
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_ceiling_counts_the_kv_cache(lang):
     # KV per request 2 x 80 x 8 x 128 x 131072 x 2 B = 42.95e9 B; weights 140e9 B. On 8 GPUs
@@ -115,7 +107,7 @@ def test_ceiling_counts_the_kv_cache(lang):
     # request's cache, read at its own 2.039e12 B/s: 2.039e12 / 22.87e9 = 89.16 tok/s
     # (without the cache 2.039e12 / 17.5e9 = 116.5)
     at = open_app_page(PAGE, lang, **LLAMA2_70B_128K)
-    assert at.metric[0].value == "89.2 tok/s"
+    assert metric(at, "decode.metric.bound") == "89.2 tok/s"
     assert "5.37 GB" in texts(at, "info") and "117 tok/s" in texts(at, "info")  # both shown
     # largest batch, one reserve (10 %): (0.9 x 85.90e9 - 17.5e9) / 5.369e9 = 11.1 -> 11
     assert "**11**" in texts(at, "caption")
@@ -147,10 +139,10 @@ def test_no_headline_for_a_batch_that_does_not_fit(lang):
     # 7B bf16, KV on (32 x 32 x 128, 4096 ctx, bf16): 2.147e9 B per request; batch 1024:
     # 14e9 + 1024 x 2.147e9 = 2.213e12 B > 85.9e9 B (80 GiB) -> "needs 2.21 TB", no tok/s
     at = open_app_page(PAGE, lang, kv="true", batch="1024")
-    assert at.metric[1].value == "2.21 TB" and "1024" in at.metric[1].label
-    assert at.metric[2].value == "85.9 GB"            # what the GPU holds: 80 GiB
+    assert metric(at, "decode.metric.needs", batch=1024) == "2.21 TB"
+    assert metric(at, "decode.metric.has") == "85.9 GB"            # what the GPU holds: 80 GiB
     # batch 1 fits: 2.039e12 / (14e9 + 2.147e9) = 126.3 tok/s
-    assert at.metric[0].value == "126 tok/s"
+    assert metric(at, "decode.metric.bound") == "126 tok/s"
     # largest batch, one reserve (10 %): (0.9 x 85.9e9 - 14e9) / 2.147e9 = 29.5 -> 29
     assert "**29**" in texts(at, "caption")
     md = " ".join(m.value for m in at.main.markdown)
@@ -160,7 +152,7 @@ def test_no_headline_for_a_batch_that_does_not_fit(lang):
 def test_weights_that_do_not_fit_get_no_ceiling():
     # 70B bf16 on one 80 GiB GPU: 140e9 > 85.9e9
     at = open_app_page(PAGE, "en", params="70B")
-    assert at.metric[0].value == "140 GB" and "1" in at.metric[0].label
+    assert metric(at, "decode.metric.needs", batch=1) == "140 GB"
     assert "140 GB" in texts(at, "error")
 
 

@@ -5,7 +5,7 @@ Expected numbers are worked out by hand in the comments (seed chapter 04).
 
 import pytest
 
-from page_helpers import open_app_page
+from page_helpers import metric, open_app_page, texts
 
 PAGE = "pages/2_MFU.py"
 
@@ -14,22 +14,14 @@ def open_page(lang="en", **params):
     return open_app_page(PAGE, lang, **params)
 
 
-def metric(at, index):
-    return at.metric[index].value
-
-
-def texts(at, kind):
-    return " ".join(e.value for e in getattr(at, kind))
-
-
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_defaults_reproduce_seed(lang):
     at = open_page(lang)
     # 6 x 7e9 x 12 000 = 5.04e14 FLOP/s; 8 x 312e12 = 2.496e15 FLOP/s -> 0.2019 = 20.2 %
-    assert metric(at, 0) == "20.2%"
+    assert metric(at, "mfu.metric.mfu") == "20.2%"
     # per GPU: 5.04e14 / 8 = 6.3e13 = 63 TFLOP/s; FLOP per token 6 x 7e9 = 42 GFLOP
-    assert metric(at, 1) == "63 TFLOP/s"
-    assert metric(at, 2) == "42 GFLOP"
+    assert metric(at, "mfu.metric.achieved") == "63 TFLOP/s"
+    assert metric(at, "mfu.metric.fpt") == "42 GFLOP"
     # 20.2 % is in the 20-35 % "low" band
     assert "20.2%" in texts(at, "warning")
     # inverse: 0.45 x 8 x 312e12 / 4.2e10 = 26 743 tok/s
@@ -45,29 +37,29 @@ def test_doubling_tokens_doubles_mfu(lang):
     at = open_page(lang)
     at.text_input(key="tokens_per_s").set_value("24000").run()
     assert not at.exception
-    assert metric(at, 0) == "40.4%"     # 2 x 20.19 % = 40.38 %
+    assert metric(at, "mfu.metric.mfu") == "40.4%"     # 2 x 20.19 % = 40.38 %
 
 
 def test_query_params_reproduce_state():
     # 6 x 70e9 x 1200 = 5.04e14; 64 x 312e12 = 1.9968e16 -> 2.52 %
     at = open_page("en", params="70B", tokens_per_s="1200", gpus="64")
-    assert metric(at, 0) == "2.5%"
+    assert metric(at, "mfu.metric.mfu") == "2.5%"
     assert at.text_input(key="params").value == "70B"
 
 
 def test_peak_override():
     # 5.04e14 / (8 x 624e12) = 10.1 %
     at = open_page("en", peak_override="624T")
-    assert metric(at, 0) == "10.1%"
-    assert metric(at, 3) == "624 TFLOP/s"
+    assert metric(at, "mfu.metric.mfu") == "10.1%"
+    assert metric(at, "mfu.metric.peak") == "624 TFLOP/s"
 
 
 def test_over_60_and_over_100():
     at = open_page("en", tokens_per_s="40k")      # 20.19 % x 40/12 = 67.3 %
-    assert metric(at, 0) == "67.3%"
+    assert metric(at, "mfu.metric.mfu") == "67.3%"
     assert "sparse" in texts(at, "warning")
     at = open_page("zh", tokens_per_s="100k")     # 168 %: impossible
-    assert metric(at, 0) == "168.3%"
+    assert metric(at, "mfu.metric.mfu") == "168.3%"
     assert "100%" in texts(at, "error")
 
 
@@ -78,12 +70,12 @@ def test_attention_term_and_long_sequence_warning():
     assert "38.0%" in texts(at, "warning")
     at = open_page("en", seq="32768", attn="true")
     # FLOP/token 6.777e10 -> MFU 6.777e10 x 12 000 / 2.496e15 = 32.6 %
-    assert metric(at, 2) == "67.8 GFLOP"
-    assert metric(at, 0) == "32.6%"
+    assert metric(at, "mfu.metric.fpt") == "67.8 GFLOP"
+    assert metric(at, "mfu.metric.mfu") == "32.6%"
     # the full score matrix (causal off): 12 x 32 x 4096 x 32768 = 5.154e10; 9.354e10 -> 45.0 %
     at = open_page("en", seq="32768", attn="true", causal="false")
-    assert metric(at, 2) == "93.5 GFLOP"
-    assert metric(at, 0) == "45.0%"
+    assert metric(at, "mfu.metric.fpt") == "93.5 GFLOP"
+    assert metric(at, "mfu.metric.mfu") == "45.0%"
 
 
 @pytest.mark.parametrize("lang,word", [("en", "impossible"), ("zh", "不可能")])
@@ -92,12 +84,12 @@ def test_hfu_above_100_is_impossible(lang, word):
     # score matrix: C = 6 x 7e9 + 12 x 32 x 4096 x 4096 = 4.844e10 -> MFU 4.844e10 x 46 000 /
     # 2.496e15 = 89.3 %; hardware 8N + 4A, A = 4 x 32 x 4096 x 4096 = 2.147e9: 6.459e10 -> 119.0 %
     at = open_page(lang, tokens_per_s="46k", attn="true", causal="false", recompute="full")
-    assert metric(at, 0) == "89.3%" and metric(at, 4) == "119.0%"
+    assert metric(at, "mfu.metric.mfu") == "89.3%" and metric(at, "model.metric.hfu") == "119.0%"
     err = texts(at, "error")
     assert "119.0%" in err and word in err
     # causal (the default): 6N + 6 x 32 x 4096^2 = 4.522e10 -> 83.3 %; 8N + 4 x 1.074e9 -> 111.1 %
     at = open_page(lang, tokens_per_s="46k", attn="true", recompute="full")
-    assert metric(at, 0) == "83.3%" and metric(at, 4) == "111.1%"
+    assert metric(at, "mfu.metric.mfu") == "83.3%" and metric(at, "model.metric.hfu") == "111.1%"
     assert word in texts(at, "error")
 
 
@@ -118,16 +110,12 @@ def test_bad_typed_input_then_fix():
     assert at.error and len(at.metric) == 0
     assert len(at.code) == 2
     at.text_input(key="params").set_value("7B").run()
-    assert metric(at, 0) == "20.2%"
+    assert metric(at, "mfu.metric.mfu") == "20.2%"
 
 
 # ---- Folded from tests/pages/test_page_mfu_review.py:
 # Issue 8, defects 2, 10 (absurd MFU) and 14 on the MFU page, both languages (AppTest).
 PAGE = "pages/2_MFU.py"
-
-
-def texts(at, kind):
-    return " ".join(e.value for e in getattr(at, kind))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -160,7 +148,7 @@ def test_per_gpu_throughput_is_shown_and_a_per_gpu_entry_is_questioned(lang):
     # 1 500 tok/s typed as if it were the total: 6 x 7e9 x 1500 / (8 x 312e12) = 2.52 %;
     # x 8 GPUs = 20.2 %, plausible -> the page asks whether 1.5k was per GPU (total 12k)
     at = open_app_page(PAGE, lang, tokens_per_s="1500")
-    assert at.metric[0].value == "2.5%"
+    assert metric(at, "mfu.metric.mfu") == "2.5%"
     warn = texts(at, "warning")
     assert "20.2%" in warn and "12 ktok/s" in warn
 
@@ -195,6 +183,6 @@ def test_checklist_heading_by_band(lang, tokens, heading):
 def test_absurd_mfu_reads_as_such(lang):
     # 1e30 tok/s: 6 x 7e9 x 1e30 / 2.496e15 = 1.68e25 = 1.68e27 % -> "> 1,000%"
     at = open_app_page(PAGE, lang, tokens_per_s="1e30")
-    assert at.metric[0].value.startswith("> 1,000%")
-    assert len(at.metric[0].value) < 40
+    assert metric(at, "mfu.metric.mfu").startswith("> 1,000%")
+    assert len(metric(at, "mfu.metric.mfu")) < 40
     assert "1682692" not in " ".join(m.value for m in at.markdown) + texts(at, "error")

@@ -8,7 +8,7 @@ delivers 312e12 x 0.45 = 1.404e14 FLOP/s: 4.2e22 / 1.404e14 = 2.99145e8 GPU-seco
 """
 import pytest
 
-from page_helpers import open_app_page
+from page_helpers import metric, metric_element, open_app_page
 
 MFU, TRAINING, DECODE = "pages/2_MFU.py", "pages/3_Training_time.py", "pages/4_Decode_speed.py"
 
@@ -58,7 +58,7 @@ def test_text_fields_show_no_character_counter(page):
 def test_training_cost_in_the_chosen_currency(lang, cost):
     # 83 095.9 GPU-hours x 15 = 1 246 438.8
     at = open_app_page(TRAINING, lang, price="15", currency="CNY")
-    assert at.metric[3].value == cost
+    assert metric(at, "training.metric.cost") == cost
     # the comparison's money and the closing sentence use it too:
     # (149 572.6 - 83 095.9) x 15 = 997 150.5
     assert "¥997,151 CNY" in _texts(at, "info")
@@ -68,10 +68,10 @@ def test_training_cost_in_the_chosen_currency(lang, cost):
 
 def test_currency_choice_changes_the_symbol_and_code():
     at = open_app_page(TRAINING, "en", price="2.5")
-    assert at.metric[3].value == "$207,740 USD"                   # the default: 83 095.9 x 2.5
+    assert metric(at, "training.metric.cost") == "$207,740 USD"                   # the default: 83 095.9 x 2.5
     at.selectbox(key="currency").set_value("EUR").run()
-    assert at.metric[3].value == "€207,740 EUR" and not at.exception
-    assert "€2.50 EUR" in at.metric[3].help
+    assert metric(at, "training.metric.cost") == "€207,740 EUR" and not at.exception
+    assert "€2.50 EUR" in metric_element(at, "training.metric.cost").help
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -124,8 +124,8 @@ def test_short_runs_are_not_zero_days():
     # 100M x 1B: 6e17 FLOP / (64 x 1.404e14) = 66.8 s = 1.11 min; 6e17 / 1.404e14 = 4 274 s
     # = 1.19 GPU-hours
     at = open_app_page(TRAINING, "en", params="100M", tokens="1B")
-    assert at.metric[1].value == "1.11 min"
-    assert at.metric[2].value == "1.19"
+    assert metric(at, "training.metric.days") == "1.11 min"
+    assert metric(at, "training.metric.gpu_hours") == "1.19"
 
 
 @pytest.mark.parametrize("lang, one, eight", [("en", "(1 GPU)", "(8 GPUs)"),

@@ -9,7 +9,7 @@ Hand arithmetic for the defaults (seed chapter 04): 7B, 1T tokens, 64 x A100 (31
 import pytest
 
 from calc.plans import SERVING, TRAINING, Plan, PlanTable, encode_plans
-from page_helpers import open_app_page
+from page_helpers import metric, open_app_page
 
 PAGE = "pages/7_Plans.py"
 
@@ -51,8 +51,9 @@ TRAINING_INPUTS = dict(params="13B", tokens="2T", gpus="128", mfu="38%", price="
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_training_plan_equals_training_page(lang):
     page = open_app_page("pages/3_Training_time.py", lang, **TRAINING_INPUTS)
-    days_text = page.metric[1].value.split()[0]
-    hours_text, cost_text = page.metric[2].value, page.metric[3].value
+    days_text = metric(page, "training.metric.days").split()[0]
+    hours_text = metric(page, "training.metric.gpu_hours")
+    cost_text = metric(page, "training.metric.cost")
     plan = Plan(kind=TRAINING, name="13B", n_params=13e9, n_tokens=2e12, device="h100-sxm",
                 precision="bf16", n_gpus=128, mfu=0.38, price=2.5)
     # the Training page writes its cost in its currency (default USD, issue 16): so does the plan
@@ -73,7 +74,8 @@ DECODE_INPUTS = dict(params="13B", weights="fp8", gpus="2", batch="16", kv="true
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_serving_plan_equals_decode_page(lang):
     page = open_app_page("pages/4_Decode_speed.py", lang, **DECODE_INPUTS)
-    total_text, per_user_text = page.metric[1].value, page.metric[2].value
+    total_text = metric(page, "decode.metric.throughput")
+    per_user_text = metric(page, "decode.metric.per_request")
     plan = Plan(kind=SERVING, name="13B fp8", n_params=13e9, device="h100-sxm", precision="bf16",
                 n_gpus=2, weights="fp8", batch=16, kv=True, n_layers=40, kv_heads=40,
                 head_dim=128, context=4096, kv_dtype="fp8")
@@ -154,8 +156,9 @@ def test_add_from_training_page_then_plans_page(lang):
     page = open_app_page("pages/3_Training_time.py", lang, model="llama-3.1-8b", tokens="15T",
                          gpus="256", mfu="40%", price="$2", device="h100-sxm",
                          recompute="full", seq="8192")
-    days_text = page.metric[1].value.split()[0]
-    hours_text, cost_text = page.metric[2].value, page.metric[3].value
+    days_text = metric(page, "training.metric.days").split()[0]
+    hours_text = metric(page, "training.metric.gpu_hours")
+    cost_text = metric(page, "training.metric.cost")
     page.button(key="pl_add_training").click().run()
     assert not page.exception and page.success
     page.switch_page(PAGE).run()
@@ -176,7 +179,7 @@ def test_add_from_training_page_then_plans_page(lang):
 
 def test_add_from_decode_page_then_plans_page():
     page = open_app_page("pages/4_Decode_speed.py", "en", **DECODE_INPUTS)
-    per_user_text = page.metric[2].value
+    per_user_text = metric(page, "decode.metric.per_request")
     page.button(key="pl_add_decode").click().run()
     assert not page.exception
     page.switch_page(PAGE).run()
@@ -221,7 +224,8 @@ def test_moe_serving_plan_equals_decode_page():
     # the plan added from it show the same per-user and total speed.
     page = open_app_page("pages/4_Decode_speed.py", "en", model="mixtral-8x7b", gpus="2",
                          batch="16", kv="true", context="4096", device="h100-sxm")
-    total_text, per_user_text = page.metric[1].value, page.metric[2].value
+    total_text = metric(page, "decode.metric.throughput")
+    per_user_text = metric(page, "decode.metric.per_request")
     page.button(key="pl_add_decode").click().run()
     page.switch_page(PAGE).run()
     assert not page.exception

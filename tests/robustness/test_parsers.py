@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import os
 import string
 from pathlib import Path
 
@@ -30,7 +31,10 @@ _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_
 
 
 def profile(n: int) -> settings:
-    """n examples, a 1-second deadline per example, reproducible (derandomized)."""
+    """n examples (a tenth in the quick tier, `pytest --quick`), a 1-second deadline per
+    example, reproducible (derandomized)."""
+    if os.environ.get("ROOFLINE_LAB_QUICK") == "1":
+        n = max(50, n // 10)
     return settings(max_examples=n, deadline=1000, derandomize=True, database=None,
                     suppress_health_check=_HEALTH)
 

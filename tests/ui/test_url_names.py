@@ -66,6 +66,7 @@ PINNED_PATHS = {
     "home": "", "learn": "Learn", "roofline": "Roofline", "mfu": "MFU",
     "training": "Training_time", "decode": "Decode_speed", "model": "Model",
     "diagnosis": "Trace_doctor", "plans": "Plans", "measure": "Measure",
+    "training_layout": "Training_layout", "serving": "Serving",
 }
 
 

@@ -43,7 +43,10 @@ def render_roofline(ctx, inputs: DecodeInputs, r: DecodeReport) -> None:
                 peak_flops=ctx.peak_flops, mem_bw=ctx.mem_bw)
     steps = [r.step_1] if inputs.batch == 1 else [r.step_1, r.step]
     names = [t("decode.step_name", batch=b) for b in ([1] if inputs.batch == 1 else [1, inputs.batch])]
-    fig = decode_roofline_figure(t, roof, names, [s.flops for s in steps], [s.bytes for s in steps])
+    # Parameters only: the hover gives the work per weight, so moving the parameters slider
+    # leaves this figure identical and Streamlit keeps the chart (ui.figures.decode).
+    fig = decode_roofline_figure(t, roof, names, [s.flops for s in steps], [s.bytes for s in steps],
+                                 n_params=inputs.n_params if ctx.model is None else None)
     st.plotly_chart(fig, config=ctx.chart_config("decode_roofline"), key="decode_roofline")
     mfu1 = r.step_1.mfu
     st.markdown(t("decode.roofline_text_kv" if inputs.kv else "decode.roofline_text",

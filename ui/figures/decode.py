@@ -131,15 +131,16 @@ def batch_figure(t: Translator, batches: Sequence[float], throughput: Sequence[f
 
 def decode_roofline_figure(t: Translator, roof: Roof, names: Sequence[str],
                            flops: Sequence[float], bytes_moved: Sequence[float],
-                           *, height: int = 380) -> go.Figure:
+                           *, n_params: float | None = None, height: int = 380) -> go.Figure:
     """The decode step(s) as points on a small roofline (drawn at their attainable FLOP/s).
 
     The step's intensity (2·b / bytes per parameter without a KV cache) does not depend on
-    the parameter count, so when only N changes the points stay where they are and only
-    their FLOPs and bytes change. Those numbers are written into each point's hover text
-    (a style-only change for plotly) rather than into ``customdata`` (which makes
-    ``Plotly.react`` redraw the whole chart): moving the parameters slider then redraws
-    the batch chart only."""
+    the parameter count, so when only N changes the points stay where they are. Streamlit
+    replaces a chart whose figure changed in any way (even one hover string) and plotly
+    draws it again from scratch, so the hover gives the step's work PER WEIGHT (FLOPs / N =
+    2·b, bytes / N = b_w + b·KV/N) when `n_params` is given: then moving the parameters
+    slider leaves this figure identical and redraws the batch chart only (the totals are in
+    "How this is computed")."""
     f = np.asarray(flops, dtype=float)
     by = np.asarray(bytes_moved, dtype=float)
     placement = place_kernels(f, by, roof.peak_flops, roof.mem_bw)
@@ -150,12 +151,16 @@ def decode_roofline_figure(t: Translator, roof: Roof, names: Sequence[str],
     for i, name in enumerate(names):
         bound = str(placement.bound[i])
         escaped = str(name).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        hover[escaped] = t("fig.kernel_hover", name=escaped, flops=format_si(float(f[i]), "FLOP"),
-                           bytes=format_si(float(by[i]), "B"),
-                           intensity=format_si(float(placement.intensity[i]), "FLOP/B"),
-                           bound=t(f"fig.bound.{bound}") if bound in ("memory", "compute") else bound,
-                           attainable=format_si(float(placement.attainable_flops[i]), "FLOP/s"),
-                           achieved=dash, fraction=dash, verdict=t("fig.verdict.unmeasured"))
+        common = dict(name=escaped, intensity=format_si(float(placement.intensity[i]), "FLOP/B"),
+                      bound=t(f"fig.bound.{bound}") if bound in ("memory", "compute") else bound,
+                      attainable=format_si(float(placement.attainable_flops[i]), "FLOP/s"))
+        if n_params:
+            hover[escaped] = t("decode.fig.step_hover", flops=f"{f[i] / n_params:.4g}",
+                               bytes=f"{by[i] / n_params:.4g}", **common)
+        else:
+            hover[escaped] = t("fig.kernel_hover", flops=format_si(float(f[i]), "FLOP"),
+                               bytes=format_si(float(by[i]), "B"), achieved=dash, fraction=dash,
+                               verdict=t("fig.verdict.unmeasured"), **common)
     for tr in fig.data:
         if tr.customdata is not None and tr.hovertext is not None:
             tr.hovertext = [hover.get(h, h) for h in tr.hovertext]

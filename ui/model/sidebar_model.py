@@ -1,14 +1,27 @@
 """The model the Model page draws: the sidebar's model (a catalog id or a pasted
-config.json). With "Custom: parameters only" there is no architecture: say so and offer
-the chapter's 7B model."""
+config.json). A new visitor (no model in the URL, none picked in this session) opens the
+page on the chapter's 7B model, selected in the sidebar; after an explicit "Custom:
+parameters only" there is no architecture: say so and offer that model."""
 from __future__ import annotations
 
 import streamlit as st
 
 from calc.models import ModelArch
-from ui.state import set_value
+from ui.model_picker import CUSTOM_MODEL, MODEL_KEY, chosen_in_session, picked_in_sidebar
+from ui.state import kept, set_value
 
 DEFAULT_MODEL = "llama-2-7b"
+_OPENED_ON_DEFAULT = "_ops.opened_on_default"
+
+
+def open_on_catalog_model() -> None:
+    """Before the sidebar is drawn: a visitor who has not picked a model (the sidebar would
+    show its default, "Custom: parameters only", which has no architecture to draw) gets
+    DEFAULT_MODEL selected, so the page opens on a whole model instead of an empty page."""
+    if chosen_in_session() or kept(MODEL_KEY) not in (None, CUSTOM_MODEL):
+        return
+    set_value(MODEL_KEY, DEFAULT_MODEL)
+    st.session_state[_OPENED_ON_DEFAULT] = True
 
 
 def _use_default() -> None:
@@ -25,6 +38,8 @@ def render_model(ctx) -> ModelArch | None:
         st.button(t("ops.use_default"), on_click=_use_default, help=t("ops.use_default_help"),
                   icon=":material/model_training:")
         return None
+    if st.session_state.get(_OPENED_ON_DEFAULT) and arch.id == DEFAULT_MODEL and not picked_in_sidebar():
+        st.caption(t("ops.opened_on_default"))
     moe = t("ops.model_caption_moe", experts=arch.n_experts, k=arch.experts_per_token) \
         if arch.is_moe else ""
     st.caption(t("ops.model_caption", name=arch.name, layers=arch.n_layers, d=arch.d_model,

@@ -135,6 +135,11 @@ def published_mfu_caption(ctx, n_params, n_gpus) -> None:
     st.caption(published_mfu_text(ctx.t, n_params, n_gpus, ctx.device_id, published))
 
 
+def serving_plan_button(ctx, plan: Optional[Plan]) -> None:
+    """The Serving page's button: its best aggregated layout as a serving plan (built by
+    calc.serving.serving_plan; None disables the button)."""
+    _button(ctx, plan, "serving")
+
 def training_layout_button(ctx, step, label: str) -> None:
     """The Training layout page's button: a training plan with the layout's predicted MFU
     (and its tp / pp / micro-batch), the run's tokens kept from the Training time page."""

@@ -4,7 +4,8 @@
 * chart — intro and the chart (roofs, points); results — placements, results table,
   sentences, downloads, "How this is computed".
 * table, builder, import_panel — the tabs that fill the kernel table (editor, kernel
-  builder, profiler import).
+  builder, profiler import); doctor_report — the import report's line about the Trace
+  doctor (a torch trace imported here is the Trace doctor's trace too: ui.trace_session).
 * view — the chart's view controls (top-N highlight, size by time, name filter).
 * hierarchy — per memory level points and L2/L1 ceilings; compare — other devices' roofs
   and speed-up bounds; scenario — the page as a JSON file, and the too-long-link note.

@@ -13,6 +13,8 @@ EN = {
                     "in the sidebar (**Model**), or paste a `config.json` there.",
     "ops.use_default": "Use Llama 2 7B",
     "ops.use_default_help": "Selects Llama 2 7B (the chapter's 7B model) in the sidebar.",
+    "ops.opened_on_default": "Opened on Llama 2 7B, the chapter's 7B model: choose another "
+                             "model in the sidebar (**Model**), or paste a `config.json` there.",
     "ops.inputs_heading": "The step",
     "ops.phase": "Phase",
     "ops.phase_help": "Prefill processes the whole prompt at once (time to first token); decode "
@@ -63,7 +65,7 @@ EN = {
     "ops.op.embedding": "Embedding (gather)",
     "ops.op.norm_in": "Input norm",
     "ops.op.qkv": "QKV projection",
-    "ops.op.mla_absorb": "MLA absorbed up-projections",
+    "ops.op.mla_absorb": "MLA K/V up-projections",
     "ops.op.rope": "Rotary embedding",
     "ops.op.attn_fused": "Attention (fused)",
     "ops.op.attn_qk": "Attention QKᵀ",
@@ -188,6 +190,8 @@ ZH = {
                     "或在那里粘贴 `config.json`。",
     "ops.use_default": "使用 Llama 2 7B",
     "ops.use_default_help": "在侧边栏选中 Llama 2 7B（本章的 7B 模型）。",
+    "ops.opened_on_default": "已用本章的 7B 模型 Llama 2 7B 打开：可在侧边栏（**模型**）里换一个模型，"
+                             "或在那里粘贴 `config.json`。",
     "ops.inputs_heading": "这一步",
     "ops.phase": "阶段",
     "ops.phase_help": "prefill 一次处理整个 prompt（决定首 token 时间）；decode 每个请求生成一个 token，"
@@ -230,7 +234,7 @@ ZH = {
     "ops.op.embedding": "Embedding（按行读取）",
     "ops.op.norm_in": "输入 norm",
     "ops.op.qkv": "QKV 投影",
-    "ops.op.mla_absorb": "MLA 吸收的上投影",
+    "ops.op.mla_absorb": "MLA 的 K/V 上投影",
     "ops.op.rope": "旋转位置编码",
     "ops.op.attn_fused": "attention（融合）",
     "ops.op.attn_qk": "attention QKᵀ",

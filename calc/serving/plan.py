@@ -1,0 +1,379 @@
+"""The serving questions, one function each: one configuration's numbers
+(:func:`serving_point`), the fewest GPUs for a rate at a TTFT / TPOT target
+(:func:`size_deployment`), and the frontier the Serving page draws (:func:`frontier`,
+:func:`pareto_front`).
+
+Every number is computed from the one decode and prefill records (calc.inference via
+calc.serving.replica.step_time) at the published achievable fractions
+(:func:`calc.serving.replica.published_efficiency`) for the estimate, and at 100 % for
+the ceiling (``ceiling_tokens_per_s_per_gpu``): no measured run can beat the ceiling for
+the same work.  Definitions: :mod:`calc.serving.workload`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from .cost import cost_per_mtok, joules_per_token
+from .replica import BOUND, NETWORK_BW, Efficiency, Replica, published_efficiency, replica_memory
+from .simulate import simulate as run_simulation
+from .speculative import SpecDecode
+from .steady import AggregatedCurve, aggregated_curve, decode_pool, disaggregated, prefill_pool
+from .workload import Workload
+
+__all__ = ["DEFINITIONS", "MODES", "DEFAULT_BATCHES", "DEFAULT_TPS", "ServingPoint", "serving_point",
+           "PoolLayout", "DeploymentOption", "Deployment", "size_deployment", "frontier",
+           "pareto_front", "default_act"]
+
+MODES = ("aggregated", "disaggregated")
+DEFAULT_BATCHES = tuple(sorted({1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384,
+                                512, 768, 1024}))
+DEFAULT_TPS = (1, 2, 4, 8)
+
+DEFINITIONS = ("Throughput counts output (generated) tokens unless labelled input + output; "
+               "TPOT = mean time between output tokens after the first; TTFT = arrival to first "
+               "token, queueing and prefill included; tokens/s per user = 1 / TPOT.")
+
+
+def default_act(device: Any, weights: str) -> str:
+    """The compute precision for ``weights``: the same when the device has a peak for it
+    (FP8 weights run FP8 GEMMs on Hopper: W8A8), else BF16 (weight-only quantization)."""
+    return weights if weights in device.peaks else "bf16"
+
+
+@dataclass(frozen=True)
+class ServingPoint:
+    """One serving configuration's numbers (seconds, tokens/s of OUTPUT tokens, bytes per GPU).
+
+    ``batch``: sequences decoding together (per decode instance when disaggregated);
+    ``gpus``: of one replica (aggregated) or of the smallest whole prefill + decode unit
+    (disaggregated, ``ratio`` prefill instances per decode instance); ``*_p90`` /
+    ``*_p99``: from the simulator (None when not simulated); ``stable``: the replica keeps
+    up with the offered rate (else TTFT grows without bound: ``ttft_seconds`` = inf).
+    ``bound``: what sets the step — "weights", "kv", "compute", "network", or "budget"
+    (the KV budget caps the batch below the concurrency asked for).
+    """
+    mode: str
+    device_id: str
+    gpus: int
+    tp: int
+    prefill_tp: int
+    batch: float
+    max_batch: int
+    ttft_seconds: float
+    tpot_seconds: float
+    tokens_per_s_per_gpu: float
+    tokens_per_s_per_user: float
+    requests_per_s: float
+    kv_bytes_per_gpu: float
+    weight_bytes_per_gpu: float
+    memory_bytes_per_gpu: float
+    fits: bool
+    bound: str
+    ceiling_tokens_per_s_per_gpu: float
+    ttft_p90_seconds: Optional[float] = None
+    tpot_p90_seconds: Optional[float] = None
+    ttft_p99_seconds: Optional[float] = None
+    tpot_p99_seconds: Optional[float] = None
+    simulated: bool = False
+    stable: bool = True
+    ratio: Optional[float] = None
+    kv_transfer_seconds: float = 0.0
+    cost_per_mtok: Optional[float] = None
+    joules_per_token: Optional[float] = None
+    efficiency: str = ""
+    definitions: str = DEFINITIONS
+
+
+def _cost(tps_gpu: float, price: Optional[float], watts: Optional[float]):
+    if not (tps_gpu > 0 and math.isfinite(tps_gpu)):
+        return None, None
+    c = float(cost_per_mtok(price, tps_gpu)) if price is not None else None
+    j = float(joules_per_token(watts, tps_gpu)) if watts is not None else None
+    return c, j
+
+
+def _pick_batch(curve: AggregatedCurve, concurrency: Optional[int], rate: Optional[float]):
+    """Index into the curve for a closed-loop concurrency or a Poisson rate, and stability."""
+    if curve.batch.size == 0:
+        return None, False
+    if concurrency is not None:
+        i = int(np.searchsorted(curve.batch, float(concurrency), side="right") - 1)
+        return max(i, 0), True
+    ok = np.nonzero(curve.requests_per_s >= rate)[0]
+    if ok.size == 0:
+        return curve.batch.size - 1, False
+    return int(ok[0]), True
+
+
+def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: str,
+                  isl: float, osl: float, concurrency: Optional[int] = None,
+                  request_rate: Optional[float] = None, mode: str = "aggregated",
+                  act: Optional[str] = None, ep: int = 1, prefix_hit: float = 0.0,
+                  distribution: str = "fixed", spread: float = 0.0, token_budget: int = 8192,
+                  spec: Optional[SpecDecode] = None, efficiency: Optional[Efficiency] = None,
+                  simulate: bool = False, n_requests: int = 10_000, prefill_gpus: Optional[int] = None,
+                  ttft_target: Optional[float] = None, price_per_gpu_hour: Optional[float] = None,
+                  watts_per_gpu: Optional[float] = None, network_bw: float = NETWORK_BW,
+                  seed: int = 0) -> ServingPoint:
+    """One configuration: ``gpus`` tensor-parallel GPUs of ``device`` per replica (decode
+    instance when disaggregated; ``prefill_gpus`` per prefill instance, default the same),
+    a workload of ``isl`` / ``osl`` tokens at a ``concurrency`` (closed loop) or a
+    ``request_rate`` (Poisson, per replica / decode instance).
+
+    Aggregated: :func:`calc.serving.steady.aggregated_curve` at the batch the load asks for
+    (never beyond the KV budget: extra requests wait, their wait is in TTFT by Little's law,
+    wait = C / requests_per_s − (osl − 1)·TPOT − prefill); ``simulate=True`` runs
+    :func:`calc.serving.simulate.simulate` for the percentiles.  Disaggregated:
+    :func:`calc.serving.steady.disaggregated`.  Cost and energy when a price
+    (per GPU-hour) and watts per GPU are given.  ``efficiency`` None: the published
+    estimate; :data:`BOUND` for the ceiling.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if concurrency is None and request_rate is None:
+        raise ValueError("give a concurrency (requests in flight) or a request_rate (requests/s)")
+    wl = Workload(isl=float(isl), osl=float(osl), distribution=distribution, spread=spread,
+                  prefix_hit=prefix_hit, request_rate=request_rate, concurrency=concurrency)
+    eff = efficiency if efficiency is not None else published_efficiency()
+    act = act or default_act(device, weights)
+    r = Replica(arch=arch, device=device, tp=int(gpus), ep=ep, weights=weights, kv=kv_dtype, act=act)
+    mem = replica_memory(r, wl.context_len)
+    dev_id = getattr(device, "id", "")
+    batches = np.arange(1, max(mem.max_seqs, 1) + 1)
+    if mode == "aggregated":
+        curve = aggregated_curve(r, wl, batches, eff, token_budget, spec)
+        ceiling = aggregated_curve(r, wl, batches, BOUND, token_budget, spec)
+        i, stable = _pick_batch(curve, concurrency, request_rate)
+        if i is None:
+            return ServingPoint(mode, dev_id, r.tp, r.tp, r.tp, 0.0, mem.max_seqs, math.inf, math.inf,
+                                0.0, 0.0, 0.0, 0.0, mem.weight_bytes, mem.weight_bytes, False, "kv", 0.0,
+                                efficiency=eff.source, stable=False)
+        B = float(curve.batch[i])
+        tpot = float(curve.tpot_seconds[i])
+        ttft = float(curve.ttft_seconds[i])
+        rps = float(curve.requests_per_s[i])
+        bound = str(curve.bound[i])
+        if concurrency is not None and concurrency > B:
+            bound = "budget"
+            ttft = max(ttft, concurrency / rps - (wl.osl - 1.0) * tpot)
+        if request_rate is not None:
+            if stable:
+                # the batch that carries the rate: Little's law on the curve (interpolated)
+                B = float(np.interp(request_rate, curve.requests_per_s, curve.batch))
+                tpot = float(np.interp(B, curve.batch, curve.tpot_seconds))
+                ttft = float(np.interp(B, curve.batch, curve.ttft_seconds))
+                rps = float(request_rate)
+            else:
+                ttft = math.inf
+        j = min(int(np.searchsorted(ceiling.batch, B, side="left")), ceiling.batch.size - 1)
+        ceil_tps = float(ceiling.tokens_per_s_per_gpu[j]) if ceiling.batch.size else 0.0
+        tps_gpu = rps * wl.osl / r.tp
+        point = dict(mode=mode, device_id=dev_id, gpus=r.tp, tp=r.tp, prefill_tp=r.tp, batch=B,
+                     max_batch=mem.max_seqs, ttft_seconds=ttft, tpot_seconds=tpot,
+                     tokens_per_s_per_gpu=tps_gpu, tokens_per_s_per_user=1.0 / tpot, requests_per_s=rps,
+                     kv_bytes_per_gpu=B * mem.kv_bytes_per_seq, weight_bytes_per_gpu=mem.weight_bytes,
+                     memory_bytes_per_gpu=mem.weight_bytes + B * mem.kv_bytes_per_seq, fits=mem.fits,
+                     bound=bound, ceiling_tokens_per_s_per_gpu=max(ceil_tps, tps_gpu), stable=stable,
+                     efficiency=eff.source)
+        if simulate:
+            sim = run_simulation(r, wl, n_requests=n_requests, eff=eff, token_budget=token_budget, seed=seed)
+            point.update(ttft_seconds=sim.ttft_mean, tpot_seconds=sim.tpot_mean,
+                         ttft_p90_seconds=sim.ttft_p90, tpot_p90_seconds=sim.tpot_p90,
+                         ttft_p99_seconds=sim.ttft_p99, tpot_p99_seconds=sim.tpot_p99,
+                         tokens_per_s_per_gpu=sim.tokens_per_s_per_gpu,
+                         tokens_per_s_per_user=1.0 / sim.tpot_mean, requests_per_s=sim.requests_per_s,
+                         batch=sim.mean_batch, simulated=True, stable=sim.stable)
+        c, jt = _cost(point["tokens_per_s_per_gpu"], price_per_gpu_hour, watts_per_gpu)
+        return ServingPoint(**point, cost_per_mtok=c, joules_per_token=jt)
+    # disaggregated
+    pr = Replica(arch=arch, device=device, tp=int(prefill_gpus or gpus), ep=ep, weights=weights,
+                 kv=kv_dtype, act=act)
+    B_all, tpot_all, _, _, _ = decode_pool(r, wl, batches, eff, spec)
+    if B_all.size == 0:
+        return ServingPoint(mode, dev_id, r.tp + pr.tp, r.tp, pr.tp, 0.0, mem.max_seqs, math.inf, math.inf,
+                            0.0, 0.0, 0.0, 0.0, mem.weight_bytes, mem.weight_bytes, False, "kv", 0.0,
+                            efficiency=eff.source, stable=False)
+    if concurrency is not None:
+        B = float(B_all[max(int(np.searchsorted(B_all, float(concurrency), side="right")) - 1, 0)])
+    else:
+        rps_d = B_all / (tpot_all * wl.osl)
+        ok = np.nonzero(rps_d >= request_rate)[0]
+        B = float(B_all[ok[0]] if ok.size else B_all[-1])
+    p = disaggregated(pr, r, wl, B, eff, token_budget, spec, ttft_target, network_bw)
+    pc = disaggregated(pr, r, wl, B, BOUND, token_budget, spec, ttft_target, network_bw)
+    stable = True
+    if request_rate is not None and p.decode_requests_per_s < request_rate:
+        stable = False
+    bound = p.bound if not (concurrency is not None and concurrency > B) else "budget"
+    c, jt = _cost(p.tokens_per_s_per_gpu, price_per_gpu_hour, watts_per_gpu)
+    unit_gpus = int(r.tp + math.ceil(p.ratio) * pr.tp)
+    return ServingPoint(mode=mode, device_id=dev_id, gpus=unit_gpus, tp=r.tp, prefill_tp=pr.tp, batch=B,
+                        max_batch=mem.max_seqs, ttft_seconds=p.ttft_seconds if stable else math.inf,
+                        tpot_seconds=p.tpot_seconds, tokens_per_s_per_gpu=p.tokens_per_s_per_gpu,
+                        tokens_per_s_per_user=p.tokens_per_s_per_user,
+                        requests_per_s=p.decode_requests_per_s, kv_bytes_per_gpu=p.kv_bytes_per_gpu,
+                        weight_bytes_per_gpu=mem.weight_bytes,
+                        memory_bytes_per_gpu=mem.weight_bytes + p.kv_bytes_per_gpu, fits=p.fits,
+                        bound=bound, ceiling_tokens_per_s_per_gpu=max(pc.tokens_per_s_per_gpu,
+                                                                      p.tokens_per_s_per_gpu),
+                        stable=stable, ratio=p.ratio, kv_transfer_seconds=p.kv_transfer_seconds,
+                        cost_per_mtok=c, joules_per_token=jt, efficiency=eff.source)
+
+
+@dataclass(frozen=True)
+class PoolLayout:
+    """One pool: ``instances`` × ``tp`` GPUs, each decoding ``batch`` (prefill: prompts per step)."""
+    role: str            # "aggregated", "prefill" or "decode"
+    tp: int
+    instances: int
+    batch: float
+
+    @property
+    def gpus(self) -> int:
+        return self.tp * self.instances
+
+
+@dataclass(frozen=True)
+class DeploymentOption:
+    """The fewest GPUs of one mode that meet the targets at the rate."""
+    mode: str
+    gpus: int
+    pools: tuple[PoolLayout, ...]
+    ttft_seconds: float
+    tpot_seconds: float
+    tokens_per_s_per_gpu: float        # at the rate: rate · osl / gpus
+    tokens_per_s_per_user: float
+    bound: str
+    cost_per_mtok: Optional[float] = None
+    joules_per_token: Optional[float] = None
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """:func:`size_deployment`'s answer: each mode's best layout (None: no layout meets the
+    targets) and the one with fewer GPUs (``best``)."""
+    request_rate: float
+    ttft_target: float
+    tpot_target: float
+    aggregated: Optional[DeploymentOption]
+    disaggregated: Optional[DeploymentOption]
+
+    @property
+    def best(self) -> Optional[DeploymentOption]:
+        opts = [o for o in (self.aggregated, self.disaggregated) if o is not None]
+        return min(opts, key=lambda o: (o.gpus, o.tpot_seconds)) if opts else None
+
+
+def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl: float, osl: float,
+                    request_rate: float, ttft_target: float, tpot_target: float,
+                    tps: Sequence[int] = DEFAULT_TPS, act: Optional[str] = None, prefix_hit: float = 0.0,
+                    token_budget: int = 8192, spec: Optional[SpecDecode] = None,
+                    efficiency: Optional[Efficiency] = None, modes: Sequence[str] = MODES,
+                    price_per_gpu_hour: Optional[float] = None, watts_per_gpu: Optional[float] = None,
+                    network_bw: float = NETWORK_BW) -> Deployment:
+    """The fewest GPUs that serve ``request_rate`` requests/s with TTFT <= ``ttft_target``
+    and TPOT <= ``tpot_target`` (seconds), aggregated and disaggregated.
+
+    Aggregated, for each tp: the largest batch on :func:`aggregated_curve` meeting both
+    targets carries r = requests/s per replica; replicas = ceil(rate / r); GPUs = replicas · tp.
+    Disaggregated, for each (tp_p, tp_d): prefill instances run the most prompts per step
+    whose TTFT (+ KV transfer) meets the target, decode instances the largest batch whose
+    TPOT does; instances = ceil(rate / r_p) and ceil(rate / r_d).  The layout with the
+    fewest GPUs wins (ties: the lower TPOT).  Analytic steady state (no queueing: leave
+    headroom, or check the simulator's p90 on the page).
+    """
+    wl = Workload(isl=float(isl), osl=float(osl), prefix_hit=prefix_hit)
+    eff = efficiency if efficiency is not None else published_efficiency()
+    act = act or default_act(device, weights)
+    rate = float(request_rate)
+    if not rate > 0:
+        raise ValueError(f"request_rate must be > 0 requests/s, got {request_rate!r}")
+    replicas = []
+    for tp in tps:
+        try:
+            replicas.append(Replica(arch=arch, device=device, tp=int(tp), weights=weights, kv=kv_dtype, act=act))
+        except ValueError:
+            continue
+    agg = dis = None
+    if "aggregated" in modes:
+        for r in replicas:
+            mem = replica_memory(r, wl.context_len)
+            if not mem.fits:
+                continue
+            c = aggregated_curve(r, wl, np.arange(1, mem.max_seqs + 1), eff, token_budget, spec)
+            ok = np.nonzero((c.tpot_seconds <= tpot_target) & (c.ttft_seconds <= ttft_target))[0]
+            if ok.size == 0:
+                continue
+            i = int(ok[np.argmax(c.requests_per_s[ok])])
+            n = int(math.ceil(rate / float(c.requests_per_s[i]) - 1e-9))
+            opt = DeploymentOption("aggregated", n * r.tp, (PoolLayout("aggregated", r.tp, n, float(c.batch[i])),),
+                                   float(c.ttft_seconds[i]), float(c.tpot_seconds[i]),
+                                   rate * wl.osl / (n * r.tp), 1.0 / float(c.tpot_seconds[i]), str(c.bound[i]))
+            if agg is None or (opt.gpus, opt.tpot_seconds) < (agg.gpus, agg.tpot_seconds):
+                agg = opt
+    if "disaggregated" in modes:
+        pre = []
+        for r in replicas:
+            if not replica_memory(r, wl.isl).fits:
+                continue
+            k, ttft, xfer, r_p = prefill_pool(r, wl, eff, token_budget, ttft_target, network_bw)
+            if ttft <= ttft_target:
+                pre.append((r, k, ttft, r_p))
+        dec = []
+        for r in replicas:
+            mem = replica_memory(r, wl.context_len)
+            if not mem.fits:
+                continue
+            B, tpot, bound, _, _ = decode_pool(r, wl, np.arange(1, mem.max_seqs + 1), eff, spec)
+            ok = np.nonzero(tpot <= tpot_target)[0]
+            if ok.size:
+                i = int(ok[-1])
+                dec.append((r, float(B[i]), float(tpot[i]), float(B[i] / (tpot[i] * wl.osl)), str(bound[i])))
+        for rp, k, ttft, r_p in pre:
+            n_p = int(math.ceil(rate / r_p - 1e-9))
+            for rd, B, tpot, r_d, bound in dec:
+                n_d = int(math.ceil(rate / r_d - 1e-9))
+                g = n_p * rp.tp + n_d * rd.tp
+                opt = DeploymentOption("disaggregated", g, (PoolLayout("prefill", rp.tp, n_p, float(k)),
+                                                            PoolLayout("decode", rd.tp, n_d, B)),
+                                       ttft, tpot, rate * wl.osl / g, 1.0 / tpot, bound)
+                if dis is None or (opt.gpus, opt.tpot_seconds) < (dis.gpus, dis.tpot_seconds):
+                    dis = opt
+
+    def priced(o):
+        if o is None:
+            return None
+        c, j = _cost(o.tokens_per_s_per_gpu, price_per_gpu_hour, watts_per_gpu)
+        return DeploymentOption(o.mode, o.gpus, o.pools, o.ttft_seconds, o.tpot_seconds,
+                                o.tokens_per_s_per_gpu, o.tokens_per_s_per_user, o.bound, c, j)
+    return Deployment(rate, float(ttft_target), float(tpot_target), priced(agg), priced(dis))
+
+
+def frontier(replicas: Sequence[Replica], wl: Workload, eff: Optional[Efficiency] = None,
+             batches: Any = DEFAULT_BATCHES, token_budget: int = 8192,
+             spec: Optional[SpecDecode] = None) -> list[AggregatedCurve]:
+    """One aggregated curve per replica configuration (devices × precisions × tp), over
+    ``batches`` (only those that fit).  What the Serving page draws."""
+    e = eff if eff is not None else published_efficiency()
+    return [aggregated_curve(r, wl, batches, e, token_budget, spec) for r in replicas]
+
+
+def pareto_front(x: Any, y: Any) -> np.ndarray:
+    """Mask of the points no other point beats on both x and y (higher is better on both):
+    tokens/s per user against tokens/s per GPU.  O(n log n): sort by x descending, keep a
+    point when its y exceeds every y seen so far."""
+    xa = np.asarray(x, dtype=float)
+    ya = np.asarray(y, dtype=float)
+    order = np.lexsort((-ya, -xa))
+    best = -np.inf
+    mask = np.zeros(xa.shape, dtype=bool)
+    for i in order:
+        if ya[i] > best:
+            mask[i] = True
+            best = ya[i]
+    return mask

@@ -1,0 +1,388 @@
+"""One serving replica: what each GPU holds, the KV budget, and the time of one engine step.
+
+A replica is ``tp`` GPUs (tensor parallel; a mixture of experts splits its experts over
+``ep`` GPUs, ``ep = tp`` by default) running one copy of the model with weights, KV cache
+and activations in their own precisions.  Everything here is per GPU of the replica.
+
+Memory first (what a serving engine does at start-up: vLLM's ``gpu_memory_utilization``):
+
+    usable        = memory · (1 − reserve)                   reserve = calc.plans.MEMORY_RESERVE
+    KV budget     = usable − weights per GPU − activation workspace
+    max sequences = floor(KV budget / KV bytes per sequence per GPU at its full context)
+
+No batch beyond ``max sequences`` is ever reported: a request that does not fit waits.
+
+One engine step (continuous batching, chunked prefill — Sarathi-Serve, Agrawal et al.
+2024): ``B`` sequences each decode one token at context ``c`` and ``P`` prompt tokens are
+prefilled in the same forward pass, ``B + P`` at most the token budget.
+
+    bytes  = weights read (B + P tokens route to experts) / tp  +  B · KV(c) / kv_split
+             + P · KV per token / kv_split                                   (KV written)
+    FLOP   = [B · (2·N_active + A_dec(c))  +  P · F_prefill] / tp
+    time   = max(bytes / (mem_bw · η_mem), FLOP / (peak · η_compute)) + all-reduce(B + P)
+
+The ceiling (``BOUND``) takes η = 1 and no communication; the estimate takes the
+published band (:func:`published_efficiency`).  Sources: seed chapter 04 (bytes over
+bandwidth); Pope et al. 2022 §2 (decode vs prefill); Shoeybi et al. 2019 (two all-reduces
+per layer); Kwon et al. 2023 (vLLM, the KV budget after weights).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional
+
+import numpy as np
+
+from .. import _validate as v
+from ..arch import ModelArch, kv_bytes_per_token
+from ..inference import allreduce_seconds, decode_step, max_batch_that_fits, prefill
+from ..placement import MEMORY_RESERVE, check_tp, kv_split, place
+from ..published import device_family
+
+__all__ = [
+    "SERVING_PRECISIONS",
+    "STORAGE_BYTES_PER_ELEM",
+    "NETWORK_BW",
+    "ALLREDUCE_LATENCY_S",
+    "Efficiency",
+    "BOUND",
+    "published_efficiency",
+    "gemm_efficiency",
+    "Replica",
+    "ReplicaMemory",
+    "replica_memory",
+    "StepTime",
+    "step_time",
+    "prefill_flops_per_token",
+]
+
+SERVING_PRECISIONS = ("bf16", "fp8", "fp4")
+"""Precisions a serving replica can store weights / KV in and compute activations at."""
+
+STORAGE_BYTES_PER_ELEM = {"bf16": 2.0, "fp8": 1.0, "fp4": 0.5 + 1.0 / 16.0}
+"""Bytes per element: BF16 2; FP8 (E4M3, per-tensor or per-channel scale) 1; FP4 as NVFP4,
+4 bits plus one FP8 scale per 16 values = 0.5625 (NVIDIA, "Introducing NVFP4", 2025)."""
+
+NETWORK_BW = 50e9
+"""Bytes/s per GPU on the scale-out network: 400 Gb/s InfiniBand/RoCE per GPU (JAX scaling
+book, ``gpus.md``: H100 nodes).  Used between nodes and for the KV transfer between the
+prefill and decode pools."""
+
+ALLREDUCE_LATENCY_S = 8e-6
+"""Latency of one small all-reduce inside an NVLink node in the estimate [s]: the
+small-message floor of NCCL's low-latency protocol on 4-8 × H100 (nvidia/nccl-tests;
+measured sweep: waynehacking8.github.io/blog/nccl-nvlink-bandwidth).  Decode all-reduces
+are a few hundred kB, so this floor, not the link bandwidth, dominates them."""
+
+
+@dataclass(frozen=True)
+class Efficiency:
+    """Achievable fractions of the datasheet figures the step time uses.
+
+    mem_bw: of the HBM bandwidth; compute: None = by GEMM size (:func:`gemm_efficiency`),
+    capped per device family by ``compute_caps`` (calc.published.device_family -> fraction),
+    else a fixed fraction; link: of the NVLink bandwidth (one direction) and network: of
+    the scale-out network; allreduce_latency_s per all-reduce; source: where they come from.
+    """
+    mem_bw: float
+    compute: Optional[float]
+    link: float
+    network: float
+    allreduce_latency_s: float
+    source: str
+    label: str = "estimate"
+    compute_caps: Mapping[str, float] = field(default_factory=dict, hash=False)
+
+
+BOUND = Efficiency(mem_bw=1.0, compute=1.0, link=1.0, network=1.0, allreduce_latency_s=0.0,
+                   source="datasheet peaks, communication hidden", label="bound")
+"""The ceiling: 100 % of the datasheet, communication fully overlapped.  No published
+measurement can sit above it (for the same work)."""
+
+
+def published_efficiency(published: Any = None, devices: Optional[Mapping[str, Any]] = None,
+                         end: str = "hi") -> Efficiency:
+    """The realistic fractions, from published measurements (not tuned to one run).
+
+    mem_bw: achieved ÷ datasheet bandwidth of the single-GPU decode rows of
+    published_mfu.toml (gpt-fast, :func:`calc.published.decode_efficiency_range` at 1 GPU:
+    0.42-0.65 on A100s power-limited to 330 W); ``end`` "hi" (default: the parts run
+    below their rated power, so the top of the band is nearest an unthrottled GPU), "lo"
+    or "mid".  compute: by GEMM size, Calculon's table (``systems/a100_80g.json``: 95 %
+    above 128 GFLOP per GEMM, 90 % above 16, 60 % above 1), capped at the best MFU a
+    published run reached on the device's family (published_mfu.toml [[training]]: H100 /
+    H200 0.47, A100 0.64; a family without runs, e.g. B200, is not capped): a whole forward
+    pass does not keep the matrix units busier than the best published runs did.  link 0.65 (Calculon: NVLink
+    at 0.65), network 0.9 (Calculon), all-reduce latency :data:`ALLREDUCE_LATENCY_S`.
+    """
+    from ..hardware import load_hardware
+    from ..published import decode_efficiency_range, device_family, load_published
+    pub = published if published is not None else load_published()
+    devs = devices if devices is not None else load_hardware()
+    rng = decode_efficiency_range(1, pub, devs)
+    if rng is None:
+        raise ValueError("published_mfu.toml has no decode rows to take an achievable bandwidth from")
+    if end not in ("lo", "mid", "hi"):
+        raise ValueError(f"end must be 'lo', 'mid' or 'hi', got {end!r}")
+    bw = {"lo": rng.lo, "hi": rng.hi, "mid": 0.5 * (rng.lo + rng.hi)}[end]
+    caps: dict[str, float] = {}
+    for run in pub.training:
+        if run.mfu is not None:
+            fam = device_family(run.device)
+            caps[fam] = max(caps.get(fam, 0.0), run.mfu)
+    return Efficiency(mem_bw=bw, compute=None, link=0.65, network=0.9,
+                      allreduce_latency_s=ALLREDUCE_LATENCY_S,
+                      source=f"gpt-fast decode bandwidth {rng.lo:.0%}-{rng.hi:.0%} "
+                             f"(published_mfu.toml), Calculon GEMM/link efficiency, compute capped "
+                             f"at the family's best published MFU",
+                      label="estimate", compute_caps=caps)
+
+
+def gemm_efficiency(gemm_flops: Any):
+    """Achievable fraction of the matrix peak for a GEMM of ``gemm_flops`` FLOP.
+
+        0.95 above 128 GFLOP, 0.90 above 16, 0.60 above 1, else 0.60 (memory-bound anyway)
+
+    Source: Calculon (calculon-ai/calculon, ``systems/a100_80g.json`` matrix efficiency
+    table).  Accepts arrays.
+    """
+    f = np.asarray(gemm_flops, dtype=float)
+    out = np.select([f >= 128e9, f >= 16e9], [0.95, 0.90], 0.60)
+    return float(out) if out.ndim == 0 else out
+
+
+@dataclass(frozen=True)
+class Replica:
+    """One model replica: ``tp`` GPUs of ``device`` (an Accelerator), experts over ``ep``.
+
+    weights / kv / act: precision names of :data:`SERVING_PRECISIONS` (act is the precision
+    the matrix units compute in: the device must have a peak for it).
+    """
+    arch: ModelArch
+    device: Any
+    tp: int = 1
+    ep: int = 1                    # expert-parallel GPUs (divides tp; 1 for a dense model)
+    weights: str = "bf16"
+    kv: str = "bf16"
+    act: str = "bf16"
+
+    def __post_init__(self) -> None:
+        for name in ("weights", "kv", "act"):
+            val = getattr(self, name)
+            if val not in SERVING_PRECISIONS:
+                raise ValueError(f"{name} must be one of {', '.join(SERVING_PRECISIONS)}, got {val!r}")
+        check_tp(self.arch, self.tp, self.ep)      # names the field (calc.placement)
+        if self.act not in self.device.peaks:
+            raise ValueError(f"{self.device.name} has no {self.act.upper()} peak: activation "
+                             f"precision must be one of {', '.join(p for p in SERVING_PRECISIONS if p in self.device.peaks)}")
+        if self.device.memory_bytes is None:
+            raise ValueError(f"{self.device.name} has no memory size: a KV budget needs one")
+
+    @property
+    def gpus(self) -> int:
+        return self.tp
+
+    @property
+    def weight_bytes_per_elem(self) -> float:
+        return STORAGE_BYTES_PER_ELEM[self.weights]
+
+    @property
+    def kv_bytes_per_elem(self) -> float:
+        return STORAGE_BYTES_PER_ELEM[self.kv]
+
+    @property
+    def act_bytes_per_elem(self) -> float:
+        return STORAGE_BYTES_PER_ELEM[self.act]
+
+    @property
+    def kv_split(self) -> int:
+        """GPUs one sequence's KV cache is divided over (:func:`calc.placement.kv_split`)."""
+        return kv_split(self.arch, self.tp)
+
+    @property
+    def peak_flops(self) -> float:
+        return self.device.peak_flops(self.act)
+
+    @property
+    def link_bw(self) -> float:
+        """One-direction bandwidth per GPU of the tensor-parallel group [bytes/s]: NVLink
+        (hardware.toml's interconnect figure is both directions: half) inside 8 GPUs, the
+        scale-out network (:data:`NETWORK_BW`) beyond."""
+        nvlink = (self.device.interconnect_bytes_per_s or 0.0) / 2.0
+        return nvlink if (self.tp <= 8 and nvlink > 0) else NETWORK_BW
+
+
+@dataclass(frozen=True)
+class ReplicaMemory:
+    """Bytes per GPU of a replica and the KV budget (all per GPU)."""
+    memory_bytes: float          # the device's memory
+    usable_bytes: float          # memory · (1 − MEMORY_RESERVE)
+    reserve_fraction: float
+    weight_bytes: float          # weights stored on one GPU (calc.placement.place)
+    kv_budget_bytes: float       # usable − weights (< 0: the weights alone do not fit)
+    kv_bytes_per_seq: float      # one sequence at its full context, on one GPU
+    max_seqs: int                # sequences that fit (0: not even one)
+    fits: bool                   # max_seqs >= 1
+
+
+def replica_memory(r: Replica, context_len: float) -> ReplicaMemory:
+    """The KV budget per GPU and the most sequences that fit at ``context_len`` tokens.
+
+        usable    = M · (1 − MEMORY_RESERVE)            (calc.placement: 10 %, vLLM's 0.9)
+        KV budget = usable − weights per GPU             (calc.placement.place)
+        max_seqs  = floor(KV budget / (KV(context_len) / kv_split))
+                  = calc.inference.max_batch_that_fits   (the Decode page's answer)
+
+    The reserve holds the activations, the CUDA context and fragmentation (vLLM profiles
+    them inside its 0.9).  Sources: Kwon et al. 2023 (vLLM, PagedAttention §4).
+    """
+    c = v.number("context_len", context_len, "positive", "tokens")
+    return _memory(r.arch, r.tp, r.ep, r.weight_bytes_per_elem, r.kv_bytes_per_elem, c,
+                   float(r.device.memory_bytes))
+
+
+@functools.lru_cache(maxsize=1024)
+def _memory(arch: ModelArch, tp: int, ep: int, w: float, kv_e: float, c: float, mem: float) -> ReplicaMemory:
+    pl = place(arch, tp, ep, w, kv_e, c, 1)
+    usable = mem * (1.0 - MEMORY_RESERVE)
+    n = max_batch_that_fits(arch, c, memory_bytes=mem, tp=tp, ep=ep, bytes_per_param=w,
+                            kv_bytes_per_elem=kv_e)
+    n = int(n) if n is not None and math.isfinite(n) else 0
+    return ReplicaMemory(memory_bytes=mem, usable_bytes=usable, reserve_fraction=MEMORY_RESERVE,
+                         weight_bytes=pl.weight_bytes, kv_budget_bytes=usable - pl.weight_bytes,
+                         kv_bytes_per_seq=pl.kv_bytes_per_seq, max_seqs=max(n, 0), fits=n >= 1)
+
+
+def prefill_flops_per_token(r: Replica, isl: float, prefix: float = 0.0) -> float:
+    """Forward FLOP per GPU per prompt token that is computed (not served from the prefix
+    cache)   [FLOP/token].
+
+        (prefill(isl).flops_per_gpu − prefill(prefix).flops_per_gpu) / (isl − prefix)
+
+    :func:`calc.inference.prefill` (MLA non-absorbed, as engines prefill).  Causal
+    attention: the new tokens attend to the cached prefix too, so the difference of the two
+    prompts' FLOP is exactly the work of the new tokens (the one-off LM-head term cancels).
+    """
+    isl = float(isl)
+    prefix = float(prefix)
+    if not 0 <= prefix < isl:
+        raise ValueError(f"the cached prefix ({prefix:g}) must be at least 0 and shorter than the prompt ({isl:g})")
+    return _prefill_per_token(r.arch, r.tp, r.ep, r.weight_bytes_per_elem, isl, prefix)
+
+
+@functools.lru_cache(maxsize=1024)
+def _prefill_per_token(arch: ModelArch, tp: int, ep: int, w: float, isl: float, prefix: float) -> float:
+    kw = dict(peak_flops=1.0, mem_bw=1.0, tp=tp, ep=ep, bytes_per_param=w)
+    hi = float(prefill(arch, isl, **kw).flops_per_gpu)
+    lo = float(prefill(arch, prefix, **kw).flops_per_gpu) if prefix > 0 else 0.0
+    return (hi - lo) / (isl - prefix)
+
+
+def _decode_record(r: Replica, batch: Any, context_len: float):
+    """:func:`calc.inference.decode_step` of this replica (the Decode page's record), device
+    numbers left out (1 FLOP/s, 1 byte/s): only its bytes and FLOP per GPU are used here."""
+    return decode_step(r.arch, batch, context_len, peak_flops=1.0, mem_bw=1.0, tp=r.tp, ep=r.ep,
+                       bytes_per_param=r.weight_bytes_per_elem, kv_bytes_per_elem=r.kv_bytes_per_elem)
+
+
+@functools.lru_cache(maxsize=512)
+def _work(arch: ModelArch, tp: int, ep: int, w: float, kv_e: float, c: float,
+          n_raw: bytes, n_shape: tuple, b_raw: bytes, b_shape: tuple):
+    """The device-free part of a step (bytes and FLOP per GPU) from the decode record,
+    cached: a frontier over many devices shares it per (model, tp, precisions, batches).
+    Returns read-only arrays (weights read for n tokens, KV read and FLOP of B sequences)."""
+    n = np.frombuffer(n_raw, dtype=float).reshape(n_shape)
+    B = np.frombuffer(b_raw, dtype=float).reshape(b_shape)
+    kw = dict(peak_flops=1.0, mem_bw=1.0, tp=tp, ep=ep, bytes_per_param=w, kv_bytes_per_elem=kv_e)
+    by_tokens = decode_step(arch, np.maximum(n, 1.0), c, **kw)          # weights read for B + P tokens
+    same = n_raw == b_raw and n_shape == b_shape
+    by_batch = by_tokens if same else decode_step(arch, np.maximum(B, 1.0), c, **kw)
+    w_read = np.where(n > 0, by_tokens.weight_bytes, 0.0)
+    kv = np.where(B > 0, by_batch.kv_bytes, 0.0)
+    flops = np.where(B > 0, by_batch.flops, 0.0)
+    for x in (w_read, kv, flops):
+        x.setflags(write=False)
+    return w_read, kv, flops
+
+
+@dataclass(frozen=True)
+class StepTime:
+    """One engine step of a replica, per GPU (arrays when an input is an array).
+
+    seconds = max(memory_seconds, compute_seconds) + network_seconds;
+    bound: "weights" | "kv" | "compute" | "network" — the term that sets ``seconds``.
+    """
+    weight_bytes: Any
+    kv_bytes: Any
+    flops: Any
+    memory_seconds: Any
+    compute_seconds: Any
+    network_seconds: Any
+    seconds: Any
+    bound: Any
+
+
+def step_time(r: Replica, decode_tokens: Any, context_len: Any, prefill_tokens: Any = 0.0,
+              prefill_flops_token: float = 0.0, eff: Efficiency = BOUND) -> StepTime:
+    """Time of one engine step with ``decode_tokens`` sequences decoding at ``context_len``
+    and ``prefill_tokens`` prompt tokens of ``prefill_flops_token`` FLOP each   [s].
+
+        weights read = decode_weight_bytes(arch, B + P, w) / tp        (MoE: experts the tokens route to)
+        KV read      = B · KV(c) / kv_split;   KV written = P · KV per token / kv_split
+        FLOP         = [B · (2·N_active + A_dec(c)) + P · F_prefill] / tp
+        memory       = (weights + KV) / (mem_bw · η_mem)
+        compute      = FLOP / (peak · η_gemm)      η_gemm by the per-GPU GEMM size (d × F/tp × tokens)
+        network      = 2·L · [α + 2·(tp−1)/tp · (B+P)·d·a / (link · η_link)]   (tp > 1)
+        seconds      = max(memory, compute) + network
+
+    A_dec(c): attention FLOP of one new token over c cached keys (absorbed MLA, as
+    calc.models.decode_step).  The decode terms are the ones calc.models.decode_step
+    uses, divided over the GPUs as the placement rule says (weights / tp, KV / kv_split).
+    Vectorized over B, c and P (numpy broadcasting).  Sources: seed chapter 04; Pope et al.
+    2022 §2-3; Agrawal et al. 2024 (Sarathi-Serve: chunked prefill mixes into decode
+    steps); Shoeybi et al. 2019 §3 (two all-reduces per layer); Patarasuk & Yuan 2009 (ring).
+    """
+    arch = r.arch
+    B = np.asarray(v.number("decode_tokens", decode_tokens, "non_negative", "sequences"), dtype=float)
+    c = v.number("context_len", context_len, "non_negative", "tokens")
+    if not isinstance(c, float):
+        raise ValueError("context_len must be a single number (one workload per call)")
+    P = np.asarray(v.number("prefill_tokens", prefill_tokens, "non_negative", "tokens"), dtype=float)
+    n = B + P
+    scalar = B.ndim == 0 and P.ndim == 0
+    w_read, kv_dec, flops_dec = _work(r.arch, r.tp, r.ep, r.weight_bytes_per_elem, r.kv_bytes_per_elem,
+                                      c, n.tobytes(), n.shape, B.tobytes(), B.shape)
+    kv_tok = float(kv_bytes_per_token(arch, r.kv_bytes_per_elem)) / r.kv_split
+    kv = kv_dec + P * kv_tok
+    flops = flops_dec + P * np.asarray(prefill_flops_token, dtype=float)
+    t_mem = (w_read + kv) / (r.device.mem_bw * eff.mem_bw)
+    ffn = max(arch.ffn_size, arch.expert_ffn_size)
+    eta_c = eff.compute if eff.compute is not None else gemm_efficiency(2.0 * n * arch.d_model * ffn / r.tp)
+    cap = eff.compute_caps.get(device_family(r.device.id)) if eff.compute_caps else None
+    if cap:
+        eta_c = np.minimum(eta_c, cap)
+    t_cmp = flops / (r.peak_flops * eta_c)
+    if r.tp > 1 and eff is not BOUND:
+        link = r.link_bw * (eff.link if r.tp <= 8 else eff.network)
+        volume = allreduce_seconds(arch, np.maximum(n, 1.0), r.tp, link, r.act_bytes_per_elem)
+        t_net = np.where(n > 0, 2.0 * arch.n_layers * eff.allreduce_latency_s + volume, 0.0)
+    else:
+        t_net = np.zeros_like(n)
+    secs = np.maximum(t_mem, t_cmp) + t_net
+    mem_kind = np.where(kv > w_read, "kv", "weights")
+    bound = np.where(t_net > np.maximum(t_mem, t_cmp), "network",
+                     np.where(t_cmp > t_mem, "compute", mem_kind))
+
+    shape = np.broadcast(B, P).shape
+
+    def out(x):
+        x = np.asarray(x)
+        if scalar:
+            return x.item()
+        return x if x.shape == shape else np.broadcast_to(x, shape).copy()
+    return StepTime(weight_bytes=out(w_read), kv_bytes=out(kv), flops=out(flops),
+                    memory_seconds=out(t_mem), compute_seconds=out(t_cmp), network_seconds=out(t_net),
+                    seconds=out(secs), bound=out(bound))

@@ -1,0 +1,327 @@
+"""A continuous-batching simulator of one aggregated replica (iteration-level scheduling).
+
+Requests arrive (Poisson at a rate, or a closed loop that keeps ``concurrency`` in flight),
+wait in one FCFS queue until the KV budget holds their full context (isl + osl: memory is
+reserved at admission, so no request is ever preempted), then are prefilled in chunks and
+decode one token per step.  Each step takes every decoding sequence's next token plus
+prompt chunks, FCFS, up to the token budget (vLLM's ``max_num_batched_tokens``,
+Sarathi-Serve's chunked prefill), and lasts :func:`calc.serving.replica.step_time` of its
+mix.  Runs of pure decode steps between two events (an arrival that fits, a finish) are
+advanced together, so 10,000 requests take well under a second.
+
+Outputs are measured as serving benchmarks measure them: TTFT = first token − arrival
+(queueing included), TPOT = (finish − first token) / (osl − 1), output tokens per second
+over the run.  Sources: Yu et al. 2022 (Orca, iteration-level scheduling); Kwon et al.
+2023 (vLLM); Agrawal et al. 2024 (Sarathi-Serve); vLLM ``benchmark_serving.py`` metrics.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import numpy as np
+
+from ..arch import kv_cache_bytes_per_seq, kv_bytes_per_token
+from .replica import BOUND, Efficiency, Replica, prefill_flops_per_token, replica_memory, step_time
+from .workload import Workload, sample_lengths
+
+__all__ = ["StepModel", "step_model", "SimResult", "simulate"]
+
+
+@dataclass(frozen=True)
+class StepModel:
+    """:func:`step_time` of one replica in a form a simulator can call 100,000 times.
+
+    Exactly the same terms, with the per-sequence KV and attention made linear in the
+    context (bytes and FLOP per token of context at the workload's mean decode context:
+    exact without sliding windows), and the weight read and GEMM efficiency tabulated by
+    tokens in the step (0 .. token budget + max batch).
+    """
+    weights: np.ndarray          # weights read per GPU [bytes] by tokens in the step
+    eta_compute: np.ndarray      # GEMM efficiency by tokens in the step
+    kv_per_ctx: float            # KV bytes read per GPU per token of context
+    kv_write: float              # KV bytes written per GPU per prompt token
+    flops_dec: float             # FLOP per GPU per decode token, without attention
+    attn_per_ctx: float          # attention FLOP per GPU per token of context
+    flops_pre: float             # FLOP per GPU per prompt token
+    mem_bw: float                # bytes/s, efficiency applied
+    peak: float                  # FLOP/s
+    net_fixed: float             # s per step with tokens (2L · latency)
+    net_per_token: float         # s per token in the step (all-reduce volume)
+
+    def seconds(self, decode: Any, prefill: Any, ctx_sum: Any):
+        """Step seconds for ``decode`` sequences with ``ctx_sum`` tokens of context in all,
+        plus ``prefill`` prompt tokens.  Accepts arrays."""
+        n = np.asarray(decode) + np.asarray(prefill)
+        ni = np.minimum(n, len(self.weights) - 1).astype(int)
+        mem = (self.weights[ni] + self.kv_per_ctx * np.asarray(ctx_sum) + self.kv_write * np.asarray(prefill)) / self.mem_bw
+        cmp = (self.flops_dec * np.asarray(decode) + self.attn_per_ctx * np.asarray(ctx_sum)
+               + self.flops_pre * np.asarray(prefill)) / (self.peak * self.eta_compute[ni])
+        net = np.where(n > 0, self.net_fixed + self.net_per_token * n, 0.0)
+        return np.maximum(mem, cmp) + net
+
+
+def step_model(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget: int = 8192,
+               max_batch: int = 1024) -> StepModel:
+    """Build the :class:`StepModel` of ``r`` from :func:`step_time` itself (so the two agree)."""
+    n = np.arange(0, int(token_budget) + int(max_batch) + 2, dtype=float)
+    c = wl.decode_context
+    st_w = step_time(r, 0.0, c, n, 0.0, eff)         # weights read for n tokens in the step
+    kv_tok = float(kv_bytes_per_token(r.arch, r.kv_bytes_per_elem)) / r.kv_split
+    weights = np.asarray(st_w.weight_bytes)
+    one = step_time(r, 1.0, c, 0.0, 0.0, BOUND)
+    ctx0 = step_time(r, 1.0, 0.0, 0.0, 0.0, BOUND)
+    kv_per_ctx = float(kv_cache_bytes_per_seq(r.arch, c, r.kv_bytes_per_elem)) / r.kv_split / c
+    attn_per_ctx = (float(one.flops) - float(ctx0.flops)) / c
+    f_p = prefill_flops_per_token(r, wl.isl, wl.cached_tokens)
+    # GEMM efficiency by tokens: compute seconds of n prompt tokens vs their FLOP at the peak
+    with np.errstate(divide="ignore", invalid="ignore"):
+        probe = step_time(r, 0.0, c, n, 1.0, eff)
+        eta = np.where(n > 0, np.asarray(probe.flops) / (np.asarray(probe.compute_seconds) * r.peak_flops), 1.0)
+    eta = np.where(np.isfinite(eta) & (eta > 0), eta, 1.0)
+    net = np.asarray(step_time(r, 0.0, c, n, 0.0, eff).network_seconds)
+    net_fixed = float(net[1] - (net[2] - net[1])) if len(net) > 2 else 0.0
+    net_tok = float(net[2] - net[1]) if len(net) > 2 else 0.0
+    return StepModel(weights=weights, eta_compute=eta, kv_per_ctx=kv_per_ctx, kv_write=kv_tok,
+                     flops_dec=float(ctx0.flops), attn_per_ctx=attn_per_ctx, flops_pre=f_p,
+                     mem_bw=r.device.mem_bw * eff.mem_bw, peak=r.peak_flops,
+                     net_fixed=max(net_fixed, 0.0), net_per_token=max(net_tok, 0.0))
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """What a simulated run measured (seconds, tokens/s of output tokens, per replica).
+
+    Rates are measured in the steady-state window, from the arrival of request N/4 to the
+    last arrival (ramp-up and drain left out).  ``stable``: the replica kept up with the
+    arrivals (completions >= 95 % of arrivals in the window); above capacity the queue and
+    TTFT grow with the length of the run.
+    """
+    n_requests: int
+    duration_seconds: float
+    ttft_p50: float
+    ttft_p90: float
+    ttft_p99: float
+    tpot_p50: float
+    tpot_p90: float
+    tpot_p99: float
+    ttft_mean: float
+    tpot_mean: float
+    tokens_per_s: float              # output tokens / s, the replica (steady-state window)
+    tokens_per_s_per_gpu: float
+    requests_per_s: float            # completed / s in the window
+    offered_requests_per_s: float    # arrivals / s in the window (closed loop: = completed)
+    mean_batch: float                # decoding sequences per step, time-averaged
+    mean_wait_seconds: float         # queueing before admission
+    max_queue: int
+    steps: int
+    stable: bool
+    max_seqs: int
+
+
+def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficiency = BOUND,
+             token_budget: int = 8192, seed: int = 0, max_seqs: Optional[int] = None) -> SimResult:
+    """Simulate ``n_requests`` requests of ``wl`` on replica ``r`` (see the module docstring).
+
+    ``wl.request_rate`` (Poisson) or ``wl.concurrency`` (closed loop) must be set.
+    ``max_seqs``: cap on sequences in flight (default: the KV budget's, at each request's
+    own context).
+    """
+    if wl.request_rate is None and wl.concurrency is None:
+        raise ValueError("simulate needs a request rate or a concurrency in the workload")
+    N = int(n_requests)
+    if N < 1:
+        raise ValueError(f"n_requests must be >= 1, got {n_requests!r}")
+    T = int(token_budget)
+    rng = np.random.default_rng(seed)
+    isl, osl = sample_lengths(wl, N, rng)
+    new = np.maximum(np.rint(isl * (1.0 - wl.prefix_hit)), 1.0)
+    mem = replica_memory(r, wl.context_len)
+    if not mem.fits:
+        raise ValueError(f"{r.arch.name} does not fit on {r.tp} × {r.device.name}: no KV budget left")
+    budget = mem.kv_budget_bytes * (1 + 1e-12)
+    kv_need = np.asarray(kv_cache_bytes_per_seq(r.arch, isl + osl, r.kv_bytes_per_elem)) / r.kv_split
+    if kv_need.max() > budget:
+        raise ValueError("the longest request's KV cache does not fit in the KV budget")
+    cap = mem.max_seqs if max_seqs is None else int(max_seqs)
+    sm = step_model(r, wl, eff, T, max(cap, 1))
+    closed = wl.concurrency is not None
+    arrive = np.full(N, np.inf)
+    if closed:
+        arrive[:min(wl.concurrency, N)] = 0.0
+        next_new = min(wl.concurrency, N)
+    else:
+        arrive = np.cumsum(rng.exponential(1.0 / wl.request_rate, N))
+        next_new = N
+    first = np.full(N, np.nan)
+    finish = np.full(N, np.nan)
+    admit = np.full(N, np.nan)
+
+    queue: deque[int] = deque()
+    arr_ptr = 0                                     # next request not yet in the queue
+    pre: deque[list] = deque()                      # [idx, remaining prompt tokens], FCFS
+    # Decoding requests: a heap of (global step at which the last token comes, idx).  All
+    # of them advance one token per step, so the context sum is base + n · gstep.
+    dec: list[tuple[int, int]] = []
+    gstep = 0
+    base = 0.0                                      # Σ (context at join − gstep at join)
+    kv_used = 0.0
+    now = 0.0
+    done = 0
+    steps = 0
+    busy_batch_time = 0.0
+    max_queue = 0
+    w_tab, eta_tab = sm.weights, sm.eta_compute
+    n_max = len(w_tab) - 1
+    bw, pk = sm.mem_bw, sm.peak
+
+    def one_step(nd: int, P: float, ctx_sum: float) -> float:
+        n = nd + P
+        ni = min(int(n), n_max)
+        mem = (w_tab[ni] + sm.kv_per_ctx * ctx_sum + sm.kv_write * P) / bw
+        cmp = (sm.flops_dec * nd + sm.attn_per_ctx * ctx_sum + sm.flops_pre * P) / (pk * eta_tab[ni])
+        return (mem if mem > cmp else cmp) + ((sm.net_fixed + sm.net_per_token * n) if n > 0 else 0.0)
+
+    def room_for(i: int) -> bool:
+        return (len(dec) + len(pre)) < cap and kv_used + kv_need[i] <= budget
+
+    def finish_until(g: int) -> None:
+        nonlocal kv_used, done, base, next_new
+        while dec and dec[0][0] <= g:
+            _, i = heapq.heappop(dec)
+            finish[i] = now
+            kv_used -= kv_need[i]
+            base -= float(isl[i]) + 1.0 - join[i]
+            done += 1
+            if closed and next_new < N:
+                arrive[next_new] = now
+                next_new += 1
+
+    join = np.zeros(N)
+    ramp = np.arange(int(osl.max()) + 1, dtype=float)
+    while done < N:
+        while arr_ptr < N and arrive[arr_ptr] <= now:
+            queue.append(arr_ptr)
+            arr_ptr += 1
+        while queue and room_for(queue[0]):
+            i = queue.popleft()
+            kv_used += kv_need[i]
+            admit[i] = now
+            pre.append([i, float(new[i])])
+        if len(queue) > max_queue:
+            max_queue = len(queue)
+        nd = len(dec)
+        if nd == 0 and not pre:
+            if arr_ptr < N and np.isfinite(arrive[arr_ptr]):
+                now = max(now, float(arrive[arr_ptr]))
+                continue
+            raise RuntimeError("simulator stalled: nothing running and nothing to admit")
+        ctx = base + nd * gstep
+        if pre and T - nd > 0:
+            room = T - nd
+            P = 0.0
+            for item in pre:
+                if room <= 0:
+                    break
+                take = min(room, item[1])
+                item[1] -= take
+                P += take
+                room -= take
+            dt = one_step(nd, P, ctx)
+            now += dt
+            steps += 1
+            busy_batch_time += nd * dt
+            gstep += 1
+            finish_until(gstep)
+            while pre and pre[0][1] <= 0:
+                i = pre.popleft()[0]
+                first[i] = now
+                join[i] = gstep
+                base += float(isl[i]) + 1.0 - gstep
+                heapq.heappush(dec, (gstep + int(osl[i]) - 1, int(i)))
+            continue
+        # a run of pure decode steps up to the next event: a finish, or an arrival that fits
+        k_max = dec[0][0] - gstep
+        nxt = None
+        if queue:
+            if room_for(queue[0]):
+                nxt = now
+        elif arr_ptr < N and np.isfinite(arrive[arr_ptr]) and room_for(arr_ptr):
+            nxt = float(arrive[arr_ptr])
+        if k_max == 1 or (nxt is not None and nxt <= now):
+            k, dt = 1, one_step(nd, 0.0, ctx)
+        else:
+            # step j of the run: memory and compute both linear in j (the context grows by nd)
+            ni = min(nd, n_max)
+            m0 = (w_tab[ni] + sm.kv_per_ctx * ctx) / bw
+            m1 = sm.kv_per_ctx * nd / bw
+            pe = pk * eta_tab[ni]
+            c0 = (sm.flops_dec * nd + sm.attn_per_ctx * ctx) / pe
+            c1 = sm.attn_per_ctx * nd / pe
+            j = ramp[:k_max]
+            cum = np.cumsum(np.maximum(m0 + m1 * j, c0 + c1 * j))
+            cum += (sm.net_fixed + sm.net_per_token * nd) * (j + 1.0)
+            k = k_max if nxt is None else int(min(k_max, np.searchsorted(cum, nxt - now, side="left") + 1))
+            dt = float(cum[k - 1])
+        now += dt
+        steps += k
+        busy_batch_time += nd * dt
+        gstep += k
+        finish_until(gstep)
+
+    ttft = first - arrive
+    tpot = (finish - first) / (osl - 1.0)
+    start = float(arrive.min())
+    dur = float(finish.max() - start)
+    # steady-state window: from the arrival of the request N/4 to the last arrival (the
+    # ramp-up before it and the drain after it are left out of the rates)
+    arr_sorted = np.sort(arrive)
+    t0, t1 = float(arr_sorted[N // 4]), float(arr_sorted[-1])
+    if t1 - t0 <= 0.05 * dur:
+        t0, t1 = start, float(finish.max())
+    inside = (finish > t0) & (finish <= t1)
+    window = t1 - t0
+    served = float(inside.sum()) / window
+    out_tps = float(osl[inside].sum()) / window
+    offered = float(((arrive > t0) & (arrive <= t1)).sum()) / window if not closed else served
+    stable = closed or served >= 0.95 * offered
+    pct = lambda x, q: float(np.percentile(x, q))
+    return SimResult(n_requests=N, duration_seconds=dur,
+                     ttft_p50=pct(ttft, 50), ttft_p90=pct(ttft, 90), ttft_p99=pct(ttft, 99),
+                     tpot_p50=pct(tpot, 50), tpot_p90=pct(tpot, 90), tpot_p99=pct(tpot, 99),
+                     ttft_mean=float(ttft.mean()), tpot_mean=float(tpot.mean()),
+                     tokens_per_s=out_tps, tokens_per_s_per_gpu=out_tps / r.tp,
+                     requests_per_s=served, offered_requests_per_s=offered,
+                     mean_batch=busy_batch_time / dur, mean_wait_seconds=float(np.mean(admit - arrive)),
+                     max_queue=int(max_queue), steps=steps, stable=bool(stable), max_seqs=cap)
+
+
+def rate_sweep(r: Replica, wl: Workload, fractions=(0.2, 0.4, 0.6, 0.8, 0.9, 1.0, 1.1),
+               *, n_requests: int = 1500, eff: Efficiency = BOUND, token_budget: int = 8192,
+               seed: int = 0):
+    """Simulated TTFT / TPOT against the request rate: the replica's analytic capacity
+    (the most requests/s of :func:`calc.serving.steady.aggregated_curve` within the KV
+    budget) times each of ``fractions``, one :func:`simulate` run each.  Shows where
+    queueing starts (TTFT p90 rising before the capacity, without bound beyond it).
+    Returns (capacity requests/s, [(rate, SimResult), ...])."""
+    from .steady import aggregated_curve
+    mem = replica_memory(r, wl.context_len)
+    if not mem.fits:
+        return 0.0, []
+    curve = aggregated_curve(r, Workload(isl=wl.isl, osl=wl.osl, prefix_hit=wl.prefix_hit),
+                             np.arange(1, mem.max_seqs + 1), eff, token_budget)
+    if curve.batch.size == 0:
+        return 0.0, []
+    cap = float(curve.requests_per_s.max())
+    out = []
+    for f in fractions:
+        rate = cap * float(f)
+        w = Workload(isl=wl.isl, osl=wl.osl, distribution=wl.distribution, spread=wl.spread,
+                     prefix_hit=wl.prefix_hit, request_rate=rate)
+        out.append((rate, simulate(r, w, n_requests=n_requests, eff=eff, token_budget=token_budget,
+                                   seed=seed)))
+    return cap, out

@@ -1,0 +1,213 @@
+"""The analytic steady state of one replica: TPOT, TTFT and throughput against batch.
+
+Aggregated (continuous batching with chunked prefill, token budget T per step).  B
+sequences decode; each request's n_new = isl·(1 − hit) prompt tokens are prefilled in
+n_c = ceil(n_new / (T − B)) chunks of n_new / n_c tokens, each chunk riding in one step
+with the B decode tokens.  While B requests finish every osl steps, B·n_c of those osl
+steps carry a chunk, so
+
+    f       = B · n_c / osl                       (share of steps with a chunk; f <= 1)
+    step    = (1 − f) · t(B, 0) + f · t(B, chunk)    t = calc.serving.replica.step_time
+    TPOT    = step / E                              E = tokens per step (1, or speculative)
+    TTFT    = n_c · t(B, chunk)                     (no queueing: the simulator adds it)
+    tokens/s per GPU = B / TPOT / tp;   requests/s = B / (TPOT · osl)
+
+f > 1 means the prefills need more tokens than the budget leaves: that batch is not
+reported (``feasible`` False).
+
+Disaggregated (DistServe, Zhong et al. 2024; Splitwise, Patel et al. 2024): prefill
+instances of tp_p GPUs run k = max(1, floor(T / n_new)) prompts per step, decode
+instances of tp_d GPUs run pure decode steps at batch B.
+
+    TTFT     = t_p(k · n_new) + KV transfer           transfer = KV(isl) / kv_split / (network · η)
+    r_p      = k / t_p(k · n_new)                     requests/s per prefill instance
+    r_d      = B / (TPOT · osl)                       requests/s per decode instance
+    ratio    = r_d / r_p                              prefill instances per decode instance
+    tokens/s per GPU = osl / (tp_p / r_p + tp_d / r_d)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import numpy as np
+
+from .replica import (BOUND, NETWORK_BW, Efficiency, Replica, prefill_flops_per_token,
+                      replica_memory, step_time)
+from .speculative import SpecDecode
+from .workload import Workload
+
+__all__ = ["AggregatedCurve", "aggregated_curve", "DisaggregatedPoint", "prefill_pool",
+           "decode_pool", "disaggregated", "decode_pass"]
+
+
+def decode_pass(r: Replica, batch: Any, context_len: float, eff: Efficiency,
+                spec: Optional[SpecDecode] = None, prefill_tokens: Any = 0.0,
+                prefill_flops_token: float = 0.0):
+    """One decode pass of ``batch`` sequences: (seconds, tokens per sequence, StepTime).
+
+    Without speculation: one step_time, 1 token.  With it: the target verifies γ + 1
+    tokens per sequence in one pass (weights and KV read once, FLOP × (γ+1): the γ draft
+    tokens enter as prompt-like tokens of 2·N_active + A_dec(c) FLOP), and the draft costs
+    γ decode steps of the draft model on the same GPUs ("draft"), or γ × one layer of the
+    target ("mtp", DeepSeek-V3 §2.2); tokens per pass E = (1 − α^(γ+1)) / (1 − α).
+    """
+    if spec is None:
+        st = step_time(r, batch, context_len, prefill_tokens, prefill_flops_token, eff)
+        return np.asarray(st.seconds), 1.0, st
+    B = np.asarray(batch, dtype=float)
+    g = float(spec.gamma)
+    per_tok = float(step_time(r, 1.0, context_len, 0.0, 0.0, BOUND).flops)   # (2N + A_dec) per GPU
+    # verification: B decode tokens + B·γ draft tokens of the same FLOP; prompt chunk on top
+    P = np.asarray(prefill_tokens, dtype=float)
+    flops_extra = (B * g * per_tok + P * prefill_flops_token) / np.maximum(B * g + P, 1e-30)
+    st = step_time(r, B, context_len, B * g + P, flops_extra, eff)
+    if spec.method == "draft":
+        d = Replica(arch=spec.draft, device=r.device, tp=_draft_tp(spec.draft, r.tp),
+                    weights=r.weights, kv=r.kv, act=r.act)
+        t_draft = g * np.asarray(step_time(d, B, context_len, 0.0, 0.0, eff).seconds)
+    else:
+        base = np.asarray(step_time(r, B, context_len, 0.0, 0.0, eff).seconds)
+        t_draft = g * base / r.arch.n_layers
+    return np.asarray(st.seconds) + t_draft, spec.tokens_per_step, st
+
+
+def _draft_tp(draft, tp: int) -> int:
+    """The largest tensor-parallel size <= tp that divides the draft's heads."""
+    for t in range(tp, 0, -1):
+        if draft.n_heads % t == 0:
+            return t
+    return 1
+
+
+@dataclass(frozen=True)
+class AggregatedCurve:
+    """The aggregated steady state of one replica over batch sizes (arrays, one per batch).
+
+    Only batches that fit in the KV budget (and whose prefills fit in the token budget)
+    are kept.  ``bound`` names what sets each point's step: weights, kv, compute, network.
+    """
+    replica: Replica
+    workload: Workload
+    efficiency: Efficiency
+    token_budget: int
+    max_seqs: int
+    batch: np.ndarray
+    tpot_seconds: np.ndarray
+    ttft_seconds: np.ndarray
+    step_seconds: np.ndarray
+    chunk_share: np.ndarray          # f, share of steps carrying a prefill chunk
+    tokens_per_s_per_gpu: np.ndarray
+    tokens_per_s_per_user: np.ndarray
+    requests_per_s: np.ndarray       # per replica
+    kv_bytes_per_gpu: np.ndarray     # KV of the batch at full context, one GPU
+    memory_bytes_per_gpu: np.ndarray  # weights + KV of the batch, one GPU
+    bound: np.ndarray
+    fits: bool                       # at least one sequence fits
+
+
+def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = BOUND,
+                     token_budget: int = 8192, spec: Optional[SpecDecode] = None) -> AggregatedCurve:
+    """The aggregated steady state at each batch of ``batches`` (see the module docstring)."""
+    T = int(token_budget)
+    if T < 2:
+        raise ValueError(f"token_budget must be at least 2 tokens per step, got {token_budget!r}")
+    mem = replica_memory(r, wl.context_len)
+    B = np.unique(np.asarray(batches, dtype=float))
+    B = B[(B >= 1) & (B < T)]       # the KV limit is applied at the end: the step work of one
+    n_new = wl.new_tokens           # batch list is shared (cached) by every device
+    f_p = prefill_flops_per_token(r, wl.isl, wl.cached_tokens)
+    c = wl.decode_context
+    n_c = np.ceil(n_new / np.maximum(T - B, 1.0))
+    chunk = n_new / n_c
+    t0, E, st0 = decode_pass(r, B, c, eff, spec)
+    t1, _, st1 = decode_pass(r, B, c, eff, spec, chunk, f_p)
+    per_req_tokens = wl.osl / E                     # passes per request
+    f = B * n_c / per_req_tokens
+    ok = (f <= 1.0) & (B <= mem.max_seqs)
+    step = (1.0 - f) * t0 + f * t1
+    tpot = step / E
+    ttft = n_c * t1
+    bound = np.where(f * (t1 - t0) > 0.5 * step, np.asarray(st1.bound), np.asarray(st0.bound))
+    kv_gpu = B * mem.kv_bytes_per_seq
+    keep = ok
+    pick = lambda x: np.asarray(x)[keep]
+    return AggregatedCurve(
+        replica=r, workload=wl, efficiency=eff, token_budget=T, max_seqs=mem.max_seqs,
+        batch=pick(B), tpot_seconds=pick(tpot), ttft_seconds=pick(ttft), step_seconds=pick(step),
+        chunk_share=pick(f), tokens_per_s_per_gpu=pick(B / tpot / r.tp),
+        tokens_per_s_per_user=pick(1.0 / tpot), requests_per_s=pick(B / (tpot * wl.osl)),
+        kv_bytes_per_gpu=pick(kv_gpu),
+        memory_bytes_per_gpu=pick(mem.weight_bytes + kv_gpu),
+        bound=pick(bound), fits=mem.fits)
+
+
+@dataclass(frozen=True)
+class DisaggregatedPoint:
+    """One disaggregated layout: prefill instances of tp_p GPUs, decode instances of tp_d."""
+    prefill: Replica
+    decode: Replica
+    prompts_per_step: int
+    ttft_seconds: float
+    kv_transfer_seconds: float
+    prefill_requests_per_s: float      # per prefill instance
+    decode_batch: float
+    tpot_seconds: float
+    decode_requests_per_s: float       # per decode instance
+    ratio: float                       # prefill instances per decode instance
+    tokens_per_s_per_gpu: float
+    tokens_per_s_per_user: float
+    kv_bytes_per_gpu: float            # decode GPU
+    bound: str                         # decode step's bound
+    fits: bool
+
+
+def prefill_pool(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget: int = 8192,
+                 ttft_target: Optional[float] = None, network_bw: float = NETWORK_BW):
+    """(prompts per step k, TTFT, KV transfer seconds, requests/s per instance) of a prefill
+    instance.  k: the most prompts (up to T / n_new) whose step plus transfer meets
+    ``ttft_target`` (at least 1)."""
+    n_new = wl.new_tokens
+    f_p = prefill_flops_per_token(r, wl.isl, wl.cached_tokens)
+    k_max = max(1, int(token_budget // n_new))
+    ks = np.arange(1, k_max + 1, dtype=float)
+    t = np.asarray(step_time(r, 0.0, wl.isl, ks * n_new, f_p, eff).seconds)
+    mem = replica_memory(r, wl.isl)
+    eta = 1.0 if eff.label == "bound" else eff.network
+    xfer = 0.0 if eff.label == "bound" else mem.kv_bytes_per_seq / (network_bw * eta)
+    ttft = t + xfer
+    ok = np.ones_like(ks, dtype=bool) if ttft_target is None else ttft <= ttft_target
+    i = int(np.nonzero(ok)[0][-1]) if ok.any() else 0
+    return int(ks[i]), float(ttft[i]), xfer, float(ks[i] / t[i])
+
+
+def decode_pool(r: Replica, wl: Workload, batches: Any, eff: Efficiency = BOUND,
+                spec: Optional[SpecDecode] = None):
+    """Pure decode steps of one decode instance over ``batches`` that fit: (B, TPOT, bound, KV/GPU)."""
+    mem = replica_memory(r, wl.context_len)
+    B = np.unique(np.asarray(batches, dtype=float))
+    B = B[(B >= 1) & (B <= mem.max_seqs)]
+    t, E, st = decode_pass(r, B, wl.decode_context, eff, spec)
+    return B, np.asarray(t) / E, np.asarray(st.bound), B * mem.kv_bytes_per_seq, mem
+
+
+def disaggregated(prefill: Replica, decode: Replica, wl: Workload, batch: float,
+                  eff: Efficiency = BOUND, token_budget: int = 8192,
+                  spec: Optional[SpecDecode] = None, ttft_target: Optional[float] = None,
+                  network_bw: float = NETWORK_BW) -> DisaggregatedPoint:
+    """One disaggregated layout at decode batch ``batch`` (see the module docstring)."""
+    k, ttft, xfer, r_p = prefill_pool(prefill, wl, eff, token_budget, ttft_target, network_bw)
+    B, tpot, bound, kv, mem = decode_pool(decode, wl, [batch], eff, spec)
+    if B.size == 0:
+        return DisaggregatedPoint(prefill, decode, k, ttft, xfer, r_p, float(batch), math.inf, 0.0,
+                                  math.inf, 0.0, 0.0, 0.0, "kv", False)
+    r_d = float(B[0] / (tpot[0] * wl.osl))
+    per_gpu = wl.osl / (prefill.tp / r_p + decode.tp / r_d)
+    return DisaggregatedPoint(prefill=prefill, decode=decode, prompts_per_step=k, ttft_seconds=ttft,
+                              kv_transfer_seconds=xfer, prefill_requests_per_s=r_p,
+                              decode_batch=float(B[0]), tpot_seconds=float(tpot[0]),
+                              decode_requests_per_s=r_d, ratio=r_d / r_p,
+                              tokens_per_s_per_gpu=per_gpu, tokens_per_s_per_user=1.0 / float(tpot[0]),
+                              kv_bytes_per_gpu=float(kv[0]), bound=str(bound[0]), fits=True)

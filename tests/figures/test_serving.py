@@ -1,0 +1,57 @@
+"""ui.figures.serving: the frontier (one line per candidate, the TPOT target at 1 / TPOT, the
+Pareto front, the hover text) and the TTFT/TPOT-vs-rate chart, built from calc.serving."""
+import pytest
+
+from calc.hardware import load_hardware
+from calc.models import load_models
+from calc.serving import BOUND, Replica, Workload, compare_candidates, per_user_target, rate_sweep
+from ui.figures.serving import frontier_figure, rate_figure
+from ui.i18n import translator
+
+DEVICES = load_hardware()
+MODELS = load_models()
+
+
+@pytest.fixture(scope="module")
+def comp():
+    return compare_candidates(MODELS["qwen3-32b"], DEVICES, ["h100-sxm", "h200-sxm"], ["fp8"], "same",
+                              [2, 4], Workload(isl=4000, osl=500), request_rate=20, ttft_target=1.0,
+                              tpot_target=0.05, efficiency="bound")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_frontier_has_a_line_per_candidate_the_target_and_the_front(comp, lang):
+    t = translator(lang)
+    names = {d: DEVICES[d].name for d in ("h100-sxm", "h200-sxm")}
+    fig = frontier_figure(t, comp.candidates, names, per_user_target=per_user_target(0.05),
+                          pareto_x=comp.pareto_x, pareto_y=comp.pareto_y)
+    assert len(fig.data) == len(comp.candidates) + 2          # + Pareto front + target line
+    target = fig.data[-1]
+    assert list(target.x) == [20.0, 20.0]                      # 1 / 50 ms = 20 tokens/s per user
+    first = fig.data[0]
+    c = comp.candidates[0]
+    assert len(first.x) == c.curve.batch.size
+    hover = first.text[0]
+    for word in ("TTFT", "TPOT"):
+        assert word in hover
+    assert ("batch" in hover) if lang == "en" else ("批大小" in hover)
+    assert fig.layout.xaxis.type == "log"
+
+
+def test_front_is_not_dominated(comp):
+    # no point within the TTFT target beats a front point on both axes
+    import numpy as np
+    xs = np.concatenate([c.curve.tokens_per_s_per_user[c.curve.ttft_seconds <= 1.0] for c in comp.candidates])
+    ys = np.concatenate([c.curve.tokens_per_s_per_gpu[c.curve.ttft_seconds <= 1.0] for c in comp.candidates])
+    for fx, fy in zip(comp.pareto_x, comp.pareto_y):
+        assert not np.any((xs > fx) & (ys > fy))
+
+
+def test_rate_figure_four_series_and_the_capacity():
+    r = Replica(MODELS["qwen3-32b"], DEVICES["h200-sxm"], tp=4, weights="fp8", kv="fp8", act="fp8")
+    cap, sweep = rate_sweep(r, Workload(isl=2000, osl=200), (0.3, 0.9, 1.2), n_requests=300, eff=BOUND)
+    fig = rate_figure(translator("en"), cap, sweep, ttft_target=1.0, tpot_target=0.05)
+    assert [tr.name for tr in fig.data[:4]] == ["TTFT p50", "TTFT p90", "TPOT p50", "TPOT p90"]
+    assert fig.layout.shapes[0].x0 == pytest.approx(cap)
+    # the last rate is beyond the capacity: its TTFT p90 is the largest (the queue grows)
+    assert fig.data[1].y[-1] == max(fig.data[1].y)

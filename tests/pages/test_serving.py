@@ -1,0 +1,112 @@
+"""AppTest: the Serving page (pages/10_Serving.py), in English and Chinese.
+
+Numbers checked against calc.serving (whose hand-derived tests are tests/calc/test_serving.py):
+the page must show the same GPU count size_deployment gives for the same inputs, and the
+count must follow the TPOT target (a tighter target never needs fewer GPUs)."""
+import pytest
+
+from calc.hardware import load_hardware
+from calc.models import load_models
+from calc.serving import size_deployment
+from page_helpers import open_app_page
+
+PAGE = "pages/10_Serving.py"
+LABELS = {"en": "GPUs needed", "zh": "所需卡数"}
+
+
+def metric(at, label):
+    for m in at.metric:
+        if m.label == label:
+            return m.value
+    raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
+
+
+def gpus(at, lang="en") -> int:
+    return int(metric(at, LABELS[lang]).replace(",", ""))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_page_opens_with_the_answer_chart_table_and_simulator(lang):
+    at = open_app_page(PAGE, lang, timeout=120, model="qwen3-32b")
+    assert not at.exception and not at.error
+    assert gpus(at, lang) >= 1
+    assert len(at.get("plotly_chart")) == 2          # frontier + TTFT/TPOT vs rate
+    assert at.dataframe
+    assert len(at.metric) == 4
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_parameters_only_model_falls_back_with_a_note(lang):
+    at = open_app_page(PAGE, lang, timeout=120, s_sim="false")
+    assert at.info                                   # says which model it shows instead
+    assert gpus(at, lang) >= 1
+
+
+def test_gpu_count_is_size_deployments_and_follows_the_tpot_target():
+    m, d = load_models(), load_hardware()
+    counts = {}
+    for tpot in ("0.05", "0.01"):
+        at = open_app_page(PAGE, "en", timeout=120, model="llama-3.1-70b", s_devices="h200-sxm",
+                           s_prec="fp8", s_tpot=tpot, s_rate="20", s_sim="false")
+        counts[tpot] = gpus(at)
+        dep = size_deployment(m["llama-3.1-70b"], device=d["h200-sxm"], weights="fp8", kv_dtype="fp8",
+                              isl=4000, osl=500, request_rate=20, ttft_target=1.0,
+                              tpot_target=float(tpot))
+        assert counts[tpot] == dep.best.gpus
+    assert counts["0.01"] > counts["0.05"]
+
+
+def test_bad_input_names_the_field_and_keeps_the_rest():
+    at = open_app_page(PAGE, "en", timeout=120, model="qwen3-32b", s_isl="lots", s_sim="false")
+    assert any("Prompt tokens" in e.value for e in at.error)
+    assert at.warning                                # "missing inputs": nothing computed from it
+
+
+def test_share_link_names_round_trip():
+    at = open_app_page(PAGE, "en", timeout=120, model="qwen3-32b", s_devices="b200,h100-sxm",
+                       s_prec="fp8", s_tp="4,8", s_tpot="0.02", s_sim="false")
+    assert at.query_params["s_devices"] == "b200,h100-sxm"
+    assert at.query_params["s_tpot"] == "0.02"
+    ms = [w for w in at.multiselect]
+    assert ms[0].value == ["b200", "h100-sxm"] and ms[2].value == [4, 8]
+    # a value equal to its default is left out of the link
+    at2 = open_app_page(PAGE, "en", timeout=120, model="qwen3-32b", s_sim="false")
+    assert "s_tpot" not in at2.query_params and "s_devices" not in at2.query_params
+
+
+def test_bound_is_never_below_the_estimate():
+    est = open_app_page(PAGE, "en", timeout=120, model="qwen3-32b", s_sim="false")
+    bnd = open_app_page(PAGE, "en", timeout=120, model="qwen3-32b", s_sim="false", s_eff="bound")
+    assert gpus(bnd) <= gpus(est)
+
+
+def test_add_to_plans_puts_the_best_aggregated_layout_in_the_plans_table():
+    at = open_app_page(PAGE, "en", timeout=120, model="qwen3-32b", s_sim="false", s_price="$1.30",
+                       s_mode="aggregated")
+    gpus_needed = gpus(at)
+    button = next(b for b in at.button if b.label == "Add this setup to the plans")
+    button.click().run()
+    assert not at.exception
+    assert any("Added" in s.value for s in at.success)
+    at.switch_page("pages/7_Plans.py").run()
+    assert not at.exception
+    names = [str(v) for df in at.dataframe for v in df.value.iloc[:, 0]]
+    added = [n for n in names if n.startswith("Qwen3 32B")]
+    assert added, names
+    # the name carries the replicas and tp: replicas × tp = the GPUs the Serving page needs
+    import re
+    n, tp = map(int, re.search(r"(\d+) × TP(\d+)", added[0]).groups())
+    assert n * tp == gpus_needed
+
+
+def test_typed_price_sets_the_cost_and_its_currency():
+    # ¥10 per GPU-hour: the cost metric is written in CNY (calc.currency: symbol and code)
+    at = open_app_page(PAGE, "en", timeout=120, model="qwen3-32b", s_sim="false", s_price="¥10")
+    assert metric(at, "Cost per million output tokens").endswith("CNY")
+    # a bare number: the currency chosen on the Plans page (EUR) earlier in the session
+    at2 = open_app_page("pages/7_Plans.py", "en", timeout=120, currency="EUR")
+    for key, value in dict(model="qwen3-32b", s_sim="false", s_price="10").items():
+        at2.query_params[key] = value
+    at2.switch_page(PAGE).run()
+    assert not at2.exception
+    assert metric(at2, "Cost per million output tokens").endswith("EUR")

@@ -1,0 +1,26 @@
+"""The Serving page's definitions and 'How this is computed' (formulas from calc.serving)."""
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.frame import how_computed
+
+
+def render_definitions(t) -> None:
+    st.info(t("serving.definitions"), icon=":material/menu_book:")
+
+
+def render_how(t) -> None:
+    how_computed(t, [
+        (r"\text{KV budget} = M\,(1-r) - W_{\text{GPU}},\quad B_{\max} = \left\lfloor \frac{\text{KV budget}}{\mathrm{KV}(i+o)/s_{kv}} \right\rfloor",
+         t("serving.how.budget")),
+        (r"t(B,P) = \max\!\left(\frac{W(B+P) + B\,\mathrm{KV}(c) + P\,kv}{\eta_{m}\,\mathrm{BW}},\ \frac{B(2N_a + A(c)) + P\,F_p}{\eta_c\,\mathrm{peak}}\right) + 2L\left(\alpha + \frac{2(t-1)}{t}\frac{(B+P)\,d\,a}{\eta_l\,\mathrm{link}}\right)",
+         t("serving.how.step")),
+        (r"f = \frac{B\,n_c}{o},\quad \mathrm{TPOT} = (1-f)\,t(B,0) + f\,t(B,\tfrac{n}{n_c}),\quad \mathrm{TTFT} = n_c\,t(B,\tfrac{n}{n_c})",
+         t("serving.how.mix")),
+        (r"r_p = \frac{k}{t_p(k\,n)},\quad r_d = \frac{B}{\mathrm{TPOT}\cdot o},\quad \frac{\text{tokens/s}}{\text{GPU}} = \frac{o}{t_p/r_p + t_d/r_d}",
+         t("serving.how.disagg")),
+        (r"E = \frac{1-\alpha^{\gamma+1}}{1-\alpha}\quad(\alpha=0.8,\ \gamma=4:\ 3.36)", t("serving.how.spec")),
+        (r"\$/\text{Mtok} = \frac{\$/\text{GPU-hour}}{\text{tokens/s per GPU}\times 3600/10^6},\quad \text{J/token} = \frac{W}{\text{tokens/s per GPU}}",
+         t("serving.how.cost")),
+    ], key="serving_how")

@@ -1,0 +1,44 @@
+"""The Serving page's simulator chart: TTFT and TPOT (p50, p90) against the request rate
+for the best aggregated layout's replica, where queueing starts (calc.serving.rate_sweep)."""
+from __future__ import annotations
+
+import streamlit as st
+
+from calc.serving import BOUND, Replica, Workload, default_act, published_efficiency, rate_sweep
+from ui.figures.serving import rate_figure
+
+SWEEP = (0.2, 0.4, 0.6, 0.8, 0.9, 1.0, 1.15)
+N_REQUESTS = 1000
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _sweep(_arch, arch_key: str, _device, device_id: str, tp: int, prec: str, kv: str,
+           isl: float, osl: float, dist: str, spread: float, prefix: float, budget: int, eff: str):
+    r = Replica(arch=_arch, device=_device, tp=tp, weights=prec, kv=kv, act=default_act(_device, prec))
+    wl = Workload(isl=isl, osl=osl, distribution=dist, spread=spread, prefix_hit=prefix)
+    e = BOUND if eff == "bound" else published_efficiency()
+    return rate_sweep(r, wl, SWEEP, n_requests=N_REQUESTS, eff=e, token_budget=budget)
+
+
+def render_queueing(ctx, arch, comp, inp) -> None:
+    t = ctx.t
+    st.subheader(t("serving.sim_heading"))
+    best = next((s for s in sorted((s for s in comp.sized if s.deployment.aggregated is not None),
+                                   key=lambda s: s.deployment.aggregated.gpus)), None)
+    if best is None:
+        st.info(t("serving.sim_none"), icon=":material/info:")
+        return
+    opt = best.deployment.aggregated
+    tp = opt.pools[0].tp
+    dev = ctx.devices[best.device_id]
+    cap, sweep = _sweep(arch, repr(arch), dev, best.device_id, tp, best.precision, best.kv,
+                        inp.isl, inp.osl, inp.distribution, inp.spread, inp.prefix_hit,
+                        inp.token_budget, inp.efficiency)
+    if not sweep:
+        st.info(t("serving.sim_none"), icon=":material/info:")
+        return
+    st.markdown(t("serving.sim_intro", device=dev.name, prec=best.precision.upper(), tp=tp,
+                  n=N_REQUESTS))
+    fig = rate_figure(t, cap, sweep, ttft_target=inp.ttft_target, tpot_target=inp.tpot_target)
+    st.plotly_chart(fig, config=ctx.chart_config("serving_rate"), key="serving_rate")
+    st.caption(t("serving.sim_caption"))

@@ -1,0 +1,81 @@
+"""The Serving page's answer: the headline metrics (GPUs for the rate, $/Mtok, J/token, the
+bound) and the sizing table, one row per device × precision.  Numbers from
+calc.serving.compare_candidates."""
+from __future__ import annotations
+
+import streamlit as st
+
+from calc.currency import format_money
+from calc.units import format_si
+
+COST_DECIMALS = 3            # $/Mtok is cents: 0.141
+
+
+def money(amount, code) -> str:
+    return "—" if amount is None else format_money(amount, code or "USD", decimals=COST_DECIMALS)
+
+
+def layout_text(t, option) -> str:
+    """'3 × TP2' or 'prefill 3 × TP1 + decode 3 × TP1'."""
+    if option is None:
+        return t("serving.none")
+    parts = [t("serving.pool", role=t(f"serving.role.{p.role}"), n=p.instances, tp=p.tp)
+             for p in option.pools]
+    return " + ".join(parts)
+
+
+def render_answer(ctx, comp, inp) -> None:
+    t = ctx.t
+    best = comp.best
+    st.subheader(t("serving.answer_heading"))
+    if best is None:
+        st.warning(t("serving.no_layout"), icon=":material/warning:")
+        return
+    o = best.option
+    c1, c2 = st.columns(2)
+    c3, c4 = st.columns(2)
+    c1.metric(t("serving.metric.gpus"), f"{o.gpus:,}", help=t("serving.metric.gpus_help"))
+    c2.metric(t("serving.metric.cost"), money(best.cost_per_mtok, inp.currency),
+              help=t("serving.metric.cost_help"))
+    c3.metric(t("serving.metric.energy"),
+              "—" if best.joules_per_token_tdp is None else format_si(best.joules_per_token_tdp, "J"),
+              help=t("serving.metric.energy_help"))
+    c4.metric(t("serving.metric.bound"), t(f"serving.bound.{o.bound}"), help=t("serving.metric.bound_help"))
+    st.markdown(t("serving.best", device=ctx.devices[best.device_id].name, prec=best.precision.upper(),
+                  kv=best.kv.upper(), mode=t(f"serving.mode.{o.mode}"), layout=layout_text(t, o),
+                  ttft=format_si(o.ttft_seconds, "s"), tpot=format_si(o.tpot_seconds, "s"),
+                  per_gpu=format_si(o.tokens_per_s_per_gpu, "tok/s"),
+                  per_user=format_si(o.tokens_per_s_per_user, "tok/s")))
+    if best.price_source == "inferencex":
+        st.caption(t("serving.price_inferencex"))
+
+
+def render_table(ctx, comp, inp) -> None:
+    t = ctx.t
+    rows = []
+    for s in comp.sized:
+        for mode in inp.modes:
+            o = getattr(s.deployment, mode)
+            rows.append({
+                t("serving.col.device"): ctx.devices[s.device_id].name,
+                t("serving.col.precision"): f"{s.precision.upper()} / KV {s.kv.upper()}",
+                t("serving.col.mode"): t(f"serving.mode.{mode}"),
+                t("serving.col.layout"): layout_text(t, o),
+                t("serving.col.gpus"): "—" if o is None else f"{o.gpus:,}",
+                t("serving.col.ttft"): "—" if o is None else format_si(o.ttft_seconds, "s"),
+                t("serving.col.tpot"): "—" if o is None else format_si(o.tpot_seconds, "s"),
+                t("serving.col.per_gpu"): "—" if o is None else format_si(o.tokens_per_s_per_gpu, "tok/s"),
+                t("serving.col.cost"): "—" if (o is None or s.option is not o) else money(s.cost_per_mtok, inp.currency),
+                t("serving.col.energy"): "—" if (o is None or s.option is not o or s.joules_per_token_tdp is None)
+                else format_si(s.joules_per_token_tdp, "J"),
+                t("serving.col.energy_all_in"): "—" if (o is None or s.option is not o or s.joules_per_token_all_in is None)
+                else format_si(s.joules_per_token_all_in, "J"),
+                t("serving.col.bound"): "—" if o is None else t(f"serving.bound.{o.bound}"),
+            })
+    st.dataframe(rows, hide_index=True, width="stretch")
+    st.caption(t("serving.table_caption"))
+    if comp.skipped:
+        with st.expander(t("serving.skipped", n=len(comp.skipped))):
+            for dev, p, tp, why in comp.skipped:
+                st.markdown(t("serving.skipped_row", device=ctx.devices[dev].name, prec=p.upper(),
+                              tp=tp, why=t("serving.no_fit") if why == "no_fit" else why))

@@ -1,0 +1,444 @@
+"""Strings of the Serving page (keys "serving.*", its navigation and home-page entries)."""
+
+EN = {
+    "nav.serving": "Serving",
+    "home.tool.serving": "Serving at a latency target: GPUs for a request rate at a TTFT / TPOT "
+                         "target, tokens/s per GPU against tokens/s per user, $ per million "
+                         "tokens and J per token, with the KV-cache budget first.",
+    "serving.title": "Serving at a latency target",
+    "serving.intro": "How many GPUs for your traffic, at what time to first token (TTFT) and time "
+                     "per output token (TPOT), and what a million tokens cost. Each candidate "
+                     "(device × precision × tensor-parallel size) is a curve: more sequences in a "
+                     "batch give more tokens/s per GPU and fewer per user. The KV cache comes "
+                     "first: no batch beyond what fits after the weights and the 10 % reserve is "
+                     "shown. Step times are the Decode page's records (weights, KV cache, FLOP "
+                     "per GPU) at the published achievable fractions.",
+    "serving.definitions": "**Definitions.** Throughput counts **output (generated) tokens** unless "
+                           "a label says input + output. **TTFT** runs from a request's arrival to "
+                           "its first token: queueing + prefill (+ the KV transfer when prefill and "
+                           "decode are disaggregated). **TPOT** is the mean time between output "
+                           "tokens after the first. Tokens/s **per user** = 1 / TPOT; per GPU = "
+                           "output tokens/s ÷ GPUs.",
+    "serving.no_model": "The sidebar's model is \"Custom: parameters only\": serving needs the "
+                        "architecture (its KV cache). Showing **{name}**; choose any model in the "
+                        "sidebar.",
+    "serving.use_default": "Use {name}",
+    "serving.use_default_help": "Select it as the sidebar's model (kept in the link as model=…).",
+    "serving.model_caption": "Model: **{name}** · source: {source}",
+    "serving.inputs_heading": "Inputs",
+    "serving.workload_heading": "Workload",
+    "serving.isl": "Prompt tokens (input length)",
+    "serving.isl_help": "Mean prompt length in tokens, e.g. 4000. URL name s_isl.",
+    "serving.osl": "Output tokens (answer length)",
+    "serving.osl_help": "Mean generated tokens per request, at least 2 (TPOT is the time between "
+                        "them), e.g. 500. URL name s_osl.",
+    "serving.rate": "Request rate (requests/s)",
+    "serving.rate_help": "Requests per second the whole deployment must serve (Poisson arrivals "
+                         "in the simulator), e.g. 20. URL name s_rate.",
+    "serving.prefix": "Prefix-cache hit rate",
+    "serving.prefix_help": "Share of each prompt's tokens already in the prefix cache (a shared "
+                           "system prompt): they are not prefilled again. 500 of 4000 tokens = "
+                           "12.5 %. URL name s_prefix.",
+    "serving.dist": "Length distribution",
+    "serving.dist_help": "Fixed lengths, or drawn per request in the simulator: uniform around the "
+                         "mean, or lognormal with this mean. The analytic curves use the means. "
+                         "URL name s_dist.",
+    "serving.dist.fixed": "Fixed",
+    "serving.dist.uniform": "Uniform",
+    "serving.dist.lognormal": "Lognormal",
+    "serving.spread": "Spread",
+    "serving.spread_help.uniform": "Half-width as a fraction of the mean: 0.5 draws lengths "
+                                   "between 0.5× and 1.5× the mean (0 to 0.95). URL name s_spread.",
+    "serving.spread_help.lognormal": "σ of the log-length (0 to 2; 0.5 is a moderate tail). URL "
+                                     "name s_spread.",
+    "serving.targets_heading": "Targets",
+    "serving.ttft_target": "TTFT target",
+    "serving.ttft_target_help": "Longest acceptable time to first token. URL name s_ttft (seconds).",
+    "serving.tpot_target": "TPOT target",
+    "serving.tpot_target_help": "Longest acceptable time per output token; 50 ms = 20 tokens/s per "
+                                "user. The red line on the chart. URL name s_tpot (seconds).",
+    "serving.candidates_heading": "Candidates",
+    "serving.devices": "Devices",
+    "serving.devices_help": "Accelerators to compare (hardware.toml, those with a memory size). "
+                            "URL name s_devices (comma-separated ids).",
+    "serving.precisions": "Weight precisions",
+    "serving.precisions_help": "BF16, FP8 or FP4 (NVFP4, 0.5625 bytes per weight with its scales). "
+                               "The matrix units compute in the same precision where the device "
+                               "has a peak for it (FP8 on Hopper, FP4 on Blackwell), else in BF16 "
+                               "(weight-only quantization). URL name s_prec.",
+    "serving.kv": "KV cache precision",
+    "serving.kv_help": "The KV cache's element format; \"same\" stores it in the weights' "
+                       "precision. URL name s_kv.",
+    "serving.kv.same": "Same as the weights",
+    "serving.tps": "Tensor-parallel sizes (GPUs per replica)",
+    "serving.tps_help": "GPUs per model replica to try; each must divide the attention heads "
+                        "(the Model page's rule). URL name s_tp.",
+    "serving.engine_heading": "Engine and accuracy",
+    "serving.mode": "Serving mode",
+    "serving.mode_help": "Aggregated: prefill chunks and decode tokens share each step (continuous "
+                         "batching, chunked prefill). Disaggregated: separate prefill and decode "
+                         "pools, the KV cache sent between them over the network. Both: the page "
+                         "sizes each and keeps the one with fewer GPUs. URL name s_mode.",
+    "serving.mode.both": "Both",
+    "serving.mode.aggregated": "Aggregated",
+    "serving.mode.disaggregated": "Disaggregated",
+    "serving.budget": "Token budget per step",
+    "serving.budget_help": "Most tokens one step processes (vLLM's max_num_batched_tokens): "
+                           "decode tokens plus prompt chunks. URL name s_budget.",
+    "serving.eff": "Numbers shown",
+    "serving.eff_help": "Estimate: the achievable fractions published runs reach — HBM bandwidth "
+                        "from gpt-fast's decode rows (published_mfu.toml), matrix efficiency by "
+                        "GEMM size from Calculon capped at the best MFU published for the device's "
+                        "family, NVLink at 65 %, 8 µs per all-reduce. Bound: "
+                        "100 % of the datasheet and communication hidden — a ceiling no real "
+                        "server exceeds. URL name s_eff.",
+    "serving.eff.estimate": "Estimate",
+    "serving.eff.bound": "Bound (ceiling)",
+    "serving.sim": "Run the simulator (TTFT / TPOT against the rate)",
+    "serving.sim_help": "Simulates continuous batching at rates up to beyond capacity for the best "
+                        "aggregated layout (1,000 requests per rate). URL name s_sim.",
+    "serving.spec_heading": "Speculative decoding",
+    "serving.spec": "Use speculative decoding",
+    "serving.spec_help": "A draft proposes γ tokens, the model verifies them in one pass; on "
+                         "average (1 − α^(γ+1)) / (1 − α) tokens per pass (Leviathan et al. "
+                         "2023). URL name s_spec.",
+    "serving.spec_method": "Draft",
+    "serving.spec_method_help": "MTP: the model's own multi-token-prediction head (about one layer "
+                                "per draft token). Draft model: a smaller catalog model on the "
+                                "same GPUs. URL name s_spec_m.",
+    "serving.spec_method.mtp": "Multi-token prediction",
+    "serving.spec_method.draft": "Draft model",
+    "serving.draft": "Draft model",
+    "serving.draft_help": "A catalog model run γ times per verification. URL name s_draft.",
+    "serving.alpha": "Acceptance rate α",
+    "serving.alpha_help": "Share of draft tokens the model accepts: depends on the draft, the model "
+                          "and the text. 0.8 is Leviathan et al.'s worked example, not a measured "
+                          "value for your pair: measure it (EAGLE and Medusa report α per task). "
+                          "URL name s_alpha.",
+    "serving.alpha_source": "typed on the Serving page",
+    "serving.gamma": "Draft length γ",
+    "serving.gamma_help": "Draft tokens per verification pass, e.g. 4. URL name s_gamma.",
+    "serving.spec_invalid": "Speculative decoding needs a valid α and γ.",
+    "serving.cost_heading": "Cost and energy",
+    "serving.price": "Price per GPU-hour",
+    "serving.price_help": "e.g. $2 or ¥15 (the currency is read from what you type; a bare number "
+                          "is in the currency chosen on the Training and Plans pages). Blank: "
+                          "InferenceX's hyperscaler price where it has one (H100 $1.30, H200 "
+                          "$1.41, B200 $1.95). URL name s_price.",
+    "serving.price_placeholder": "InferenceX price",
+    "serving.kw": "All-in power per GPU",
+    "serving.kw_help": "Facility power per GPU (cooling, CPUs, network), e.g. 1.73 kW. Blank: "
+                       "InferenceX's figure where it has one (H100 / H200 1.73 kW, B200 2.17 kW). "
+                       "J/token is also given at the board's TDP. URL name s_kw.",
+    "serving.kw_placeholder": "InferenceX figure",
+    "serving.answer_heading": "GPUs for the rate",
+    "serving.no_layout": "No candidate meets both targets at this rate: loosen a target, add "
+                         "devices, precisions or tensor-parallel sizes.",
+    "serving.metric.gpus": "GPUs needed",
+    "serving.metric.gpus_help": "Fewest GPUs of the candidates that serve the rate within both "
+                                "targets (whole replicas or pools).",
+    "serving.metric.cost": "Cost per million output tokens",
+    "serving.metric.cost_help": "Price per GPU-hour ÷ (tokens/s per GPU × 3600 / 1e6), at the rate: "
+                                "H100 at $1.30 and 2,568 tokens/s per GPU gives $0.141.",
+    "serving.metric.energy": "Energy per output token (TDP)",
+    "serving.metric.energy_help": "Board power (TDP) ÷ tokens/s per GPU; the table also gives it "
+                                  "at the all-in power.",
+    "serving.metric.bound": "Limited by",
+    "serving.metric.bound_help": "What sets the step time of the chosen layout: reading the "
+                                 "weights, reading the KV cache, compute, or the network "
+                                 "(all-reduce).",
+    "serving.best": "Best: **{device}**, {prec} weights, KV {kv}, {mode}: {layout}. TTFT {ttft}, "
+                    "TPOT {tpot}, **{per_gpu}** per GPU, {per_user} per user (analytic steady "
+                    "state, no queueing: see the simulator below for p90).",
+    "serving.price_inferencex": "Cost at InferenceX's hyperscaler price per GPU-hour (USD); type a "
+                                "price under \"Cost and energy\" for yours.",
+    "serving.none": "none meets the targets",
+    "serving.pool": "{role} {n} × TP{tp}",
+    "serving.role.aggregated": "replicas",
+    "serving.role.prefill": "prefill",
+    "serving.role.decode": "decode",
+    "serving.frontier_heading": "Tokens/s per GPU against tokens/s per user",
+    "serving.eff_source.estimate": "HBM bandwidth at {bw} (top of gpt-fast's measured band, "
+                                   "published_mfu.toml), matrix efficiency by GEMM size (Calculon) "
+                                   "capped at the family's best published MFU, NVLink at 65 %, 8 µs "
+                                   "per all-reduce",
+    "serving.eff_source.bound": "100 % of the datasheet, communication hidden",
+    "serving.frontier_caption": "{eff}: {source}. One curve per device × precision × TP, one point "
+                                "per batch size that fits; filled points meet both targets. Right "
+                                "of the red line the TPOT target is met; the grey band is the "
+                                "Pareto front of the points within the TTFT target.",
+    "serving.no_candidate": "No candidate fits: the weights alone exceed the memory of each. Add "
+                            "GPUs per replica (TP) or a lower precision.",
+    "serving.fig.title": "Throughput per GPU vs speed per user (output tokens)",
+    "serving.fig.x": "tokens/s per user (1 / TPOT)",
+    "serving.fig.y": "output tokens/s per GPU",
+    "serving.fig.label": "{device} · {prec} · TP{tp}",
+    "serving.fig.hover": "<b>{label}</b><br>batch {batch}<br>TTFT {ttft} · TPOT {tpot}<br>memory per "
+                         "GPU {mem}<br>limited by {bound}",
+    "serving.fig.pareto": "Pareto front",
+    "serving.fig.target": "TPOT target ({value} per user)",
+    "serving.bound.weights": "weights",
+    "serving.bound.kv": "KV cache",
+    "serving.bound.compute": "compute",
+    "serving.bound.network": "network",
+    "serving.bound.budget": "KV budget",
+    "serving.col.device": "Device",
+    "serving.col.precision": "Precision",
+    "serving.col.mode": "Mode",
+    "serving.col.layout": "Layout",
+    "serving.col.gpus": "GPUs",
+    "serving.col.ttft": "TTFT",
+    "serving.col.tpot": "TPOT",
+    "serving.col.per_gpu": "Output tokens/s per GPU",
+    "serving.col.cost": "$/Mtok",
+    "serving.col.energy": "J/token (TDP)",
+    "serving.col.energy_all_in": "J/token (all-in)",
+    "serving.col.bound": "Limited by",
+    "serving.table_caption": "Each row: the fewest GPUs of that device and precision meeting both "
+                             "targets at the rate (tokens/s per GPU = rate × output tokens ÷ GPUs). "
+                             "Cost and energy for the better mode of each row pair. \"Add this setup "
+                             "to the plans\" adds the best aggregated layout (one replica and its "
+                             "batch; the Plans table has no disaggregated plans).",
+    "serving.skipped": "{n} candidates left out",
+    "serving.skipped_row": "- {device} · {prec} · TP{tp}: {why}",
+    "serving.no_fit": "the weights leave no room for one sequence's KV cache",
+    "serving.sim_heading": "Where queueing starts",
+    "serving.sim_none": "No aggregated layout meets the targets: nothing to simulate.",
+    "serving.sim_intro": "One replica of {device}, {prec}, TP{tp}, simulated with {n} requests per "
+                         "rate (Poisson arrivals, iteration-level scheduling with the token budget "
+                         "and the KV limit).",
+    "serving.sim_caption": "TTFT includes the queueing; beyond the capacity (dotted line) the queue "
+                           "grows without bound. Dashed lines: the targets.",
+    "serving.rate_fig.title": "Simulated TTFT and TPOT against the request rate (one replica)",
+    "serving.rate_fig.x": "requests/s",
+    "serving.rate_fig.y_ttft": "TTFT (s)",
+    "serving.rate_fig.y_tpot": "TPOT (s)",
+    "serving.rate_fig.ttft_p50": "TTFT p50",
+    "serving.rate_fig.ttft_p90": "TTFT p90",
+    "serving.rate_fig.tpot_p50": "TPOT p50",
+    "serving.rate_fig.tpot_p90": "TPOT p90",
+    "serving.rate_fig.capacity": "capacity",
+    "serving.how.budget": "**KV budget first.** Memory M less the 10 % reserve r and this GPU's "
+                          "weights W (÷ tp); each sequence needs its KV cache at i + o tokens "
+                          "÷ s_kv (min(tp, KV heads); MLA's latent is not split).",
+    "serving.how.step": "**One step** of B decode tokens at context c and P prompt tokens: the "
+                        "larger of memory and compute time, plus two all-reduces per layer "
+                        "(latency α and ring volume). The bound takes η = 1 and no "
+                        "communication.",
+    "serving.how.mix": "**Aggregated** (chunked prefill): a prompt's n new tokens are prefilled in "
+                       "n_c = ⌈n / (T − B)⌉ chunks; a share f of the steps carries one.",
+    "serving.how.disagg": "**Disaggregated:** prefill instances (k prompts per step) and decode "
+                          "instances in the ratio r_d / r_p; the KV cache crosses the network "
+                          "(50 GB/s per GPU at 90 %).",
+    "serving.how.spec": "**Speculative decoding** (Leviathan et al. 2023): tokens per "
+                        "verification pass; the pass reads the weights once and computes γ + 1 "
+                        "tokens per sequence, plus the draft.",
+    "serving.how.cost": "**Cost and energy** (InferenceX).",
+}
+
+ZH = {
+    "nav.serving": "推理服务",
+    "home.tool.serving": "按延迟目标规划推理服务：满足首 token 时间 / TPOT 目标的请求速率需要多少张卡，"
+                         "每张卡的 tokens/秒与每个用户的 tokens/秒，每百万 token 的费用和每 token "
+                         "的能耗——先算 KV cache 的预算。",
+    "serving.title": "按延迟目标规划推理服务",
+    "serving.intro": "你的流量需要多少张卡，首 token 时间（TTFT）和每个输出 token 的时间（TPOT）"
+                     "是多少，每百万 token 花多少钱。每个候选（设备 × 精度 × 张量并行规模）是一条"
+                     "曲线：批大小越大，每张卡的 tokens/秒越多，每个用户的越少。KV cache 优先："
+                     "放不下（扣除权重和 10 % 预留之后）的批大小不显示。每步时间来自解码速度页面"
+                     "的同一记录（每张卡的权重、KV cache、FLOP），按已发表的可达比例计算。",
+    "serving.definitions": "**定义。** 吞吐只计**输出（生成的）token**，除非标注为输入 + 输出。"
+                           "**TTFT**（首 token 时间）从请求到达到第一个 token：排队 + 预填充"
+                           "（预填充与解码分离时再加 KV 传输）。**TPOT** 是第一个 token 之后相邻"
+                           "输出 token 的平均间隔。**每个用户**的 tokens/秒 = 1 / TPOT；每张卡的 = "
+                           "输出 tokens/秒 ÷ 卡数。",
+    "serving.no_model": "侧边栏的模型是“自定义：仅参数量”：规划推理服务需要模型结构（它的 KV "
+                        "cache）。这里显示 **{name}**；可在侧边栏选择任意模型。",
+    "serving.use_default": "使用 {name}",
+    "serving.use_default_help": "把它设为侧边栏的模型（链接中保存为 model=…）。",
+    "serving.model_caption": "模型：**{name}** · 来源：{source}",
+    "serving.inputs_heading": "输入",
+    "serving.workload_heading": "负载",
+    "serving.isl": "提示词 token 数（输入长度）",
+    "serving.isl_help": "提示词的平均长度（token），例如 4000。URL 参数 s_isl。",
+    "serving.osl": "输出 token 数（回答长度）",
+    "serving.osl_help": "每个请求平均生成的 token 数，至少 2（TPOT 是它们之间的间隔），例如 500。"
+                        "URL 参数 s_osl。",
+    "serving.rate": "请求速率（请求/秒）",
+    "serving.rate_help": "整个部署每秒要处理的请求数（模拟器中按泊松到达），例如 20。URL 参数 s_rate。",
+    "serving.prefix": "前缀缓存命中率",
+    "serving.prefix_help": "每个提示词中已在前缀缓存里的 token 比例（共享的系统提示词）：它们不再"
+                           "预填充。4000 个中的 500 个 = 12.5 %。URL 参数 s_prefix。",
+    "serving.dist": "长度分布",
+    "serving.dist_help": "固定长度，或在模拟器中为每个请求抽样：均值附近的均匀分布，或给定均值的"
+                         "对数正态分布。解析曲线用均值。URL 参数 s_dist。",
+    "serving.dist.fixed": "固定",
+    "serving.dist.uniform": "均匀",
+    "serving.dist.lognormal": "对数正态",
+    "serving.spread": "离散程度",
+    "serving.spread_help.uniform": "半宽占均值的比例：0.5 表示长度在均值的 0.5 到 1.5 倍之间"
+                                   "（0 到 0.95）。URL 参数 s_spread。",
+    "serving.spread_help.lognormal": "对数长度的 σ（0 到 2；0.5 是中等的长尾）。URL 参数 s_spread。",
+    "serving.targets_heading": "目标",
+    "serving.ttft_target": "TTFT 目标",
+    "serving.ttft_target_help": "可接受的最长首 token 时间。URL 参数 s_ttft（秒）。",
+    "serving.tpot_target": "TPOT 目标",
+    "serving.tpot_target_help": "可接受的最长每输出 token 时间；50 ms = 每个用户 20 tokens/秒。"
+                                "即图中的红线。URL 参数 s_tpot（秒）。",
+    "serving.candidates_heading": "候选配置",
+    "serving.devices": "设备",
+    "serving.devices_help": "要比较的加速器（hardware.toml 中标有显存容量的）。URL 参数 s_devices"
+                            "（逗号分隔的 id）。",
+    "serving.precisions": "权重精度",
+    "serving.precisions_help": "BF16、FP8 或 FP4（NVFP4，含缩放因子每个权重 0.5625 字节）。设备有"
+                               "该精度的峰值算力时矩阵单元以同一精度计算（Hopper 的 FP8、Blackwell "
+                               "的 FP4），否则以 BF16 计算（仅权重量化）。URL 参数 s_prec。",
+    "serving.kv": "KV cache 精度",
+    "serving.kv_help": "KV cache 的数据类型；“与权重相同”即用权重的精度存储。URL 参数 s_kv。",
+    "serving.kv.same": "与权重相同",
+    "serving.tps": "张量并行规模（每个副本的卡数）",
+    "serving.tps_help": "每个模型副本要尝试的卡数；每个都必须整除注意力头数（与整个模型的 Roofline "
+                        "页面同一规则）。URL 参数 s_tp。",
+    "serving.engine_heading": "推理引擎与精确度",
+    "serving.mode": "服务方式",
+    "serving.mode_help": "聚合：预填充分块与解码 token 共用每一步（连续批处理、分块预填充）。分离："
+                         "预填充与解码各自成池，KV cache 经网络在两池之间传输。两者：分别规划，取"
+                         "卡数较少的。URL 参数 s_mode。",
+    "serving.mode.both": "两者",
+    "serving.mode.aggregated": "聚合",
+    "serving.mode.disaggregated": "预填充/解码分离",
+    "serving.budget": "每步 token 预算",
+    "serving.budget_help": "一步最多处理的 token 数（vLLM 的 max_num_batched_tokens）：解码 token "
+                           "加上提示词分块。URL 参数 s_budget。",
+    "serving.eff": "显示的数字",
+    "serving.eff_help": "估计：已发表的实测所达到的可达比例——显存带宽取自 gpt-fast 的解码数据"
+                        "（published_mfu.toml），矩阵效率按 GEMM 大小（取自 Calculon），不超过该系列"
+                        "已发表的最高 MFU，NVLink 按 65 %，每次 all-reduce 8 µs。理论界限：规格书的 100 %、通信完全隐藏"
+                        "——真实服务的吞吐不会超过它，时间不会短于它。URL 参数 s_eff。",
+    "serving.eff.estimate": "估计",
+    "serving.eff.bound": "理论界限",
+    "serving.sim": "运行模拟器（TTFT / TPOT 随请求速率的变化）",
+    "serving.sim_help": "对最佳的聚合部署，在直到超过容量的各个速率下模拟连续批处理（每个速率 "
+                        "1,000 个请求）。URL 参数 s_sim。",
+    "serving.spec_heading": "投机解码",
+    "serving.spec": "使用投机解码",
+    "serving.spec_help": "草稿模型提出 γ 个 token，主模型一次前向验证；平均每次得到 "
+                         "(1 − α^(γ+1)) / (1 − α) 个 token（Leviathan 等，2023）。URL 参数 s_spec。",
+    "serving.spec_method": "草稿",
+    "serving.spec_method_help": "MTP：模型自带的多 token 预测头（每个草稿 token 约一层）。草稿模型："
+                                "同一组卡上一个较小的目录模型。URL 参数 s_spec_m。",
+    "serving.spec_method.mtp": "多 token 预测（MTP）",
+    "serving.spec_method.draft": "草稿模型",
+    "serving.draft": "草稿模型",
+    "serving.draft_help": "每次验证前运行 γ 次的目录模型。URL 参数 s_draft。",
+    "serving.alpha": "接受率 α",
+    "serving.alpha_help": "主模型接受草稿 token 的比例：取决于草稿、主模型和文本。0.8 是 Leviathan "
+                          "等人的算例，不是你这对模型的实测值：请实测（EAGLE 和 Medusa 按任务报告 "
+                          "α）。URL 参数 s_alpha。",
+    "serving.alpha_source": "在推理服务页面输入",
+    "serving.gamma": "草稿长度 γ",
+    "serving.gamma_help": "每次验证的草稿 token 数，例如 4。URL 参数 s_gamma。",
+    "serving.spec_invalid": "投机解码需要有效的 α 和 γ。",
+    "serving.cost_heading": "费用与能耗",
+    "serving.price": "每 GPU 小时价格",
+    "serving.price_help": "例如 $2 或 ¥15（币种从输入中读出；只写数字时用训练时长和方案对比页面所选的币种）。留空：用 InferenceX 的超大规模云价格"
+                          "（H100 $1.30、H200 $1.41、B200 $1.95）。URL 参数 s_price。",
+    "serving.price_placeholder": "InferenceX 价格",
+    "serving.kw": "每张卡的全口径功耗",
+    "serving.kw_help": "每张卡的机房功耗（含制冷、CPU、网络），例如 1.73 kW。留空：用 InferenceX "
+                       "的数字（H100 / H200 1.73 kW、B200 2.17 kW）。也给出按板卡 TDP 计算的 "
+                       "J/token。URL 参数 s_kw。",
+    "serving.kw_placeholder": "InferenceX 数字",
+    "serving.answer_heading": "该速率需要的卡数",
+    "serving.no_layout": "在这个速率下没有候选能同时满足两个目标：放宽目标，或增加设备、精度或"
+                         "张量并行规模。",
+    "serving.metric.gpus": "所需卡数",
+    "serving.metric.gpus_help": "在两个目标之内处理该速率的候选中最少的卡数（整数个副本或池）。",
+    "serving.metric.cost": "每百万输出 token 费用",
+    "serving.metric.cost_help": "每 GPU 小时价格 ÷（每张卡 tokens/秒 × 3600 / 1e6），按该速率："
+                                "H100 每小时 $1.30、每张卡 2,568 tokens/秒，得 $0.141。",
+    "serving.metric.energy": "每个输出 token 的能耗（TDP）",
+    "serving.metric.energy_help": "板卡功耗（TDP）÷ 每张卡的 tokens/秒；表中也给出全口径功耗下的值。",
+    "serving.metric.bound": "瓶颈",
+    "serving.metric.bound_help": "决定所选部署每步时间的因素：读权重、读 KV cache、算力，或网络"
+                                 "（all-reduce）。",
+    "serving.best": "最佳：**{device}**，{prec} 权重，KV {kv}，{mode}：{layout}。TTFT {ttft}，"
+                    "TPOT {tpot}，每张卡 **{per_gpu}**，每个用户 {per_user}（解析的稳态，不含排队："
+                    "p90 见下方模拟器）。",
+    "serving.price_inferencex": "费用按 InferenceX 的超大规模云每 GPU 小时价格（USD）；在“费用与能耗”"
+                                "中输入你的价格。",
+    "serving.none": "没有满足目标的",
+    "serving.pool": "{role} {n} × TP{tp}",
+    "serving.role.aggregated": "副本",
+    "serving.role.prefill": "预填充",
+    "serving.role.decode": "解码",
+    "serving.frontier_heading": "每张卡的 tokens/秒与每个用户的 tokens/秒",
+    "serving.eff_source.estimate": "显存带宽按 {bw}（gpt-fast 实测区间的上端，published_mfu.toml），"
+                                   "矩阵效率按 GEMM 大小（Calculon），不超过同系列已发表的最高 MFU，"
+                                   "NVLink 按 65 %，每次 all-reduce 8 µs",
+    "serving.eff_source.bound": "规格书的 100 %，通信完全隐藏",
+    "serving.frontier_caption": "{eff}：{source}。每条曲线是一个设备 × 精度 × TP，每个点是一个放得下"
+                                "的批大小；实心点同时满足两个目标。红线右侧满足 TPOT 目标；灰色带"
+                                "是满足 TTFT 目标的点的帕累托前沿。",
+    "serving.no_candidate": "没有放得下的候选：每个候选的权重都超过显存。增加每个副本的卡数（TP）"
+                            "或降低精度。",
+    "serving.fig.title": "每张卡的吞吐与每个用户的速度（输出 token）",
+    "serving.fig.x": "每个用户的 tokens/秒（1 / TPOT）",
+    "serving.fig.y": "每张卡的输出 tokens/秒",
+    "serving.fig.label": "{device} · {prec} · TP{tp}",
+    "serving.fig.hover": "<b>{label}</b><br>批大小 {batch}<br>TTFT {ttft} · TPOT {tpot}<br>每张卡"
+                         "显存 {mem}<br>瓶颈：{bound}",
+    "serving.fig.pareto": "帕累托前沿",
+    "serving.fig.target": "TPOT 目标（每个用户 {value}）",
+    "serving.bound.weights": "权重",
+    "serving.bound.kv": "KV cache",
+    "serving.bound.compute": "算力",
+    "serving.bound.network": "网络",
+    "serving.bound.budget": "KV 预算",
+    "serving.col.device": "设备",
+    "serving.col.precision": "精度",
+    "serving.col.mode": "方式",
+    "serving.col.layout": "部署",
+    "serving.col.gpus": "卡数",
+    "serving.col.ttft": "TTFT",
+    "serving.col.tpot": "TPOT",
+    "serving.col.per_gpu": "每张卡输出 tokens/秒",
+    "serving.col.cost": "$/百万 token",
+    "serving.col.energy": "J/token（TDP）",
+    "serving.col.energy_all_in": "J/token（全口径）",
+    "serving.col.bound": "瓶颈",
+    "serving.table_caption": "每行：该设备与精度在该速率下同时满足两个目标的最少卡数（每张卡 "
+                             "tokens/秒 = 速率 × 输出 token ÷ 卡数）。费用与能耗给每组两行中较好的"
+                             "方式。“把这个配置加入方案”加入最佳的聚合部署（一个副本及其批大小；"
+                             "方案对比表没有预填充/解码分离的方案）。",
+    "serving.skipped": "{n} 个候选未列入",
+    "serving.skipped_row": "- {device} · {prec} · TP{tp}：{why}",
+    "serving.no_fit": "权重占满显存，放不下一个序列的 KV cache",
+    "serving.sim_heading": "排队从哪里开始",
+    "serving.sim_none": "没有满足目标的聚合部署：无可模拟。",
+    "serving.sim_intro": "{device}、{prec}、TP{tp} 的一个副本，每个速率模拟 {n} 个请求（泊松到达，"
+                         "按 token 预算和 KV 上限逐步调度）。",
+    "serving.sim_caption": "TTFT 含排队；超过容量（点线）后队列无限增长。虚线：目标。",
+    "serving.rate_fig.title": "模拟的 TTFT 与 TPOT 随请求速率的变化（一个副本）",
+    "serving.rate_fig.x": "请求/秒",
+    "serving.rate_fig.y_ttft": "TTFT（秒）",
+    "serving.rate_fig.y_tpot": "TPOT（秒）",
+    "serving.rate_fig.ttft_p50": "TTFT p50",
+    "serving.rate_fig.ttft_p90": "TTFT p90",
+    "serving.rate_fig.tpot_p50": "TPOT p50",
+    "serving.rate_fig.tpot_p90": "TPOT p90",
+    "serving.rate_fig.capacity": "容量",
+    "serving.how.budget": "**先算 KV 预算。** 显存 M 减去 10 % 预留 r 和这张卡上的权重 W（÷ tp）；每个"
+                          "序列需要 i + o 个 token 的 KV cache ÷ s_kv（min(tp, KV 头数)；MLA 的潜在"
+                          "向量不切分）。",
+    "serving.how.step": "**一步**：上下文为 c 的 B 个解码 token 加上 P 个提示词 token：显存时间与"
+                        "算力时间取大者，再加每层两次 all-reduce（延迟 α 与环形通信量）。理论界限"
+                        "取 η = 1、不计通信。",
+    "serving.how.mix": "**聚合**（分块预填充）：一个提示词的 n 个新 token 分 n_c = ⌈n / (T − B)⌉ "
+                       "块预填充；比例为 f 的步带有一块。",
+    "serving.how.disagg": "**预填充/解码分离：** 预填充实例（每步 k 个提示词）与解码实例之比为 "
+                          "r_d / r_p；KV cache 经网络传输（每张卡 50 GB/s，按 90 %）。",
+    "serving.how.spec": "**投机解码**（Leviathan 等，2023）：每次验证得到的 token 数；验证一次读一遍"
+                        "权重，每个序列计算 γ + 1 个 token，另加草稿的开销。",
+    "serving.how.cost": "**费用与能耗**（InferenceX）。",
+}
