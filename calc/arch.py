@@ -471,6 +471,34 @@ _TOML_FIELDS: dict[str, tuple[str, str, bool]] = {
 }
 
 
+#: Upper bounds of the architecture's integer fields, as the pages bound their fields: an
+#: architecture beyond them is a typo (10^12 layers), and finite bounds keep every count
+#: (12·L·d², KV bytes) a finite float. About 50-100x the largest published model of each:
+#: layers 118 (PaLM 540B), width 18,432 (PaLM), heads 128 (Llama 3.1 405B), vocabulary
+#: 262,144 (Gemma 3), experts 256 (DeepSeek-V3), FFN 73,728 (PaLM); context 10M tokens
+#: (Llama 4 Scout). Sources: the models' papers / config.json files (models.toml cites them).
+ARCH_LIMITS: dict[str, int] = {
+    "n_layers": 10_000, "d_model": 1_048_576, "n_heads": 65_536, "n_kv_heads": 65_536,
+    "head_dim": 65_536, "ffn_size": 16_777_216, "vocab_size": 16_777_216,
+    "norms_per_layer": 100, "learned_positions": 1 << 30, "context_length": 1 << 30,
+    "n_experts": 65_536, "experts_per_token": 65_536, "n_shared_experts": 65_536,
+    "expert_ffn_size": 16_777_216, "shared_expert_ffn_size": 16_777_216,
+    "sliding_window": 1 << 30, "q_lora_rank": 1_048_576, "kv_lora_rank": 1_048_576,
+    "qk_nope_head_dim": 65_536, "qk_rope_head_dim": 65_536, "v_head_dim": 65_536,
+}
+#: Any other integer read from a config.json (layer counts of patterns, steps).
+DEFAULT_INT_LIMIT = 1 << 30
+
+
+def check_limit(attr: str, value: int, fail) -> int:
+    """``value`` if it is at most ``ARCH_LIMITS[attr]`` (else DEFAULT_INT_LIMIT);
+    otherwise raise ``fail(problem)``."""
+    hi = ARCH_LIMITS.get(attr, DEFAULT_INT_LIMIT)
+    if value > hi:
+        raise fail(f"must be at most {hi:,}, got {value:,}")
+    return value
+
+
 def _coerce(kind: Any, value: Any, fail) -> Any:
     """Check one value; ``fail(problem)`` builds the exception to raise."""
     if isinstance(kind, tuple):
@@ -581,7 +609,10 @@ def arch_from_dict(d: Mapping[str, Any]) -> ModelArch:
 def _validate_arch(arch: ModelArch) -> None:
     back = {attr: f for f, (attr, _, _) in _TOML_FIELDS.items()}
     for f, (attr, kind, _) in _TOML_FIELDS.items():
-        _coerce(kind, getattr(arch, attr), lambda problem, f=f: ModelConfigError(f"'{f}' {problem}"))
+        fail = (lambda problem, f=f: ModelConfigError(f"'{f}' {problem}"))
+        v = _coerce(kind, getattr(arch, attr), fail)
+        if kind in ("int", "int0"):
+            check_limit(attr, v, fail)
     _check_consistency(arch, lambda attr, problem: ModelConfigError(f"'{back.get(attr, attr)}' {problem}"))
 
 

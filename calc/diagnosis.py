@@ -51,13 +51,19 @@ Two entry points (both return a :class:`TraceDiagnosis`; SI units, fractions 0..
 
 Definitions (all times from the GPU activity intervals [ts, ts + dur])
 --------------------------------------------------------------------
-* window = last end − first start of any GPU activity (kernels, copies, memsets);
-  busy = length of the union of all activity intervals; ``busy_fraction`` = busy / window;
-  idle gaps = the holes in that union, the largest first (holes under 1 ns,
+* window: when the trace has steps (``ProfilerStep#N``), the union of the steps — the
+  time the program ran, so a step in which the GPU waited (for the CPU, for compilation,
+  for data) counts as idle; without steps, last end − first start of any GPU activity
+  (kernels, copies, memsets). ``window_from_steps`` says which;
+  ``activity_window_seconds`` is always first start → last end (the timeline's x range).
+  busy = length of the union of all activity intervals inside the window;
+  ``busy_fraction`` = busy / window; idle gaps = the holes in that union inside the
+  window, the largest first (holes under 1 ns,
   :data:`GAP_TOLERANCE_SECONDS`, are rounding and count as busy). What the CPU was doing in a gap:
   of the CPU spans (ops, annotations, runtime calls; not ``ProfilerStep#``) the one that
   overlaps the gap longest (the innermost, i.e. shortest, on ties).
-* kernels per ms = kernel count / window in ms; small kernels: duration <
+* kernels per ms = kernel count / window in ms (``nan`` below :data:`MIN_KERNELS_TO_JUDGE`
+  kernels: a rate from a handful of events says nothing); small kernels: duration <
   ``small_kernel_threshold_seconds`` (default 10 µs, about the CPU cost of launching one:
   below it the launch, not the math, sets the pace); count share = small / all kernels,
   time share = small kernels' time / all kernel time.
@@ -99,6 +105,9 @@ numbers it quotes; parameter names ending in ``_fraction``/``_share`` are fracti
   would save little GPU time).
 * ``no_tensor_core`` (step ⑤): ≥ :data:`SIMT_FIRES` (20 %) of matmul time in FP32/FP64 SIMT
   GEMM kernels (``sgemm``/``dgemm`` names without a Tensor-Core marker).
+* ``too_few_kernels`` (informational, in place of ``small_kernels``): the small-kernel signal
+  would fire but the trace has fewer than :data:`MIN_KERNELS_TO_JUDGE` (20) kernels: one
+  kernel of 1.76 µs is not "568 kernels per ms" nor "100 % of launches small".
 * ``clear``: none of the above fires.
 """
 from __future__ import annotations
@@ -128,6 +137,7 @@ __all__ = [
     "SMALL_TIME_FIRES",
     "SIMT_FIRES",
     "MAX_TRACE_BYTES",
+    "MIN_KERNELS_TO_JUDGE",
     "GAP_TOLERANCE_SECONDS",
     "IdleGap",
     "StepStat",
@@ -160,6 +170,10 @@ NON_MATMUL_FIRES = 0.30
 SMALL_COUNT_FIRES = 0.50
 SMALL_TIME_FIRES = 0.10
 SIMT_FIRES = 0.20
+#: Fewer kernels than this and the count/time shares and the launch rate are not judged
+#: (a share of 1 of 1, or a rate extrapolated from one 2 µs kernel, is noise): a training
+#: step launches hundreds to thousands of kernels; 20 is far below any real step.
+MIN_KERNELS_TO_JUDGE = 20
 #: Holes in the GPU timeline shorter than this are rounding, not gaps: Kineto writes times in
 #: µs with ns decimals, and back-to-back kernels (start = previous end) can differ by 1e-18 s
 #: after the conversion to seconds.
@@ -389,6 +403,8 @@ class TraceDiagnosis:
     verdicts: tuple[Verdict, ...]
     activity: GpuActivity
     origin_seconds: float = 0.0
+    window_from_steps: bool = False
+    activity_window_seconds: float = 0.0
     # filled by diagnose_trace
     filename: str = ""
     schema: str = ""            # "kineto" | "legacy" | "" (arrays)
@@ -530,14 +546,21 @@ def _diagnose(st, du, stream_code, stream_labels, name_code, names, cls, is_kern
               thr, step_arrays, spans, max_gaps) -> TraceDiagnosis:
     en = st + du
     t0 = float(st.min())
-    window = float(en.max() - t0)
+    activity_window = float(en.max() - t0)
     seg_s, seg_e = _union(st, en)
-    busy = float(np.sum(seg_e - seg_s))
+    win_s, win_e = np.array([t0]), np.array([float(en.max())])
+    from_steps = False
+    if step_arrays is not None and step_arrays[0].size:
+        ws, we = _union(step_arrays[0], step_arrays[0] + step_arrays[1])
+        if float(np.sum(we - ws)) > 0:
+            win_s, win_e, from_steps = ws, we, True
+    window = float(np.sum(win_e - win_s))
+    busy = float(np.sum(_overlap(seg_s, seg_e, win_s, win_e)))
     busy_fraction = busy / window if window > 0 else 1.0
 
-    # idle gaps: holes between union segments, the largest first
-    gap_s = seg_e[:-1]
-    gap_len = seg_s[1:] - seg_e[:-1]
+    # idle gaps: the window minus the union of activity, the largest first
+    gap_s, gap_e = _holes(seg_s, seg_e, win_s, win_e)
+    gap_len = gap_e - gap_s
     top = np.argsort(-gap_len, kind="stable")[:max(0, max_gaps)]
     gaps = []
     for i in top:
@@ -554,7 +577,8 @@ def _diagnose(st, du, stream_code, stream_labels, name_code, names, cls, is_kern
     n_small = int(small.sum())
     small_count_share = n_small / n_k if n_k else 0.0
     small_time_share = float(kdur[small].sum()) / kernel_seconds if kernel_seconds > 0 else 0.0
-    kernels_per_ms = n_k / (window * 1e3) if window > 0 else 0.0
+    kernels_per_ms = (n_k / (window * 1e3) if window > 0 else 0.0) \
+        if n_k >= MIN_KERNELS_TO_JUDGE else float("nan")
 
     # communication and its overlap with compute kernels
     comm = k & (cls == COMM)
@@ -628,7 +652,27 @@ def _diagnose(st, du, stream_code, stream_labels, name_code, names, cls, is_kern
     verdicts = _verdicts(d)
     activity = GpuActivity(st - t0, du, stream_code, cls, name_code, is_kernel,
                            tuple(stream_labels), tuple(names))
-    return TraceDiagnosis(**d, verdicts=verdicts, activity=activity, origin_seconds=t0)
+    return TraceDiagnosis(**d, verdicts=verdicts, activity=activity, origin_seconds=t0,
+                          window_from_steps=from_steps, activity_window_seconds=activity_window)
+
+
+def _holes(seg_s: np.ndarray, seg_e: np.ndarray, win_s: np.ndarray,
+           win_e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The parts of the window segments [win_s, win_e) not covered by the activity union
+    (sorted disjoint segments), as (starts, ends); holes under GAP_TOLERANCE_SECONDS are
+    rounding. One pass per window segment (steps: tens), vectorized inside."""
+    out_s, out_e = [], []
+    for a, b in zip(win_s.tolist(), win_e.tolist()):
+        i, j = np.searchsorted(seg_e, a, side="right"), np.searchsorted(seg_s, b, side="left")
+        s_in, e_in = np.clip(seg_s[i:j], a, b), np.clip(seg_e[i:j], a, b)
+        starts = np.concatenate(([a], e_in))
+        ends = np.concatenate((s_in, [b]))
+        keep = ends - starts > GAP_TOLERANCE_SECONDS
+        out_s.append(starts[keep])
+        out_e.append(ends[keep])
+    if not out_s:
+        return np.zeros(0), np.zeros(0)
+    return np.concatenate(out_s), np.concatenate(out_e)
 
 
 def _natural(label: str):
@@ -653,6 +697,7 @@ def _cpu_in_gap(spans, a: float, b: float) -> tuple[str, float]:
 
 def _verdicts(d: dict) -> tuple[Verdict, ...]:
     out: list[Verdict] = []
+    judge = d["kernel_count"] >= MIN_KERNELS_TO_JUDGE
     idle = 1.0 - d["busy_fraction"]
     gaps = d["idle_gaps"]
     if idle >= IDLE_FIRES:
@@ -678,8 +723,12 @@ def _verdicts(d: dict) -> tuple[Verdict, ...]:
         out.append(Verdict("non_matmul", "④", "warn", {
             "non_matmul_share": d["non_matmul_share"], "top_class": top,
             "top_share": shares[top] / denom if denom > 0 else 0.0}))
-    if d["kernel_count"] and d["small_kernel_count_share"] >= SMALL_COUNT_FIRES and \
-            d["small_kernel_time_share"] >= SMALL_TIME_FIRES:
+    small_fires = d["kernel_count"] and d["small_kernel_count_share"] >= SMALL_COUNT_FIRES and \
+        d["small_kernel_time_share"] >= SMALL_TIME_FIRES
+    if small_fires and not judge:
+        out.append(Verdict("too_few_kernels", "④", "info", {
+            "kernel_count": d["kernel_count"], "min_count": MIN_KERNELS_TO_JUDGE}))
+    elif small_fires:
         out.append(Verdict("small_kernels", "④", "warn", {
             "small_count_share": d["small_kernel_count_share"],
             "small_count": d["small_kernel_count"], "kernel_count": d["kernel_count"],

@@ -29,6 +29,7 @@ __all__ = [
     "load_hardware",
     "custom_accelerator",
     "device_for_name",
+    "DEVICE_KINDS",
 ]
 
 PRECISIONS = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")
@@ -52,7 +53,12 @@ _MIB = 2.0**20
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 _REQUIRED = ("name", "vendor", "year", "mem_bw_gbs", "sparse_headline", "source", "peak_tflops")
-_OPTIONAL = ("notes", "l2_mb", "interconnect_gbs", "tdp_w", "memory_gb", "memory_gib", "memory_binary")
+_OPTIONAL = ("notes", "l2_mb", "interconnect_gbs", "tdp_w", "memory_gb", "memory_gib", "memory_binary",
+             "kind")
+#: What a device is (optional field ``kind``): measured figures are compared only with a
+#: device of the same kind (a CPU's 0.7 TFLOP/s ÷ a GPU's 312 TFLOP/s says nothing).
+#: Default "accelerator" (GPUs, TPUs, ...); ids "measured-cpu-*" default to "cpu".
+DEVICE_KINDS = ("accelerator", "cpu")
 # The training cluster's network (calc.parallel): all three numbers and their source, or none.
 _NETWORK = ("scale_up_gpus", "scale_up_gbs", "scale_out_gbs", "network_source")
 _TRAINING = ("matmul_fraction",)
@@ -116,6 +122,7 @@ class Accelerator:
     scale_out_bw: Optional[float] = None
     network_source: str = ""
     matmul_fraction: Optional[float] = None
+    kind: str = "accelerator"          # one of DEVICE_KINDS
 
     def sparse_headline_flops(self, precision: Optional[str] = None) -> Optional[float]:
         """The vendor's 2:4-sparse headline at ``precision`` = 2 × dense peak (FLOP/s), or None.
@@ -285,10 +292,18 @@ def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
         interconnect_bytes_per_s=opt["interconnect_gbs"],
         tdp_w=opt["tdp_w"],
         notes=_str(path, dev_id, "notes", d.get("notes", ""), allow_empty=True),
+        kind=_kind(path, dev_id, d),
         matmul_fraction=_fraction(path, dev_id, "matmul_fraction", d.get("matmul_fraction")),
         **_network_fields(path, dev_id, d),
         **_measured_fields(path, dev_id, d),
     )
+
+
+def _kind(path: Path, dev_id: str, d: dict) -> str:
+    kind = d.get("kind", "cpu" if dev_id.startswith("measured-cpu-") else "accelerator")
+    if kind not in DEVICE_KINDS:
+        raise _err(path, dev_id, "kind", f"must be one of {', '.join(DEVICE_KINDS)}, got {kind!r}")
+    return kind
 
 
 def _fraction(path: Path, dev_id: str, name: str, value: Any) -> Optional[float]:

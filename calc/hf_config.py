@@ -3,14 +3,37 @@ An unknown ``model_type`` or a missing key raises ``ModelConfigError`` naming it
 
 from __future__ import annotations
 
-import json
 from typing import Any, Mapping, Optional
 
-from .arch import ModelArch, ModelConfigError, _validate_arch
+from .arch import ModelArch, ModelConfigError, _validate_arch, check_limit
+
+#: Largest config.json read (real ones are 1-10 kB; DeepSeek-V3's is 1.7 kB).
+MAX_CONFIG_BYTES = 2 * 2 ** 20
 
 SUPPORTED_HF_TYPES = ("llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe",
                       "deepseek_v3", "deepseek_v2", "gemma2", "gpt_neox", "gpt_oss")
 """config.json ``model_type`` values :func:`from_hf_config` understands."""
+
+
+#: config.json key -> the architecture field whose bound (calc.arch.ARCH_LIMITS) it obeys.
+_HF_FIELD = {
+    "num_hidden_layers": "n_layers", "hidden_size": "d_model", "num_attention_heads": "n_heads",
+    "num_key_value_heads": "n_kv_heads", "head_dim": "head_dim", "intermediate_size": "ffn_size",
+    "vocab_size": "vocab_size", "max_position_embeddings": "context_length",
+    "num_local_experts": "n_experts", "num_experts": "n_experts", "n_routed_experts": "n_experts",
+    "num_experts_per_tok": "experts_per_token", "n_shared_experts": "n_shared_experts",
+    "moe_intermediate_size": "expert_ffn_size",
+    "shared_expert_intermediate_size": "shared_expert_ffn_size", "sliding_window": "sliding_window",
+    "q_lora_rank": "q_lora_rank", "kv_lora_rank": "kv_lora_rank",
+    "qk_nope_head_dim": "qk_nope_head_dim", "qk_rope_head_dim": "qk_rope_head_dim",
+    "v_head_dim": "v_head_dim", "max_window_layers": "n_layers", "first_k_dense_replace": "n_layers",
+    "moe_layer_freq": "n_layers", "decoder_sparse_step": "n_layers",
+}
+
+
+def _bounded(key: str, val: int, model_type: str) -> int:
+    return check_limit(_HF_FIELD.get(key, ""), val, lambda problem: ModelConfigError(
+        f"config.json ({model_type}): key '{key}' {problem}"))
 
 
 def _need(cfg: Mapping[str, Any], key: str, model_type: str, kind: str = "int") -> Any:
@@ -20,6 +43,7 @@ def _need(cfg: Mapping[str, Any], key: str, model_type: str, kind: str = "int") 
     if kind == "int":
         if isinstance(val, bool) or not isinstance(val, int) or val <= 0:
             raise ModelConfigError(f"config.json ({model_type}): key '{key}' must be a positive integer, got {val!r}")
+        _bounded(key, val, model_type)
     return val
 
 
@@ -29,7 +53,7 @@ def _opt_int(cfg: Mapping[str, Any], key: str, default: int, model_type: str) ->
         return default
     if isinstance(val, bool) or not isinstance(val, int) or val < 0:
         raise ModelConfigError(f"config.json ({model_type}): key '{key}' must be an integer >= 0, got {val!r}")
-    return val
+    return _bounded(key, val, model_type)
 
 
 def from_hf_config(config: Mapping[str, Any] | str | bytes, *, id: str = "pasted-config",
@@ -42,11 +66,10 @@ def from_hf_config(config: Mapping[str, Any] | str | bytes, *, id: str = "pasted
     key, or the unknown architecture.  No download: the user brings the file.
     Sources: the configuration_*.py / modeling_*.py files of Hugging Face transformers.
     """
-    if isinstance(config, (str, bytes)):
-        try:
-            config = json.loads(config)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise ModelConfigError(f"config.json is not valid JSON: {e}") from None
+    if isinstance(config, (str, bytes, bytearray)):
+        from calc.json_in import read_json
+        config = read_json(config, "config.json", max_bytes=MAX_CONFIG_BYTES,
+                           error=ModelConfigError)
     if not isinstance(config, Mapping):
         raise ModelConfigError(f"config.json must be a JSON object, got {type(config).__name__}")
     cfg = config

@@ -26,19 +26,18 @@ Cells accept plain numbers ("1.5e9"), units ("14 GB", "1.2 ms") and arithmetic
 ("2*8192**3") through :func:`calc.units.parse_quantity`; ``float()`` is tried first
 (fast path), so 10,000 plain-number rows parse in a few milliseconds.
 
-CSV-injection safety: :func:`to_csv` prefixes a name starting with ``= + - @ TAB CR`` or
-``'`` with an apostrophe so spreadsheet programs do not run it as a formula (OWASP
+CSV-injection safety: :func:`to_csv` prefixes a name starting with ``= + - − @ TAB CR`` or
+``'`` with an apostrophe (:mod:`calc.csv_out`, the one CSV writer) so spreadsheet programs do not run it as a formula (OWASP
 "CSV injection"); :func:`parse_rows` with ``csv_escaped=True`` (the CSV importer) removes
 exactly that apostrophe again, so ``to_csv`` -> import is an exact round trip.
 """
 from __future__ import annotations
 
-import csv
-import io
 import math
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
+from calc.csv_out import FORMULA_START, escape_cell, unescape_cell, write_csv
 from calc.units import MAX_MAGNITUDE, MIN_MAGNITUDE, format_si
 
 __all__ = [
@@ -71,7 +70,7 @@ MAX_COUNT = 10**15
 
 _NUMERIC_COLUMNS = ("flops", "bytes", "seconds", "count") + LEVEL_COLUMNS
 _PRECISIONS = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")  # calc.hardware.PRECISIONS
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
+_FORMULA_START = FORMULA_START          # calc.csv_out: the one CSV writer's escape
 
 # Header aliases -> canonical column. Keys are normalised (lower case, spaces/dashes -> _).
 _ALIASES = {
@@ -273,9 +272,7 @@ def _positive(v: object, column: str, blank_hint: str = "") -> float:
 
 
 def _unescape_name(name: str) -> str:
-    if len(name) >= 2 and name[0] == "'" and name[1] in _FORMULA_START:
-        return name[1:]
-    return name
+    return unescape_cell(name)
 
 
 def _clean_name(v: object, n: int, csv_escaped: bool) -> str:
@@ -479,9 +476,7 @@ def rows_from_kernels(
 
 
 def _escape_name(name: str) -> str:
-    if name and name[0] in _FORMULA_START:
-        return "'" + name
-    return name
+    return escape_cell(name)
 
 
 def to_csv(kernels: Iterable[KernelRecord], *, with_source: bool = True) -> str:
@@ -499,15 +494,9 @@ def to_csv(kernels: Iterable[KernelRecord], *, with_source: bool = True) -> str:
         header.append("precision")
     if rows and "dram_bytes" in rows[0]:
         header.extend(LEVEL_COLUMNS)
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=header, lineterminator="\n")
-    w.writeheader()
-    for r in rows:
-        r["name"] = _escape_name(r["name"])
-        if with_source:
-            r["source"] = _escape_name(r["source"])
-        w.writerow(r)
-    return buf.getvalue()
+    # cells are already text (repr floats); only the name and the source are free text
+    return write_csv(header, ([r.get(c, "") for c in header] for r in rows),
+                     text_columns=("name", "source"))
 
 
 def rows_to_csv(rows: Iterable[Mapping[str, object]]) -> str:
@@ -521,16 +510,8 @@ def rows_to_csv(rows: Iterable[Mapping[str, object]]) -> str:
         header.append("source")
     if any(any(c in r for c in LEVEL_COLUMNS) for r in rows):
         header.extend(LEVEL_COLUMNS)
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=header, lineterminator="\n", extrasaction="ignore")
-    w.writeheader()
-    for r in rows:
-        out = {c: "" if r.get(c) is None else str(r.get(c)) for c in header}
-        out["name"] = _escape_name(out["name"])
-        if "source" in out:
-            out["source"] = _escape_name(out["source"])
-        w.writerow(out)
-    return buf.getvalue()
+    return write_csv(header, (["" if r.get(c) is None else str(r.get(c)) for c in header]
+                              for r in rows), text_columns=("name", "source"))
 
 
 #: SI prefixes a readable cell may use (calc.units.parse_quantity reads them back).

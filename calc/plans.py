@@ -33,8 +33,6 @@ inputs and results with SI units in the column names.  Units: SI base units; fra
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from dataclasses import asdict, dataclass, fields, replace
@@ -48,6 +46,7 @@ from calc import training as tr
 from calc.training_flops import flops_per_token, params_only_arch
 from calc.training_memory import OPTIMIZERS, SCHEDULES, data_parallel_size, training_memory
 from calc.published import EfficiencyRange, MfuRange, Published, decode_efficiency_range, mfu_range
+from calc.csv_out import write_csv
 from calc.scenario import ScenarioError, pack_token, unpack_token
 
 __all__ = [
@@ -56,7 +55,8 @@ __all__ = [
     "Plan", "DeviceFacts", "TrainingResult", "ServingResult", "Relative", "PlanTable",
     "device_facts", "model_arch", "evaluate", "evaluate_all", "relative", "cost_per_million_tokens",
     "encode_plans", "decode_plans", "dump_plans", "load_plans", "plan_from_dict",
-    "plan_to_dict", "plans_csv", "default_plans",
+    "plan_to_dict", "plans_csv", "default_plans", "count_text", "auto_name", "display_name",
+    "is_examples",
 ]
 
 TRAINING = "training"
@@ -133,15 +133,58 @@ class Plan:
 
 def default_plans() -> list[Plan]:
     """The newcomer's table: the seed's 7B / 1T tokens on 64 A100s at MFU 45 % (54 days),
-    the same at 25 % (97 days), and a 7B bf16 serving plan on one A100."""
+    the same at 25 % (97 days), and a 7B bf16 serving plan on one A100.  Their names are
+    automatic (:func:`auto_name`: "7B · 64 × A100 · MFU 45 %")."""
     return [
-        Plan(kind=TRAINING, name="7B · 64 × A100 · MFU 45 %", n_params=7e9, n_tokens=1e12,
-             device="a100-80gb-sxm", n_gpus=64, mfu=0.45),
-        Plan(kind=TRAINING, name="7B · 64 × A100 · MFU 25 %", n_params=7e9, n_tokens=1e12,
-             device="a100-80gb-sxm", n_gpus=64, mfu=0.25),
-        Plan(kind=SERVING, name="7B bf16 · 1 × A100 · batch 16", n_params=7e9,
-             device="a100-80gb-sxm", n_gpus=1, batch=16),
+        Plan(kind=TRAINING, n_params=7e9, n_tokens=1e12, device="a100-80gb-sxm", n_gpus=64,
+             mfu=0.45),
+        Plan(kind=TRAINING, n_params=7e9, n_tokens=1e12, device="a100-80gb-sxm", n_gpus=64,
+             mfu=0.25),
+        Plan(kind=SERVING, n_params=7e9, device="a100-80gb-sxm", n_gpus=1, batch=16),
     ]
+
+
+def is_examples(plans: Sequence[Plan]) -> bool:
+    """True when ``plans`` are exactly :func:`default_plans` (the examples, untouched)."""
+    return tuple(plans) == tuple(default_plans())
+
+
+def count_text(x: float) -> str:
+    """A count with 3 significant digits and a T / B / M / k suffix ("7B", "1.5T")."""
+    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= scale:
+            return f"{x / scale:.3g}{suffix}"
+    return f"{x:.3g}"
+
+
+def _device_word(device_id: str) -> str:
+    """The short device word of a name: the hardware id's first word in capitals
+    ("a100-80gb-sxm" -> "A100", "h200-sxm" -> "H200"), two words for ids whose first word
+    is a series ("rtx-4090" -> "RTX 4090", "tpu-v5e" -> "TPU V5E"); "custom" stays."""
+    parts = str(device_id).split("-")
+    if device_id == "custom" or not parts[0]:
+        return str(device_id)
+    word = parts[0] if any(ch.isdigit() for ch in parts[0]) or len(parts) == 1 \
+        else " ".join(parts[:2])
+    return word.upper()
+
+
+def auto_name(plan: Plan, model_name: str = "") -> str:
+    """The automatic name of a plan, from what makes plans differ: the model (its catalog
+    name, else N), the GPUs and the device, and MFU (training) or the weights' precision
+    and the batch (serving): "7B · 64 × A100 · MFU 45 %", "Llama 3.1 8B bf16 · 1 × H100 ·
+    batch 16".  A plan whose ``name`` is "" shows this, so the name follows the setup
+    until the user types one."""
+    what = model_name or (plan.model if plan.model else count_text(plan.n_params))
+    where = f"{plan.n_gpus:,} × {_device_word(plan.device)}"
+    if plan.kind == SERVING:
+        return f"{what} {plan.weights} · {where} · batch {plan.batch:,}"
+    return f"{what} · {where} · MFU {plan.mfu * 100:.3g} %"
+
+
+def display_name(plan: Plan, model_name: str = "") -> str:
+    """The name a plan shows: the one the user typed, else :func:`auto_name`."""
+    return plan.name or auto_name(plan, model_name)
 
 
 @dataclass(frozen=True)
@@ -194,6 +237,7 @@ class TrainingResult:
     fits: Optional[str] = None
     run: Any = None          # calc.training.TrainingRun (verdict: "hfu_impossible" when HFU > 100 %)
     memory: Any = None       # calc.training_memory.TrainingMemory (None without a model)
+    model_name: str = ""          # the catalog model's name ("" for parameters only)
 
 
 @dataclass(frozen=True)
@@ -233,6 +277,12 @@ class ServingResult:
     memory_per_gpu: Optional[float] = None
     step: Any = None          # calc.inference.DecodeStep (the Decode page's record)
     prefill: Any = None       # calc.inference.Prefill
+    model_name: str = ""          # the catalog model's name ("" for parameters only)
+
+    @property
+    def memory_needed(self) -> float:
+        """Memory the plan needs in the TP group (bytes): weights + the batch's KV cache."""
+        return self.weight_bytes + self.kv_bytes
 
 
 def cost_per_million_tokens(price_per_gpu_hour: float, n_gpus: float, tokens_per_s: float) -> float:
@@ -284,7 +334,7 @@ def _evaluate_training(plan: Plan, facts: DeviceFacts, published: Optional[Publi
                           run.cost, run.hfu if plan.recompute != "none" else None,
                           rng, d_hi, d_lo, c_hi, c_lo,
                           None if tm is None else tm.total, None if tm is None else tm.fit,
-                          run=run, memory=tm)
+                          run=run, memory=tm, model_name=arch.name if arch is not None else "")
 
 
 def serving_arch(plan: Plan, arch=None):
@@ -328,7 +378,8 @@ def _evaluate_serving(plan: Plan, facts: DeviceFacts, published: Optional[Publis
         ttft + plan.output_len * step, cost(total), per_user_eff, total_eff, cost(total_eff),
         rng, t_lo, t_hi, cost(t_lo), cost(t_hi), pl.weight_bytes, pl.kv_bytes,
         facts.memory_bytes, st.fit.verdict if st.fit is not None else None,
-        memory_per_gpu=pl.total_bytes, step=st, prefill=pf)
+        memory_per_gpu=pl.total_bytes, step=st, prefill=pf,
+        model_name=arch.name if arch is not None else "")
 
 
 def model_arch(plan: Plan, models: Optional[Mapping[str, Any]]):
@@ -574,22 +625,8 @@ def dump_plans(table: PlanTable) -> str:
 def load_plans(text: str | bytes, known_devices=None) -> PlanTable:
     """Read a :func:`dump_plans` file; ScenarioError for another format or version,
     bad JSON, or a bad field (named by its path)."""
-    if isinstance(text, (bytes, bytearray)):
-        try:
-            text = bytes(text).decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ScenarioError("The plans file is not UTF-8 text.") from None
-    if not isinstance(text, str) or not text.strip():
-        raise ScenarioError("The plans file is empty.")
-    if len(text) > 4 * 2 ** 20:
-        raise ScenarioError("The plans file is larger than 4 MB.")
-    try:
-        doc = json.loads(text, parse_constant=lambda c: (_ for _ in ()).throw(
-            ScenarioError(f"the file contains {c}, which is not a number JSON allows")))
-    except ScenarioError:
-        raise
-    except (ValueError, RecursionError) as exc:
-        raise ScenarioError(f"The plans file is not valid JSON ({exc}).") from None
+    from calc.json_in import read_json
+    doc = read_json(text, "plans file", max_bytes=4 * 2 ** 20, error=ScenarioError)
     if not isinstance(doc, dict) or doc.get("format") != PLANS_FORMAT:
         raise ScenarioError(f'format must be "{PLANS_FORMAT}" (is this a Roofline Lab plans file?)')
     if doc.get("version") != PLANS_VERSION:
@@ -614,7 +651,8 @@ _SERVING_ONLY = {"weights", "kv_dtype", "batch", "prompt_len", "output_len", "kv
 
 def plans_csv(table: PlanTable, results: Sequence) -> str:
     """Inputs and results of every plan as CSV (one row per plan; cells of the other
-    kind empty).  Column names carry SI units (``days``, ``ttft_s``, ``cost_<CODE>``);
+    kind empty; ``name`` the plan's :func:`display_name`; ``memory_bytes_total`` the memory a
+    serving plan needs, weights + KV, beside ``memory_capacity_bytes``, its GPUs' memory).  Column names carry SI units (``days``, ``ttft_s``, ``cost_<CODE>``);
     an ``error`` column holds the message of a plan that could not be evaluated."""
     money = f"_{table.currency_code}" if table.currency_code else ""
     out_cols = ["is_baseline", "error", "flops", "days", "gpu_hours", f"cost{money}", "hfu",
@@ -624,16 +662,16 @@ def plans_csv(table: PlanTable, results: Sequence) -> str:
                 "tokens_per_s_per_user", "tokens_per_s_total", "tokens_per_s_per_gpu",
                 f"cost{money}_per_million_tokens", "tokens_per_s_total_at_efficiency",
                 f"cost{money}_per_million_tokens_at_efficiency", "published_efficiency_lo",
-                "published_efficiency_hi", "weight_bytes", "kv_bytes", "memory_bytes_total", "memory_bytes_per_gpu",
+                "published_efficiency_hi", "weight_bytes", "kv_bytes", "memory_bytes_total",
+                "memory_capacity_bytes", "memory_bytes_per_gpu",
                 "memory_fit", "vs_baseline_ratio", "vs_baseline_delta",
                 "vs_baseline_cost_ratio", "vs_baseline_cost_delta"]
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(list(_CSV_INPUTS) + out_cols)
+    lines = []
     base = results[table.baseline] if table.baseline is not None and table.baseline < len(results) else None
     for i, (plan, res) in enumerate(zip(table.plans, results)):
         skip = _SERVING_ONLY if plan.kind == TRAINING else _TRAINING_ONLY
-        row = ["" if k in skip or getattr(plan, k) is None else getattr(plan, k) for k in _CSV_INPUTS]
+        row = [None if k in skip else getattr(plan, k) for k in _CSV_INPUTS]
+        row[_CSV_INPUTS.index("name")] = display_name(plan, getattr(res, "model_name", ""))
         cells: dict[str, Any] = {"is_baseline": i == table.baseline}
         if isinstance(res, str):
             cells["error"] = res
@@ -660,12 +698,16 @@ def plans_csv(table: PlanTable, results: Sequence) -> str:
                           "published_efficiency_lo": pr.lo if pr else None,
                           "published_efficiency_hi": pr.hi if pr else None,
                           "weight_bytes": res.weight_bytes, "kv_bytes": res.kv_bytes,
+                          "memory_bytes_total": res.memory_needed,
+                          "memory_capacity_bytes": res.memory,
                           "memory_bytes_per_gpu": res.memory_per_gpu, "memory_fit": res.fits})
         rel = relative(res, base) if i != table.baseline else None
         if rel is not None:
             cells.update({"vs_baseline_ratio": rel.ratio, "vs_baseline_delta": rel.delta,
                           "vs_baseline_cost_ratio": rel.cost_ratio,
                           "vs_baseline_cost_delta": rel.cost_delta})
-        row += ["" if cells.get(c) is None else cells[c] for c in out_cols]
-        w.writerow(row)
-    return buf.getvalue()
+        row += [cells.get(c) for c in out_cols]
+        lines.append(row)
+    # the one CSV writer (calc.csv_out): 0.35 not 0.35000000000000003, names that look
+    # like formulas escaped (CSV injection)
+    return write_csv(list(_CSV_INPUTS) + out_cols, lines)

@@ -13,6 +13,7 @@ Units: FLOP, bytes, seconds, FLOP/s, bytes/s; intensity in FLOP/byte.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -35,6 +36,7 @@ __all__ = [
     "place_kernel",
     "place_kernels",
     "min_seconds",
+    "conv_algorithm_cause",
 ]
 
 ABOVE_ROOF_FRACTION = 1.05
@@ -113,6 +115,47 @@ def verdict_for(fraction_of_roof: float) -> str:
     if f >= NEAR_ROOF_FRACTION:
         return "near_roof"
     return "below_roof"
+
+
+_CONV_NAME = re.compile(r"conv", re.IGNORECASE)
+_SHAPE = re.compile(r"\[([0-9, ]+)\]")
+
+
+def conv_algorithm_cause(name: str) -> str:
+    """Why a convolution can sit above the roof without wrong numbers: its FLOPs are the
+    direct count, 2 · numel(out) · C_in/groups · k_h · k_w, but cuDNN / MIOpen may run a
+    fast algorithm that does fewer multiplications than that.
+
+    * ``"winograd"``: a convolution whose weight (the bracket ``[C_out, C_in, k, k]`` in
+      the kernel's name, as the trace importer writes it) has a small window, 2..7
+      (3×3 typically). Winograd F(2×2, 3×3) does 2.25× fewer multiplications than the
+      direct count, F(4×4, 3×3) 4× (Lavin & Gray, "Fast Algorithms for Convolutional
+      Neural Networks", CVPR 2016, §4); FFT convolution also does fewer (Vasilache et al.,
+      "Fast Convolutional Nets With fbfft", ICLR 2015).
+    * ``"conv"``: a convolution whose window the name does not show (a backward-weight
+      call names its two activations): one of these algorithms may have run.
+    * ``""``: not a convolution, or a 1×1 one (a plain GEMM: no fast algorithm applies).
+
+    The name test is the word "conv" (``aten::cudnn_convolution``, ``conv2d``,
+    ``implicit_convolve_sgemm``, ``winograd`` kernels say so in their names too).
+    """
+    if not isinstance(name, str) or not (_CONV_NAME.search(name) or "winograd" in name.lower()):
+        return ""
+    if "winograd" in name.lower() or "fft" in name.lower():
+        return "winograd"
+    windows = []
+    for m in _SHAPE.finditer(name):
+        dims = [int(x) for x in m.group(1).replace(" ", "").split(",") if x]
+        if len(dims) >= 3:
+            windows.append(dims[2:])
+    # the weight: the last bracket whose trailing (spatial) dims are all small (<= 7)
+    weight = [w for w in windows if w and all(1 <= k <= 7 for k in w)]
+    if not weight:
+        return "conv"
+    w = weight[-1]
+    if all(k == 1 for k in w):
+        return ""
+    return "winograd"
 
 
 def roofline_curve(peak_flops: float, mem_bw: float, intensity_min: float = 1 / 16,

@@ -272,32 +272,9 @@ def _reject_constant(name: str):
 
 
 def _parse_json(text_or_bytes: str | bytes, what: str) -> object:
-    if isinstance(text_or_bytes, (bytes, bytearray, memoryview)):
-        raw = bytes(text_or_bytes)
-        if len(raw) > MAX_SCENARIO_BYTES:
-            raise ScenarioError(f"The {what} is larger than {MAX_SCENARIO_BYTES // 2**20} MB.")
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ScenarioError(f"The {what} is not UTF-8 text (is it a scenario JSON file?).") from None
-    elif isinstance(text_or_bytes, str):
-        text = text_or_bytes
-        if len(text) > MAX_SCENARIO_BYTES:
-            raise ScenarioError(f"The {what} is larger than {MAX_SCENARIO_BYTES // 2**20} MB.")
-    else:
-        raise ScenarioError(f"The {what} must be text or bytes.")
-    if not text.strip():
-        raise ScenarioError(f"The {what} is empty.")
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except ScenarioError:
-        raise
-    except RecursionError:
-        raise ScenarioError(f"The {what} is nested too deeply to be a scenario.") from None
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(f"The {what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}).") from None
-    except ValueError as exc:  # e.g. integers with too many digits
-        raise ScenarioError(f"The {what} holds a number that cannot be read ({exc}).") from None
+    """The one JSON reader (calc.json_in.read_json): size, encoding, depth, NaN."""
+    from calc.json_in import read_json
+    return read_json(text_or_bytes, what, max_bytes=MAX_SCENARIO_BYTES, error=ScenarioError)
 
 
 def scenario_from_dict(doc: object, known_devices: Collection[str] | None = None) -> Scenario:

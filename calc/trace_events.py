@@ -225,12 +225,9 @@ def _arg_ids(args_blocks) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def _json_fields(raw: bytes, filename: str):
     """The general path: json.loads, same fields as :func:`_fast_fields`."""
-    try:
-        doc = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        _fail(filename, f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}).")
-    except UnicodeDecodeError:
-        _fail(filename, "the file is not UTF-8 text.")
+    from calc.json_in import read_json
+    from calc.importers import MAX_DECOMPRESSED_BYTES
+    doc = read_json(raw, filename, max_bytes=MAX_DECOMPRESSED_BYTES)
     if isinstance(doc, dict):
         events = doc.get("traceEvents")
         if not isinstance(events, list):

@@ -71,6 +71,7 @@ def device_tables(m: Measurement) -> list[tuple[str, dict[str, Any]]]:
         table: dict[str, Any] = {
             "name": f"{h.cpu_model} ({h.logical_cpus} CPUs, measured {m.started:%Y-%m-%d %H:%M})",
             "vendor": h.cpu_vendor or "unknown",
+            "kind": "cpu",
             "year": m.started.year,
         }
         if h.memory_bytes:

@@ -28,7 +28,7 @@ else:
     st.divider()
     st.header(t("measure.results_heading"))
     dev, precision = choose_measured(ctx)
-    sheet = datasheet_for(ctx, precision)
+    sheet = datasheet_for(ctx, precision, dev)
     chart_box = st.container()          # drawn after the live kernels ran (their points)
     render_ratio_table(ctx, dev, sheet)
     render_curve(ctx, dev, sheet)

@@ -89,7 +89,7 @@ CONCEPTS: tuple[Concept, ...] = (
             (r"批大小", r"(?<![A-Za-z_])batch ?(?:\d|\{|为|大小)|批量大小|批次大小"),
             exempt=r"snippet"),  # "batch = torch.randint(...)" is code
     Concept("verdict (measured vs ceiling)", "低于上限 / 接近上限 / 超过上限（请检查数字）",
-            (r"[低近过]上限", r"远低于屋顶|接近屋顶|数字有误")),
+            (r"[低近过]上限", r"远低于屋顶|接近屋顶|（数字有误）")),
 )
 
 

@@ -86,11 +86,7 @@ def _use_pasted_config() -> None:
     text = st.session_state.get("model_paste") or ""
     name = None
     if upload is not None:
-        try:
-            text = upload.getvalue().decode("utf-8")
-        except UnicodeDecodeError:
-            st.session_state[_PASTE_ERROR] = "config.json is not UTF-8 text"
-            return
+        text = upload.getvalue()          # bytes: calc.json_in reads the encoding
         name = Path(upload.name).stem
     if not text.strip():
         st.session_state[_PASTE_ERROR] = "empty"

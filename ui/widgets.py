@@ -82,6 +82,15 @@ def exact_quantity(value: float, unit: str = "") -> str:
     return format_quantity(value, unit, digits=6)
 
 
+def slider_text(value: float, unit: str = "") -> str:
+    """A slider's caption: a whole count under a million with thousands separators
+    ("4,096" tokens, "37,712" tokens/s: "4.096k" reads like a decimal), otherwise
+    :func:`exact_quantity` ("7B", "1T", "2 TB/s")."""
+    if not unit and 0 < abs(value) < 1e6 and float(value) == int(value):
+        return f"{int(value):,}"
+    return exact_quantity(value, unit)
+
+
 # Every quantity field stays within these magnitudes, so the products and quotients the
 # pages ask of calc/ (6·N·D, bandwidth ÷ bytes, ...) stay finite: 1e308 typed into a
 # field is an error message, not an overflow deep inside a formula.
@@ -158,7 +167,7 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
         kind = kind_for_unit(unit)
     slider_key = f"{key}__slider"
     options = list(steps) if steps else (log_options(*slider) if slider else [])
-    shown = step_text or (lambda v: exact_quantity(v, unit))
+    shown = step_text or (lambda v: slider_text(v, unit))
 
     def field_changed() -> None:
         if not options:
@@ -175,8 +184,7 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
         set_value(key, step_text(value) if step_text else exact_quantity(value, unit))
 
     text = bound(box.text_input, label, default, key=key, help=help,
-                 on_change=field_changed, placeholder=placeholder,
-                 max_chars=200)
+                 on_change=field_changed, placeholder=placeholder)
     if optional and not str(text).strip():
         return None
     value: float | None

@@ -740,16 +740,11 @@ def import_json_text(text: str, filename: str = "trace.json", **options) -> Impo
     Raises :class:`ImportFormatError` for invalid JSON or JSON that is neither.
     """
     progress = options.get("progress")
-    try:
-        doc = json.loads(text)
-    except RecursionError:
-        raise ImportFormatError(f"{filename}: the JSON is nested too deeply.") from None
-    except ValueError as exc:
-        where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
-        raise ImportFormatError(
-            f"{filename}: not valid JSON{where}; the file may be cut short or not a profiler "
-            "trace. Export traces with prof.export_chrome_trace(\"trace.json\")."
-        ) from None
+    from calc.importers import MAX_DECOMPRESSED_BYTES
+    from calc.json_in import read_json
+    doc = read_json(text, filename, max_bytes=MAX_DECOMPRESSED_BYTES, error=ImportFormatError,
+                    hint="The file may be cut short or not a profiler trace. Export traces "
+                         "with prof.export_chrome_trace(\"trace.json\").")
     if progress:
         try:
             progress(0.4)

@@ -34,7 +34,7 @@ def test_upload_a_trace_and_a_bad_file(page, server, screenshot_dir, lang, idle_
     main = page.locator('[data-testid="stMain"]')
     page.locator('[data-testid="stPlotlyChart"]').first.wait_for()
     text = main.inner_text()
-    assert idle_word in text and "39.4%" in text, "the data-loader verdict is missing"
+    assert idle_word in text and "44.0%" in text, "the data-loader verdict is missing"   # idle over the steps (issue 23)
     # the timeline is WebGL (scattergl draws into a canvas)
     assert page.locator('.js-plotly-plot canvas').count() >= 1, "no WebGL timeline"
     assert page.locator('[data-testid="stPlotlyChart"]').count() >= 4
@@ -44,4 +44,4 @@ def test_upload_a_trace_and_a_bad_file(page, server, screenshot_dir, lang, idle_
     errors = main.locator('[data-testid="stAlertContentError"]')
     assert errors.count() == 1 and "broken.json" in errors.first.inner_text()
     assert error_word in errors.first.inner_text()
-    assert "39.4%" in main.inner_text(), "a bad file replaced the diagnosis"
+    assert "44.0%" in main.inner_text(), "a bad file replaced the diagnosis"

@@ -11,7 +11,7 @@ import io
 
 import pytest
 
-from browser_helpers import ARTIFACTS, assert_no_exception, full_screenshot, goto
+from browser_helpers import ARTIFACTS, assert_no_exception, full_screenshot, goto, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -82,3 +82,36 @@ def test_chinese_report_prints_on_one_page(browser, screenshot_dir):
     html = report_html(translator("zh"), "zh", table,
                        evaluate_all(plans, devices, published, load_models()), devices, published)
     _print_and_check(browser, html, plans, "zh", "假设与来源", screenshot_dir)
+
+
+def _crowded_plans_token():
+    from calc.plans import TRAINING, Plan, PlanTable, encode_plans
+    plans = tuple(Plan(kind=TRAINING, model="llama-3.1-8b", n_tokens=15e12, device="h100-sxm",
+                       n_gpus=256, mfu=m, price=2.0) for m in (0.40, 0.41, 0.42, 0.43))
+    plans += (Plan(kind=TRAINING, n_params=70e9, n_tokens=2e12, device="b200", n_gpus=1024,
+                   mfu=0.35, price=6.0),
+              Plan(kind=TRAINING, n_params=7e9, n_tokens=1e12, device="l40s", n_gpus=64,
+                   mfu=0.3, price=1.0))
+    return encode_plans(PlanTable(plans, 0, "$", "USD"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_plan_chart_labels_do_not_overlap_or_clip(page, server, screenshot_dir, lang):
+    # issue 23 item 9: four plans at nearly the same point and two far apart; the labels
+    # drawn do not overlap each other and stay inside the plot; every name is in the legend
+    goto(page, server, "plans", lang=lang, plans=_crowded_plans_token())
+    assert_no_exception(page)
+    chart = page.locator('[data-testid="stPlotlyChart"]').first
+    chart.scroll_into_view_if_needed()
+    wait_idle(page)
+    plot = chart.locator("rect.nsewdrag").first.bounding_box()
+    boxes = [t.bounding_box() for t in chart.locator("g.textpoint text").all()]
+    boxes = [b for b in boxes if b and b["width"] > 0]
+    assert len(boxes) >= 3
+    for i, a in enumerate(boxes):
+        assert a["x"] >= plot["x"] - 1 and a["x"] + a["width"] <= plot["x"] + plot["width"] + 1, a
+        for b in boxes[:i]:
+            assert (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                    or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]), (a, b)
+    assert chart.locator("g.legend g.traces").count() == 6
+    chart.screenshot(path=str(screenshot_dir / f"issue23_plans_labels_{lang}.png"))

@@ -384,15 +384,22 @@ def test_resnet50_legacy_fixture_against_a_plain_loop():
            if e.get("ph") == "X" and e.get("cat") in ("Kernel", "Memcpy", "Memset")]
     kernels = [e for e in gpu if e["cat"] == "Kernel"]
     iv = [(e["ts"], e["ts"] + e["dur"]) for e in gpu]
-    window = max(b for _, b in iv) - min(a for a, _ in iv)
-    busy = _brute_union(iv)
-    steps = [e["dur"] for e in doc["traceEvents"]
-             if e.get("ph") == "X" and str(e.get("name", "")).startswith("ProfilerStep#")]
+    span = max(b for _, b in iv) - min(a for a, _ in iv)
+    step_ev = [e for e in doc["traceEvents"]
+               if e.get("ph") == "X" and str(e.get("name", "")).startswith("ProfilerStep#")]
+    steps = [e["dur"] for e in step_ev]
+    # the trace has steps: busy is measured over the steps (issue 23 item 3); the steps do
+    # not overlap, so the window is their sum, busy the activity clipped to each step
+    window = sum(steps)
+    busy = sum(_brute_union([(max(a, e["ts"]), min(b, e["ts"] + e["dur"])) for a, b in iv
+                             if b > e["ts"] and a < e["ts"] + e["dur"]]) for e in step_ev)
     small = [e for e in kernels if e["dur"] < 10]
     d = diagnose_trace(raw, "worker0.pt.trace.json.gz")
     assert d.schema == "legacy" and d.device_name == "Tesla V100-DGXS-32GB"
     assert d.kernel_count == len(kernels) == 8772
+    assert d.window_from_steps
     assert d.window_seconds == pytest.approx(window * US)
+    assert d.activity_window_seconds == pytest.approx(span * US)
     assert d.busy_fraction == pytest.approx(busy / window)
     assert d.small_kernel_count == len(small)
     assert len(d.steps) == len(steps)
@@ -409,9 +416,19 @@ def test_triton_fixture():
     # HolisticTraceAnalysis' A100 sample: one Inductor pointwise kernel of 1.76 µs
     d = diagnose_trace((DATA / "triton_example.json.gz").read_bytes(), "triton_example.json.gz")
     assert d.kernel_count == 1
-    assert d.window_seconds == pytest.approx(1.76 * US)
+    assert d.activity_window_seconds == pytest.approx(1.76 * US)
     assert d.class_shares["elementwise"] == pytest.approx(1.0)
     assert d.device_name.startswith("NVIDIA A100")
+    # issue 23 item 3: the trace has one step, ProfilerStep#1 of 13.336 s (its "dur",
+    # 13336315.805 µs in the file) in which the GPU ran one 1.76 µs kernel: busy is measured
+    # over the step, 1.76e-6 / 13.336 = 1.3e-7, and the idle verdict fires
+    assert d.window_from_steps
+    assert d.window_seconds == pytest.approx(13.336315805)
+    assert d.busy_fraction == pytest.approx(1.76e-6 / 13.336315805)
+    assert ids(d)[0] == "idle"
+    # one kernel: no launch rate, no small-kernel verdict, "too few kernels to judge"
+    assert math.isnan(d.kernels_per_ms)
+    assert "small_kernels" not in ids(d) and "too_few_kernels" in ids(d)
 
 
 def test_bench_generator_by_hand():
@@ -555,6 +572,39 @@ def test_random_bytes_give_a_value_error(data):
         diagnose_trace(data, "noise.bin")
     except ValueError as exc:
         assert "noise.bin" in str(exc)
+
+
+def test_steps_set_the_window_by_hand():
+    # issue 23 item 3. Two steps: [0, 1 ms) and [1 ms, 3 ms). Step 1 runs a 400 µs GEMM at
+    # 100 µs; step 2 runs nothing (the GPU waits, e.g. for compilation). Over the steps the
+    # window is 3 ms, busy 0.4 ms: busy 13.3 %, idle 86.7 %. Over the GPU's own activity
+    # (400 µs) it would read 100 % busy.
+    d = diagnose_activity([100 * US], [400 * US], [7], ["matmul"],
+                          steps=([0.0, 1e-3], [1e-3, 2e-3]))
+    assert d.window_from_steps
+    assert d.window_seconds == pytest.approx(3e-3)
+    assert d.activity_window_seconds == pytest.approx(400 * US)
+    assert d.busy_fraction == pytest.approx(0.4 / 3)
+    # the steps touch, so the window is one segment [0, 3 ms); its holes are [0, 100 µs)
+    # and [500 µs, 3 ms): 100 µs and 2.5 ms
+    assert sorted(round(g.length_seconds / US) for g in d.idle_gaps) == [100, 2500]
+    assert ids(d)[0] == "idle"
+
+
+def test_too_few_kernels_to_judge_small_kernels():
+    # five 2 µs kernels back to back: 100 % small by count and time, but five events are
+    # too few for a launch rate or a fusion verdict (MIN_KERNELS_TO_JUDGE = 20)
+    from calc.diagnosis import MIN_KERNELS_TO_JUDGE
+    assert MIN_KERNELS_TO_JUDGE == 20
+    n = 5
+    d = diagnose_activity([i * 2 * US for i in range(n)], [2 * US] * n, [7] * n, ["gelu"] * n)
+    assert "small_kernels" not in ids(d) and "too_few_kernels" in ids(d)
+    assert math.isnan(d.kernels_per_ms)
+    # twenty of them: judged; 20 kernels in 40 µs = 500 per ms
+    n = 20
+    d = diagnose_activity([i * 2 * US for i in range(n)], [2 * US] * n, [7] * n, ["gelu"] * n)
+    assert "small_kernels" in ids(d) and "too_few_kernels" not in ids(d)
+    assert d.kernels_per_ms == pytest.approx(20 / 0.040)
 
 
 def test_no_import_circle_between_diagnosis_and_trace_events():

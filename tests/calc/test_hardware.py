@@ -394,6 +394,25 @@ def test_uncertain_new_devices_say_so(hw):
     assert "fp4" not in hw["b300"].sparse_precisions   # B300 FP4 sparse is not 2x dense
 
 
+def test_device_kind_field(tmp_path):
+    # issue 23 item 5: measured figures are compared only with a device of the same kind;
+    # "kind" is optional (default "accelerator"; ids measured-cpu-* default to "cpu")
+    import pytest as _pytest
+    from calc.hardware import HardwareFileError, load_hardware
+    base = ('name = "X"\nvendor = "V"\nyear = 2024\nmemory_gb = 8\nmem_bw_gbs = 100\n'
+            'sparse_headline = false\nsource = "s"\n')
+    text = (f'[devices.some-cpu]\n{base}kind = "cpu"\n[devices.some-cpu.peak_tflops]\nfp32 = 1\n'
+            f'[devices.some-gpu]\n{base}[devices.some-gpu.peak_tflops]\nfp32 = 1\n')
+    p = tmp_path / "hw.toml"
+    p.write_text(text)
+    devs = load_hardware(p)
+    assert devs["some-cpu"].kind == "cpu" and devs["some-gpu"].kind == "accelerator"
+    assert load_hardware()["a100-80gb-sxm"].kind == "accelerator"
+    p.write_text(text.replace('kind = "cpu"', 'kind = "toaster"'))
+    with _pytest.raises(HardwareFileError, match="kind"):
+        load_hardware(p)
+
+
 # ---------------------------------------------------------------- hardware.toml network fields
 
 def _write_network_device(tmp_path, extra):

@@ -188,14 +188,49 @@ def test_csv_has_every_plan_and_si_columns():
                       "$", "USD")
     text = plans_csv(table, evaluate_all(table.plans, DEV, PUB))
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert [r["name"] for r in rows] == [p.name for p in table.plans]
+    assert [r["name"] for r in rows] == ["7B · 64 × A100 · MFU 45 %", "7B · 64 × A100 · MFU 25 %",
+                                         "7B bf16 · 1 × A100 · batch 16", "broken"]
     assert float(rows[0]["days"]) == pytest.approx(4.2e22 / 8.9856e15 / 86400)
-    assert rows[0]["is_baseline"] == "True" and rows[1]["vs_baseline_ratio"] != ""
+    assert rows[0]["is_baseline"] == "true" and rows[1]["vs_baseline_ratio"] != ""
     assert float(rows[1]["vs_baseline_ratio"]) == pytest.approx(1.8)
     assert "cost_USD" in rows[0] and rows[2]["tokens_per_s_total"] != ""
     assert rows[2]["n_tokens"] == "" and rows[0]["batch"] == ""       # other kind left empty
     assert "nowhere" in rows[3]["error"]
 
+
+def test_csv_numbers_names_and_memory_needed():
+    # issue 23 items 10 and 14: MFU typed as "35%" is 35 / 100 = 0.35000000000000003 in
+    # binary; the CSV writes 0.35. A name that starts like a formula is escaped with an
+    # apostrophe (CSV injection). memory_bytes_total is the memory a serving plan NEEDS:
+    # 7e9 x 2 B of bf16 weights = 14e9 B, plus KV 2 (K,V) x 32 layers x 32 heads x 128 x 2 B
+    # = 524,288 B per token x 4,096 tokens x 16 sequences = 34,359,738,368 B; the A100's
+    # 80 GiB = 85,899,345,920 B is its capacity, in memory_capacity_bytes.
+    from calc.units import parse_quantity
+    mfu = parse_quantity("35%", kind="fraction")
+    assert repr(mfu) == "0.35000000000000003"
+    plans = (Plan(kind=TRAINING, name="=HYPERLINK(\"http://x\")", mfu=mfu),
+             Plan(kind=SERVING, name="−1+2", n_params=7e9, device="a100-80gb-sxm", n_gpus=1,
+                  batch=16))
+    table = PlanTable(plans, 0)
+    text = plans_csv(table, evaluate_all(table.plans, DEV, PUB))
+    assert "0.35000000000000003" not in text
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert rows[0]["mfu"] == "0.35"
+    assert rows[0]["name"] == "'=HYPERLINK(\"http://x\")" and rows[1]["name"] == "'−1+2"
+    assert float(rows[1]["memory_bytes_total"]) == pytest.approx(14e9 + 34_359_738_368)
+    assert float(rows[1]["memory_capacity_bytes"]) == pytest.approx(80 * 2 ** 30)
+
+
+def test_one_csv_writer():
+    from calc.csv_out import csv_cell, unescape_cell, write_csv
+    # formula starts (= + - − @ TAB CR and the apostrophe itself) escaped, reversibly
+    for s in ("=1+1", "+1", "-1", "−1", "@SUM(A1)", "\tx", "\rx", "'x"):
+        assert csv_cell(s) == "'" + s and unescape_cell(csv_cell(s)) == s
+    assert csv_cell("gemm") == "gemm" and csv_cell(-3) == "-3" and csv_cell(-3.5) == "-3.5"
+    assert csv_cell(0.1 + 0.2) == "0.3" and csv_cell(0.1 + 0.2, exact_floats=True) == repr(0.1 + 0.2)
+    assert csv_cell(None) == "" and csv_cell(float("nan")) == "" and csv_cell(True) == "true"
+    text = write_csv(["name", "x"], [["=cmd", 1.5]], text_columns=("name",))
+    assert text == "name,x\n'=cmd,1.5\n"
 
 def test_hfu_above_100_is_impossible_in_plans():
     # Defect 4 (Plans' HFU column): 7B parameters only, MFU 80 %, full recompute:

@@ -165,6 +165,19 @@ def test_roofline_curve_contains_ridge():
     assert y.max() == 312e12
 
 
+def test_conv_algorithm_cause_names_the_window():
+    # issue 23 item 4: the importer writes "[input]x[weight]"; a 3×3 weight may have run
+    # as Winograd / FFT (fewer multiplications than the direct count); a 1×1 convolution is
+    # a GEMM (no fast algorithm); a backward-weight call shows no weight: "conv"
+    from calc.roofline import conv_algorithm_cause as c
+    assert c("aten::cudnn_convolution_backward_input [32,256,14,14]x[256,256,3,3]") == "winograd"
+    assert c("aten::cudnn_convolution [32,64,56,56]x[64,64,5,5]") == "winograd"
+    assert c("aten::cudnn_convolution [32,256,14,14]x[1024,256,1,1]") == ""
+    assert c("aten::cudnn_convolution_backward_weight [32,64,56,56]x[32,64,56,56]") == "conv"
+    assert c("volta_scudnn_winograd_128x128_ldg1_ldg4_relu_tile148t_nt_v1") == "winograd"
+    assert c("aten::mm [4096,4096]x[4096,4096]") == ""
+    assert c("aten::add_ [256,256,3,3]x[256,256,3,3]") == ""
+
 # ---- Folded from tests/calc/test_calc_roofline_extra.py:
 # calc.roofline.min_seconds: the time floor max(flops/peak, bytes/bw).
 def test_memory_bound_floor_is_bytes_over_bandwidth():

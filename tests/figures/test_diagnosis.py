@@ -1,5 +1,7 @@
 """Trace doctor figures: valid plotly (the builders skip validation), WebGL for the
 timeline, what each chart shows checked against a timeline drawn by hand."""
+from pathlib import Path
+
 import numpy as np
 import plotly.graph_objects as go
 import pytest
@@ -90,3 +92,17 @@ def test_class_runs_do_not_jump_over_other_classes():
                          np.array([0, 3, 0, 0]), 0.1)
     assert s.tolist() == [0.0, 1.0, 2.0] and e.tolist() == [1.0, 2.0, 4.0]
     assert c.tolist() == [0, 3, 0]
+
+
+def test_duration_histogram_ticks_all_in_one_unit_style():
+    # issue 23 item 10: the axis read "100μs" then "0.001s"; every decade is now written
+    # by calc.units.format_si: 1 µs, 10 µs, 100 µs, 1 ms, 10 ms for the ResNet trace
+    # (kernels from ~1 µs to ~10 ms)
+    from calc.diagnosis import diagnose_trace
+    from ui.figures.diagnosis import duration_histogram_figure
+    from ui.i18n import translator
+    raw = (Path(__file__).resolve().parents[1] / "data" / "torch-traces"
+           / "worker0.1623143089861.pt.trace.json.gz").read_bytes()
+    fig = duration_histogram_figure(translator("en"), diagnose_trace(raw, "w.json.gz"))
+    assert list(fig.layout.xaxis.ticktext) == ["1 µs", "10 µs", "100 µs", "1 ms", "10 ms"]
+    assert list(fig.layout.xaxis.tickvals) == pytest.approx([1e-6, 1e-5, 1e-4, 1e-3, 1e-2])

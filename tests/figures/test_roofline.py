@@ -211,3 +211,13 @@ def test_a_roof_with_an_infinite_ridge_is_still_drawn():
     fig = roofline_figure(translator("en"), [Roof("odd", 312e12, 1e-300)])
     xs = [x for tr in fig.data for x in (tr.x or []) if x is not None]
     assert xs and all(math.isfinite(float(x)) for x in xs)
+
+
+def test_legend_sits_under_the_plot_not_under_the_toolbar():
+    # issue 23 item 9: above the plot (y = 1.01) the legend of an import (roofs, verdicts)
+    # ran under plotly's toolbar at the top right; it now hangs below the plot area
+    from ui.figures.roofline import Roof, roofline_figure
+    from ui.i18n import translator
+    fig = roofline_figure(translator("en"), [Roof("A100", 312e12, 2.039e12),
+                                             Roof("H100", 989e12, 3.35e12)])
+    assert fig.layout.legend.y < 0 and fig.layout.legend.yanchor == "top"

@@ -1,4 +1,5 @@
 """Fuzz import_file: random bytes and text never raise anything but ImportFormatError/ValueError."""
+import pytest
 import gzip
 import json
 
@@ -69,3 +70,54 @@ event = st.fixed_dictionaries({
 @given(st.lists(event, max_size=12))
 def test_random_traces(events):
     check(json.dumps({"traceEvents": events}).encode(), "t.json")
+
+
+def test_one_json_reader_for_every_upload_and_paste():
+    # issue 23 item 12: config.json, traces (the Trace doctor's diagnose_trace and the
+    # Roofline importer), scenario and plans files: 100,000 levels of nesting, NaN, bad
+    # bytes get the same message from calc.json_in.read_json, never a RecursionError
+    from calc.diagnosis import diagnose_trace
+    from calc.hf_config import from_hf_config
+    from calc.importers import import_file
+    from calc.plans import load_plans
+    from calc.scenario import load_scenario
+    deep = "[" * 100_000 + "]" * 100_000
+    trace_deep = '{"traceEvents": ' + deep + "}"
+    readers = [
+        (lambda d: from_hf_config(d), "config.json"),
+        (lambda d: diagnose_trace(d.encode(), "t.json"), "t.json"),
+        (lambda d: import_file(d.encode(), "k.json"), "k.json"),
+        (lambda d: load_scenario(d), "scenario file"),
+        (lambda d: load_plans(d), "plans file"),
+    ]
+    for read, what in readers:
+        for data, words in ((deep if what != "t.json" else trace_deep, "nested too deeply"),
+                            ('{"a": NaN}' if what != "t.json" else '{"traceEvents": [NaN]}',
+                             "contains NaN")):
+            with pytest.raises(ValueError) as exc:
+                read(data)
+            assert not isinstance(exc.value, RecursionError)
+            assert f"The {what} " in str(exc.value) and words in str(exc.value), (what, str(exc.value))
+
+
+def test_architecture_fields_are_bounded_naming_the_key():
+    # issue 23 item 13: calc.arch.ARCH_LIMITS, in config.json (HF key named) and in
+    # models.toml / the share link (the schema's key named)
+    import json as _json
+    from pathlib import Path
+    from dataclasses import replace
+    from calc.arch import ARCH_LIMITS, ModelConfigError, _validate_arch
+    from calc.hf_config import from_hf_config
+    from calc.models import load_models
+    cfg = _json.loads((Path(__file__).resolve().parents[1] / "data" / "hf_configs"
+                       / "mixtral-8x7b.json").read_text())
+    for key, value in (("num_hidden_layers", 10 ** 12), ("hidden_size", 10 ** 9),
+                       ("num_attention_heads", 10 ** 9), ("num_local_experts", 10 ** 9),
+                       ("vocab_size", 10 ** 12)):
+        bad = {**cfg, key: value}
+        with pytest.raises(ModelConfigError, match=f"'{key}' must be at most"):
+            from_hf_config(bad)
+    arch = load_models()["llama-2-7b"]
+    with pytest.raises(ModelConfigError, match="'layers' must be at most 10,000"):
+        _validate_arch(replace(arch, n_layers=ARCH_LIMITS["n_layers"] + 1))
+    _validate_arch(replace(arch, n_layers=ARCH_LIMITS["n_layers"]))      # the bound itself is fine

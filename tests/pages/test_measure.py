@@ -48,17 +48,26 @@ def test_measurement_adds_the_device_and_compares_with_the_datasheet(measured):
     assert any("measured" in o for o in options)
     table = at.dataframe[0].value
     assert list(table.columns)[-1] == "Measured ÷ datasheet"
-    # the sidebar's default device is the A100 80GB: DRAM datasheet 2039 GB/s
+    # issue 23 item 5: the measured device is this CPU and the sidebar's default device the
+    # A100 80GB GPU: not comparable, no ratio ("0.000216 %" of a GPU said nothing)
+    infos = " ".join(i.value for i in at.info)
+    assert "not comparable" in infos
+    assert set(table["Datasheet"]) == {"—"} and set(table["Measured ÷ datasheet"]) == {"—"}
+    assert "Peak FP64" in set(table["Ceiling"]) and "Peak FP32" in set(table["Ceiling"])
+    # a custom device (the CPU's datasheet figures typed in) is compared:
+    # measured ÷ datasheet = measured / 100e9, printed with 3 significant digits
+    at.sidebar.selectbox(key="device").set_value("custom").run()
+    at.sidebar.text_input(key="peak").set_value("1 TFLOP/s").run()
+    at.sidebar.text_input(key="bw").set_value("100 GB/s").run()
+    assert not at.exception
+    table = at.dataframe[0].value
     dram = table[table["Ceiling"] == "DRAM bandwidth"].iloc[0]
-    assert dram["Datasheet"] == "2.04 TB/s"
-    # measured ÷ datasheet = measured / 2.039e12, printed with 3 significant digits
+    assert dram["Datasheet"] == "100 GB/s"
     from calc.units import parse_quantity
     measured_bw = parse_quantity(dram["Measured (best)"])
     ratio = float(dram["Measured ÷ datasheet"].rstrip(" %"))
-    assert ratio == pytest.approx(measured_bw / 2.039e12 * 100, rel=0.01)
-    assert "Peak FP64" in set(table["Ceiling"]) and "Peak FP32" in set(table["Ceiling"])
-    # the A100 datasheet lists FP16 (tensor) at 312 TFLOP/s dense
-    assert table[table["Ceiling"] == "Peak FP16"].iloc[0]["Datasheet"] == "312 TFLOP/s"
+    assert ratio == pytest.approx(measured_bw / 100e9 * 100, rel=0.01)
+    at.sidebar.selectbox(key="device").set_value("a100-80gb-sxm").run()
     assert any(b.key == "measure_run_kernels" for b in at.button)
 
 

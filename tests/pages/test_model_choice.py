@@ -202,3 +202,32 @@ def test_prefill_with_a_model_counts_attention():
     at = open_app_page("pages/4_Decode_speed.py", model="llama-2-7b", prompt="4096")
     values = [m.value for m in at.metric]
     assert "184 ms" in values and "57.5 TFLOP" in values
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_config_nested_100000_deep_gets_a_message_not_a_recursion_error(lang):
+    # issue 23 item 12: Python's json raises RecursionError past ~1,000 levels; the one JSON
+    # reader (calc.json_in) turns it into a message; the page keeps its model and numbers
+    at = open_app_page("pages/2_MFU.py", lang, model="llama-2-13b", tokens_per_s="30k")
+    before = metrics(at)
+    at.sidebar.text_area(key="model_paste").set_value("[" * 100_000 + "]" * 100_000)
+    at.sidebar.button[0].click().run()
+    assert not at.exception
+    err = texts(at.sidebar, "error")
+    assert "nested too deeply" in err and "recursion" not in err.lower()
+    assert at.sidebar.selectbox(key="model").value == "llama-2-13b"
+    assert metrics(at) == before
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_config_with_a_trillion_layers_names_the_key(lang):
+    # issue 23 item 13: num_hidden_layers 10^12 is refused like a page field, naming the key
+    cfg = json.loads((HF / "llama-2-7b.json").read_text())
+    cfg["num_hidden_layers"] = 10 ** 12
+    at = open_app_page("pages/2_MFU.py", lang, model="llama-2-13b")
+    at.sidebar.text_area(key="model_paste").set_value(json.dumps(cfg))
+    at.sidebar.button[0].click().run()
+    assert not at.exception
+    err = texts(at.sidebar, "error")
+    assert "num_hidden_layers" in err and "10,000" in err
+    assert at.sidebar.selectbox(key="model").value == "llama-2-13b"

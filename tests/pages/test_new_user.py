@@ -37,9 +37,21 @@ def test_slider_shows_the_fields_value_not_the_nearest_step(page):
 
 
 def test_mfu_sequence_slider_says_4096_not_4_1k():
+    # 4.1k would read as 4100; issue 23 item 10: "4.096k" reads like a decimal: 4,096
     at = open_app_page(MFU, "en", tokens_per_s="37712")
-    assert _slider_label(at, "seq__slider") == "4.096k"          # 4.1k would read as 4100
-    assert _slider_label(at, "tokens_per_s__slider") == "37.712k"
+    assert _slider_label(at, "seq__slider") == "4,096"
+    assert _slider_label(at, "tokens_per_s__slider") == "37,712"
+    at = open_app_page(MFU, "en", params="70B")
+    assert _slider_label(at, "params__slider") == "70B"          # large counts keep B / T
+
+
+@pytest.mark.parametrize("page", ["pages/7_Plans.py", "pages/1_Roofline.py", MFU, TRAINING])
+def test_text_fields_show_no_character_counter(page):
+    # issue 23 item 10: a text field with max_chars shows "2/200" while focused; the
+    # quantity parser bounds the length itself (calc.units.MAX_TEXT_LENGTH, with a message)
+    at = open_app_page(page, "en")
+    limited = [w.key for w in at.text_input if getattr(w, "max_chars", None)]
+    assert not limited
 
 
 @pytest.mark.parametrize("lang, cost", [("en", "¥1,246,439 CNY"), ("zh", "¥1,246,439 CNY")])
@@ -159,6 +171,20 @@ def test_builder_row_keeps_expressions_and_names_the_precision(lang):
     assert row["name"] == "GEMM 4096×4096×4096 bf16"
     assert (row["flops"], row["bytes"], row["seconds"], row["count"]) == \
         ("2*4096**3", "3*4096**2*2", "900 us", "1")
+
+
+
+def test_builder_does_not_give_the_next_kernel_the_last_time():
+    # issue 23 item 10: a LayerNorm added after a 5.2 ms GEMM inherited its 5.2 ms
+    from ui.roofline.state import ROWS_KEY
+    at = open_app_page(ROOFLINE, "en", b_time="5.2 ms")
+    at.button(key="b_add_button").click().run()
+    assert at.session_state[ROWS_KEY][-1]["seconds"] == "5.2 ms"
+    assert at.text_input(key="b_time").value == ""
+    at.selectbox(key="b_kind").set_value("layernorm").run()
+    at.button(key="b_add_button").click().run()
+    assert not at.exception
+    assert at.session_state[ROWS_KEY][-1]["seconds"] == ""
 
 
 def test_table_csv_keeps_what_was_typed():

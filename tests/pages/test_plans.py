@@ -133,14 +133,20 @@ def test_garbage_link_keeps_the_table(lang):
 def test_new_plans_and_catalog_model():
     at = open_plans("en")
     at.button(key="pl_new_serving").click().run()
-    assert len(table(at, "serving")) == 2
+    # issue 23 item 2: the user's first plan replaces the examples and is the baseline
+    assert len(at.dataframe) == 1 and len(table(at, "serving")) == 1     # no training table
+    assert any("replaces the examples" in s.value for s in at.success)
+    assert any(b.key == "pl_restore" for b in at.button)       # "Bring back the examples"
     at.selectbox(key="pl_e_model").set_value("mixtral-8x7b").run()
     at.text_input(key="pl_e_batch").set_value("1").run()
     at.button(key="pl_save").click().run()
     sv = table(at, "serving")
-    assert sv["Model"][1] == "mixtral-8x7b"
+    assert sv["Model"][0] == "Mixtral 8x7B"        # the catalog name, not the id (item 10)
+    # the automatic name follows the setup (item 1)
+    assert sv["Plan"][0].startswith("Mixtral 8x7B bf16 · 1 × A100 · batch 1")
     # 46.7B total x 2 B = 93.4 GB of weights on one 80 GiB A100: does not fit
-    assert sv["Memory fit"][1].startswith("does not fit")
+    assert sv["Memory fit"][0].startswith("does not fit")
+
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -158,15 +164,17 @@ def test_add_from_training_page_then_plans_page(lang):
     page.switch_page(PAGE).run()
     assert not page.exception
     tr = table(page, "training")
-    assert len(tr) == 3                          # the two examples + the added plan
-    assert col(tr, lang, "Days", "天数")[2] == days_text
-    assert col(tr, lang, "GPU-hours", "GPU 小时")[2] == hours_text
-    assert col(tr, lang, "Cost", "费用")[2] == cost_text and cost_text.startswith("$")
-    assert col(tr, lang, "Model", "模型")[2] == "llama-3.1-8b"
+    assert len(tr) == 1                          # the added plan replaced the examples
+    assert len(page.dataframe) == 1              # no serving table: the example is gone
+    assert col(tr, lang, "Days", "天数")[0] == days_text
+    assert col(tr, lang, "GPU-hours", "GPU 小时")[0] == hours_text
+    assert col(tr, lang, "Cost", "费用")[0] == cost_text and cost_text.startswith("$")
+    assert col(tr, lang, "Model", "模型")[0] == "Llama 3.1 8B"
+    assert col(tr, lang, "Plan", "方案")[0].startswith("Llama 3.1 8B · 256 × H100 · MFU 40 %")
     assert page.query_params["plans"]                  # the table (and its USD) is in the link
     # HFU with full recompute is shown beside the MFU, and memory per GPU with its fit
-    assert "HFU" in col(tr, lang, "MFU", "MFU")[2]
-    assert col(tr, lang, "Memory / GPU", "每卡显存")[2] != "—"
+    assert "HFU" in col(tr, lang, "MFU", "MFU")[0]
+    assert col(tr, lang, "Memory / GPU", "每卡显存")[0] != "—"
 
 
 def test_add_from_decode_page_then_plans_page():
@@ -176,8 +184,8 @@ def test_add_from_decode_page_then_plans_page():
     assert not page.exception
     page.switch_page(PAGE).run()
     sv = table(page, "serving")
-    assert len(sv) == 2
-    assert sv["tok/s per user (bound → at eff.)"][1].split(" → ")[0] == per_user_text
+    assert len(sv) == 1
+    assert sv["tok/s per user (bound → at eff.)"][0].split(" → ")[0] == per_user_text
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -222,23 +230,59 @@ def test_moe_serving_plan_equals_decode_page():
     page.switch_page(PAGE).run()
     assert not page.exception
     sv = table(page, "serving")
-    assert sv["Model"][1] == "mixtral-8x7b"
-    assert sv["tok/s per user (bound → at eff.)"][1].split(" → ")[0] == per_user_text
-    assert sv["tok/s total (bound → at eff.)"][1].split(" → ")[0] == total_text
+    assert sv["Model"][0] == "Mixtral 8x7B"
+    assert sv["tok/s per user (bound → at eff.)"][0].split(" → ")[0] == per_user_text
+    assert sv["tok/s total (bound → at eff.)"][0].split(" → ")[0] == total_text
 
 
-def test_training_layout_travels_to_the_plan():
-    # The Training page's memory layout (tp 8, pp 16, cp 2, ZeRO-1, selective, seq 8192) goes
-    # into the plan it adds, so Plans shows the page's memory per GPU: Llama-3.1-405B on 2,048
-    # H100s, dp = 2048 / (8 x 16 x 2) = 8; activations 126 layers x 34 x 4096 x 16384 / 8 B
-    # = 35.94 GB (cp 2 halves the tokens); states 2 x 6.342 + 12 B x 3.171e9 / (8 x 2) = 15.06 GB;
-    # total 51.0 GB of 85.9 GB: fits.
-    page = open_app_page("pages/3_Training_time.py", "en", model="llama-3.1-405b",
-                         device="h100-sxm", gpus="2048", tp="8", pp="16", cp="2", zero="1",
-                         recompute="selective", seq="8192", tokens="15.6T")
-    assert "51 GB" in [m.value for m in page.metric]
-    page.button(key="pl_add_training").click().run()
-    assert not page.exception
-    page.switch_page(PAGE).run()
-    tr = table(page, "training")
-    assert col(tr, "en", "Memory / GPU", "每卡显存")[2].startswith("51 GB")
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_duplicated_edited_plan_is_named_by_its_setup(lang):
+    # issue 23 item 1: duplicate "7B · 64 × A100 · MFU 45 %", change the device to B200 and
+    # MFU to 35 %, save: the automatic name follows (table, chart label, CSV), and the
+    # setup sits right beside the name
+    from calc.hardware import load_hardware
+    from calc.plans import plans_csv, evaluate_all
+    from ui.plans import state as S
+    from ui.plans.points import training_chart
+    from ui.i18n import translator
+    at = open_plans(lang)
+    at.button(key="pl_dup").click().run()
+    tr = table(at, "training")
+    assert len(tr) == 3                                     # Duplicate keeps the examples
+    at.selectbox(key="pl_e_device").set_value("b200").run()
+    at.text_input(key="pl_e_mfu").set_value("35%").run()
+    at.button(key="pl_save").click().run()
+    assert not at.exception
+    tr = table(at, "training")
+    name = col(tr, lang, "Plan", "方案")[2]
+    assert name == "7B · 64 × B200 · MFU 35 %"
+    assert "(copy)" not in name and "副本" not in name
+    assert "B200" in str(tr.iloc[2, 1])                     # the setup: second column
+    table_ = at.session_state[S.TABLE_KEY]
+    results = evaluate_all(table_.plans, load_hardware())
+    t = translator(lang)
+    labels = [p.label for p in training_chart(t, table_, results).points]
+    assert "7B · 64 × B200 · MFU 35 %" in labels
+    assert "7B · 64 × B200 · MFU 35 %" in plans_csv(table_, results)
+    # a typed name is the user's; its duplicate gets "(copy)" in the page's language
+    at.text_input(key="pl_e_name").set_value("mine").run()
+    at.button(key="pl_save").click().run()
+    at.button(key="pl_dup").click().run()
+    names = list(col(table(at, "training"), lang, "Plan", "方案"))
+    assert ("mine (copy)" if lang == "en" else "mine（副本）") in names
+
+
+def test_first_plan_replaces_the_examples_and_they_come_back_on_request():
+    # issue 23 item 2: the examples are examples; the first plan replaces them and is the
+    # baseline (not "7B · 64 × A100 ★ baseline"); "Bring back the examples" appends them
+    at = open_plans("en")
+    at.button(key="pl_new_training").click().run()
+    tr = table(at, "training")
+    assert len(tr) == 1 and "★" in tr["Plan"][0] and tr["× days"][0] == "—"
+    at.button(key="pl_restore").click().run()
+    tr = table(at, "training")
+    assert len(tr) == 3 and "★" in tr["Plan"][0] and "★" not in tr["Plan"][1]
+    assert tr["× days"][2] == f"×{45 / 25:.2f}"          # the 25 % example against the 45 % plan
+    # the next plan joins the table (the table is no longer just the examples)
+    at.button(key="pl_new_serving").click().run()
+    assert len(table(at, "serving")) == 2

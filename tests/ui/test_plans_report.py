@@ -77,6 +77,22 @@ def test_training_chart_uses_gpu_hours_without_prices():
     assert chart.points[0].baseline and not chart.points[1].baseline
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_serving_chart_title_follows_its_y_axis(lang):
+    # issue 23 item 6: without a price the y axis is output tokens/s in total, and so is
+    # the title; with a price on every serving plan, cost per million tokens
+    from ui.plans.points import serving_chart
+    t = translator(lang)
+    table = PlanTable(tuple(default_plans()), 0)
+    chart = serving_chart(t, table, evaluate_all(table.plans, DEV, PUB, MODELS))
+    assert chart.y_label == t("plans.chart.tokens_total")
+    assert chart.title == t("plans.chart.serving_title_total")
+    assert chart.title != t("plans.chart.serving_title")
+    priced = PlanTable(tuple(p if p.kind != SERVING else Plan(**{**p.__dict__, "price": 2.0})
+                             for p in default_plans()), 0, "$", "USD")
+    chart = serving_chart(t, priced, evaluate_all(priced.plans, DEV, PUB, MODELS), "USD")
+    assert chart.title == t("plans.chart.serving_title")
+
 @pytest.mark.parametrize("lang,word", [("en", "impossible"), ("zh", "不可能")])
 def test_hfu_above_100_reads_impossible_in_the_training_rows(lang, word):
     # Defect 4: 7B, MFU 80 %, full recompute: HFU = 80 % x 8N / 6N = 106.7 % > 100 %
@@ -87,3 +103,61 @@ def test_hfu_above_100_reads_impossible_in_the_training_rows(lang, word):
     table = PlanTable((plan,), 0)
     _cols, rows, _idx = training_rows(translator(lang), table, evaluate_all(table.plans, DEV, PUB), DEV)
     assert any(word in str(cell) and "106.7%" in str(cell) for cell in rows[0])
+
+
+def _boxes_overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_plan_labels_never_overlap_nor_cross_the_edge(lang):
+    # issue 23 item 9: eight plans crowded into one corner, long names, in both languages:
+    # every label placed lies inside the plot and overlaps no other; the rest (hover / the
+    # table) are not drawn. Then the chart and the report's SVG use these places.
+    from ui.figures.plans import LABEL_HEIGHT_PX, label_places, label_width
+    name = "Llama 3.1 8B · 256 × H100 · MFU 40 %" if lang == "en" else "方案：Llama 3.1 8B · 256 × H100"
+    pts = [Point(f"{name} #{k}", 95.0 + k, 1e6 + 1e4 * k, baseline=k == 0) for k in range(8)]
+    pts.append(Point("7B · 64 × A100 · MFU 45 %", 1.0, 1.0))
+    W, H = 380.0, 290.0
+    x_max, y_max = 103 * 1.3, 1.07e6 * 1.18
+    places = label_places(pts, x_max, y_max, W, H)
+    assert places[-1] is not None                         # a lone point in the corner
+    assert sum(1 for x in places if x) >= 2               # the crowd: what can be read
+    boxes = []
+    for p, place in zip(pts, places):
+        if place is None:
+            continue
+        v, hz = place
+        px, py = W * p.x / x_max, H * (1 - p.y / y_max)
+        w = label_width(p.label)
+        x0 = {"center": px - w / 2, "left": px - w - 4, "right": px + 4}[hz]
+        y0 = py - 9 - LABEL_HEIGHT_PX if v == "top" else py + 9
+        box = (x0, y0, x0 + w, y0 + LABEL_HEIGHT_PX)
+        assert 0 <= box[0] and box[2] <= W and 0 <= box[1] and box[3] <= H, (p.label, box)
+        assert not any(_boxes_overlap(box, b) for b in boxes), p.label
+        boxes.append(box)
+    # the lone point at the left edge is labelled to its right (not cut at the edge)
+    assert places[-1][1] == "right"
+    # every name is in the chart's legend, labelled or not
+    from ui.figures.plans import plans_figure
+    fig = plans_figure(ChartData("t", "x", "y", tuple(pts)))
+    assert fig.layout.showlegend and [tr.name for tr in fig.data] == [p.label for p in pts]
+    svg = chart_svg(ChartData("t", "x", "y", tuple(pts)))
+    ET.fromstring(svg)
+    assert svg.count("<text") >= sum(1 for p in places if p) + 3
+
+
+def test_plans_columns_are_as_wide_as_their_text():
+    # issue 23 item 8: cells read "MFU 40% (", "+$45,14", "(other devices": every column
+    # is now given the width of its longest cell or header (ui.plans.tables.column_widths)
+    from ui.plans.tables import MAX_COLUMN_PX, column_widths, text_px
+    cols = ["Plan", "MFU", "Δ cost", "Published MFU"]
+    rows = [["70B · 1,024 × B200 · MFU 35 %", "40% · HFU 53% (full recompute)", "+$45,140 USD",
+             "38%–43% · 3 runs (other devices)"],
+            ["方案：7B · 64 × A100", "45%", "—", "50%–64% · 6 个公开结果"]]
+    widths = column_widths(cols, rows)
+    for j, c in enumerate(cols):
+        need = max(text_px(c), *(text_px(r[j]) for r in rows))
+        assert widths[c] >= min(need, MAX_COLUMN_PX), (c, widths[c], need)
+    # a CJK character is wider than a Latin one
+    assert text_px("方案") > text_px("ab")

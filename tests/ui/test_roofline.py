@@ -259,6 +259,31 @@ def test_a_denormal_ceiling_is_rejected_not_drawn():
     assert parse_ceiling("1e-30") == 1e-30
 
 
+@pytest.mark.parametrize("lang, algo, wrong", [("en", "Winograd or FFT", "your numbers are wrong"),
+                                               ("zh", "Winograd 或 FFT", "你算错了")])
+def test_above_roof_convolutions_name_the_algorithm_first(lang, algo, wrong):
+    # issue 23 item 4: the V100 ResNet-50 trace (FP32, judged against V100's 15.7 TFLOP/s
+    # FP32 roof) places 3×3 convolutions above the roof, e.g. the backward-input call with
+    # weight [256,256,3,3] at 123 %: the sentence names Winograd / FFT first, and does not
+    # open with "your numbers are wrong"; a non-convolution above the roof keeps that.
+    from calc.importers import import_file
+    from calc.kernel_table import TableParse
+    from ui.roofline import results as R
+    d = DEVICES["v100-sxm2-32gb"]
+    r = import_file((DATA / "torch-traces" / "worker0.1623143089861.pt.trace.json.gz").read_bytes(),
+                    "worker0.json.gz")
+    ks = list(r.kernels)
+    a = R.analyze(TableParse(kernels=ks, row_index=list(range(len(ks)))), d.peak_flops("fp32"),
+                  d.mem_bw, peaks={p: d.peak_flops(p) for p in d.precisions})
+    above = [int(i) for i in np.flatnonzero(a.placement.verdict == "above_roof")]
+    t = translator(lang)
+    conv3 = [i for i in above if "x[256,256,3,3]" in a.names[i] and "backward_input" in a.names[i]]
+    assert conv3
+    s = R.sentence(t, a, conv3[0])
+    assert algo in s and wrong not in s
+    other = [i for i in above if "clamp_min" in a.names[i]]
+    assert other and wrong in R.sentence(t, a, other[0])
+
 # ---- Folded from tests/ui/test_zero_flop_results_review.py:
 # Issue 8, defects 6 and 10 on the Roofline page's outputs (pure builders, both languages):
 # zero-FLOP kernels in the results, the sentences and the chart; absurd fractions; cell

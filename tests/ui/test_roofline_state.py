@@ -211,3 +211,33 @@ def test_above_roof_sentence_points_the_right_way():
     assert "below the roof, never above" in s and "from cache" in s and "FP8" in s
     z = R.sentence(zh, _analysis(rows), 0)
     assert "不会超过屋顶" in z and "缓存" in z
+
+
+def test_every_csv_export_escapes_formula_names():
+    # issue 23 item 14: the results CSV, the kernel table CSV and the Model page's operator
+    # CSV go through calc.csv_out.write_csv: a name starting with = + − @ gets an apostrophe
+    import csv as _csv
+    import io
+    rows = [{"name": "=HYPERLINK(\"http://x\")", "flops": "2e9", "bytes": "1e9", "seconds": "1 ms"},
+            {"name": "−5", "flops": "2e9", "bytes": "1e9"}]
+    p = parse_rows(rows)
+    a = R.analyze(p, PEAK, BW)
+    for text in (R.results_csv(a), R.table_csv(p), R.table_csv(p, rows)):
+        names = [r["name"] for r in _csv.DictReader(io.StringIO(text))]
+        assert names == ["'=HYPERLINK(\"http://x\")", "'−5"], text
+    # unmeasured seconds stay blank in the results CSV (not "nan")
+    res = list(_csv.DictReader(io.StringIO(R.results_csv(a))))
+    assert res[1]["seconds"] == "" and res[1]["verdict"] == "unmeasured"
+    # the table CSV reads back to the same names (the importer removes the apostrophe)
+    back = import_file(R.table_csv(p).encode(), "kernels.csv")
+    assert [k.name for k in back.kernels] == ["=HYPERLINK(\"http://x\")", "−5"]
+    # the operator CSV: a real model's operators, exact floats, every row readable
+    from calc.models import load_models
+    from calc.model_ops import model_operators
+    from ui.model.results import operators_csv
+    ops = model_operators(load_models()["llama-3.1-8b"], phase="decode", batch=1, tokens=1024,
+                          peak_flops=PEAK, mem_bw=BW)
+    rows = list(_csv.DictReader(io.StringIO(operators_csv(ops))))
+    assert len(rows) == len(ops.operators)
+    assert float(rows[0]["flops"]) == ops.operators[0].flops                   # exact (repr)
+    assert all(r["operator"][:1] not in "=+-−@" for r in rows)

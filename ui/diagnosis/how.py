@@ -12,7 +12,7 @@ def how_items(t: Translator, d: TraceDiagnosis) -> list[tuple[str, str]]:
     s = lambda x: latex_text(format_si(x, "s"))          # noqa: E731
     p = lambda x: latex_text(format_percent(x))          # noqa: E731
     return [
-        (r"\text{busy} = \frac{|\bigcup_i [t_i, t_i + d_i)|}{t_{\max} - t_{\min}} = \frac{"
+        (r"\text{busy} = \frac{|\bigcup_i [t_i, t_i + d_i) \cap W|}{|W|} = \frac{"
          + s(d.busy_seconds) + "}{" + s(d.window_seconds) + "} = " + p(d.busy_fraction),
          t("diagnosis.how.busy")),
         (r"\text{small} = \frac{\#\{d_i < " + s(d.small_kernel_threshold_seconds) + r"\}}{\#\text{kernels}} = \frac{"

@@ -61,6 +61,9 @@ def render_mfu(ctx, d: TraceDiagnosis) -> None:
         st.info(t("diagnosis.mfu_no_steps"), icon=":material/info:")
         return
     st.markdown(t("diagnosis.mfu_intro"))
+    # MFU per step divides by the sidebar's peak: offer the trace's own GPU (issue 23)
+    from ui.roofline.import_panel import render_trace_device
+    render_trace_device(t, d.device_name, ctx, key="diag_switch_device", what="diagnosis")
     c1, c2, c3 = st.columns(3)
     seq = None
     causal = CAUSAL_DEFAULT

@@ -83,8 +83,8 @@ def timeline_figure(t: Translator, d: TraceDiagnosis, *, max_streams: int = 12,
     above one row per stream, each kernel coloured by class; communication drawn thicker.
     x in milliseconds from the first GPU activity."""
     a = d.activity
-    eps = (d.window_seconds / TIMELINE_PIXELS
-           if len(a) > MAX_EXACT_SEGMENTS and d.window_seconds > 0 else 0.0)
+    span = d.activity_window_seconds or d.window_seconds
+    eps = (span / TIMELINE_PIXELS if len(a) > MAX_EXACT_SEGMENTS and span > 0 else 0.0)
     streams = [s.stream for s in d.streams][:max_streams]
     row_of = {label: i for i, label in enumerate(a.streams)}
     rows = len(streams) + 1
@@ -93,7 +93,10 @@ def timeline_figure(t: Translator, d: TraceDiagnosis, *, max_streams: int = 12,
     # busy row: the union of everything
     bs, be = join_segments(a.start, a.start + a.duration, eps)
     x, y = _segments_xy(_ms(bs), _ms(be), top)
-    data.append({"type": "scattergl", "mode": "lines", "x": x, "y": y,
+    # float32 arrays travel as binary (plotly's typed arrays), not as JSON number lists:
+    # the busy row alone was 560 kB of the ResNet trace's 1 MB figure
+    data.append({"type": "scattergl", "mode": "lines", "x": x.astype(np.float32),
+                 "y": y.astype(np.float32),
                  "line": {"color": BUSY_COLOR, "width": 14}, "name": t("diagnosis.fig.busy"),
                  "hoverinfo": "skip", "showlegend": True})
     if d.idle_gaps:
@@ -137,7 +140,7 @@ def timeline_figure(t: Translator, d: TraceDiagnosis, *, max_streams: int = 12,
     return make_figure(data, {
         "height": height or max(260, 120 + 48 * rows),
         "xaxis": {"title": {"text": t("diagnosis.fig.time_ms")}, "showgrid": True,
-                  "zeroline": False, "range": [0, _ms(d.window_seconds) * 1.005 or 1]},
+                  "zeroline": False, "range": [0, _ms(span) * 1.005 or 1]},
         "yaxis": {"tickvals": [top - i for i in range(rows)], "ticktext": labels,
                   "showgrid": False, "zeroline": False, "range": [-0.5, rows - 0.5],
                   "fixedrange": True},
@@ -175,6 +178,7 @@ def duration_histogram_figure(t: Translator, d: TraceDiagnosis, *, bins_per_deca
     thr = d.small_kernel_threshold_seconds
     data: list[dict] = []
     ymax = 1.0
+    lo, hi = np.floor(np.log10(thr)), np.floor(np.log10(thr)) + 1
     if dur.size:
         lo = np.floor(np.log10(min(dur.min(), thr)))
         hi = np.ceil(np.log10(max(dur.max(), thr)))
@@ -201,10 +205,13 @@ def duration_histogram_figure(t: Translator, d: TraceDiagnosis, *, bins_per_deca
                  "name": t("diagnosis.fig.threshold", threshold=format_si(thr, "s")),
                  "hovertemplate": t("diagnosis.fig.threshold", threshold=format_si(thr, "s"))
                  + "<extra></extra>"})
+    decades = [float(10.0 ** k) for k in range(int(lo), int(hi) + 1)]
     return make_figure(data, {
         "height": height,
+        # one tick per decade, each written by format_si ("1 µs", "100 µs", "1 ms"): plotly's
+        # SI ticks mixed "μs" with "0.001s"
         "xaxis": {"type": "log", "title": {"text": t("diagnosis.fig.duration")},
-                  "exponentformat": "SI", "ticksuffix": "s"},
+                  "tickvals": decades, "ticktext": [format_si(v, "s") for v in decades]},
         "yaxis": {"title": {"text": t("diagnosis.fig.count")}, "rangemode": "tozero"},
         "legend": {"orientation": "h", "y": 1.08, "x": 0},
         "margin": {"l": 10, "r": 10, "t": 30, "b": 10}, "font": {"size": 13},

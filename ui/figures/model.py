@@ -29,6 +29,8 @@ X_SPAN = (1 / 2000.0, 60.0)
 #: Operators with a text label: the LABELLED_TOP largest shares and any above LABELLED_SHARE.
 LABELLED_TOP = 6
 LABELLED_SHARE = 0.05
+#: Labelled operators closer than this (decades, in x and in y) share one label.
+LABEL_JOIN_DECADES = 0.25
 
 
 def operator_traces(t: Translator, ops: ModelOps, labels: Sequence[str], x_floor: float) -> list[dict]:
@@ -57,6 +59,26 @@ def operator_traces(t: Translator, ops: ModelOps, labels: Sequence[str], x_floor
     labelled[order[:LABELLED_TOP]] = True
     labelled |= shares >= LABELLED_SHARE
     labelled |= zero
+    text = [labels[i] if labelled[i] else "" for i in range(len(rows))]
+    # Operators at the same point (decode: routed experts, QKV, output projection, router,
+    # LM head all at ~1 FLOP/B) would print on top of each other: the largest keeps its
+    # label and says how many more sit there; the others are named on hover.
+    lx = np.log10(np.where(x > 0, x, x_floor))
+    ly = np.log10(np.where(y > 0, y, 1.0))
+    anchors: list[list] = []           # [index, more]
+    for i in order.tolist():
+        if not labelled[i]:
+            continue
+        near = next((a for a in anchors if abs(lx[a[0]] - lx[i]) < LABEL_JOIN_DECADES
+                     and abs(ly[a[0]] - ly[i]) < LABEL_JOIN_DECADES), None)
+        if near is None:
+            anchors.append([i, 0])
+        else:
+            near[1] += 1
+            text[i] = ""
+    for i, more in anchors:
+        if more:
+            text[i] = t("ops.fig.and_more", label=labels[i], n=more)
     traces = []
     for bound, color, name_key in (("memory", BOUND_COLORS["memory"], "ops.fig.memory"),
                                    ("compute", BOUND_COLORS["compute"], "ops.fig.compute"),
@@ -66,7 +88,7 @@ def operator_traces(t: Translator, ops: ModelOps, labels: Sequence[str], x_floor
             continue
         traces.append({
             "type": "scatter", "x": x[sel].tolist(), "y": y[sel].tolist(), "mode": "markers+text",
-            "name": t(name_key), "text": [labels[i] if labelled[i] else "" for i in sel],
+            "name": t(name_key), "text": [text[i] for i in sel],
             # Right of the ridge the labels go above their point (they would leave the chart).
             "textposition": "top center" if bound == "compute" else "middle right",
             "textfont": {"size": 11, "color": color}, "hovertext": [labels[i] for i in sel],

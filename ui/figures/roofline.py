@@ -257,8 +257,11 @@ def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints 
                   "ticktext": y_text, "title": {"text": t("fig.y_title")},
                   "showgrid": True, "gridcolor": "#e0e0e0", "zeroline": False},
         "height": height, "title": {"text": title} if title else {},
+        # the legend under the plot, not above it: there it sat under the plotly toolbar
+        # (top right) once an import added its verdict entries (issue 23 item 9)
         "margin": {"l": 10, "r": 10, "t": 40 if title else 20, "b": 10},
-        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.01, "x": 0},
+        "legend": {"orientation": "h", "yanchor": "top", "y": -0.16, "x": 0,
+                   "yref": "paper"},
         "hoverlabel": {"align": "left"}, "showlegend": not compact or len(roofs) > 1,
     }
     return make_figure(data, layout)

@@ -64,7 +64,7 @@ def numeric_field(t: Translator, problem: Problem, qid: str, label: str, help_te
     """A text field for a number with units, its Check button and the verdict."""
     question = problem.question(qid)
     key = _key(problem, question)
-    st.text_input(label, key=key, help=help_text, max_chars=200,
+    st.text_input(label, key=key, help=help_text,
                   placeholder=t("learn.answer_placeholder",
                                 example=EXAMPLES.get(question.unit, "1.5e2")))
     st.button(t("learn.check"), key=key + "_check", help=t("learn.check_help"),

@@ -48,12 +48,25 @@ def choose_measured(ctx: PageContext) -> tuple[Accelerator, str]:
     return dev, precision
 
 
-def datasheet_for(ctx: PageContext, precision: str) -> Optional[Datasheet]:
+def comparable(ctx: PageContext, dev: Optional[Accelerator]) -> bool:
+    """Whether the measured ``dev`` can be compared with the sidebar's device: the same
+    kind (calc.hardware.DEVICE_KINDS: a CPU with a CPU datasheet entry, a GPU with a GPU);
+    a custom device is the user's numbers, comparable with anything."""
+    if dev is None or ctx.device_id == CUSTOM or ctx.device is None:
+        return True
+    return dev.kind == ctx.device.kind
+
+
+def datasheet_for(ctx: PageContext, precision: str,
+                  dev: Optional[Accelerator] = None) -> Optional[Datasheet]:
     """The sidebar device's datasheet roof at `precision` (or at the sidebar's precision
-    when the datasheet has no such peak); None when the sidebar shows a measured device or
-    an incomplete custom one."""
+    when the datasheet has no such peak); None when the sidebar shows a measured device,
+    an incomplete custom one, or a device of another kind than the measured ``dev`` (a
+    measured CPU is not compared with a GPU datasheet)."""
     t = ctx.t
     if not ctx.ready or (ctx.device is not None and ctx.device.measured):
+        return None
+    if not comparable(ctx, dev):
         return None
     label = ctx.device_label()
     if ctx.device_id == CUSTOM or ctx.device is None:
@@ -129,7 +142,11 @@ def ratio_rows(t, dev: Accelerator, sheet: Optional[Datasheet]) -> pd.DataFrame:
 def render_ratio_table(ctx: PageContext, dev: Accelerator, sheet: Optional[Datasheet]) -> None:
     t = ctx.t
     st.subheader(t("measure.table_heading"))
-    if sheet is None:
+    if sheet is None and not comparable(ctx, dev):
+        st.info(t("measure.not_comparable", measured=dev.name, sidebar=ctx.device_label(),
+                  kind=t(f"measure.kind.{dev.kind}"),
+                  other=t(f"measure.kind.{ctx.device.kind}")), icon=":material/info:")
+    elif sheet is None:
         st.info(t("measure.no_datasheet") if ctx.ready else t("common.custom_incomplete"),
                 icon=":material/info:")
     elif sheet.note:

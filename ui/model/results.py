@@ -3,11 +3,10 @@ time to first token for prefill), a sentence on where the time goes, every opera
 table and its CSV, and a link to the Decode page with the same setup."""
 from __future__ import annotations
 
-import csv
-import io
 
 import streamlit as st
 
+from calc.csv_out import write_csv
 from dataclasses import dataclass
 
 from calc.decode import bytes_per_param
@@ -122,17 +121,16 @@ def table_rows(t, ops: ModelOps) -> list[dict]:
 
 
 def operators_csv(ops: ModelOps) -> str:
-    """The operators as CSV in SI base units (FLOP, bytes, seconds; share 0..1)."""
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(["operator", "layer_kind", "count", "flops", "bytes", "weight_bytes", "kv_bytes",
-                "intensity_flop_per_byte", "bound", "seconds_each", "seconds_all", "share", "formula"])
+    """The operators as CSV in SI base units (FLOP, bytes, seconds; share 0..1), through
+    the one CSV writer (calc.csv_out: exact floats, formula-looking text escaped)."""
     p, bw = ops.peak_flops, ops.mem_bw
-    for o in ops.operators:
-        w.writerow([o.key, o.layer_kind, o.count, repr(o.flops), repr(o.bytes_moved),
-                    repr(o.weight_bytes), repr(o.kv_bytes), repr(o.intensity), o.bound(p, bw),
-                    repr(o.seconds(p, bw)), repr(ops.op_seconds(o)), repr(ops.share(o)), o.formula])
-    return out.getvalue()
+    header = ["operator", "layer_kind", "count", "flops", "bytes", "weight_bytes", "kv_bytes",
+              "intensity_flop_per_byte", "bound", "seconds_each", "seconds_all", "share", "formula"]
+    rows = ([o.key, o.layer_kind, o.count, float(o.flops), float(o.bytes_moved),
+             float(o.weight_bytes), float(o.kv_bytes), float(o.intensity), o.bound(p, bw),
+             float(o.seconds(p, bw)), float(ops.op_seconds(o)), float(ops.share(o)), o.formula]
+            for o in ops.operators)
+    return write_csv(header, rows, exact_floats=True)
 
 
 def render_table(ctx, ops: ModelOps, model_name: str) -> None:

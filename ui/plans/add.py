@@ -8,12 +8,11 @@ from typing import Optional
 import streamlit as st
 
 from calc.arch import param_counts
-from calc.plans import MAX_PLANS, SERVING, TRAINING, Plan
+from calc.plans import MAX_PLANS, SERVING, TRAINING, Plan, display_name
 from calc.units import QuantityError, parse_price, parse_quantity
 from ui.pages import page_file
 from ui.plans import state
 from ui.plans.editor import published_mfu_text
-from ui.plans.rows import fmt_count
 from ui.state import kept
 
 ADDED_KEY = "plans.added_from_page"
@@ -35,15 +34,18 @@ def _price_currency() -> Optional[str]:
     return typed or state.chosen_currency()
 
 
-def _add(t, plan: Plan, page: str) -> None:
+def _add(t, plan: Plan, page: str, model_name: str = "") -> None:
     n = len(state.get_table().plans)
     code = _price_currency() if plan.price is not None else None
+    name = display_name(plan, model_name)
     if state.add_plan(plan, code) is None:
         st.session_state[ADDED_KEY] = (page, "warning", t("plans.too_many", n=MAX_PLANS))
     else:
         if code:
             state.set_currency(code)
-        st.session_state[ADDED_KEY] = (page, "success", t("plans.added", name=plan.name, n=n + 1))
+        text = (t("plans.added_replaced", name=name) if state.replaced_examples()
+                else t("plans.added", name=name, n=n + 1))
+        st.session_state[ADDED_KEY] = (page, "success", text)
 
 
 def _catalog_model(ctx) -> Optional[str]:
@@ -57,7 +59,8 @@ def _catalog_model(ctx) -> Optional[str]:
 def _button(ctx, plan: Optional[Plan], page: str) -> None:
     t = ctx.t
     pasted = _catalog_model(ctx) is None
-    st.button(t("plans.add_from_page"), on_click=_add, args=(t, plan, page),
+    st.button(t("plans.add_from_page"), on_click=_add,
+              args=(t, plan, page, ctx.model.name if ctx.model is not None else ""),
               disabled=plan is None or pasted,
               help=t("plans.add_from_page_pasted") if pasted else t("plans.add_from_page_help"),
               icon=":material/playlist_add:", key=f"pl_add_{page}")
@@ -66,10 +69,6 @@ def _button(ctx, plan: Optional[Plan], page: str) -> None:
         st.session_state.pop(ADDED_KEY)
         getattr(st, msg[1])(msg[2])
         st.page_link(PLANS_PAGE, label=t("plans.open_plans"), icon=":material/compare:")
-
-
-def _label(ctx, n_params) -> str:
-    return ctx.model.name if ctx.model is not None else fmt_count(n_params)
 
 
 def training_setup_button(ctx, n_params, n_tokens, n_gpus, mfu, price, *, recompute="none",
@@ -81,7 +80,6 @@ def training_setup_button(ctx, n_params, n_tokens, n_gpus, mfu, price, *, recomp
     model = _catalog_model(ctx)
     if ctx.ready and model is not None and None not in (n_params, n_tokens, n_gpus, mfu) \
             and (not model or seq is not None):
-        name = f"{_label(ctx, n_params)} · {int(n_gpus):,} × {ctx.device_label()} · MFU {mfu * 100:.0f}%"
         extra = {}
         if model:
             extra = dict(seq_len=int(seq), causal=bool(causal),
@@ -93,7 +91,8 @@ def training_setup_button(ctx, n_params, n_tokens, n_gpus, mfu, price, *, recomp
                          sequence_parallel=bool(kept("sp", True)),
                          schedule=kept("schedule", "1f1b"),
                          interleave=int(_num(kept("interleave", "1"))))
-        plan = Plan(kind=TRAINING, name=name[:120], model=model, n_params=float(n_params),
+        # name "": automatic (calc.plans.auto_name), it follows the plan's setup
+        plan = Plan(kind=TRAINING, model=model, n_params=float(n_params),
                     n_tokens=float(n_tokens), device=ctx.device_id, precision=ctx.precision,
                     n_gpus=int(n_gpus), mfu=float(mfu), price=price, recompute=recompute,
                     **extra, **_custom(ctx))
@@ -115,15 +114,13 @@ def serving_setup_button(ctx, n_params, weights, n_gpus, batch, kv, n_layers, kv
     model = _catalog_model(ctx)
     kv_ok = not kv or None not in (n_layers, kv_heads, head_dim, context)
     if ctx.ready and model is not None and None not in (n_params, n_gpus, batch) and kv_ok:
-        name = (f"{_label(ctx, n_params)} {weights} · {int(n_gpus):,} × {ctx.device_label()} · "
-                f"batch {int(batch)}")
         extra = {"tp_comm": bool(tp_comm)}
         if prompt is not None:
             extra["prompt_len"] = int(prompt)
         if kv:
             extra.update(n_layers=int(n_layers), kv_heads=int(kv_heads), head_dim=int(head_dim),
                          context=int(context), kv_dtype=kv_dtype)
-        plan = Plan(kind=SERVING, name=name[:120], model=model, n_params=float(n_params),
+        plan = Plan(kind=SERVING, model=model, n_params=float(n_params),
                     device=ctx.device_id, precision=ctx.precision, n_gpus=int(n_gpus),
                     weights=weights, batch=int(batch), kv=bool(kv), **extra, **_custom(ctx))
     _button(ctx, plan, "decode")
@@ -151,7 +148,7 @@ def training_layout_button(ctx, step, label: str) -> None:
     if ctx.ready and model:
         n_tokens = _num(kept("tokens", "1T"))
         n_tokens = n_tokens if n_tokens > 1 else 1e12
-        name = (f"{_label(ctx, None)} · {step.gpus:,} × {ctx.device_label()} · {label} · "
+        name = (f"{ctx.model.name} · {step.gpus:,} × {ctx.device_label()} · {label} · "
                 f"MFU {step.mfu * 100:.1f}% predicted")
         plan = Plan(kind=TRAINING, name=name[:120], model=model,
                     n_params=float(param_counts(ctx.model).active),

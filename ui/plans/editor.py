@@ -16,13 +16,13 @@ import streamlit as st
 
 from calc.models import param_counts
 from calc.plans import (KV_PRECISIONS, MAX_PLANS, RECOMPUTE, SERVING, TRAINING,
-                        WEIGHT_PRECISIONS, Plan, default_plans)
+                        WEIGHT_PRECISIONS, Plan, auto_name, default_plans, display_name)
 from calc.published import decode_efficiency_range, device_family, mfu_range
 from calc.units import QuantityError, format_percent, format_si, parse_price, parse_quantity
 from ui.i18n import Translator
 from ui.model_sections import OPTIMIZERS, ZERO_OPTIONS
 from ui.plans import state
-from ui.plans.rows import currency_sign, plan_label
+from ui.plans.rows import currency_sign, model_name, plan_label
 from ui.widgets import format_quantity, quantity_error
 
 P = "pl_e_"
@@ -129,8 +129,11 @@ def candidate(t: Translator, base: Plan, models=None) -> tuple[Optional[Plan], d
         n_params: Optional[float] = param_counts(models[model]).total
     else:
         n_params = r.quantity("params", t("plans.f.params"), "count")
+    typed = r.raw("name").strip()[:120]
+    if typed == auto_name(base, model_name(base, models=models)):
+        typed = ""          # the automatic name, as shown: it keeps following the setup
     values: dict[str, Any] = {
-        "name": r.raw("name").strip()[:120],
+        "name": typed,
         "model": model,
         "n_params": n_params,
         "device": device,
@@ -177,8 +180,8 @@ def candidate(t: Translator, base: Plan, models=None) -> tuple[Optional[Plan], d
 
 # ----------------------------------------------------------------------------- callbacks
 
-def _flash(kind: str, text: str) -> None:
-    st.session_state[FLASH_KEY] = (kind, text)
+def _flash(kind: str, text: str, restore: bool = False) -> None:
+    st.session_state[FLASH_KEY] = (kind, text, restore)
 
 
 def _price_currency() -> Optional[str]:
@@ -207,22 +210,33 @@ def _on_save(t: Translator, models) -> None:
     if typed:
         state.set_currency(typed)
     st.session_state[LOADED_KEY] = (i, plan)
-    _flash("success", t("plans.saved", name=plan.name or t("plans.default_name", n=i + 1)))
+    _flash("success", t("plans.saved", name=display_name(plan, model_name(plan, models=models))))
 
 
-def _on_add(t: Translator, plan: Plan) -> None:
+def _on_add(t: Translator, plan: Plan, models=None, *, replace_examples: bool = True) -> None:
     n = len(state.get_table().plans)
-    if state.add_plan(plan) is None:
+    name = display_name(plan, model_name(plan, models=models))
+    if state.add_plan(plan, replace_examples=replace_examples) is None:
         _flash("warning", t("plans.too_many", n=MAX_PLANS))
         return
-    _flash("success", t("plans.added", name=plan.name or t("plans.default_name", n=n + 1), n=n + 1))
+    if state.replaced_examples():
+        _flash("success", t("plans.added_replaced", name=name), restore=True)
+        return
+    _flash("success", t("plans.added", name=name, n=n + 1))
 
 
-def _on_duplicate(t: Translator) -> None:
+def _on_duplicate(t: Translator, models=None) -> None:
     table = state.get_table()
     if table.plans:
         p = table.plans[state.selected()]
-        _on_add(t, dataclasses.replace(p, name=(p.name + t("plans.copy_suffix"))[:120]))
+        # an automatic name stays automatic (it follows the copy's setup once edited); a
+        # typed one gets the page language's "(copy)"
+        name = (p.name + t("plans.copy_suffix"))[:120] if p.name else ""
+        _on_add(t, dataclasses.replace(p, name=name), models, replace_examples=False)
+
+
+def _on_restore() -> None:
+    state.restore_examples()
 
 
 def _on_delete() -> None:
@@ -241,7 +255,7 @@ def _error(errors: Mapping[str, str], key: str) -> None:
 
 
 def _text(t, label_key: str, key: str, errors, **kw) -> None:
-    st.text_input(t(label_key), key=P + key, help=t(label_key + "_help"), max_chars=200, **kw)
+    st.text_input(t(label_key), key=P + key, help=t(label_key + "_help"), **kw)
     _error(errors, key)
 
 
@@ -271,12 +285,16 @@ def render_editor(t: Translator, devices: Mapping[str, Any], published, models=N
     table = state.get_table()
     b1, b2 = st.columns(2)
     seed_training, _, seed_serving = default_plans()
-    b1.button(t("plans.new_training"), on_click=_on_add, args=(t, seed_training),
+    b1.button(t("plans.new_training"), on_click=_on_add, args=(t, seed_training, models),
               help=t("plans.new_training_help"), icon=":material/add:", key="pl_new_training")
-    b2.button(t("plans.new_serving"), on_click=_on_add, args=(t, seed_serving),
+    b2.button(t("plans.new_serving"), on_click=_on_add, args=(t, seed_serving, models),
               help=t("plans.new_serving_help"), icon=":material/add:", key="pl_new_serving")
     if flash is not None:
         getattr(st, flash[0])(flash[1])
+        if len(flash) > 2 and flash[2]:
+            st.button(t("plans.restore_examples"), on_click=_on_restore,
+                      help=t("plans.restore_examples_help"), icon=":material/undo:",
+                      key="pl_restore")
     if not table.plans:
         return
     i = state.selected()
@@ -285,7 +303,7 @@ def render_editor(t: Translator, devices: Mapping[str, Any], published, models=N
     st.session_state[SELECT_KEY] = i
     st.selectbox(t("plans.edit_which"), list(range(len(table.plans))), key=SELECT_KEY,
                  format_func=lambda k: f"{k + 1}. {t('plans.kind.' + table.plans[k].kind)} · "
-                                       f"{plan_label(t, table, k)}",
+                                       f"{plan_label(t, table, k, models=models)}",
                  on_change=_on_select, help=t("plans.edit_which_help"))
     _, errors = candidate(t, plan, models)
     device_ids = list(devices) + [CUSTOM]
@@ -297,7 +315,9 @@ def render_editor(t: Translator, devices: Mapping[str, Any], published, models=N
 
     c1, c2 = st.columns(2)
     with c1:
-        _text(t, "plans.f.name", "name", errors)
+        cand, _ = candidate(t, plan, models)
+        _text(t, "plans.f.name", "name", errors,
+              placeholder=auto_name(cand or plan, model_name(cand or plan, models=models)))
         model_ids = [""] + list(models or {})
         if st.session_state.get(P + "model") not in model_ids:
             st.session_state[P + "model"] = ""
@@ -373,7 +393,7 @@ def render_editor(t: Translator, devices: Mapping[str, Any], published, models=N
     a1, a2, a3, a4 = st.columns(4)
     a1.button(t("plans.save"), on_click=_on_save, args=(t, models), type="primary",
               help=t("plans.save_help"), icon=":material/save:", key="pl_save")
-    a2.button(t("plans.duplicate"), on_click=_on_duplicate, args=(t,),
+    a2.button(t("plans.duplicate"), on_click=_on_duplicate, args=(t, models),
               help=t("plans.duplicate_help"), icon=":material/content_copy:", key="pl_dup")
     a3.button(t("plans.delete"), on_click=_on_delete, help=t("plans.delete_help"),
               icon=":material/delete:", key="pl_del")

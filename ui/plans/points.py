@@ -38,7 +38,7 @@ def training_chart(t: Translator, table: PlanTable, results: Sequence,
             if r.days_at_hi is not None:       # GPU-hours scale like days (same plan)
                 y_lo = r.gpu_hours * r.days_at_hi / r.days
                 y_hi = r.gpu_hours * r.days_at_lo / r.days
-        pts.append(Point(plan_label(t, table, i).replace(t("plans.baseline_mark"), "★").strip(),
+        pts.append(Point(plan_label(t, table, i, results).replace(t("plans.baseline_mark"), "★").strip(),
                          r.days, y, r.days_at_hi, r.days_at_lo, y_lo, y_hi,
                          baseline=i == table.baseline))
     y_label = _money_label(t, "plans.chart.cost", "plans.chart.cost_plain", code) \
@@ -65,9 +65,11 @@ def serving_chart(t: Translator, table: PlanTable, results: Sequence,
             y, y_lo, y_hi = r.cost_per_m_at_eff, r.cost_per_m_hi, r.cost_per_m_lo
         else:
             y, y_lo, y_hi = r.total_at_eff, r.total_lo, r.total_hi
-        pts.append(Point(plan_label(t, table, i).replace(t("plans.baseline_mark"), "★").strip(),
+        pts.append(Point(plan_label(t, table, i, results).replace(t("plans.baseline_mark"), "★").strip(),
                          x, y, x_lo, x_hi, y_lo, y_hi, baseline=i == table.baseline))
     y_label = _money_label(t, "plans.chart.cost_per_m", "plans.chart.cost_per_m_plain", code) \
         if priced else t("plans.chart.tokens_total")
-    return ChartData(t("plans.chart.serving_title"), t("plans.chart.per_user"), y_label,
+    # the title says what the y axis shows: cost when every plan has a price, else the total
+    title = t("plans.chart.serving_title" if priced else "plans.chart.serving_title_total")
+    return ChartData(title, t("plans.chart.per_user"), y_label,
                      tuple(pts))

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from calc.plans import SERVING, TRAINING, PlanTable, ServingResult, TrainingResult, relative
+from calc.plans import (SERVING, TRAINING, PlanTable, ServingResult, TrainingResult, count_text,
+                        display_name, relative)
 from calc.currency import DEFAULT_CURRENCY, currency, format_money, format_price
 from calc.units import format_percent, format_si
 from ui.i18n import Translator
@@ -54,10 +55,7 @@ def fmt_tps(x: Optional[float]) -> str:
 
 
 def fmt_count(x: float) -> str:
-    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
-        if abs(x) >= scale:
-            return f"{x / scale:.3g}{suffix}"
-    return f"{x:.3g}"
+    return count_text(x)
 
 
 def device_name(plan, devices) -> str:
@@ -70,8 +68,27 @@ def setup_text(t: Translator, plan, devices) -> str:
              precision=t(f"common.prec.{plan.precision}") if plan.precision else "")
 
 
-def plan_label(t: Translator, table: PlanTable, i: int) -> str:
-    name = table.plans[i].name or t("plans.default_name", n=i + 1)
+def model_name(plan, result=None, models=None) -> str:
+    """The plan's catalog model by name ("Llama 3.1 8B"), "" for parameters only: from
+    its result, else the catalog, else the id."""
+    if not plan.model:
+        return ""
+    name = getattr(result, "model_name", "") if result is not None else ""
+    if not name and models and plan.model in models:
+        name = models[plan.model].name
+    return name or plan.model
+
+
+def plan_name(table: PlanTable, i: int, results: Optional[Sequence] = None, models=None) -> str:
+    """The name plan ``i`` shows: typed, else automatic (calc.plans.display_name)."""
+    plan = table.plans[i]
+    res = results[i] if results is not None and i < len(results) else None
+    return display_name(plan, model_name(plan, res, models))
+
+
+def plan_label(t: Translator, table: PlanTable, i: int, results: Optional[Sequence] = None,
+               models=None) -> str:
+    name = plan_name(table, i, results, models)
     return f"{name}  {t('plans.baseline_mark')}" if i == table.baseline else name
 
 
@@ -115,15 +132,18 @@ def _base_result(table: PlanTable, results: Sequence, kind_cls):
 
 # What a meeting reads first comes first: the plan, its result, against the baseline, then
 # the realistic range, then the inputs.
-TRAINING_ORDER = ("plans.col.name", "plans.col.days", "plans.col.cost", "plans.col.gpu_hours",
-                  "plans.col.x_days", "plans.col.d_days", "plans.col.d_cost", "plans.col.mfu",
+# What makes plans differ (setup: GPUs × device · precision; the model; MFU) sits beside
+# the name, visible without scrolling (issue 23 item 1).
+TRAINING_ORDER = ("plans.col.name", "plans.col.setup", "plans.col.model", "plans.col.mfu",
+                  "plans.col.days", "plans.col.cost", "plans.col.gpu_hours",
+                  "plans.col.x_days", "plans.col.d_days", "plans.col.d_cost",
                   "plans.col.published", "plans.col.days_range", "plans.col.cost_range",
-                  "plans.col.memory", "plans.col.setup", "plans.col.model", "plans.col.tokens")
-SERVING_ORDER = ("plans.col.name", "plans.col.per_user", "plans.col.cost_per_m",
-                 "plans.col.ttft", "plans.col.per_token", "plans.col.total", "plans.col.per_gpu",
-                 "plans.col.fit", "plans.col.x_user", "plans.col.d_cost_m",
-                 "plans.col.efficiency", "plans.col.published_eff", "plans.col.setup",
-                 "plans.col.model", "plans.col.weights", "plans.col.shape")
+                  "plans.col.memory", "plans.col.tokens")
+SERVING_ORDER = ("plans.col.name", "plans.col.setup", "plans.col.model", "plans.col.per_user",
+                 "plans.col.cost_per_m", "plans.col.ttft", "plans.col.per_token",
+                 "plans.col.total", "plans.col.per_gpu", "plans.col.fit", "plans.col.x_user",
+                 "plans.col.d_cost_m", "plans.col.efficiency", "plans.col.published_eff",
+                 "plans.col.weights", "plans.col.shape")
 
 
 def _reorder(cols, rows, order, t):
@@ -148,8 +168,8 @@ def training_rows(t: Translator, table: PlanTable, results: Sequence, devices,
         rel = relative(res, base) if base is not None and i != table.baseline else None
         mfu = format_percent(plan.mfu, 0) + (f" · {hfu_note(t, plan, res)}" if res.hfu else "")
         rows.append([
-            plan_label(t, table, i), setup_text(t, plan, devices),
-            plan.model or fmt_count(plan.n_params), fmt_count(plan.n_tokens), mfu,
+            plan_label(t, table, i, results), setup_text(t, plan, devices),
+            model_name(plan, res) or fmt_count(plan.n_params), fmt_count(plan.n_tokens), mfu,
             published_note(t, res.published), fmt_days(res.days),
             _range(t, res.days_at_hi, res.days_at_lo, fmt_days), f"{res.gpu_hours:,.0f}",
             fmt_money(res.cost, code),
@@ -184,8 +204,8 @@ def serving_rows(t: Translator, table: PlanTable, results: Sequence, devices,
             _range(t, pub.lo, pub.hi, _whole_pct) + " · " + t("plans.runs", n=len(pub.runs)))
         ctx = f"{plan.context:,}" if plan.kv else "—"
         rows.append([
-            plan_label(t, table, i), setup_text(t, plan, devices),
-            plan.model or fmt_count(plan.n_params),
+            plan_label(t, table, i, results), setup_text(t, plan, devices),
+            model_name(plan, res) or fmt_count(plan.n_params),
             f"{plan.weights.upper()} / {plan.kv_dtype.upper() if plan.kv else '—'}",
             f"{plan.batch:,} · {plan.prompt_len:,} → {plan.output_len:,} · {ctx}",
             format_si(res.ttft, "s"), format_si(res.step_seconds, "s"),
@@ -205,7 +225,7 @@ def serving_rows(t: Translator, table: PlanTable, results: Sequence, devices,
 
 
 def errors(t: Translator, table: PlanTable, results: Sequence) -> list[tuple[str, str]]:
-    return [(p.name or t("plans.default_name", n=i + 1), r)
+    return [(plan_name(table, i, results), r)
             for i, (p, r) in enumerate(zip(table.plans, results)) if isinstance(r, str)]
 
 

@@ -47,13 +47,15 @@ def render_share(t: Translator, lang: str, table: PlanTable, results: Sequence, 
     if too_long:
         st.warning(t("plans.link_too_long", n=f"{too_long:,}"), icon=":material/link_off:")
     c1, c2, c3 = st.columns(3)
-    c1.download_button(t("plans.report"), data=report_html(t, lang, table, results, devices, published),
+    # the files are built when clicked (callables), not on every rerun of the page
+    c1.download_button(t("plans.report"),
+                       data=lambda: report_html(t, lang, table, results, devices, published),
                        file_name=_stem() + f"_{lang}.html", mime="text/html", key="pl_report",
                        help=t("plans.report_help"), icon=":material/description:", type="primary")
-    c2.download_button(t("plans.csv"), data=plans_csv(table, results), file_name=_stem() + ".csv",
+    c2.download_button(t("plans.csv"), data=lambda: plans_csv(table, results), file_name=_stem() + ".csv",
                        mime="text/csv", key="pl_csv", help=t("plans.csv_help"),
                        icon=":material/table:")
-    c3.download_button(t("plans.file_save"), data=dump_plans(table), file_name=_stem() + ".json",
+    c3.download_button(t("plans.file_save"), data=lambda: dump_plans(table), file_name=_stem() + ".json",
                        mime="application/json", key="pl_file_save", help=t("plans.file_save_help"),
                        icon=":material/save:")
     with st.expander(t("plans.file_open")):

@@ -18,7 +18,7 @@ import streamlit as st
 from calc.currency import CURRENCY_CODES, DEFAULT_CURRENCY, currency_label
 from calc.models import ModelFileError, load_models
 from calc.plans import (MAX_PLANS, Plan, PlanTable, decode_plans, default_plans,
-                        encode_plans)
+                        encode_plans, is_examples)
 from calc.published import Published, PublishedFileError, load_published
 from calc.scenario import MAX_URL_TOKEN_CHARS, ScenarioError
 from ui.plans.rows import currency_sign
@@ -30,6 +30,7 @@ SELECTED_KEY = "plans.selected"           # index of the plan in the editor (non
 LINK_ERROR_KEY = "plans.link_error"
 URL_KEY = "plans"
 TOO_LONG_KEY = "plans.too_long"
+REPLACED_KEY = "plans.replaced_examples"  # one-shot: the user's first plan replaced the examples
 CURRENCY_KEY = "currency"                # shared with the Training page (URL name `currency`)
 
 
@@ -59,10 +60,21 @@ def select(i: int) -> None:
     st.session_state[SELECTED_KEY] = i
 
 
-def add_plan(plan: Plan, currency: Optional[str] = None) -> Optional[int]:
+def add_plan(plan: Plan, currency: Optional[str] = None, *,
+             replace_examples: bool = True) -> Optional[int]:
     """Append a plan (None when the table is full); the new row is selected.  A currency
-    code (from a price typed as "$2" or "¥15") becomes the table's currency."""
+    code (from a price typed as "$2" or "¥15") becomes the table's currency.
+
+    The examples are examples: while the table holds exactly them (calc.plans.is_examples),
+    the user's first plan replaces them and becomes the baseline (``replaced_examples()``
+    then says so once); ``replace_examples=False`` (Duplicate: building on an example)
+    appends instead."""
     table = get_table()
+    if replace_examples and is_examples(table.plans):
+        set_table(with_currency(dataclasses.replace(table, plans=(plan,), baseline=0), currency))
+        st.session_state[REPLACED_KEY] = True
+        select(0)
+        return 0
     if len(table.plans) >= MAX_PLANS:
         return None
     plans = table.plans + (plan,)
@@ -70,6 +82,18 @@ def add_plan(plan: Plan, currency: Optional[str] = None) -> Optional[int]:
     set_table(with_currency(dataclasses.replace(table, plans=plans, baseline=base), currency))
     select(len(plans) - 1)
     return len(plans) - 1
+
+
+def replaced_examples() -> bool:
+    """True once after :func:`add_plan` replaced the examples (the page says so)."""
+    return bool(st.session_state.pop(REPLACED_KEY, False))
+
+
+def restore_examples() -> None:
+    """Put the examples back after the user's plans (their baseline stays)."""
+    table = get_table()
+    plans = (table.plans + tuple(default_plans()))[:MAX_PLANS]
+    set_table(dataclasses.replace(table, plans=plans))
 
 
 def replace_plan(i: int, plan: Plan) -> None:

@@ -7,11 +7,8 @@ from __future__ import annotations
 import math
 from html import escape
 
+from ui.figures.plans import BASELINE, PALETTE, label_places
 from ui.plans.points import ChartData
-
-PALETTE = ("#1565c0", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457",
-           "#283593")
-BASELINE = "#c62828"
 
 
 def nice_ticks(hi: float, n: int = 5) -> list[float]:
@@ -63,6 +60,7 @@ def chart_svg(chart: ChartData, width: int = 640, height: int = 300) -> str:
     out.append(f'<text x="{left + pw / 2:.1f}" y="{height - 6}" text-anchor="middle">{escape(chart.x_label)}</text>')
     out.append(f'<text x="14" y="{top + ph / 2:.1f}" text-anchor="middle" '
                f'transform="rotate(-90 14 {top + ph / 2:.1f})">{escape(chart.y_label)}</text>')
+    places = label_places(chart.points, xmax, ymax, pw, ph, char_px=6.2)
     for k, p in enumerate(chart.points):
         color = BASELINE if p.baseline else PALETTE[k % len(PALETTE)]
         cx, cy = X(p.x), Y(p.y)
@@ -75,9 +73,15 @@ def chart_svg(chart: ChartData, width: int = 640, height: int = 300) -> str:
         shape = (f'<rect x="{cx - 5:.1f}" y="{cy - 5:.1f}" width="10" height="10" fill="{color}"/>'
                  if p.baseline else f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="{color}"/>')
         out.append(shape)
-        anchor = "end" if cx > left + pw * 0.7 else "start"
-        dx = -8 if anchor == "end" else 8
-        out.append(f'<text x="{cx + dx:.1f}" y="{cy - 7:.1f}" text-anchor="{anchor}" fill="{color}">'
+        place = places[k]
+        if place is None:               # no free place: the name is in the table above
+            out.append(f'<title>{escape(p.label)}</title>')
+            continue
+        v, hz = place
+        anchor = {"center": "middle", "left": "end", "right": "start"}[hz]
+        dx = {"center": 0, "left": -4, "right": 4}[hz]
+        ty = cy - 9 - 3 if v == "top" else cy + 9 + 12
+        out.append(f'<text x="{cx + dx:.1f}" y="{ty:.1f}" text-anchor="{anchor}" fill="{color}">'
                    f'{escape(p.label)}</text>')
     out.append("</svg>")
     return "\n".join(out)

@@ -17,13 +17,34 @@ def _frame(cols: Sequence[str], rows: Sequence[Sequence[str]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(cols), dtype=object)
 
 
+#: Pixels per character in the table's font (14 px sans): Latin ~6.4, CJK ~13.5, plus the
+#: cell's padding; a column is at most MAX_COLUMN_PX wide (longer text wraps in the report).
+_LATIN_PX, _WIDE_PX, _PAD_PX, MAX_COLUMN_PX = 6.4, 13.5, 26, 520
+
+
+def text_px(text: str) -> int:
+    """About how many pixels ``text`` takes in a table cell."""
+    wide = sum(1 for ch in text if ord(ch) >= 0x2E80)
+    return int(round((len(text) - wide) * _LATIN_PX + wide * _WIDE_PX + _PAD_PX))
+
+
+def column_widths(cols: Sequence[str], rows: Sequence[Sequence[str]]) -> dict[str, int]:
+    """Each column as wide as its longest cell or header (pixels, at most MAX_COLUMN_PX), so
+    no cell hides what matters ("MFU 40% (", "+$45,14", "(other devices" were cut)."""
+    out = {}
+    for j, c in enumerate(cols):
+        longest = max([text_px(str(c))] + [text_px(str(r[j])) for r in rows])
+        out[c] = min(max(longest, 60), MAX_COLUMN_PX)
+    return out
+
+
 def _baseline_caption(t: Translator, table: PlanTable, results: Sequence, cls, kind: str) -> None:
     if table.baseline is None:
         st.caption(t("plans.no_baseline"))
         return
     base = results[table.baseline] if table.baseline < len(results) else None
     if isinstance(base, cls):
-        st.caption(t("plans.baseline_caption", name=plan_label(t, table, table.baseline)))
+        st.caption(t("plans.baseline_caption", name=plan_label(t, table, table.baseline, results)))
     else:
         other = table.plans[table.baseline].kind
         st.caption(t("plans.baseline_other_kind", kind=t(f"plans.kind.{other}").lower()))
@@ -42,8 +63,11 @@ def render_tables(t: Translator, table: PlanTable, results: Sequence, devices, c
         if not rows:
             continue
         st.subheader(t(heading))
+        widths = column_widths(cols, rows)
         st.dataframe(_frame(cols, rows), hide_index=True, width="stretch",
-                     key=f"pl_table_{kind}")
+                     key=f"pl_table_{kind}",
+                     column_config={c: st.column_config.TextColumn(c, width=w, pinned=k == 0)
+                                    for k, (c, w) in enumerate(widths.items())})
         _baseline_caption(t, table, results, cls, kind)
 
 

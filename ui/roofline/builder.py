@@ -16,7 +16,7 @@ from calc.kernel_table import KernelRecord, readable_number
 from calc.units import QuantityError, format_si, parse_quantity
 from ui.i18n import Translator
 from ui.roofline import state
-from ui.state import bound
+from ui.state import bound, set_value
 from ui.widgets import COUNT, Bounds, quantity_input
 
 KINDS: tuple[str, ...] = ("gemm", "gemv", "elementwise", "softmax", "layernorm", "attention")
@@ -192,6 +192,9 @@ def row_for(record: KernelRecord, exprs: tuple[str, str] | None) -> dict[str, st
 def _add(row: dict) -> None:
     state.add_rows([row])
     st.session_state["roofline.b.added"] = row["name"]
+    # the measured time belonged to that kernel: the next one starts unmeasured (a
+    # LayerNorm must not inherit the GEMM's 5.2 ms)
+    set_value("b_time", "")
 
 
 def render_builder(t: Translator, on_added: Callable[[], None] | None = None) -> None:
@@ -209,7 +212,7 @@ def render_builder(t: Translator, on_added: Callable[[], None] | None = None) ->
                       help=t("roofline.b.dtype_help"), is_valid=lambda v: v in dtypes)
     with c3:
         time_text = bound(st.text_input, t("roofline.b.time"), "", key="b_time",
-                          help=t("roofline.b.time_help"), placeholder=t("roofline.b.time_placeholder"), max_chars=60)
+                          help=t("roofline.b.time_help"), placeholder=t("roofline.b.time_placeholder"))
     seconds = parse_time(time_text)
     if seconds == "bad":
         st.error(t("roofline.b.time_bad", text=str(time_text)[:40]), icon=":material/warning:")

@@ -110,7 +110,7 @@ def set_ceilings(l2_bw: float | None, l1_bw: float | None) -> None:
 
 
 def _ceiling_input(t: Translator, label: str, key: str) -> float | None:
-    text = bound(st.text_input, label, "", key=key, max_chars=60,
+    text = bound(st.text_input, label, "", key=key,
                  placeholder=t("rlx.hier.ceiling_placeholder"), help=t("rlx.hier.ceiling_help"))
     if not str(text or "").strip():
         return None

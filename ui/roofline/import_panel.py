@@ -183,18 +183,28 @@ def render_device_check(t: Translator, rep: ImportReport, ctx) -> None:
     and offer to switch (the kernels are judged against the sidebar's roofs)."""
     if ctx is None or not rep.device_name:
         return
-    dev_id = device_for_name(rep.device_name, ctx.devices)
+    render_trace_device(t, rep.device_name, ctx, key=SWITCH_KEY)
+
+
+def render_trace_device(t: Translator, device_name: str, ctx, *, key: str,
+                        what: str = "rlx.imp") -> None:
+    """The trace's GPU against the sidebar's device, with a "Switch the sidebar to …"
+    button when they differ (the Roofline import and the Trace doctor: ``what`` is the
+    text prefix, ``{what}.device_same`` / ``_unknown`` / ``_differs``)."""
+    if not device_name:
+        return
+    dev_id = device_for_name(device_name, ctx.devices)
     if dev_id is None:
-        st.info(t("rlx.imp.device_unknown", trace=rep.device_name, sidebar=ctx.device_label()),
+        st.info(t(f"{what}.device_unknown", trace=device_name, sidebar=ctx.device_label()),
                 icon=":material/memory:")
     elif dev_id == ctx.device_id:
-        st.info(t("rlx.imp.device_same", trace=rep.device_name, sidebar=ctx.device_label()),
+        st.info(t(f"{what}.device_same", trace=device_name, sidebar=ctx.device_label()),
                 icon=":material/memory:")
     else:
         name = ctx.devices[dev_id].name
-        st.warning(t("rlx.imp.device_differs", trace=rep.device_name, sidebar=ctx.device_label(),
+        st.warning(t(f"{what}.device_differs", trace=device_name, sidebar=ctx.device_label(),
                      device=name), icon=":material/warning:")
-        st.button(t("rlx.imp.switch_device", device=name), key=SWITCH_KEY,
+        st.button(t("rlx.imp.switch_device", device=name), key=key,
                   on_click=_switch_device, args=(dev_id,), icon=":material/swap_horiz:")
 
 

@@ -11,8 +11,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from calc.csv_out import write_csv
 from calc.kernel_table import KernelRecord, TableParse, rows_to_csv, to_csv
 from calc.roofline import (ABOVE_ROOF_FRACTION, NEAR_ROOF_FRACTION, KernelPlacements, min_seconds,
+                           conv_algorithm_cause,
                            place_kernels, ridge_point)
 from calc.units import format_percent, format_si, is_absurd_fraction
 from ui.formula import Formula, formula, si
@@ -151,6 +153,9 @@ def sentence(t: Translator, a: Analysis, i: int) -> str:
         if verdict == "below_roof":
             parts.append(t("roofline.s.below") + sep
                          + t("roofline.s.fix.zero_flop" if zero else f"roofline.s.fix.{bound}"))
+        elif verdict == "above_roof" and conv_algorithm_cause(a.names[i]):
+            # a convolution: the algorithm first (Winograd / FFT do fewer FLOPs than counted)
+            parts.append(t(f"roofline.s.above_roof_{conv_algorithm_cause(a.names[i])}"))
         else:
             parts.append(t(f"roofline.s.{verdict}"))
     return sep.join(parts)
@@ -237,30 +242,22 @@ def _short_si(values: np.ndarray, unit: str, suffix: str = "",
     return texts
 
 
-def _csv_name(name: str) -> str:
-    return "'" + name if name[:1] in ("=", "+", "-", "@", "\t", "\r", "'") else name
-
-
 def results_csv(a: Analysis) -> str:
-    """Results as CSV (English machine headers, SI base units, raw numbers)."""
+    """Results as CSV (English machine headers, SI base units, raw numbers; the one CSV
+    writer, calc.csv_out: names that look like formulas escaped, blank = not measured)."""
     p = a.placement
-    df = pd.DataFrame({
-        "row": a.rows,
-        "name": [_csv_name(n) for n in a.names],
-        "flops": a.flops,
-        "bytes": a.bytes_moved,
-        "seconds": a.seconds,
-        "count": [k.count for k in a.kernels],
-        "intensity_flop_per_byte": p.intensity,
-        "bound": p.bound,
-        "attainable_flop_per_s": p.attainable_flops,
-        "min_seconds": a.floor,
-        "achieved_flop_per_s": p.achieved_flops,
-        "achieved_bytes_per_s": p.achieved_bw,
-        "fraction_of_roof": p.fraction_of_roof,
-        "verdict": [v if v else "unmeasured" for v in p.verdict],
-    })
-    return df.to_csv(index=False, float_format="%.9g")
+    header = ["row", "name", "flops", "bytes", "seconds", "count", "intensity_flop_per_byte",
+              "bound", "attainable_flop_per_s", "min_seconds", "achieved_flop_per_s",
+              "achieved_bytes_per_s", "fraction_of_roof", "verdict"]
+    cols = [a.rows.tolist(), list(a.names), a.flops.tolist(), a.bytes_moved.tolist(),
+            a.seconds.tolist(), [k.count for k in a.kernels],
+            np.asarray(p.intensity, dtype=float).tolist(), [str(b) for b in p.bound],
+            np.asarray(p.attainable_flops, dtype=float).tolist(), np.asarray(a.floor, dtype=float).tolist(),
+            np.asarray(p.achieved_flops, dtype=float).tolist(),
+            np.asarray(p.achieved_bw, dtype=float).tolist(),
+            np.asarray(p.fraction_of_roof, dtype=float).tolist(),
+            [v if v else "unmeasured" for v in p.verdict]]
+    return write_csv(header, zip(*cols), text_columns=("name",))
 
 
 def table_csv(parse: TableParse, rows: Sequence[Mapping[str, str]] | None = None) -> str:

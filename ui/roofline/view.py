@@ -20,6 +20,10 @@ from calc.views import name_mask, share_sizes, time_shares, top_n_mask
 from ui.state import bound
 from ui.widgets import Bounds, check_bounds, quantity_input
 
+#: The name filter reads at most this many characters (no counter on the field: a character
+#: counter under a focused field is noise; longer text is cut, not refused).
+MAX_FILTER_CHARS = 200
+
 SIZE_BY = ("none", "time")
 
 TOP_BOUNDS = Bounds(lo=0.0, lo_open=False, hi=10_000, integer=True)
@@ -53,9 +57,10 @@ def render_view_controls(ctx, container: Any = None) -> ViewOptions:
                         is_valid=lambda v: v in SIZE_BY)
     with c3:
         flt = bound(st.text_input, t("rlx.view.filter"), "", key="filter",
-                    help=t("rlx.view.filter_help"), max_chars=200,
+                    help=t("rlx.view.filter_help"),
                     placeholder=t("rlx.view.filter_placeholder"))
-    return ViewOptions(int(top or 0), size_by if size_by in SIZE_BY else "none", flt or "")
+    return ViewOptions(int(top or 0), size_by if size_by in SIZE_BY else "none",
+                       str(flt or "")[:MAX_FILTER_CHARS])
 
 
 def view_options() -> ViewOptions:

@@ -104,7 +104,8 @@ EN = {
     "diagnosis.numbers_heading": "Key numbers",
     "diagnosis.m.busy": "GPU busy",
     "diagnosis.m.busy_help": "Union of all kernels, copies and memsets ({busy}) over the window "
-                             "from the first to the last GPU activity ({window}).",
+                             "({window}): the ProfilerStep# spans when the trace has them, "
+                             "otherwise from the first to the last GPU activity.",
     "diagnosis.m.kernels": "Kernels",
     "diagnosis.m.kernels_help": "GPU kernel launches in the trace (copies and memsets not "
                                 "counted); {per_ms} per ms.",
@@ -116,8 +117,23 @@ EN = {
                              "{overlap}; exposed: {exposed}.",
     "diagnosis.m.window": "GPU window",
     "diagnosis.m.window_help": "From the first to the last GPU activity in the trace.",
+    "diagnosis.m.window_steps": "Steps' time",
+    "diagnosis.m.window_steps_help": "The {n} ProfilerStep# spans together: the time the program "
+                                     "ran. GPU busy and the idle gaps are measured over it, so a "
+                                     "step in which the GPU waited counts as idle. GPU activity "
+                                     "itself spans {activity}.",
     "diagnosis.m.per_ms": "Kernels per ms",
     "diagnosis.m.per_ms_help": "Kernel launches ÷ the window in milliseconds.",
+    "diagnosis.m.too_few": "too few kernels to judge ({n}; at least {min} needed)",
+    "diagnosis.m.small_caption": "{time} of kernel time. {verdict}",
+    "diagnosis.m.small_fires": "Fusion verdict: fires (≥ 50 % of launches and ≥ 10 % of time).",
+    "diagnosis.m.small_silent": "No fusion verdict: they take under 10 % of kernel time, so "
+                                "fusing them would save little.",
+    "diagnosis.m.small_few_launches": "No fusion verdict: under 50 % of launches.",
+    "diagnosis.verdict.too_few_kernels": "**Too few kernels to judge** launch overhead: the trace "
+                                         "has {kernel_count} kernels (at least {min_count} are "
+                                         "needed for a launch rate or a small-kernel share that "
+                                         "means something). Profile a few whole training steps.",
     "diagnosis.m.non_matmul": "Non-matmul work",
     "diagnosis.m.non_matmul_help": "Share of GPU time, communication aside, not in matmul, "
                                    "convolution or attention kernels (step ④).",
@@ -218,6 +234,13 @@ EN = {
     "diagnosis.mfu_caption": "Peak {peak} per GPU ({device}, {precision}); {fpt} per token for "
                              "MFU, {hw} for HFU. Band: {band}.",
     "diagnosis.mfu_link": "Open the MFU page with these inputs",
+    "diagnosis.device_same": "Recorded on {trace}: the sidebar's device ({sidebar}), whose peak "
+                             "the MFU below divides by.",
+    "diagnosis.device_unknown": "Recorded on {trace}, which is not in the device list: the MFU "
+                                "below divides by the sidebar's {sidebar} peak.",
+    "diagnosis.device_differs": "This trace was recorded on **{trace}**, but the sidebar's device "
+                                "is **{sidebar}**: the MFU below would divide by the wrong peak. "
+                                "Switch the sidebar to {device}?",
     "diagnosis.mfu_fill": "Enter the parameters and the tokens per step to see MFU and HFU per step.",
     "diagnosis.step.col.step": "Step",
     "diagnosis.step.col.time": "Step time",
@@ -235,7 +258,8 @@ EN = {
     "diagnosis.rl.link": "Open the Trace doctor for this trace",
     # how computed
     "diagnosis.how.busy": "**GPU busy**: the union of every kernel, copy and memset interval over "
-                          "the window. The GPU is considered not fed below 90 % (the chapter: "
+                          "the window W (the ProfilerStep# spans when the trace has them, "
+                          "otherwise first to last GPU activity). The GPU is considered not fed below 90 % (the chapter: "
                           "utilisation long below 90 % = not fed); the idle verdict fires at 10 % "
                           "idle.",
     "diagnosis.how.small": "**Small kernels**: launches shorter than the threshold. The verdict "
@@ -332,8 +356,8 @@ ZH = {
                                "下一步：用下面的单步时间算 MFU，再查第 ⑤ 步（Tensor Core：精度、维度对齐）和第 ⑥ 步（激活检查点）。",
     "diagnosis.numbers_heading": "关键数字",
     "diagnosis.m.busy": "GPU 忙碌",
-    "diagnosis.m.busy_help": "所有 kernel、拷贝和 memset 的并集（{busy}）除以从第一个到最后一个 GPU "
-                             "活动的时间窗口（{window}）。",
+    "diagnosis.m.busy_help": "所有 kernel、拷贝和 memset 的并集（{busy}）除以时间窗口（{window}）："
+                             "trace 有 ProfilerStep# 区间时取这些区间，否则取从第一个到最后一个 GPU 活动。",
     "diagnosis.m.kernels": "Kernel 数",
     "diagnosis.m.kernels_help": "trace 中 GPU kernel 的启动次数（不含拷贝和 memset）；每毫秒 {per_ms} 个。",
     "diagnosis.m.small": "小 kernel",
@@ -343,8 +367,20 @@ ZH = {
                              "暴露的通信：{exposed}。",
     "diagnosis.m.window": "GPU 时间窗口",
     "diagnosis.m.window_help": "trace 中从第一个到最后一个 GPU 活动。",
+    "diagnosis.m.window_steps": "各 step 总时长",
+    "diagnosis.m.window_steps_help": "{n} 个 ProfilerStep# 区间之和，即程序运行的时间。GPU 忙碌和空闲"
+                                     "空隙都在这段时间上计算，所以 GPU 在等待的 step 算作空闲。GPU "
+                                     "活动本身跨越 {activity}。",
     "diagnosis.m.per_ms": "每毫秒 kernel 数",
     "diagnosis.m.per_ms_help": "kernel 启动次数 ÷ 以毫秒计的时间窗口。",
+    "diagnosis.m.too_few": "kernel 太少，无法判断（{n} 个；至少需要 {min} 个）",
+    "diagnosis.m.small_caption": "占 kernel 时间的 {time}。{verdict}",
+    "diagnosis.m.small_fires": "融合结论：触发（≥ 50% 的启动且 ≥ 10% 的时间）。",
+    "diagnosis.m.small_silent": "没有融合结论：它们占 kernel 时间不到 10%，融合省不了多少。",
+    "diagnosis.m.small_few_launches": "没有融合结论：不到 50% 的启动。",
+    "diagnosis.verdict.too_few_kernels": "**kernel 太少，无法判断**启动开销：trace 中只有 "
+                                         "{kernel_count} 个 kernel（至少需要 {min_count} 个，"
+                                         "启动速率和小 kernel 占比才有意义）。请 profile 几个完整的训练 step。",
     "diagnosis.m.non_matmul": "非矩阵乘操作",
     "diagnosis.m.non_matmul_help": "GPU 时间（通信除外）中不在矩阵乘、卷积或注意力 kernel 上的比例（第 ④ 步）。",
     "diagnosis.m.step": "平均训练步",
@@ -430,6 +466,10 @@ ZH = {
     "diagnosis.tokens_per_s": "吞吐",
     "diagnosis.tokens_per_s_help": "每步 token 数 ÷ 平均单步时间（{step}）。",
     "diagnosis.mfu_caption": "每卡峰值算力 {peak}（{device}，{precision}）；每个 token MFU 按 {fpt}，HFU 按 {hw}。区间：{band}。",
+    "diagnosis.device_same": "记录于 {trace}：就是侧边栏选的设备（{sidebar}），下面的 MFU 除以它的峰值。",
+    "diagnosis.device_unknown": "记录于 {trace}，它不在设备列表里：下面的 MFU 除以侧边栏 {sidebar} 的峰值。",
+    "diagnosis.device_differs": "这个 trace 记录于 **{trace}**，但侧边栏选的设备是 **{sidebar}**：下面的 MFU 会除以错误的峰值。"
+                                "要把侧边栏切换到 {device} 吗？",
     "diagnosis.mfu_link": "用这些输入打开「MFU」页",
     "diagnosis.mfu_fill": "填入参数量和每步 token 数，就能看到每一步的 MFU 和 HFU。",
     "diagnosis.step.col.step": "训练步",
@@ -443,8 +483,8 @@ ZH = {
                              "{kernels} 个 kernel 加上拷贝和 memset，按名字分类——共有 {verdicts} 条发现。",
     "diagnosis.rl.no_gpu": "Trace 诊断需要 GPU 活动；这份 trace 没有。",
     "diagnosis.rl.link": "用 Trace 诊断打开这份 trace",
-    "diagnosis.how.busy": "**GPU 忙碌**：所有 kernel、拷贝和 memset 区间的并集占时间窗口的比例。"
-                          "低于 90% 就算没喂饱（本章：利用率长期低于 90% = 没喂饱）；空闲达到 10% 时触发空闲诊断。",
+    "diagnosis.how.busy": "**GPU 忙碌**：所有 kernel、拷贝和 memset 区间的并集占时间窗口 W 的比例"
+                          "（trace 有 ProfilerStep# 区间时取这些区间，否则取从第一个到最后一个 GPU 活动）。低于 90% 就算没喂饱（本章：利用率长期低于 90% = 没喂饱）；空闲达到 10% 时触发空闲诊断。",
     "diagnosis.how.small": "**小 kernel**：短于阈值的启动。至少 50% 的启动是小 kernel、并且它们至少占 "
                            "kernel 时间的 10% 时触发（低于这个比例，融合它们省不了多少时间）。",
     "diagnosis.how.comm": "**通信**：NCCL/RCCL kernel。重叠：其间另一个 stream 上有计算 kernel 在跑的那部分时间；"

@@ -68,6 +68,13 @@ EN = {
                            "peak.",
     "measure.other_precision": "{device} has no {wanted} peak; its {used} peak (the sidebar's "
                                "precision) is drawn instead.",
+    "measure.not_comparable": "{measured} is a {kind}; the sidebar's {sidebar} is {other}: "
+                              "their figures are not comparable, so no ratio is shown. To "
+                              "compare, choose a device of the same kind in the sidebar (for "
+                              "this CPU: a CPU datasheet entry, kind = \"cpu\" in "
+                              "hardware.toml, or \"Custom…\" with its datasheet numbers).",
+    "measure.kind.cpu": "CPU",
+    "measure.kind.accelerator": "an accelerator (GPU)",
     "measure.no_datasheet": "The sidebar shows a measured device. Choose the datasheet device "
                             "to compare with in the sidebar (or Custom… with the datasheet "
                             "figures of this machine).",
@@ -239,6 +246,11 @@ ZH = {
                               "远低于 FP32。",
     "measure.custom_note": "自定义设备的峰值与实测的 {precision} 峰值对比。",
     "measure.other_precision": "{device} 没有 {wanted} 峰值，图上画的是它的 {used} 峰值（侧边栏所选精度）。",
+    "measure.not_comparable": "{measured} 是{kind}；侧边栏的 {sidebar} 是{other}：两者的数字不可比，"
+                              "所以不显示比值。要对比，请在侧边栏选同类设备（对这台 CPU：hardware.toml 中 "
+                              "kind = \"cpu\" 的 CPU 规格书条目，或用「自定义…」填它规格书上的数字）。",
+    "measure.kind.cpu": "CPU",
+    "measure.kind.accelerator": "加速器（GPU）",
     "measure.no_datasheet": "侧边栏选的是实测设备。请在侧边栏选要对比的规格书设备（或用「自定义…」填这台机器规格书上的数字）。",
     "measure.chart_caption": "绿色实线：实测 Roofline（所选精度的峰值算力、DRAM 带宽）。点线：同一屋顶下的实测缓存带宽。"
                              "灰色虚线：侧边栏设备的规格书。带编号的点：实测 kernel，各自对照其数据所在存储层级的带宽。",

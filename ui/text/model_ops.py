@@ -53,7 +53,8 @@ EN = {
                           "matrix goes through memory twice.",
     "ops.attention.flash": "Fused (FlashAttention)",
     "ops.attention.unfused": "Unfused (QKᵀ, softmax, ·V)",
-    "ops.overlay": "Show the Roofline page's kernels",
+    "ops.overlay": "Overlay my kernels",
+    "ops.fig.and_more": "{label} (+{n} more here)",
     "ops.overlay_help": "Draw the kernels of the Roofline page's kernel table (typed, built or "
                         "imported from a trace) on this chart, and match them to the model's "
                         "operators below.",
@@ -216,7 +217,8 @@ ZH = {
                           "QKᵀ、softmax 和 ·V 是三个 kernel，分数矩阵要进出显存两次。",
     "ops.attention.flash": "融合（FlashAttention）",
     "ops.attention.unfused": "不融合（QKᵀ、softmax、·V）",
-    "ops.overlay": "显示「Roofline」页的 kernel",
+    "ops.overlay": "叠加我的 kernel",
+    "ops.fig.and_more": "{label}（此处另有 {n} 个）",
     "ops.overlay_help": "把「Roofline」页 kernel 表里的 kernel（手填、Kernel 计算器生成或从 trace 导入）画到这张图上，"
                         "并在下面与模型的算子对应起来。",
     "ops.tp_invalid": "张量并行 GPU 数必须整除模型的 {heads} 个注意力头（每张卡分到整数个头）。",

@@ -67,6 +67,7 @@ EN = {
     "plans.chart_heading": "The choice at a glance",
     "plans.chart.training_title": "Training: days against {money}",
     "plans.chart.serving_title": "Serving: tokens/s per user against cost per million tokens",
+    "plans.chart.serving_title_total": "Serving: tokens/s per user against output tokens/s in total",
     "plans.chart.days": "Days",
     "plans.chart.cost": "Cost ({currency})",
     "plans.chart.cost_plain": "Cost",
@@ -84,7 +85,9 @@ EN = {
     "plans.edit_which_help": "Choose a row; its inputs appear below. Changes apply when you "
                              "press “Save changes”.",
     "plans.f.name": "Name",
-    "plans.f.name_help": "A short label for the table, the chart and the report.",
+    "plans.f.name_help": "A short label for the table, the chart and the report. Leave it "
+                         "empty for an automatic name (shown greyed) that follows the plan's "
+                         "setup: model, GPUs × device, MFU or batch.",
     "plans.f.kind": "Kind",
     "plans.f.model": "Model",
     "plans.f.model_help": "A model from models.toml (its architecture gives the FLOPs with "
@@ -205,6 +208,10 @@ EN = {
     "plans.add_from_page_pasted": "A pasted config.json cannot be added to the plans: choose a "
                                   "catalog model or “Custom: parameters only” in the sidebar.",
     "plans.added": "Added “{name}” to the plans ({n} in the table).",
+    "plans.added_replaced": "Added “{name}”: it replaces the examples and is the baseline now.",
+    "plans.restore_examples": "Bring back the examples",
+    "plans.restore_examples_help": "Add the three example plans again after yours (your plan "
+                                   "stays the baseline).",
     "plans.open_plans": "Open the Plans page",
     # report
     "plans.report.title": "Roofline Lab — plans",
@@ -295,6 +302,7 @@ ZH = {
     "plans.chart_heading": "一眼看清取舍",
     "plans.chart.training_title": "训练：{money}与天数",
     "plans.chart.serving_title": "推理服务：每用户 tokens/秒与每百万 token 费用",
+    "plans.chart.serving_title_total": "推理服务：每用户 tokens/秒与总输出 tokens/秒",
     "plans.chart.days": "天数",
     "plans.chart.cost": "费用（{currency}）",
     "plans.chart.cost_plain": "费用",
@@ -309,7 +317,8 @@ ZH = {
     "plans.edit_which": "要编辑的方案",
     "plans.edit_which_help": "选择一行，下方显示它的输入。点「保存修改」后才生效。",
     "plans.f.name": "名称",
-    "plans.f.name_help": "在表格、图和报告中显示的简短标签。",
+    "plans.f.name_help": "在表格、图和报告中显示的简短标签。留空则使用自动名称（灰色显示），"
+                         "它随方案的设置变化：模型、GPU 数 × 设备、MFU 或 batch。",
     "plans.f.kind": "类型",
     "plans.f.model": "模型",
     "plans.f.model_help": "models.toml 中的模型（由结构给出含注意力的 FLOP、训练显存和 KV cache），或只填参数量 N。",
@@ -406,6 +415,9 @@ ZH = {
     "plans.add_from_page_help": "把上面的输入复制为「方案对比」页的新一行，与其他配置比较。",
     "plans.add_from_page_pasted": "粘贴的 config.json 无法加入方案：请在侧边栏选择目录中的模型或「自定义：只填参数量」。",
     "plans.added": "已把“{name}”加入方案（表中共 {n} 个）。",
+    "plans.added_replaced": "已加入“{name}”：它取代了示例方案，现在是基线。",
+    "plans.restore_examples": "恢复示例方案",
+    "plans.restore_examples_help": "把三个示例方案重新加在你的方案之后（你的方案仍是基线）。",
     "plans.open_plans": "打开「方案对比」页",
     "plans.report.title": "Roofline Lab——方案对比",
     "plans.report.generated": "生成于 {date} · Roofline Lab",

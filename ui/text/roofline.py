@@ -166,6 +166,20 @@ EN = {
                               "precision, aligned shapes, better tiling).",
     "roofline.s.near_roof": "close to the roof — this kernel is done; optimise something else "
                             "(or raise its intensity to lift its ceiling).",
+    "roofline.s.above_roof_winograd": "above the direct-convolution roof. For a 3×3 (small-window) "
+                                      "convolution the usual reason is the **algorithm**: cuDNN "
+                                      "often runs Winograd or FFT, which do fewer multiplications "
+                                      "than the direct count used here (Winograd F(2×2, 3×3): "
+                                      "2.25× fewer, F(4×4, 3×3): 4×), so the point's FLOPs are "
+                                      "more than the GPU executed. Only if the algorithm is direct "
+                                      "or implicit GEMM are the numbers wrong: then check the "
+                                      "sidebar's precision, the counted bytes and the timing.",
+    "roofline.s.above_roof_conv": "above the direct-convolution roof. For a convolution, check the "
+                                  "**algorithm** first: Winograd or FFT (cuDNN's choice for many "
+                                  "3×3 layers) do fewer multiplications than the direct count used "
+                                  "here, so the point's FLOPs are more than the GPU executed. "
+                                  "Otherwise the numbers are wrong: the sidebar's precision, the "
+                                  "counted bytes or the timing.",
     "roofline.s.above_roof": "above the roof, which is impossible — your numbers are wrong. Likely "
                              "causes: a roof that is too low (a lower precision in the sidebar than "
                              "the kernel runs in, e.g. BF16 for an FP8 kernel, or a PCIe part for an "
@@ -329,6 +343,11 @@ ZH = {
                              "算得再快也没用。",
     "roofline.s.fix.compute": "它是算力受限，应该优化**计算**（用上 Tensor Core、选对精度、维度对齐、更好的分块）。",
     "roofline.s.near_roof": "接近上限——这个 kernel 已经到头了，去优化别的（或者提高它的算术强度，把上限抬高）。",
+    "roofline.s.above_roof_winograd": "超过了直接卷积算出的屋顶。对 3×3（小窗口）卷积，常见原因是**算法**：cuDNN 常用 Winograd 或 FFT，"
+                                      "它们的乘法次数比这里用的直接计数少（Winograd F(2×2, 3×3) 少 2.25 倍，F(4×4, 3×3) 少 4 倍），"
+                                      "所以点的 FLOP 比 GPU 实际执行的多。只有算法是直接卷积或隐式 GEMM 时，数字才有误：再查侧边栏的精度、字节数和计时。",
+    "roofline.s.above_roof_conv": "超过了直接卷积算出的屋顶。对卷积，先查**算法**：Winograd 或 FFT（cuDNN 对很多 3×3 层的选择）的乘法次数比这里用的直接计数少，"
+                                  "所以点的 FLOP 比 GPU 实际执行的多。否则就是数字有误：侧边栏的精度、字节数或计时。",
     "roofline.s.above_roof": "超过了屋顶，这在物理上不可能——你算错了。常见原因：屋顶太低（侧边栏选的精度比 kernel 实际用的低，比如 FP8 kernel 却选了 BF16，"
                              "或者 SXM 的卡选成了 PCIe 版）；FLOP 算多了（重复计数）；数据其实来自缓存、字节却按显存流量算多了（真实的显存算术强度更高，"
                              "点应该更靠右）；或者时间测短了（异步启动没有同步就计时、把 ms 当成 µs）。把 MAC 当成 FLOP、或者用 2:4 稀疏峰值，"
