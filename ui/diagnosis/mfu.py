@@ -16,6 +16,7 @@ from ui.figures.diagnosis import steps_figure
 from ui.model_sections import model_params_note, recompute_select, training_flops
 from ui.pages import page_file
 from ui.state import nav_query_params
+from ui.trace_device import render_trace_device
 from ui.widgets import COUNT, bound_checkbox, format_quantity, percent_text, quantity_input
 
 MFU_PAGE = page_file("mfu")
@@ -62,7 +63,6 @@ def render_mfu(ctx, d: TraceDiagnosis) -> None:
         return
     st.markdown(t("diagnosis.mfu_intro"))
     # MFU per step divides by the sidebar's peak: offer the trace's own GPU (issue 23)
-    from ui.roofline.import_panel import render_trace_device
     render_trace_device(t, d.device_name, ctx, key="diag_switch_device", what="diagnosis")
     c1, c2, c3 = st.columns(3)
     seq = None

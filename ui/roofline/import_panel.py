@@ -17,14 +17,13 @@ from typing import Any, Callable, MutableMapping, Sequence
 
 import streamlit as st
 
-from calc.hardware import device_for_name
 from calc.importers import NCU_COMMAND, SKIP_REASONS, ImportFormatError, ImportReport, import_file
 from calc.kernel_table import KernelRecord, to_csv
 from calc.units import format_si
 from ui.i18n import Translator
 from ui.roofline import state
 from ui.roofline.doctor_report import render_coverage
-from ui.state import set_value
+from ui.trace_device import render_trace_device
 from ui.trace_session import file_signature, from_roofline_import
 from ui.widgets import uploader_note
 
@@ -174,38 +173,12 @@ def replace_then_add(records, source_label=None) -> int:
     return state.add_kernels(records, source_label=source_label)
 
 
-def _switch_device(dev_id: str) -> None:
-    set_value("device", dev_id)
-
-
 def render_device_check(t: Translator, rep: ImportReport, ctx) -> None:
     """Say which GPU the trace was recorded on; when it is not the sidebar's device, say so
     and offer to switch (the kernels are judged against the sidebar's roofs)."""
     if ctx is None or not rep.device_name:
         return
     render_trace_device(t, rep.device_name, ctx, key=SWITCH_KEY)
-
-
-def render_trace_device(t: Translator, device_name: str, ctx, *, key: str,
-                        what: str = "rlx.imp") -> None:
-    """The trace's GPU against the sidebar's device, with a "Switch the sidebar to …"
-    button when they differ (the Roofline import and the Trace doctor: ``what`` is the
-    text prefix, ``{what}.device_same`` / ``_unknown`` / ``_differs``)."""
-    if not device_name:
-        return
-    dev_id = device_for_name(device_name, ctx.devices)
-    if dev_id is None:
-        st.info(t(f"{what}.device_unknown", trace=device_name, sidebar=ctx.device_label()),
-                icon=":material/memory:")
-    elif dev_id == ctx.device_id:
-        st.info(t(f"{what}.device_same", trace=device_name, sidebar=ctx.device_label()),
-                icon=":material/memory:")
-    else:
-        name = ctx.devices[dev_id].name
-        st.warning(t(f"{what}.device_differs", trace=device_name, sidebar=ctx.device_label(),
-                     device=name), icon=":material/warning:")
-        st.button(t("rlx.imp.switch_device", device=name), key=key,
-                  on_click=_switch_device, args=(dev_id,), icon=":material/swap_horiz:")
 
 
 def render_report(t: Translator, out: ImportOutcome, *, key: str = "rlx_import", ctx=None) -> None:
