@@ -12,13 +12,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, MutableMapping
 
-import streamlit as st
-
 from calc.diagnosis import SMALL_KERNEL_SECONDS, TraceDiagnosis, diagnose_parsed
-from calc.hardware import device_for_name
 from calc.trace_events import TraceArrays, read_trace
-from ui.i18n import Translator
-from ui.state import set_value
 
 TRACE_KEY = "_diag.trace"        # LoadedTrace of the last trace read successfully
 ERROR_KEY = "_diag.error"        # UploadError of the last failed read (cleared on success)
@@ -121,31 +116,3 @@ def diagnosis(session: MutableMapping[str, Any], loaded: LoadedTrace,
     d = diagnose_parsed(loaded.trace, small_kernel_threshold_seconds=threshold, device=device)
     session[MEMO_KEY] = (key, d)
     return d
-
-
-# The trace's GPU against the sidebar's device: the Roofline import and the Trace doctor.
-
-def _switch_device(dev_id: str) -> None:
-    set_value("device", dev_id)
-
-
-def render_trace_device(t: Translator, device_name: str, ctx, *, key: str,
-                        what: str = "rlx.imp") -> None:
-    """The trace's GPU against the sidebar's device, with a "Switch the sidebar to …"
-    button when they differ (the Roofline import and the Trace doctor: ``what`` is the
-    text prefix, ``{what}.device_same`` / ``_unknown`` / ``_differs``)."""
-    if not device_name:
-        return
-    dev_id = device_for_name(device_name, ctx.devices)
-    if dev_id is None:
-        st.info(t(f"{what}.device_unknown", trace=device_name, sidebar=ctx.device_label()),
-                icon=":material/memory:")
-    elif dev_id == ctx.device_id:
-        st.info(t(f"{what}.device_same", trace=device_name, sidebar=ctx.device_label()),
-                icon=":material/memory:")
-    else:
-        name = ctx.devices[dev_id].name
-        st.warning(t(f"{what}.device_differs", trace=device_name, sidebar=ctx.device_label(),
-                     device=name), icon=":material/warning:")
-        st.button(t("rlx.imp.switch_device", device=name), key=key,
-                  on_click=_switch_device, args=(dev_id,), icon=":material/swap_horiz:")

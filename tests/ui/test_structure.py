@@ -36,6 +36,7 @@ LAYERS = {
     "ui.widgets": 4,
     "ui.figures": 5,
     "ui.model_picker": 6, "ui.trace_session": 6, "ui.model_sections": 6,
+    "ui.trace_device": 6,       # the trace's GPU vs the sidebar's: Roofline import, Trace doctor
     "ui.predicted_mfu": 6,      # the Training layout page -> the Training time page (issue 20)
     "ui.frame": 7,
 }

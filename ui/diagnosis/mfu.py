@@ -16,7 +16,7 @@ from ui.figures.diagnosis import steps_figure
 from ui.model_sections import model_params_note, recompute_select, training_flops
 from ui.pages import page_file
 from ui.state import nav_query_params
-from ui.trace_session import render_trace_device
+from ui.trace_device import render_trace_device
 from ui.widgets import COUNT, bound_checkbox, format_quantity, percent_text, quantity_input
 
 MFU_PAGE = page_file("mfu")

@@ -23,7 +23,8 @@ from calc.units import format_si
 from ui.i18n import Translator
 from ui.roofline import state
 from ui.roofline.doctor_report import render_coverage
-from ui.trace_session import file_signature, from_roofline_import, render_trace_device
+from ui.trace_device import render_trace_device
+from ui.trace_session import file_signature, from_roofline_import
 from ui.widgets import uploader_note
 
 UPLOAD_KEY = "rlx_import_file"
