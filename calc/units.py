@@ -627,6 +627,8 @@ def parse_price(text: Any) -> tuple[float, str | None]:
                             got=e.got, text=text) from None
     except QuantityError:
         raise QuantityError(f'Could not read "{text}" as a price. Examples: 2.5, $2, ¥15, 2 USD.') from None
+    if not value >= 0:
+        raise QuantityError(f'A price cannot be negative: "{text}". Examples: 2.5, $2, ¥15, 2 USD.')
     return value, code
 
 

@@ -146,7 +146,7 @@ def test_price_with_currency(text, amount, code):
     assert parse_quantity(text, kind="price") == amount
 
 
-@pytest.mark.parametrize("text", ["14 GB", "$2 CNY", "abc", "$"])
+@pytest.mark.parametrize("text", ["14 GB", "$2 CNY", "abc", "$", "-1", "$-2", "-0.5 USD"])
 def test_bad_prices(text):
     with pytest.raises(QuantityError):
         parse_price(text)

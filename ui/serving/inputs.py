@@ -214,7 +214,7 @@ def render_engine(t, catalog) -> dict:
                     st.error(err, icon=":material/warning:")
     with st.expander(t("serving.cost_heading")):
         price_text = bound(st.text_input, t("serving.price"), "", key="s_price", help=t("serving.price_help"),
-                           placeholder=t("serving.price_placeholder"), max_chars=40)
+                           placeholder=t("serving.price_placeholder"))
         price, code = None, None
         if str(price_text).strip():
             try:
