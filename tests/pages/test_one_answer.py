@@ -136,7 +136,8 @@ def test_tp_that_does_not_divide_the_heads_is_rejected_on_both_pages(page, lang)
     # the same message (calc.placement.check_tp through ui.widgets.tp_input)
     at = open_app_page(page, lang, model="llama-2-7b", tp="3")
     errors = " ".join(e.value for e in at.error)
-    assert "32" in errors and ("attention heads" in errors or "attention head" in errors)
+    heads = {"en": "attention heads", "zh": "注意力头"}[lang]     # the page's language
+    assert "32" in errors and heads in errors
     assert not [m for m in at.metric if "tok/s" in m.value]
 
 
