@@ -45,15 +45,7 @@ Inference
     The decode step, prefill, the knee and the all-reduce: :mod:`calc.inference` (records);
     what each GPU holds and the memory rule: :mod:`calc.placement`.
 
-Which parameters count (everywhere in the app)
-----------------------------------------------
-* **total** = every stored weight (embeddings, all experts, norms, biases): what memory holds.
-* **active** = weights one token multiplies by: everything except the input embedding
-  table (a lookup, no FLOP), learned position tables, and the routed experts the token
-  is *not* sent to.  The output projection (LM head) counts, tied or not.  This is the
-  convention of DeepSeek-V3 (36.6B "activated") and gpt-oss (5.1B / 3.6B active);
-  Mistral and Qwen publish active counts *with* the input embedding
-  (``ParamCounts.active_with_embedding``).  FLOP per token use ``active``.
+Which parameters count (total vs active): see :mod:`calc.arch`, the one statement of the rule.
 
 Units: parameter and token counts are plain numbers, bytes, FLOP, seconds, FLOP/s,
 bytes/s.  Sources are cited per function.
