@@ -288,6 +288,8 @@ def params_only(n_params: Any, n_layers: int = 32, n_kv_heads: int = 32,
         if isinstance(x, bool) or not float(x).is_integer() or x < 1:
             raise ValueError(f"{name} must be a whole number > 0, got {x!r}")
     L, K, hd = int(n_layers), int(n_kv_heads), int(head_dim)
+    # Per-layer tuples (windows, MoE layers) are built from L: a catalog model's limit.
+    check_limit("n_layers", L, lambda problem: ValueError(f"n_layers {problem}"))
     return ModelArch(id="custom-params", name="Custom: parameters only", source="user input",
                      n_layers=L, d_model=K * hd, n_heads=K, n_kv_heads=K, head_dim=hd,
                      ffn_size=1, vocab_size=1, n_params=n)

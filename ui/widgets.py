@@ -15,6 +15,7 @@ import streamlit as st
 
 from calc.units import (QuantityError, UnitKindError, format_percent, format_si,
                         is_absurd_fraction, kind_for_unit, parse_quantity)
+from calc.arch import ARCH_LIMITS
 from calc.placement import PlacementError, check_tp
 from ui.i18n import Translator
 from ui.state import bound, restore, set_value
@@ -109,6 +110,13 @@ class Bounds:
 POSITIVE = Bounds()
 COUNT = Bounds(lo=1.0, lo_open=False, integer=True)
 FRACTION = Bounds(lo=0.0, hi=1.0)
+
+
+def arch_count(attr: str) -> Bounds:
+    """A whole number 1 … the architecture's limit for ``attr`` (calc.arch.ARCH_LIMITS: 10,000
+    layers, 65,536 heads or head_dim, 1,048,576 d_model): the fields that build a "parameters
+    only" architecture refuse what calc would refuse, with the field's message."""
+    return Bounds(lo=1.0, hi=float(ARCH_LIMITS[attr]), lo_open=False, integer=True)
 
 
 def check_bounds(value: float, bounds: Bounds, unit: str, t: Translator) -> str | None:

@@ -549,3 +549,13 @@ def test_prefill_from_parameters_alone():
     assert pf.seconds == pytest.approx(pf.flops / 312e12) and pf.bound == "compute"
     # 10 tokens: 10 x (1.4e10 + 2 x 5 x 8192 x 32) = 1.4e11 FLOP = 0.45 ms < 7 ms weight read
     assert ttft(a, 10, 2.0, 312e12, 2e12) == pytest.approx(7e-3)
+
+
+def test_params_only_refuses_more_layers_than_any_catalog_limit():
+    # A typed "1e308 layers" once built a per-layer tuple of 1e308 entries (22 GB and
+    # counting, robustness suite): the layer count has the catalog's limit, 10,000.
+    assert params_only(7e9, n_layers=10_000).n_layers == 10_000
+    with pytest.raises(ValueError, match="n_layers must be at most 10,000"):
+        params_only(7e9, n_layers=10_001)
+    with pytest.raises(ValueError, match="n_layers"):
+        params_only(7e9, n_layers=1e308)

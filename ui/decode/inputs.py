@@ -19,8 +19,8 @@ from calc.arch import ModelArch, params_only
 from calc.decode import BYTES_PER_PARAM, bytes_per_param
 from ui.model_sections import model_params_note
 from ui.state import LEGACY_NAMES, set_value
-from ui.widgets import (COUNT, batch_input, bound_checkbox, bound_select, quantity_input,
-                        tp_input)
+from ui.widgets import (COUNT, arch_count, batch_input, bound_checkbox, bound_select,
+                        quantity_input, tp_input)
 
 WEIGHT_OPTIONS = ["bf16", "fp16", "fp8", "int8", "int4"]
 KV_OPTIONS = ["bf16", "fp16", "fp8", "int8"]
@@ -105,11 +105,11 @@ def render_inputs(ctx) -> DecodeInputs:
         if model is None:
             use_kv = bound_checkbox(t("decode.kv"), "kv", value=False, help=t("decode.kv_help"))
             layers = quantity_input(t, t("decode.layers"), "layers", "32", kind="count",
-                                    bounds=COUNT, help=t("decode.layers_help"))
+                                    bounds=arch_count("n_layers"), help=t("decode.layers_help"))
             kv_heads = quantity_input(t, t("decode.kv_heads"), "kv_heads", "32", kind="count",
-                                      bounds=COUNT, help=t("decode.kv_heads_help"))
+                                      bounds=arch_count("n_kv_heads"), help=t("decode.kv_heads_help"))
             head_dim = quantity_input(t, t("decode.head_dim"), "head_dim", "128", kind="count",
-                                      bounds=COUNT, help=t("decode.head_dim_help"))
+                                      bounds=arch_count("head_dim"), help=t("decode.head_dim_help"))
             arch = None if None in (n_params, layers, kv_heads, head_dim) else \
                 params_only(n_params, int(layers), int(kv_heads), int(head_dim))
         else:

@@ -14,7 +14,7 @@ from calc.training_flops import CAUSAL_DEFAULT
 from calc.units import format_si, parse_quantity
 from ui.model_sections import params_input, recompute_select
 from ui.state import bound
-from ui.widgets import COUNT, Bounds, bound_checkbox, is_blank, quantity_input
+from ui.widgets import COUNT, Bounds, arch_count, bound_checkbox, is_blank, quantity_input
 
 # Percent labels as options: the URL reads "target_mfu=45%", calc.units turns it into 0.45.
 TARGET_OPTIONS = [f"{k}%" for k in range(5, 81)]
@@ -77,9 +77,11 @@ def _attention(t, model: Optional[ModelArch]):
     with st.expander(t("mfu.attn_heading"), expanded=False):
         st.caption(t("mfu.attn_intro"))
         use_attn = bound_checkbox(t("mfu.attn"), "attn", value=False, help=t("mfu.attn_help"))
-        n_layers = quantity_input(t, t("mfu.layers"), "layers", "32", kind="count", bounds=COUNT,
+        n_layers = quantity_input(t, t("mfu.layers"), "layers", "32", kind="count",
+                                  bounds=arch_count("n_layers"),
                                   help=t("mfu.layers_help"))
-        hidden = quantity_input(t, t("mfu.hidden"), "hidden", "4096", kind="count", bounds=COUNT,
+        hidden = quantity_input(t, t("mfu.hidden"), "hidden", "4096", kind="count",
+                                bounds=arch_count("d_model"),
                                 help=t("mfu.hidden_help"))
         seq = quantity_input(t, t("mfu.seq"), "seq", "4096", **seq_field)
         causal = bound_checkbox(t("mfu.causal"), "causal", value=CAUSAL_DEFAULT,
