@@ -1,7 +1,8 @@
 """Two tiers of tests (README, "Tests").
 
 - ``pytest``: everything (what CI runs, via .ci/run): browser tests, slow tests, and the
-  query-string fuzzer at 1,000 query strings per page.
+  query-string fuzzer at 1,000 query strings per page, on every core (pytest-xdist,
+  pyproject's addopts; ``-n 0`` for one process).
 - ``pytest --quick``: the working tier (about 3 minutes on a 2-core machine): leaves out
   the tests marked ``slow`` or ``browser``, fuzzes 100 query strings per page, and runs a
   tenth of the hypothesis examples (``ROOFLINE_LAB_QUICK=1``, read by
@@ -36,6 +37,14 @@ def pytest_configure(config):
         os.environ[QUICK_ENV] = "1"
 
 
+def pytest_itemcollected(item):
+    """Browser tests share one process (one Streamlit server, one Chromium): under
+    pytest-xdist's ``--dist loadgroup`` (pyproject addopts) they form the group "browser"
+    and run one after another while the other processes take the rest."""
+    if item.get_closest_marker("browser") is not None:
+        item.add_marker(pytest.mark.xdist_group("browser"))
+
+
 @pytest.hookimpl(trylast=True)      # after -m has deselected: keep the first set that runs
 def pytest_collection_modifyitems(config, items):
     if not config.getoption("quick"):
@@ -43,7 +52,8 @@ def pytest_collection_modifyitems(config, items):
     seen, keep, drop = set(), [], []
     for item in items:
         path = Path(str(item.fspath))
-        if path.parent.name in APPTEST_DIRS and hasattr(item, "callspec"):
+        if (path.parent.name in APPTEST_DIRS and hasattr(item, "callspec")
+                and item.get_closest_marker("every_param") is None):
             key = (path, getattr(item, "originalname", item.name))
             if key in seen:
                 drop.append(item)

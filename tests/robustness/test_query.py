@@ -2,10 +2,10 @@
 no exception, and garbage falls back to the defaults.
 
 Speed: a fresh AppTest per query string costs ~0.3-0.4 s here (2 cores) — 5,000 would take
-half an hour. So one AppTest visits the pages round-robin: each iteration opens the next
-page (st.switch_page) with a new query string, which is how a user arrives from a link
-(every widget of the page is new, the sidebar's option widgets re-read the URL every run).
-That is ~0.05-0.15 s per query string. ROOFLINE_LAB_FUZZ_N sets the count per page
+half an hour. So one AppTest per page opens it again and again (st.switch_page) with a new
+query string, which is how a user arrives from a link (the sidebar's option widgets
+re-read the URL every run). That is ~0.04-0.15 s per query string; one test per page, so
+pytest-xdist spreads the pages over the cores. ROOFLINE_LAB_FUZZ_N sets the count per page
 (default 1,000, the issue's minimum; the quick tier, `pytest --quick`, sets 100).
 """
 from __future__ import annotations
@@ -39,17 +39,18 @@ def random_query(rng: random.Random, page_id: str) -> dict[str, str]:
     return q
 
 
-@pytest.mark.timeout(1200)
-def test_random_query_strings_never_crash(capsys):
+@pytest.mark.every_param          # the quick tier fuzzes every page too (tests/conftest.py)
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("page_id,path", PAGES, ids=[p for p, _ in PAGES])
+def test_random_query_strings_never_crash(page_id, path, capsys):
     n = fuzz_count()
-    rng = random.Random(20240604)
+    rng = random.Random(f"20240604-{page_id}")
     at = new_apptest("app.py")
     at.run()
     failures: list[str] = []
-    done = {pid: 0 for pid, _ in PAGES}
+    done = {page_id: 0}
     t0 = time.perf_counter()
-    for i in range(n * len(PAGES)):
-        page_id, path = PAGES[i % len(PAGES)]
+    for _ in range(n):
         q = random_query(rng, page_id)
         at.query_params.clear()
         for k, v in q.items():
