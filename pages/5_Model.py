@@ -15,8 +15,8 @@ sidebar_model.open_on_catalog_model()  # a new visitor opens on a catalog model,
 ctx = page_frame("model")
 t = ctx.t
 
-st.title(t("ops.title"))
-st.markdown(t("ops.intro"))
+st.title(t("model.title"))
+st.markdown(t("model.intro"))
 arch = sidebar_model.render_model(ctx)
 
 
@@ -25,7 +25,7 @@ def step_section() -> None:
     """Inputs and everything computed from them: a slider reruns only this."""
     left, right = st.columns([1, 2.6], gap="large")
     with left:
-        st.subheader(t("ops.inputs_heading"))
+        st.subheader(t("model.inputs_heading"))
         step = inputs.render_inputs(t, arch)
     if not (ctx.ready and step.ok):
         right.warning(t("common.missing_inputs"))

@@ -122,7 +122,7 @@ def _restore_pasted_from_url(sb, t: Translator) -> None:
 
 def model_picker(sb, t: Translator) -> tuple[str, ModelArch | None]:
     """Draw the Model section of the sidebar; return (choice id, ModelArch or None)."""
-    sb.markdown(f"### {t('model.heading')}")
+    sb.markdown(f"### {t('arch.heading')}")
     models, error = catalog()
     _restore_pasted_from_url(sb, t)
     pasted = pasted_model()
@@ -132,20 +132,20 @@ def model_picker(sb, t: Translator) -> tuple[str, ModelArch | None]:
 
     def label(mid: str) -> str:
         if mid == CUSTOM_MODEL:
-            return t("model.custom")
+            return t("arch.custom")
         if mid == PASTED:
-            return t("model.pasted_option", name=pasted.name if pasted else "")
+            return t("arch.pasted_option", name=pasted.name if pasted else "")
         a = models[mid]
-        return t("model.option_moe" if a.is_moe else "model.option_dense", name=a.name)
+        return t("arch.option_moe" if a.is_moe else "arch.option_dense", name=a.name)
 
-    choice = bound(sb.selectbox, t("model.label"), options, key=MODEL_KEY, index=0,
-                   format_func=label, help=t("model.help"),
+    choice = bound(sb.selectbox, t("arch.label"), options, key=MODEL_KEY, index=0,
+                   format_func=label, help=t("arch.help"),
                    is_valid=lambda v: v in options, on_change=_mark_chosen)
     if error:
-        sb.error(t("model.file_error", message=error), icon=":material/error:")
+        sb.error(t("arch.file_error", message=error), icon=":material/error:")
     if st.session_state.get(_TOKEN_ERROR):
         if choice == CUSTOM_MODEL:
-            sb.error(t("model.token_error", message=st.session_state[_TOKEN_ERROR]),
+            sb.error(t("arch.token_error", message=st.session_state[_TOKEN_ERROR]),
                      icon=":material/error:")
         else:
             st.session_state.pop(_TOKEN_ERROR, None)
@@ -160,28 +160,28 @@ def model_picker(sb, t: Translator) -> tuple[str, ModelArch | None]:
     if arch is not None:
         model_facts(sb, t, arch)
     else:
-        sb.caption(t("model.custom_caption"))
+        sb.caption(t("arch.custom_caption"))
     _paste_box(sb, t)
     return choice, arch
 
 
 def _paste_box(sb, t: Translator) -> None:
-    with sb.expander(t("model.paste_heading"), expanded=bool(st.session_state.get(_PASTE_ERROR))):
-        st.caption(t("model.paste_intro"))
-        st.text_area(t("model.paste_label"), key="model_paste", height=120,
-                     help=t("model.paste_help"), placeholder='{"model_type": "llama", ...}')
-        st.file_uploader(t("model.upload_label"), type=["json"], key="model_upload",
-                         help=t("model.upload_help"))
+    with sb.expander(t("arch.paste_heading"), expanded=bool(st.session_state.get(_PASTE_ERROR))):
+        st.caption(t("arch.paste_intro"))
+        st.text_area(t("arch.paste_label"), key="model_paste", height=120,
+                     help=t("arch.paste_help"), placeholder='{"model_type": "llama", ...}')
+        st.file_uploader(t("arch.upload_label"), type=["json"], key="model_upload",
+                         help=t("arch.upload_help"))
         uploader_note(t, ["json"])
-        st.button(t("model.paste_button"), on_click=_use_pasted_config,
-                  help=t("model.paste_button_help"), icon=":material/input:")
+        st.button(t("arch.paste_button"), on_click=_use_pasted_config,
+                  help=t("arch.paste_button_help"), icon=":material/input:")
         problem = st.session_state.get(_PASTE_ERROR)
         if problem == "empty":
-            st.warning(t("model.paste_empty"))
+            st.warning(t("arch.paste_empty"))
         elif problem:
-            st.error(t("model.paste_error", message=problem), icon=":material/error:")
+            st.error(t("arch.paste_error", message=problem), icon=":material/error:")
         elif st.session_state.pop(_PASTE_OK, False):
-            st.success(t("model.paste_ok"), icon=":material/check_circle:")
+            st.success(t("arch.paste_ok"), icon=":material/check_circle:")
 
 
 def model_facts(sb, t: Translator, arch: ModelArch) -> None:
@@ -189,29 +189,29 @@ def model_facts(sb, t: Translator, arch: ModelArch) -> None:
     pc = param_counts(arch)
     wqk, _ = attention_width(arch)
     rows = [
-        (t("model.fact.total"), format_quantity(pc.total)),
-        (t("model.fact.active"), format_quantity(pc.active)),
-        (t("model.fact.layers"), f"{arch.n_layers:,}"),
-        (t("model.fact.heads"), t("model.fact.heads_value", heads=arch.n_heads,
+        (t("arch.fact.total"), format_quantity(pc.total)),
+        (t("arch.fact.active"), format_quantity(pc.active)),
+        (t("arch.fact.layers"), f"{arch.n_layers:,}"),
+        (t("arch.fact.heads"), t("arch.fact.heads_value", heads=arch.n_heads,
                                   kv=arch.n_kv_heads, hd=arch.head_dim)),
-        (t("model.fact.width"), t("model.fact.width_value", width=f"{wqk:,}",
+        (t("arch.fact.width"), t("arch.fact.width_value", width=f"{wqk:,}",
                                   d=f"{arch.d_model:,}")),
-        (t("model.fact.kv"), format_si(float(kv_bytes_per_token(arch, 2.0)), "B")),
+        (t("arch.fact.kv"), format_si(float(kv_bytes_per_token(arch, 2.0)), "B")),
     ]
     if arch.is_moe:
-        rows.insert(2, (t("model.fact.experts"), t(
-            "model.fact.experts_value", k=arch.experts_per_token, e=arch.n_experts,
+        rows.insert(2, (t("arch.fact.experts"), t(
+            "arch.fact.experts_value", k=arch.experts_per_token, e=arch.n_experts,
             shared=arch.n_shared_experts, moe=arch.n_moe_layers, layers=arch.n_layers)))
     if arch.is_mla:
-        rows.append((t("model.fact.mla"), t("model.fact.mla_value", r=arch.kv_lora_rank,
+        rows.append((t("arch.fact.mla"), t("arch.fact.mla_value", r=arch.kv_lora_rank,
                                             rope=arch.qk_rope_head_dim)))
     if arch.sliding_window:
-        rows.append((t("model.fact.window"), t("model.fact.window_value",
+        rows.append((t("arch.fact.window"), t("arch.fact.window_value",
                                                w=f"{arch.sliding_window:,}",
                                                n=arch.n_sliding_layers, layers=arch.n_layers)))
     sb.markdown("\n".join(f"- {name}: **{value}**" for name, value in rows))
-    sb.caption(t("model.fact.convention"))
+    sb.caption(t("arch.fact.convention"))
     if arch.notes:
-        with sb.expander(t("model.notes")):
+        with sb.expander(t("arch.notes")):
             st.text(arch.notes)
     sb.caption(t("common.source", source=arch.source))

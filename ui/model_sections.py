@@ -21,9 +21,9 @@ from ui.widgets import bound_select, format_quantity, quantity_input
 
 def recompute_select(t: Translator, container=None) -> str:
     """Activation recomputation (URL `recompute`: none / selective / full)."""
-    return bound_select(t("model.recompute"), list(RECOMPUTE_MODES), "recompute", index=0,
-                        container=container, format_func=lambda m: t(f"model.recompute.{m}"),
-                        help=t("model.recompute_help"))
+    return bound_select(t("arch.recompute"), list(RECOMPUTE_MODES), "recompute", index=0,
+                        container=container, format_func=lambda m: t(f"arch.recompute.{m}"),
+                        help=t("arch.recompute_help"))
 
 
 def params_input(t: Translator, arch: ModelArch | None, page: str) -> float | None:
@@ -38,7 +38,7 @@ def params_input(t: Translator, arch: ModelArch | None, page: str) -> float | No
 def model_params_note(t: Translator, arch: ModelArch) -> float:
     """Show that N comes from the sidebar's model; return the active parameter count."""
     pc = param_counts(arch)
-    st.info(t("model.params_from_model", name=arch.name, active=format_quantity(pc.active),
+    st.info(t("arch.params_from_model", name=arch.name, active=format_quantity(pc.active),
               total=format_quantity(pc.total)), icon=":material/neurology:")
     return pc.active
 
@@ -62,12 +62,12 @@ def _attention_formula(t: Translator, arch: ModelArch, seq: float, causal: bool,
     for w, n in sorted(groups.items()):
         k = float(keys_per_query(seq, w, causal))
         lines.append((rf"{n} \times 2 \times {k:,.0f} \times ({wqk:,} + {wv:,})").replace(",", "{,}"))
-        parts.append(t("model.how.attn_group_window" if w else "model.how.attn_group_full",
+        parts.append(t("arch.how.attn_group_window" if w else "arch.how.attn_group_full",
                        n=n, w=f"{w:,}", k=f"{k:,.0f}"))
     body = r" \\ &\quad + ".join(lines)
     tex = (r"\begin{aligned} A &= \sum_{\text{layers}} 2\,k\,(H d_{qk} + H d_v) \\ &= " + body
            + r" \\ &= @attn\end{aligned}")
-    return formula(tex, t("model.how.attn", causal=t("model.causal_yes" if causal else "model.causal_no"),
+    return formula(tex, t("arch.how.attn", causal=t("arch.causal_yes" if causal else "arch.causal_no"),
                           groups="; ".join(parts)), attn=si(attn_fwd, "FLOP"))
 
 
@@ -92,7 +92,7 @@ def training_flops(t: Translator, arch: ModelArch | None, *, n_params: float, us
     if with_attn:
         items = [
             formula(r"C_{\text{tok}} = 6\,N_{\text{active}} + 3\,A = 6 \times @n + 3 \times @attn = @fpt",
-                    t("model.how.fpt_model"), n=format_quantity(f.active_params),
+                    t("arch.how.fpt_model"), n=format_quantity(f.active_params),
                     attn=si(f.attention_forward, "FLOP"), fpt=si(f.model, "FLOP")),
             _attention_formula(t, a, seq, causal, f.attention_forward),
         ]
@@ -102,14 +102,14 @@ def training_flops(t: Translator, arch: ModelArch | None, *, n_params: float, us
     if recompute != "none":
         tex = (r"C^{\text{HW}}_{\text{tok}} = 6N + 4A = @fpt + @extra = @hw" if recompute == "selective"
                else r"C^{\text{HW}}_{\text{tok}} = 8N + 4A = @fpt + @extra = @hw")
-        items.append(formula(tex, t(f"model.how.hw_{recompute}"), fpt=si(f.model, "FLOP"),
+        items.append(formula(tex, t(f"arch.how.hw_{recompute}"), fpt=si(f.model, "FLOP"),
                              extra=si(f.hardware - f.model, "FLOP"), hw=si(f.hardware, "FLOP")))
     return TrainingFlops(flops=f, n_params=f.active_params, formulas=tuple(items))
 
 
 def flops_breakdown(t: Translator, f: FlopsPerToken) -> None:
     """One line: matmul 6N, attention, total and the attention's share."""
-    st.caption(t("model.breakdown", matmul=format_si(f.matmul, "FLOP"),
+    st.caption(t("arch.breakdown", matmul=format_si(f.matmul, "FLOP"),
                  attn=format_si(f.attention, "FLOP"), total=format_si(f.model, "FLOP"),
                  share=f"{f.attention_share:.1%}"))
 

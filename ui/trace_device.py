@@ -16,7 +16,7 @@ def _switch_device(dev_id: str) -> None:
 
 
 def render_trace_device(t: Translator, device_name: str, ctx, *, key: str,
-                        what: str = "rlx.imp") -> None:
+                        what: str = "roofline.imp") -> None:
     """The trace's GPU against the sidebar's device, with a "Switch the sidebar to …"
     button when they differ (the Roofline import and the Trace doctor: ``what`` is the
     text prefix, ``{what}.device_same`` / ``_unknown`` / ``_differs``)."""
@@ -33,5 +33,5 @@ def render_trace_device(t: Translator, device_name: str, ctx, *, key: str,
         name = ctx.devices[dev_id].name
         st.warning(t(f"{what}.device_differs", trace=device_name, sidebar=ctx.device_label(),
                      device=name), icon=":material/warning:")
-        st.button(t("rlx.imp.switch_device", device=name), key=key,
+        st.button(t("roofline.imp.switch_device", device=name), key=key,
                   on_click=_switch_device, args=(dev_id,), icon=":material/swap_horiz:")

@@ -84,12 +84,12 @@ def test_hfu_above_100_is_impossible(lang, word):
     # score matrix: C = 6 x 7e9 + 12 x 32 x 4096 x 4096 = 4.844e10 -> MFU 4.844e10 x 46 000 /
     # 2.496e15 = 89.3 %; hardware 8N + 4A, A = 4 x 32 x 4096 x 4096 = 2.147e9: 6.459e10 -> 119.0 %
     at = open_page(lang, tokens_per_s="46k", attn="true", causal="false", recompute="full")
-    assert metric(at, "mfu.metric.mfu") == "89.3%" and metric(at, "model.metric.hfu") == "119.0%"
+    assert metric(at, "mfu.metric.mfu") == "89.3%" and metric(at, "arch.metric.hfu") == "119.0%"
     err = texts(at, "error")
     assert "119.0%" in err and word in err
     # causal (the default): 6N + 6 x 32 x 4096^2 = 4.522e10 -> 83.3 %; 8N + 4 x 1.074e9 -> 111.1 %
     at = open_page(lang, tokens_per_s="46k", attn="true", recompute="full")
-    assert metric(at, "mfu.metric.mfu") == "83.3%" and metric(at, "model.metric.hfu") == "111.1%"
+    assert metric(at, "mfu.metric.mfu") == "83.3%" and metric(at, "arch.metric.hfu") == "111.1%"
     assert word in texts(at, "error")
 
 

@@ -54,7 +54,7 @@ def test_llama2_7b_decode_numbers():
     assert qkv["Bound"] == "memory-bound"
     # Tokens/s bound at batch 1: ~13.4 GB weights + 2.1 GB KV at 4096 tokens over
     # 2.039 TB/s ≈ 131 tok/s (calc.model_ops tests prove the sum equals the Decode ceiling).
-    tps = float(metric(at, "ops.metric.decode_tps").split()[0])
+    tps = float(metric(at, "model.metric.decode_tps").split()[0])
     assert 128 < tps < 134
 
 
@@ -109,7 +109,7 @@ def test_decode_total_agrees_with_the_decode_page(model_id, params, tp):
     # checks every catalog model).
     model_page = open_app_page(PAGE, "en", model=model_id, tp=tp, **params)
     decode_page = open_app_page("pages/4_Decode_speed.py", "en", model=model_id, tp=tp, **params)
-    ours = _number(metric(model_page, "ops.metric.decode_tps"))
+    ours = _number(metric(model_page, "model.metric.decode_tps"))
     theirs = _number(metric(decode_page, "decode.metric.throughput"))
     assert ours == pytest.approx(theirs, rel=0.005), (ours, theirs)
 

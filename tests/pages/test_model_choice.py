@@ -125,7 +125,7 @@ def test_mpt_13b_llm_foundry_mfu_and_hfu(lang):
     at = open_app_page("pages/2_MFU.py", lang, model="mpt-13b", device="h100-sxm", gpus="8",
                        tokens_per_s="37736", seq="4096", recompute="full", causal="false")
     assert metric(at, "mfu.metric.mfu") == "41.5%"
-    assert metric(at, "model.metric.hfu") == "55.4%"
+    assert metric(at, "arch.metric.hfu") == "55.4%"
 
 
 def test_mpt_30b_llm_foundry_mfu():

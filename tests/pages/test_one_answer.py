@@ -96,7 +96,7 @@ def test_case1_llama2_7b_a100_batch32_ctx4096_796_on_both_pages(lang):
     dec = open_app_page(DECODE, lang, **params)
     mod = open_app_page(MODEL, lang, **params)
     assert metric(dec, "decode.metric.throughput") == "796 tok/s"
-    assert metric(mod, "ops.metric.decode_tps") == "796 tok/s"
+    assert metric(mod, "model.metric.decode_tps") == "796 tok/s"
     # 13.48 GB + 68.72 GB = 82.2 GB of 85.9 GB: within the GPU, not within the 10 % reserve
     assert dec.warning and mod.warning
 
@@ -108,7 +108,7 @@ def test_case2_llama31_70b_16_h100_kv_per_gpu_divided_by_kv_heads():
     params = dict(model="llama-3.1-70b", device="h100-sxm", tp="16", batch="64", context="8192")
     dec = open_app_page(DECODE, "en", **params)
     mod = open_app_page(MODEL, "en", **params)
-    assert metric(dec, "decode.metric.throughput") == "7.07 ktok/s" == metric(mod, "ops.metric.decode_tps")
+    assert metric(dec, "decode.metric.throughput") == "7.07 ktok/s" == metric(mod, "model.metric.decode_tps")
     plan = evaluate(Plan(kind=SERVING, model="llama-3.1-70b", device="h100-sxm", n_gpus=16,
                          batch=64, context=8192), DEVICES, None, MODELS)
     assert plan.total == pytest.approx(7068, rel=2e-3)

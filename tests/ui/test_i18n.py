@@ -18,6 +18,35 @@ def test_both_languages_have_identical_keys():
     assert zh - en == set(), f"missing in en: {sorted(zh - en)}"
 
 
+# The shared catalogs and their namespaces; every other catalog is a page's, named after
+# its page id (ui/pages.py), and its keys start with that id (the Roofline page's
+# sections have a second module, roofline_sections). A page's catalog may also hold its
+# own navigation title and home card (nav.<id>, home.tool.<id>).
+SHARED_CATALOGS = {"common": ("common.", "nav."), "figures": ("fig.",), "arch": ("arch.",)}
+CATALOG_PAGE = {"roofline_sections": "roofline"}
+
+
+def test_keys_are_namespaced_by_page_id():
+    import importlib
+    import pkgutil
+
+    import ui.text
+    from ui.pages import PAGES
+
+    page_ids = {p.id for p in PAGES}
+    wrong = []
+    for info in pkgutil.iter_modules(ui.text.__path__):
+        module = importlib.import_module(f"ui.text.{info.name}")
+        if info.name in SHARED_CATALOGS:
+            prefixes = SHARED_CATALOGS[info.name]
+        else:
+            page = CATALOG_PAGE.get(info.name, info.name)
+            assert page in page_ids, f"ui/text/{info.name}.py is neither shared nor a page's"
+            prefixes = (f"{page}.", f"nav.{page}", f"home.tool.{page}")
+        wrong += [f"{info.name}: {k}" for k in module.EN if not k.startswith(prefixes)]
+    assert not wrong, wrong[:20]
+
+
 def _fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 

@@ -42,10 +42,10 @@ def test_device_messages_in_both_languages():
     from ui.i18n import translator
     for lang, word in (("en", "wrong roof"), ("zh", "错误的屋顶")):
         t = translator(lang)
-        msg = t("rlx.imp.device_differs", trace="Tesla V100-DGXS-32GB", sidebar="NVIDIA A100 SXM4 80GB",
+        msg = t("roofline.imp.device_differs", trace="Tesla V100-DGXS-32GB", sidebar="NVIDIA A100 SXM4 80GB",
                 device="NVIDIA Tesla V100 SXM2 32GB")
         assert word in msg and "V100-DGXS" in msg
-        assert "23,970" in t("rlx.imp.counts", read=23970, placed=7908, skipped=12, other=16050)
+        assert "23,970" in t("roofline.imp.counts", read=23970, placed=7908, skipped=12, other=16050)
 
 
 # ---- Folded from tests/ui/test_import_tensor_k_review.py:
@@ -69,5 +69,5 @@ def test_note_in_both_languages():
     rep = import_file(TEXT.encode(), "k.csv").report
     (n,) = rep.notes
     for lang, word in (("en", "FLOPs per tensor instruction"), ("zh", "每条 Tensor Core 指令")):
-        text = translator(lang)(f"rlx.note.{n.key}", **dict(n.detail))
+        text = translator(lang)(f"roofline.note.{n.key}", **dict(n.detail))
         assert "4096" in text and "CC 8.0" in text and word in text

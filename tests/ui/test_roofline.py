@@ -245,7 +245,7 @@ def test_text_catalog_has_identical_keys():
     from ui.text import roofline_sections as text
 
     assert set(text.EN) == set(text.ZH)
-    assert all(key.startswith("rlx.") for key in text.EN)
+    assert all(key.startswith("roofline.") for key in text.EN)
 
 
 def test_a_denormal_ceiling_is_rejected_not_drawn():

@@ -35,13 +35,13 @@ def _weights(t, inputs: DecodeInputs, r: DecodeReport) -> list[Formula]:
             r"\left(N_{\text{total}} - E_{\text{in}} + b\,d - N_{\text{routed}}\right) b_w + "
             r"L_{\text{moe}}\,D(b)\,N_{\text{expert}}\,b_w \ \text{(placed as above)} = @read"
             r"\end{aligned}",
-            t("model.how.decode_moe"), e=count(arch.n_experts), k=count(arch.experts_per_token),
+            t("arch.how.decode_moe"), e=count(arch.n_experts), k=count(arch.experts_per_token),
             b=count(inputs.batch), d=text(f"{sb.distinct_experts:.2f}"), read=si(sb.weight_bytes, "B")))
     else:
         items.append(formula(
             r"W_{\text{read}}(b) = \left(N_{\text{total}} - E_{\text{in}} + b\,d\right) b_w"
             r"\ \text{(placed as above)} = @read,\ E_{\text{in}} = @ein",
-            t("model.how.decode_dense"), read=si(sb.weight_bytes, "B"),
+            t("arch.how.decode_dense"), read=si(sb.weight_bytes, "B"),
             ein=format_quantity(pc.embedding if pc.lm_head > 0 else 0.0)))
     return items
 
@@ -76,11 +76,11 @@ def how_formulas(ctx, inputs: DecodeInputs, r: DecodeReport) -> list[Formula]:
         r"{P_{\text{peak}}}\right) + t_{\text{comm}} \\ &= \max\left(\frac{@bytes}{@bw},\;"
         r"\frac{@flops}{@peak}\right) + @comm \\ \text{tok/s} &= \frac{b}{t_{\text{step}}} = @thr"
         r"\end{aligned}",
-        t("model.how.decode_step", batch=inputs.batch), bytes=si(sb.bytes, "B"),
+        t("arch.how.decode_step", batch=inputs.batch), bytes=si(sb.bytes, "B"),
         bw=si(sb.mem_bw, "B/s"), flops=si(sb.flops, "FLOP"), peak=si(sb.peak_flops, "FLOP/s"),
         comm=si(sb.comm_seconds, "s"), thr=_tps(sb.tokens_per_s)))
     items.append(formula(r"b^{*}:\ \frac{\text{bytes}(b)}{B_{\text{mem}}} = \frac{\text{FLOP}(b)}"
-                         r"{P_{\text{peak}}} \Rightarrow b^{*} = @knee", t("model.how.decode_knee"),
+                         r"{P_{\text{peak}}} \Rightarrow b^{*} = @knee", t("arch.how.decode_knee"),
                          knee=f"{r.knee:,.0f}" if math.isfinite(r.knee) else latex(r"\infty")))
     if r.prefill is not None:
         pf = r.prefill
@@ -88,10 +88,10 @@ def how_formulas(ctx, inputs: DecodeInputs, r: DecodeReport) -> list[Formula]:
             r"t_{\text{first}} = \max\left(\frac{P\,(2N_{\text{body}} + A_{\text{causal}}) + 2N_{\text{head}}}"
             r"{t \cdot P_{\text{peak}}},\;\frac{W_{\text{read}}(P)}{B_{\text{mem}}}\right) = "
             r"\max\left(\frac{@pf}{@peak},\;\frac{@pread}{@bw}\right) = @ttft",
-            t("model.how.prefill"), pf=si(pf.flops_per_gpu, "FLOP"), peak=si(sb.peak_flops, "FLOP/s"),
+            t("arch.how.prefill"), pf=si(pf.flops_per_gpu, "FLOP"), peak=si(sb.peak_flops, "FLOP/s"),
             pread=si(pf.weight_bytes, "B"), bw=si(sb.mem_bw, "B/s"), ttft=si(pf.seconds, "s")))
     if sb.comm_seconds > 0:
         items.append(formula(
             r"t_{\text{comm}} = L \times 2 \times \frac{2(t-1)}{t} \times \frac{b\,d\,e}{B_{\text{link}}}"
-            r" = @time", t("model.how.comm"), time=si(sb.comm_seconds, "s")))
+            r" = @time", t("arch.how.comm"), time=si(sb.comm_seconds, "s")))
     return items

@@ -106,7 +106,7 @@ def render_inputs(ctx) -> DecodeInputs:
                            format_func=lambda p: _dtype_label(t, p), help=t("decode.weights_help"))
     tp_box = st.container()
     batch = batch_input(t, t("decode.batch"), help=t("decode.batch_help"))
-    with st.expander(t("decode.kv_heading") if model is None else t("model.decode.kv_heading"),
+    with st.expander(t("decode.kv_heading") if model is None else t("arch.decode.kv_heading"),
                      expanded=model is not None):
         if model is None:
             use_kv = bound_checkbox(t("decode.kv"), "kv", value=False, help=t("decode.kv_help"))
@@ -121,7 +121,7 @@ def render_inputs(ctx) -> DecodeInputs:
         else:
             use_kv, arch = True, model
             layers, kv_heads, head_dim = model.n_layers, model.n_kv_heads, model.head_dim
-            st.caption(t("model.decode.kv_from_model"))
+            st.caption(t("arch.decode.kv_from_model"))
         context = quantity_input(t, t("decode.context"), "context", "4096", kind="count",
                                  bounds=COUNT, help=t("decode.context_help"), slider=(128, 2e6))
         kv_dtype = bound_select(t("decode.kv_dtype"), KV_OPTIONS, "kv_dtype", index=0,
@@ -132,10 +132,10 @@ def render_inputs(ctx) -> DecodeInputs:
     measured = quantity_input(t, t("decode.measured"), "measured", "", unit="tok/s",
                               kind="token_rate", help=t("decode.measured_help"),
                               placeholder="120 tok/s", optional=True)
-    prompt = quantity_input(t, t("model.decode.prompt"), "prompt", "", kind="count", bounds=COUNT,
-                            help=t("model.decode.prompt_help"), placeholder="2048", optional=True)
-    tp_comm = bound_checkbox(t("model.decode.tp_comm"), "tp_comm", value=False,
-                             help=t("model.decode.tp_comm_help"))
+    prompt = quantity_input(t, t("arch.decode.prompt"), "prompt", "", kind="count", bounds=COUNT,
+                            help=t("arch.decode.prompt_help"), placeholder="2048", optional=True)
+    tp_comm = bound_checkbox(t("arch.decode.tp_comm"), "tp_comm", value=False,
+                             help=t("arch.decode.tp_comm_help"))
     kv_context = (context if use_kv else 0.0) if context is not None or not use_kv else None
     return DecodeInputs(arch=arch, from_model=model is not None, weights=weights, tp=tp,
                         batch=batch, kv=use_kv, context=kv_context, kv_dtype=kv_dtype,

@@ -14,12 +14,12 @@ def render_prefill(ctx, inputs: DecodeInputs, r: DecodeReport) -> None:
     if r.prefill is None:
         return
     t, pf = ctx.t, r.prefill
-    st.subheader(t("model.decode.prefill_heading"))
+    st.subheader(t("arch.decode.prefill_heading"))
     p1, p2, p3 = st.columns(3)
-    p1.metric(t("model.decode.ttft"), format_si(pf.seconds, "s"), help=t("model.decode.ttft_help"))
-    p2.metric(t("model.decode.per_token"), format_si(r.step_1.seconds, "s"),
-              help=t("model.decode.per_token_help"))
-    p3.metric(t("model.decode.prefill_flops"), format_si(pf.flops, "FLOP"),
-              help=t("model.decode.prefill_flops_help"))
-    st.caption(t(f"model.decode.prefill_{pf.bound}", prompt=f"{inputs.prompt:,.0f}",
+    p1.metric(t("arch.decode.ttft"), format_si(pf.seconds, "s"), help=t("arch.decode.ttft_help"))
+    p2.metric(t("arch.decode.per_token"), format_si(r.step_1.seconds, "s"),
+              help=t("arch.decode.per_token_help"))
+    p3.metric(t("arch.decode.prefill_flops"), format_si(pf.flops, "FLOP"),
+              help=t("arch.decode.prefill_flops_help"))
+    st.caption(t(f"arch.decode.prefill_{pf.bound}", prompt=f"{inputs.prompt:,.0f}",
                  compute=format_si(pf.compute_seconds, "s"), memory=format_si(pf.memory_seconds, "s")))

@@ -60,7 +60,7 @@ def render_headline(ctx, inputs: DecodeInputs, r: DecodeReport) -> None:
         st.error(t("decode.headline_no_fit", need=format_si(s1.memory_per_gpu, "B"),
                    mem=format_si(s1.fit.capacity_bytes, "B")), icon=":material/error:")
     elif inputs.from_model:
-        st.info(t("model.decode.headline", bw=format_si(s1.mem_bw, "B/s"),
+        st.info(t("arch.decode.headline", bw=format_si(s1.mem_bw, "B/s"),
                   read=format_si(s1.weight_bytes, "B"), kv=format_si(s1.kv_bytes, "B"),
                   bound=tps(s1.tokens_per_s), weights=inputs.weights.upper(),
                   total=format_si(s1.placement.weight_bytes, "B")), icon=":material/bolt:")
@@ -80,7 +80,7 @@ def render_headline(ctx, inputs: DecodeInputs, r: DecodeReport) -> None:
         st.caption(t(key, gpus=plural(t, "common.n_gpus", pl.tp), tp=pl.tp, split=pl.kv_split,
                      copies=format_count(pl.kv_copies)))
     if arch.is_moe:
-        st.caption(t("model.decode.moe" if inputs.batch > 1 else "model.decode.moe_b1",
+        st.caption(t("arch.decode.moe" if inputs.batch > 1 else "arch.decode.moe_b1",
                      batch=inputs.batch, d=f"{sb.distinct_experts:.1f}",
                      d1=f"{s1.distinct_experts:g}", e=arch.n_experts,
                      read=format_si(sb.weight_bytes, "B"),
@@ -88,10 +88,10 @@ def render_headline(ctx, inputs: DecodeInputs, r: DecodeReport) -> None:
     if inputs.tp_comm and pl.tp > 1:
         dev = ctx.device
         if dev is not None and dev.interconnect_bytes_per_s:
-            st.caption(t("model.decode.comm", time=format_si(sb.comm_seconds, "s"), gpus=f"{pl.tp:,}",
+            st.caption(t("arch.decode.comm", time=format_si(sb.comm_seconds, "s"), gpus=f"{pl.tp:,}",
                          link=format_si(link_bw_one_way(dev.interconnect_bytes_per_s), "B/s")))
         else:
-            st.caption(t("model.decode.comm_unknown"))
+            st.caption(t("arch.decode.comm_unknown"))
 
 
 def render_batch_chart(ctx, inputs: DecodeInputs, r: DecodeReport) -> None:

@@ -109,7 +109,7 @@ def render_mfu(ctx, d: TraceDiagnosis) -> None:
         elif m.measured.verdict == "hfu_impossible":
             st.error(t("mfu.hfu_over_100", hfu=percent_text(t, m.mean_hfu),
                        mfu=percent_text(t, m.mean_mfu),
-                       recompute=t(f"model.recompute.{recompute}")), icon=":material/error:")
+                       recompute=t(f"arch.recompute.{recompute}")), icon=":material/error:")
         st.caption(t("diagnosis.mfu_caption", peak=format_si(ctx.peak_flops, "FLOP/s"),
                      device=ctx.device_label(), precision=t(f"common.prec.{ctx.precision}"),
                      fpt=format_si(tf.flops.model, "FLOP"), hw=format_si(tf.flops.hardware, "FLOP"),

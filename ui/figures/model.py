@@ -78,11 +78,11 @@ def operator_traces(t: Translator, ops: ModelOps, labels: Sequence[str], x_floor
             text[i] = ""
     for i, more in anchors:
         if more:
-            text[i] = t("ops.fig.and_more", label=labels[i], n=more)
+            text[i] = t("model.fig.and_more", label=labels[i], n=more)
     traces = []
-    for bound, color, name_key in (("memory", BOUND_COLORS["memory"], "ops.fig.memory"),
-                                   ("compute", BOUND_COLORS["compute"], "ops.fig.compute"),
-                                   ("zero", ZERO_COLOR, "ops.fig.zero")):
+    for bound, color, name_key in (("memory", BOUND_COLORS["memory"], "model.fig.memory"),
+                                   ("compute", BOUND_COLORS["compute"], "model.fig.compute"),
+                                   ("zero", ZERO_COLOR, "model.fig.zero")):
         sel = np.flatnonzero(bounds == bound)
         if not sel.size:
             continue
@@ -96,7 +96,7 @@ def operator_traces(t: Translator, ops: ModelOps, labels: Sequence[str], x_floor
             "marker": {"color": color, "size": sizes[sel].tolist(), "opacity": 0.85,
                        "symbol": "triangle-left" if bound == "zero" else "circle",
                        "line": {"color": "white", "width": 1}},
-            "hovertemplate": t("ops.fig.hover") + "<extra></extra>"})
+            "hovertemplate": t("model.fig.hover") + "<extra></extra>"})
     return traces
 
 

@@ -21,7 +21,7 @@ def mfu_formulas(t, rec: MeasuredMfu, tf: TrainingFlops) -> list[Formula]:
                 achieved=si(rec.achieved_flops_per_gpu, "FLOP/s"), mfu=percent_text(t, rec.mfu)),
         formula(r"\text{HFU} = \frac{C^{\text{HW}}_{\text{tok}} \times \text{tok/s}}"
                 r"{n_{\text{GPU}} \times P_{\text{peak}}} = \frac{@hw \times @tps}{@gpus \times @peak}"
-                r" = @hfu", t("model.how.hfu"), hw=si(rec.flops.hardware, "FLOP"), tps=tps,
+                r" = @hfu", t("arch.how.hfu"), hw=si(rec.flops.hardware, "FLOP"), tps=tps,
                 gpus=shared["gpus"], peak=shared["peak"], hfu=percent_text(t, rec.hfu)),
         formula(r"\begin{aligned}\text{tok/s}_{\text{target}} &= \frac{\text{MFU}_{\text{target}}"
                 r" \times n_{\text{GPU}} \times P_{\text{peak}}}{C_{\text{tok}}} \\"

@@ -68,8 +68,8 @@ def _attention(t, model: Optional[ModelArch]):
     """(use_attn, n_layers, hidden, seq, causal): the architecture's when a model is chosen."""
     seq_field = dict(kind="count", bounds=COUNT, help=t("mfu.seq_help"), slider=(128, 1e6))
     if model is not None:           # the architecture is known: the attention term is always in
-        with st.expander(t("model.attn_heading"), expanded=True):
-            st.caption(t("model.attn_intro"))
+        with st.expander(t("arch.attn_heading"), expanded=True):
+            st.caption(t("arch.attn_intro"))
             seq = quantity_input(t, t("mfu.seq"), "seq", "4096", **seq_field)
             causal = bound_checkbox(t("mfu.causal"), "causal", value=CAUSAL_DEFAULT,
                                     help=t("mfu.causal_help"))

@@ -27,11 +27,11 @@ def _metrics(t, rec: MeasuredMfu, recompute: str) -> None:
     c4.metric(t("mfu.metric.peak"), format_si(rec.peak_flops, "FLOP/s"), help=t("mfu.metric.peak_help"))
     c3.metric(t("mfu.metric.fpt"), format_si(rec.flops.model, "FLOP"), help=t("mfu.metric.fpt_help"))
     c5, c6 = st.columns(2)
-    c5.metric(t("model.metric.hfu"), pct(rec.hfu),
-              help=t("model.metric.hfu_help", recompute=t(f"model.recompute.{recompute}")))
-    c6.metric(t("model.metric.hw_fpt"), format_si(rec.flops.hardware, "FLOP"),
-              help=t("model.metric.hw_fpt_help"))
-    st.caption(t("model.hfu_note"))
+    c5.metric(t("arch.metric.hfu"), pct(rec.hfu),
+              help=t("arch.metric.hfu_help", recompute=t(f"arch.recompute.{recompute}")))
+    c6.metric(t("arch.metric.hw_fpt"), format_si(rec.flops.hardware, "FLOP"),
+              help=t("arch.metric.hw_fpt_help"))
+    st.caption(t("arch.hfu_note"))
 
 
 def _verdict(t, rec: MeasuredMfu, recompute: str) -> None:
@@ -43,7 +43,7 @@ def _verdict(t, rec: MeasuredMfu, recompute: str) -> None:
         st.error(t("mfu.over_100"), icon=":material/error:")
     elif rec.verdict == "hfu_impossible":
         st.error(t("mfu.hfu_over_100", hfu=percent_text(t, rec.hfu), mfu=percent_text(t, rec.mfu),
-                   recompute=t(f"model.recompute.{recompute}")), icon=":material/error:")
+                   recompute=t(f"arch.recompute.{recompute}")), icon=":material/error:")
     elif band.key == "suspicious":
         st.warning(advice + "\n\n" + t("mfu.over_60"), icon=":material/help:")
     elif band.key == "problem":

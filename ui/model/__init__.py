@@ -1,5 +1,5 @@
 """Sections of the Model page (pages/5_Model.py, page id "model"): a whole model's
-operators on the roofline. (Its strings are the ``ops.*`` keys of ui/text/model_ops.py; the
+operators on the roofline. (Its strings are the ``model.*`` keys of ui/text/model.py; the
 sidebar's model choice that every page shares is ui/model_picker.py.)
 
 sidebar_model — the sidebar's model, or an offer of the chapter's 7B when there is none

@@ -16,9 +16,9 @@ def operator_labels(t, ops: ModelOps) -> list[str]:
     kinds = {o.layer_kind for o in ops.operators if o.layer_kind != "model"}
     out = []
     for o in ops.operators:
-        name = t(f"ops.op.{o.key}")
+        name = t(f"model.op.{o.key}")
         if len(kinds) > 1 and o.layer_kind != "model":
-            name = t("ops.op_label", op=name, kind=t(f"ops.kind.{o.layer_kind}"))
+            name = t("model.op_label", op=name, kind=t(f"model.kind.{o.layer_kind}"))
         out.append(name)
     return out
 
@@ -33,9 +33,9 @@ def measured_points(t, analysis) -> KernelPoints | None:
 
 def render_chart(ctx, ops: ModelOps, analysis=None) -> None:
     t = ctx.t
-    st.subheader(t("ops.chart_heading"))
+    st.subheader(t("model.chart_heading"))
     roof = Roof(label=f"{ctx.device_label()} · {t('common.prec.' + ctx.precision)}",
                 peak_flops=ops.peak_flops, mem_bw=ops.mem_bw)
     fig = model_roofline_figure(t, roof, ops, operator_labels(t, ops), measured_points(t, analysis))
     st.plotly_chart(fig, config=ctx.chart_config("model_roofline"), key="model_roofline")
-    st.caption(t("ops.chart_caption"))
+    st.caption(t("model.chart_caption"))

@@ -13,29 +13,29 @@ def render_how(ctx, ops: ModelOps, inputs: StepInputs) -> None:
     by_key = {}
     for o in ops.operators:
         by_key.setdefault(o.key, o)
-    items = [formula(r"T = B \times q = @b \times @q = @T", t("ops.how.tokens"),
+    items = [formula(r"T = B \times q = @b \times @q = @T", t("model.how.tokens"),
                      b=count(ops.batch), q=count(ops.new_tokens), T=count(ops.tokens))]
     qkv = by_key["qkv"]
     items.append(formula(
         r"F_{\text{QKV}} = @flops,\; \text{bytes} = @bytes,\; I = \frac{F}{\text{bytes}} = @i",
-        t("ops.how.gemm"), flops=si(qkv.flops, "FLOP"), bytes=si(qkv.bytes_moved, "B"),
+        t("model.how.gemm"), flops=si(qkv.flops, "FLOP"), bytes=si(qkv.bytes_moved, "B"),
         i=text(f"{qkv.intensity:.3g} FLOP/B")))
     att = by_key.get("attn_fused") or by_key.get("attn_qk")
     items.append(formula(
         r"F_{\text{attn}} = @flops,\; \text{bytes} = @bytes \;(\text{KV cache } @kv),\; I = @i",
-        t("ops.how.attention"), flops=si(att.flops, "FLOP"), bytes=si(att.bytes_moved, "B"),
+        t("model.how.attention"), flops=si(att.flops, "FLOP"), bytes=si(att.bytes_moved, "B"),
         kv=si(att.kv_bytes, "B"), i=text(f"{att.intensity:.3g} FLOP/B")))
     if "experts" in by_key:
         e = by_key["experts"]
         items.append(formula(r"D = E\left(1 - \left(1 - \tfrac{k}{E}\right)^{T}\right) = @d",
-                             t("ops.how.experts"), d=text(f"{e.detail['experts_hit']:.3g}")))
+                             t("model.how.experts"), d=text(f"{e.detail['experts_hit']:.3g}")))
     items.append(formula(
         r"t_{\text{step}} = \sum_{\text{ops}} n_{\text{layers}} \max\left(\frac{F}{P_{\text{peak}}},"
         r"\frac{\text{bytes}}{B_{\text{mem}}}\right) = @step \quad (P = @peak,\; B = @bw)",
-        t("ops.how.step"), step=si(ops.step_seconds, "s"), peak=si(ops.peak_flops, "FLOP/s"),
+        t("model.how.step"), step=si(ops.step_seconds, "s"), peak=si(ops.peak_flops, "FLOP/s"),
         bw=si(ops.mem_bw, "B/s")))
     if ops.phase == "decode":
         items.append(formula(r"\text{tok/s} = \frac{B}{t_{\text{step}}} = \frac{@b}{@step} = @tps",
-                             t("ops.how.tokens_per_s"), b=count(ops.batch),
+                             t("model.how.tokens_per_s"), b=count(ops.batch),
                              step=si(ops.step_seconds, "s"), tps=si(ops.tokens_per_s, "tok/s")))
     how_computed(t, items)

@@ -44,32 +44,32 @@ class StepInputs:
 
 def _dtype(t, label_key: str, options: list[str], key: str, help_key: str) -> str:
     return bound_select(t(label_key), options, key,
-                        format_func=lambda p: t("ops.dtype_label", name=p.upper(),
+                        format_func=lambda p: t("model.dtype_label", name=p.upper(),
                                                 bytes=f"{BYTES_PER_PARAM[p]:g}"),
                         help=t(help_key))
 
 
 def render_inputs(t, arch: ModelArch) -> StepInputs:
     """Draw the inputs (in the current container) and return them."""
-    phase = bound(st.radio, t("ops.phase"), list(PHASES), key="phase", index=1,
-                  horizontal=True, format_func=lambda p: t(f"ops.phase.{p}"),
-                  help=t("ops.phase_help"), is_valid=lambda v: v in PHASES)
-    batch = batch_input(t, t("ops.batch"), help=t("ops.batch_help"))
+    phase = bound(st.radio, t("model.phase"), list(PHASES), key="phase", index=1,
+                  horizontal=True, format_func=lambda p: t(f"model.phase.{p}"),
+                  help=t("model.phase_help"), is_valid=lambda v: v in PHASES)
+    batch = batch_input(t, t("model.batch"), help=t("model.batch_help"))
     if phase == "prefill":
-        tokens = quantity_input(t, t("ops.prompt"), "prompt", "2048", kind="count", bounds=COUNT,
-                                help=t("ops.prompt_help"), slider=(16, 131072))
+        tokens = quantity_input(t, t("model.prompt"), "prompt", "2048", kind="count", bounds=COUNT,
+                                help=t("model.prompt_help"), slider=(16, 131072))
     else:
-        tokens = quantity_input(t, t("ops.context"), "context", "4096", kind="count",
-                                bounds=COUNT, help=t("ops.context_help"), slider=(128, 2e6))
-    weights = _dtype(t, "ops.weights", WEIGHT_OPTIONS, "weights", "ops.weights_help")
-    act = _dtype(t, "ops.act", ACT_OPTIONS, "act", "ops.act_help")
-    kv = _dtype(t, "ops.kv", KV_OPTIONS, "kv_dtype", "ops.kv_help")
+        tokens = quantity_input(t, t("model.context"), "context", "4096", kind="count",
+                                bounds=COUNT, help=t("model.context_help"), slider=(128, 2e6))
+    weights = _dtype(t, "model.weights", WEIGHT_OPTIONS, "weights", "model.weights_help")
+    act = _dtype(t, "model.act", ACT_OPTIONS, "act", "model.act_help")
+    kv = _dtype(t, "model.kv", KV_OPTIONS, "kv_dtype", "model.kv_help")
     # The tensor-parallel group: the same name, field and rule as the Decode page's
     # (calc.placement.check_tp), kept across the pages.
-    tp = tp_input(t, arch, t("ops.tp"), help=t("ops.tp_help"))
-    attn = bound(st.radio, t("ops.attention"), ATTN_OPTIONS, key="attn_impl", index=0,
-                 horizontal=True, format_func=lambda a: t(f"ops.attention.{a}"),
-                 help=t("ops.attention_help"), is_valid=lambda v: v in ATTN_OPTIONS)
-    overlay = bound_checkbox(t("ops.overlay"), "overlay", value=False, help=t("ops.overlay_help"))
+    tp = tp_input(t, arch, t("model.tp"), help=t("model.tp_help"))
+    attn = bound(st.radio, t("model.attention"), ATTN_OPTIONS, key="attn_impl", index=0,
+                 horizontal=True, format_func=lambda a: t(f"model.attention.{a}"),
+                 help=t("model.attention_help"), is_valid=lambda v: v in ATTN_OPTIONS)
+    overlay = bound_checkbox(t("model.overlay"), "overlay", value=False, help=t("model.overlay_help"))
     n = None if tokens is None else int(round(tokens))
     return StepInputs(phase, batch, n, weights, act, kv, tp, attn == "flash", overlay)

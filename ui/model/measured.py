@@ -27,10 +27,10 @@ def kernel_classes(analysis) -> list[str]:
 
 def render_measured(ctx, ops: ModelOps, analysis) -> None:
     t = ctx.t
-    st.subheader(t("ops.measured_heading"))
-    st.markdown(t("ops.measured_intro"))
+    st.subheader(t("model.measured_heading"))
+    st.markdown(t("model.measured_intro"))
     if analysis is None or not len(analysis) or not analysis.measured.any():
-        st.info(t("ops.measured_none"), icon=":material/info:")
+        st.info(t("model.measured_none"), icon=":material/info:")
         return
     sel = np.flatnonzero(analysis.measured)
     counts = np.array([analysis.kernels[i].count for i in sel], dtype=float)
@@ -44,11 +44,11 @@ def render_measured(ctx, ops: ModelOps, analysis) -> None:
         c = cls[j]
         k = int(m.op_index[j])
         rows.append({
-            t("ops.col.kernel"): analysis.names[i],
-            t("ops.col.class"): t(f"ops.class.{c if c in SHOWN_CLASSES[:4] else 'other'}"),
-            t("ops.col.matched"): labels[k] if k >= 0 else t("ops.unmatched"),
-            t("ops.col.measured"): format_si(float(m.seconds_per_call[j]), "s"),
-            t("ops.col.model_time"): format_si(float(m.model_seconds[j]), "s") if k >= 0 else "—",
-            t("ops.col.of_bound"): format_percent(m.of_bound[j], 0) if k >= 0 else "—",
+            t("model.col.kernel"): analysis.names[i],
+            t("model.col.class"): t(f"model.class.{c if c in SHOWN_CLASSES[:4] else 'other'}"),
+            t("model.col.matched"): labels[k] if k >= 0 else t("model.unmatched"),
+            t("model.col.measured"): format_si(float(m.seconds_per_call[j]), "s"),
+            t("model.col.model_time"): format_si(float(m.model_seconds[j]), "s") if k >= 0 else "—",
+            t("model.col.of_bound"): format_percent(m.of_bound[j], 0) if k >= 0 else "—",
         })
     st.dataframe(rows, hide_index=True, width="stretch")

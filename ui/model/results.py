@@ -66,36 +66,36 @@ def render_totals(ctx, ops: ModelOps, inputs: StepInputs) -> None:
         c2.metric(t("decode.metric.has"), format_si(ans.fit.capacity_bytes, "B"),
                   help=t("decode.metric.needs_help"))
     elif ans.step is not None:
-        c1.metric(t("ops.metric.step"), format_si(ans.step.seconds, "s"), help=t("ops.metric.step_help"))
-        c2.metric(t("ops.metric.decode_tps", batch=ops.batch), _tps(ans.step.tokens_per_s),
-                  help=t("ops.metric.decode_tps_help"))
-        c3.metric(t("ops.metric.per_request"), _tps(ans.step.tokens_per_s_per_request),
-                  help=t("ops.metric.per_request_help"))
+        c1.metric(t("model.metric.step"), format_si(ans.step.seconds, "s"), help=t("model.metric.step_help"))
+        c2.metric(t("model.metric.decode_tps", batch=ops.batch), _tps(ans.step.tokens_per_s),
+                  help=t("model.metric.decode_tps_help"))
+        c3.metric(t("model.metric.per_request"), _tps(ans.step.tokens_per_s_per_request),
+                  help=t("model.metric.per_request_help"))
     else:
-        c1.metric(t("ops.metric.ttft"), format_si(ans.prefill.seconds, "s"),
-                  help=t("ops.metric.ttft_help"))
-        c2.metric(t("ops.metric.prefill_tps"), _tps(ans.prefill.tokens_per_s),
-                  help=t("ops.metric.prefill_tps_help"))
-        c3.metric(t("ops.metric.whole"), format_si(ops.step_seconds, "s"),
-                  help=t("ops.metric.whole_help"))
+        c1.metric(t("model.metric.ttft"), format_si(ans.prefill.seconds, "s"),
+                  help=t("model.metric.ttft_help"))
+        c2.metric(t("model.metric.prefill_tps"), _tps(ans.prefill.tokens_per_s),
+                  help=t("model.metric.prefill_tps_help"))
+        c3.metric(t("model.metric.whole"), format_si(ops.step_seconds, "s"),
+                  help=t("model.metric.whole_help"))
     render_memory(ctx, ans)
     p, bw = ops.peak_flops, ops.mem_bw
     top = max(ops.operators, key=ops.op_seconds)
     labels = dict(zip(map(id, ops.operators), operator_labels(t, ops)))
     if ops.phase == "decode":
         mem = sum(ops.share(o) for o in ops.operators if o.bound(p, bw) == "memory")
-        st.markdown(t("ops.summary_decode", weights=format_si(ops.weight_bytes, "B"),
+        st.markdown(t("model.summary_decode", weights=format_si(ops.weight_bytes, "B"),
                       kv=format_si(ops.kv_bytes, "B"), mem_share=format_percent(mem, 0),
                       top=labels[id(top)], top_share=format_percent(ops.share(top), 0)))
-        st.caption(t("ops.whole_caption", whole=format_si(ops.step_seconds, "s"),
+        st.caption(t("model.whole_caption", whole=format_si(ops.step_seconds, "s"),
                      tps=_tps(ops.tokens_per_s)))
         params = {**nav_query_params(), "batch": str(ops.batch), "context": str(inputs.tokens),
                   "weights": inputs.weights, "kv_dtype": inputs.kv, "tp": str(inputs.tp)}
-        st.page_link(DECODE_PAGE, label=t("ops.decode_link"), icon=":material/bolt:",
+        st.page_link(DECODE_PAGE, label=t("model.decode_link"), icon=":material/bolt:",
                      query_params=params)
     else:
         cmp_ = sum(ops.share(o) for o in ops.operators if o.bound(p, bw) == "compute")
-        st.markdown(t("ops.summary_prefill", flops=format_si(ops.flops, "FLOP"),
+        st.markdown(t("model.summary_prefill", flops=format_si(ops.flops, "FLOP"),
                       cmp_share=format_percent(cmp_, 0), top=labels[id(top)],
                       top_share=format_percent(ops.share(top), 0)))
 
@@ -107,15 +107,15 @@ def table_rows(t, ops: ModelOps) -> list[dict]:
     for o, label in zip(ops.operators, operator_labels(t, ops)):
         # What a reader looks at first comes first: which operator, its share, its time, why.
         rows.append({
-            t("ops.col.operator"): label,
-            t("ops.col.share"): format_percent(ops.share(o), 1),
-            t("ops.col.time"): format_si(ops.op_seconds(o), "s"),
-            t("ops.col.bound"): t(f"fig.bound.{o.bound(p, bw)}") if o.flops > 0 else "—",
-            t("ops.col.intensity"): f"{o.intensity:.3g}",
-            t("ops.col.flops"): format_si(o.flops, "FLOP"),
-            t("ops.col.bytes"): format_si(o.bytes_moved, "B"),
-            t("ops.col.count"): o.count,
-            t("ops.col.layers"): t(f"ops.kind.{o.layer_kind}"),
+            t("model.col.operator"): label,
+            t("model.col.share"): format_percent(ops.share(o), 1),
+            t("model.col.time"): format_si(ops.op_seconds(o), "s"),
+            t("model.col.bound"): t(f"fig.bound.{o.bound(p, bw)}") if o.flops > 0 else "—",
+            t("model.col.intensity"): f"{o.intensity:.3g}",
+            t("model.col.flops"): format_si(o.flops, "FLOP"),
+            t("model.col.bytes"): format_si(o.bytes_moved, "B"),
+            t("model.col.count"): o.count,
+            t("model.col.layers"): t(f"model.kind.{o.layer_kind}"),
         })
     return rows
 
@@ -135,11 +135,11 @@ def operators_csv(ops: ModelOps) -> str:
 
 def render_table(ctx, ops: ModelOps, model_name: str) -> None:
     t = ctx.t
-    st.subheader(t("ops.table_heading"))
+    st.subheader(t("model.table_heading"))
     st.dataframe(table_rows(t, ops), hide_index=True, width="stretch")
     stem = f"operators_{model_name}_{ops.phase}_b{ops.batch}_{ctx.device_id}_{ctx.precision}"
-    st.download_button(t("ops.download_csv"), operators_csv(ops), file_name=f"{stem}.csv",
-                       mime="text/csv", help=t("ops.download_help"), icon=":material/download:")
+    st.download_button(t("model.download_csv"), operators_csv(ops), file_name=f"{stem}.csv",
+                       mime="text/csv", help=t("model.download_help"), icon=":material/download:")
 
 
 def render_memory(ctx, ans: ModelAnswer) -> None:
@@ -153,8 +153,8 @@ def render_memory(ctx, ans: ModelAnswer) -> None:
                 total=format_si(pl.total_bytes, "B"), mem=format_si(ans.fit.capacity_bytes, "B"),
                 reserve=format_percent(ans.fit.reserve_fraction, 0))
     if ans.fit.verdict == "fits":
-        st.caption(t("ops.fits", **args))
+        st.caption(t("model.fits", **args))
     elif ans.fit.verdict == "tight":
-        st.warning(t("ops.tight", **args), icon=":material/memory:")
+        st.warning(t("model.tight", **args), icon=":material/memory:")
     else:
-        st.warning(t("ops.no_fit", **args), icon=":material/memory:")
+        st.warning(t("model.no_fit", **args), icon=":material/memory:")

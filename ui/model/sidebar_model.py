@@ -34,15 +34,15 @@ def render_model(ctx) -> ModelArch | None:
     t = ctx.t
     arch = ctx.model
     if arch is None:
-        st.info(t("ops.no_model"), icon=":material/info:")
-        st.button(t("ops.use_default"), on_click=_use_default, help=t("ops.use_default_help"),
+        st.info(t("model.no_model"), icon=":material/info:")
+        st.button(t("model.use_default"), on_click=_use_default, help=t("model.use_default_help"),
                   icon=":material/model_training:")
         return None
     if st.session_state.get(_OPENED_ON_DEFAULT) and arch.id == DEFAULT_MODEL and not picked_in_sidebar():
-        st.caption(t("ops.opened_on_default"))
-    moe = t("ops.model_caption_moe", experts=arch.n_experts, k=arch.experts_per_token) \
+        st.caption(t("model.opened_on_default"))
+    moe = t("model.model_caption_moe", experts=arch.n_experts, k=arch.experts_per_token) \
         if arch.is_moe else ""
-    st.caption(t("ops.model_caption", name=arch.name, layers=arch.n_layers, d=arch.d_model,
+    st.caption(t("model.model_caption", name=arch.name, layers=arch.n_layers, d=arch.d_model,
                  heads=arch.n_heads, hd=arch.head_dim, kv=arch.n_kv_heads, moe=moe,
                  source=arch.source))
     return arch

@@ -154,9 +154,9 @@ def candidate(t: Translator, base: Plan, models=None) -> tuple[Optional[Plan], d
                       recompute=s.get(P + "recompute", base.recompute),
                       seq_len=r.whole("seq_len", t("mfu.seq")),
                       causal=bool(s.get(P + "causal", base.causal)),
-                      micro_batch=r.whole("micro_batch", t("model.mem.mbs")),
+                      micro_batch=r.whole("micro_batch", t("arch.mem.mbs")),
                       zero_stage=int(s.get(P + "zero_stage", base.zero_stage)),
-                      tp=r.whole("tp", t("model.mem.tp")), pp=r.whole("pp", t("model.mem.pp")),
+                      tp=r.whole("tp", t("arch.mem.tp")), pp=r.whole("pp", t("arch.mem.pp")),
                       optimizer=s.get(P + "optimizer", base.optimizer),
                       flash_attention=bool(s.get(P + "flash_attention", base.flash_attention)))
     else:
@@ -349,23 +349,23 @@ def render_editor(t: Translator, devices: Mapping[str, Any], published, models=N
             _text(t, "plans.f.tokens", "tokens", errors)
             _text(t, "plans.f.mfu", "mfu", errors)
             _published_mfu_caption(t, plan, published, models)
-            _select(t, "model.recompute", "recompute", RECOMPUTE,
-                    lambda r: t(f"model.recompute.{r}"))
+            _select(t, "arch.recompute", "recompute", RECOMPUTE,
+                    lambda r: t(f"arch.recompute.{r}"))
             if chosen_model:
                 m1, m2 = st.columns(2)
                 with m1:
                     _text(t, "mfu.seq", "seq_len", errors)
-                    _text(t, "model.mem.mbs", "micro_batch", errors)
-                    _text(t, "model.mem.tp", "tp", errors)
+                    _text(t, "arch.mem.mbs", "micro_batch", errors)
+                    _text(t, "arch.mem.tp", "tp", errors)
                     st.checkbox(t("mfu.causal"), key=P + "causal", help=t("mfu.causal_help"))
                 with m2:
-                    _select(t, "model.mem.zero", "zero_stage", ZERO_OPTIONS,
-                            lambda z: t(f"model.mem.zero.{z}"))
-                    _select(t, "model.mem.optim", "optimizer", OPTIMIZERS,
-                            lambda o: t(f"model.mem.optim.{o}"))
-                    _text(t, "model.mem.pp", "pp", errors)
-                    st.checkbox(t("model.mem.flash"), key=P + "flash_attention",
-                                help=t("model.mem.flash_help"))
+                    _select(t, "arch.mem.zero", "zero_stage", ZERO_OPTIONS,
+                            lambda z: t(f"arch.mem.zero.{z}"))
+                    _select(t, "arch.mem.optim", "optimizer", OPTIMIZERS,
+                            lambda o: t(f"arch.mem.optim.{o}"))
+                    _text(t, "arch.mem.pp", "pp", errors)
+                    st.checkbox(t("arch.mem.flash"), key=P + "flash_attention",
+                                help=t("arch.mem.flash_help"))
         else:
             st.selectbox(t("plans.f.weights"), list(WEIGHT_PRECISIONS), key=P + "weights",
                          format_func=str.upper, help=t("plans.f.weights_help"))
@@ -386,8 +386,8 @@ def render_editor(t: Translator, devices: Mapping[str, Any], published, models=N
                     with k3:
                         _text(t, "plans.f.head_dim", "head_dim", errors)
             if chosen_model:
-                st.checkbox(t("model.decode.tp_comm"), key=P + "tp_comm",
-                            help=t("model.decode.tp_comm_help"))
+                st.checkbox(t("arch.decode.tp_comm"), key=P + "tp_comm",
+                            help=t("arch.decode.tp_comm_help"))
             _text(t, "plans.f.efficiency", "efficiency", errors)
             _published_eff_caption(t, plan, published, devices, models)
     a1, a2, a3, a4 = st.columns(4)

@@ -113,7 +113,7 @@ def published_note(t: Translator, rng) -> str:
 def hfu_note(t: Translator, plan, res) -> str:
     """The HFU beside a training plan's MFU, marked impossible above 100 % (the record's
     verdict, calc.mfu.utilisation_verdict)."""
-    recompute = t(f"model.recompute.{plan.recompute}")
+    recompute = t(f"arch.recompute.{plan.recompute}")
     if res.run is not None and res.run.verdict == "hfu_impossible":
         return t("plans.hfu_impossible", hfu=format_percent(res.hfu, 1, trim=True), recompute=recompute)
     return t("plans.hfu", hfu=format_percent(res.hfu, 0), recompute=recompute)

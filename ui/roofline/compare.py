@@ -147,9 +147,9 @@ def _draw_picker(ctx) -> list[str]:
         dev = devices.get(dev_id)
         return device_label(t, dev, prec) if dev is not None else opt
 
-    value = st.multiselect(t("rlx.cmp.pick"), options, key=WIDGET_KEY,
+    value = st.multiselect(t("roofline.cmp.pick"), options, key=WIDGET_KEY,
                            max_selections=MAX_COMPARE, format_func=label,
-                           help=t("rlx.cmp.pick_help"), placeholder=t("rlx.cmp.placeholder"))
+                           help=t("roofline.cmp.pick_help"), placeholder=t("roofline.cmp.placeholder"))
     value = _valid(value, devices)
     remember(URL_NAME, value)
     write_url(URL_NAME, format_compare(value))
@@ -207,10 +207,10 @@ def sentence(t: Translator, row: CompareRow, j: int, from_label: str, to_label: 
     1.64×, the bandwidth ratio." (in the page's language)."""
     ratio = row.ratio[j]
     regime = row.regime[j]
-    key = {"memory": "rlx.cmp.sentence.memory", "compute": "rlx.cmp.sentence.compute"}.get(
-        regime, "rlx.cmp.sentence.mixed")
+    key = {"memory": "roofline.cmp.sentence.memory", "compute": "roofline.cmp.sentence.compute"}.get(
+        regime, "roofline.cmp.sentence.mixed")
     if ratio < 1:
-        key = "rlx.cmp.sentence.slower"
+        key = "roofline.cmp.sentence.slower"
     return t(key, name=md_escape(row.name), src=from_label, dst=to_label, ratio=f"{ratio:.2f}",
              slow=f"{1 / ratio:.2f}" if ratio > 0 else "∞")
 
@@ -219,14 +219,14 @@ def render_compare_section(ctx, kernels: Sequence[KernelRecord] = ()) -> list[Co
     """The Compare-devices section: the picker, then (with kernels and a main device) a
     table of attainable FLOP/s and speed-up bounds, and a few sentences."""
     t = ctx.t
-    st.subheader(t("rlx.cmp.heading"))
+    st.subheader(t("roofline.cmp.heading"))
     if not ctx.devices:
-        st.info(t("rlx.cmp.no_devices"))
+        st.info(t("roofline.cmp.no_devices"))
         return []
     _draw_picker(ctx)
     chosen = selected_devices(ctx.devices)
     if not chosen:
-        st.caption(t("rlx.cmp.empty"))
+        st.caption(t("roofline.cmp.empty"))
         return []
     if not ctx.ready:
         st.warning(t("common.custom_incomplete"))
@@ -236,17 +236,17 @@ def render_compare_section(ctx, kernels: Sequence[KernelRecord] = ()) -> list[Co
     src = main_label(ctx)
     dst = [device_label(t, c.device, c.precision) for c in chosen]
     if not rows:
-        st.caption(t("rlx.cmp.no_kernels"))
+        st.caption(t("roofline.cmp.no_kernels"))
         return chosen
     table = []
     for r in rows:
-        row = {t("rlx.cmp.col.kernel"): r.name,
-               t("rlx.cmp.col.intensity"): format_si(r.intensity, "FLOP/B"),
-               t("rlx.cmp.col.attainable", device=src): format_si(r.attainable_main, "FLOP/s")}
+        row = {t("roofline.cmp.col.kernel"): r.name,
+               t("roofline.cmp.col.intensity"): format_si(r.intensity, "FLOP/B"),
+               t("roofline.cmp.col.attainable", device=src): format_si(r.attainable_main, "FLOP/s")}
         for j, label in enumerate(dst):
-            row[t("rlx.cmp.col.attainable", device=label)] = format_si(r.attainable[j], "FLOP/s")
-            row[t("rlx.cmp.col.ratio", device=label)] = f"{r.ratio[j]:.2f}×"
-            row[t("rlx.cmp.col.regime", device=label)] = t(f"rlx.cmp.regime.{r.regime[j]}")
+            row[t("roofline.cmp.col.attainable", device=label)] = format_si(r.attainable[j], "FLOP/s")
+            row[t("roofline.cmp.col.ratio", device=label)] = f"{r.ratio[j]:.2f}×"
+            row[t("roofline.cmp.col.regime", device=label)] = t(f"roofline.cmp.regime.{r.regime[j]}")
         table.append(row)
     st.dataframe(table, hide_index=True, width="stretch")
     # sentences for the kernels with the most time (table order when none has a time)
@@ -255,5 +255,5 @@ def render_compare_section(ctx, kernels: Sequence[KernelRecord] = ()) -> list[Co
     lines = [sentence(t, rows[int(i)], j, src, label)
              for j, label in enumerate(dst) for i in order]
     st.markdown("\n".join(f"- {line}" for line in lines))
-    st.caption(t("rlx.cmp.caption", n=min(MAX_SENTENCES, len(rows))))
+    st.caption(t("roofline.cmp.caption", n=min(MAX_SENTENCES, len(rows))))
     return chosen

@@ -111,7 +111,7 @@ def set_ceilings(l2_bw: float | None, l1_bw: float | None) -> None:
 
 def _ceiling_input(t: Translator, label: str, key: str) -> float | None:
     text = bound(st.text_input, label, "", key=key,
-                 placeholder=t("rlx.hier.ceiling_placeholder"), help=t("rlx.hier.ceiling_help"))
+                 placeholder=t("roofline.hier.ceiling_placeholder"), help=t("roofline.hier.ceiling_help"))
     if not str(text or "").strip():
         return None
     try:
@@ -136,17 +136,17 @@ def has_levels(kernels: Sequence[KernelRecord]) -> bool:
 def render_hierarchy_controls(ctx, kernels: Sequence[KernelRecord] = ()) -> HierarchyOptions:
     """The hierarchical-view section: toggle (URL ``hier``) and L2/L1 ceilings."""
     t = ctx.t
-    st.subheader(t("rlx.hier.heading"))
-    enabled = bound_checkbox(t("rlx.hier.toggle"), HIER_KEY, value=False,
-                             help=t("rlx.hier.toggle_help"))
+    st.subheader(t("roofline.hier.heading"))
+    enabled = bound_checkbox(t("roofline.hier.toggle"), HIER_KEY, value=False,
+                             help=t("roofline.hier.toggle_help"))
     if enabled and not has_levels(kernels):
-        st.info(t("rlx.hier.no_levels"))
+        st.info(t("roofline.hier.no_levels"))
     c1, c2 = st.columns(2)
     with c1:
-        l2 = _ceiling_input(t, t("rlx.hier.l2"), L2_KEY)
+        l2 = _ceiling_input(t, t("roofline.hier.l2"), L2_KEY)
     with c2:
-        l1 = _ceiling_input(t, t("rlx.hier.l1"), L1_KEY)
-    st.caption(t("rlx.hier.caption"))
+        l1 = _ceiling_input(t, t("roofline.hier.l1"), L1_KEY)
+    st.caption(t("roofline.hier.caption"))
     return HierarchyOptions(bool(enabled), l2, l1)
 
 
@@ -159,7 +159,7 @@ def hierarchy_roofs(t: Translator, peak_flops: float | None, options: HierarchyO
     for level, bw in (("l2", options.l2_bw), ("l1", options.l1_bw)):
         if bw:
             color, dash = CEILING_STYLE[level]
-            roofs.append(Roof(label=t(f"rlx.hier.roof.{level}", bw=format_si(bw, "B/s")),
+            roofs.append(Roof(label=t(f"roofline.hier.roof.{level}", bw=format_si(bw, "B/s")),
                               peak_flops=float(peak_flops), mem_bw=float(bw), color=color,
                               dash=dash))
     return roofs
@@ -194,7 +194,7 @@ def hierarchy_traces(t: Translator, kernels: Sequence[KernelRecord], peak_flops:
         ys.extend(pts.y[sel][order].tolist() + [np.nan])
     if xs:
         traces.append(go.Scattergl(x=xs, y=ys, mode="lines", hoverinfo="skip", showlegend=False,
-                                   name=t("rlx.hier.link"),
+                                   name=t("roofline.hier.link"),
                                    line={"color": "rgba(60,60,60,0.5)", "width": 1}))
     levels = [lv for lv in ("dram", "l2", "l1") if lv in set(pts.level)]
     levels += sorted(set(pts.level) - set(levels))
@@ -203,14 +203,14 @@ def hierarchy_traces(t: Translator, kernels: Sequence[KernelRecord], peak_flops:
         symbol, color = LEVEL_STYLE.get(level, _OTHER_STYLE)
         label = _level_label(t, level)
         hover = [
-            t("rlx.hier.hover", name=_escape(ks[int(i)].name), level=label,
+            t("roofline.hier.hover", name=_escape(ks[int(i)].name), level=label,
               bytes=format_si(float(b), "B"), intensity=format_si(float(x), "FLOP/B"),
               flops=format_si(float(y), "FLOP/s"))
             for i, b, x, y in zip(pts.kernel[sel], pts.bytes[sel], pts.intensity[sel], pts.y[sel])
         ]
         traces.append(go.Scattergl(
             x=pts.intensity[sel], y=pts.y[sel], mode="markers",
-            name=t("rlx.hier.level_legend", level=label),
+            name=t("roofline.hier.level_legend", level=label),
             marker={"symbol": symbol, "color": color, "size": 9, "opacity": 0.85,
                     "line": {"color": "white", "width": 1}},
             customdata=hover, hovertemplate="%{customdata}<extra></extra>"))
@@ -219,7 +219,7 @@ def hierarchy_traces(t: Translator, kernels: Sequence[KernelRecord], peak_flops:
 
 def _level_label(t: Translator, level: str) -> str:
     try:
-        return t(f"rlx.hier.level.{level}")
+        return t(f"roofline.hier.level.{level}")
     except KeyError:
         return level.upper()
 

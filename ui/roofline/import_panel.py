@@ -133,14 +133,14 @@ def _translate_or(t: Translator, key: str, fallback: str, **fields: Any) -> str:
 
 def reason_text(t: Translator, reason: str) -> str:
     """A skip reason key in the page's language (the English text for unknown keys)."""
-    return _translate_or(t, f"rlx.reason.{reason}", SKIP_REASONS.get(reason, reason))
+    return _translate_or(t, f"roofline.reason.{reason}", SKIP_REASONS.get(reason, reason))
 
 
 def warning_text(t: Translator, key: str, message: str, detail: Sequence[tuple[str, Any]]) -> str:
     """An import warning in the page's language, with its detail; English if unknown."""
     fields = {k: (", ".join(map(str, v)) if isinstance(v, (tuple, list)) else v)
               for k, v in dict(detail).items()}
-    return _translate_or(t, f"rlx.warn.{key}", message, **fields)
+    return _translate_or(t, f"roofline.warn.{key}", message, **fields)
 
 
 def skipped_table(t: Translator, report: ImportReport, limit: int = MAX_SKIPPED_SHOWN) -> list[dict]:
@@ -149,17 +149,17 @@ def skipped_table(t: Translator, report: ImportReport, limit: int = MAX_SKIPPED_
     dash = "—"
     for sk in report.skipped[:limit]:
         rows.append({
-            t("rlx.imp.col.name"): sk.name,
-            t("rlx.imp.col.reason"): reason_text(t, sk.reason),
-            t("rlx.imp.col.count"): int(sk.count),
-            t("rlx.imp.col.time"): format_si(sk.seconds, "s") if sk.seconds else dash,
-            t("rlx.imp.col.detail"): sk.message if sk.message and sk.message != SKIP_REASONS.get(sk.reason) else "",
+            t("roofline.imp.col.name"): sk.name,
+            t("roofline.imp.col.reason"): reason_text(t, sk.reason),
+            t("roofline.imp.col.count"): int(sk.count),
+            t("roofline.imp.col.time"): format_si(sk.seconds, "s") if sk.seconds else dash,
+            t("roofline.imp.col.detail"): sk.message if sk.message and sk.message != SKIP_REASONS.get(sk.reason) else "",
         })
     return rows
 
 
 def _basis_text(t: Translator, basis: str) -> str:
-    return _translate_or(t, f"rlx.imp.basis.{basis}", basis)
+    return _translate_or(t, f"roofline.imp.basis.{basis}", basis)
 
 
 def table_holds_only_examples() -> bool:
@@ -187,46 +187,46 @@ def render_report(t: Translator, out: ImportOutcome, *, key: str = "rlx_import",
     rep = out.report
     if rep is None:
         return
-    st.success(t("rlx.imp.done", file=out.filename, n=rep.n_imported, placed=rep.n_placed,
+    st.success(t("roofline.imp.done", file=out.filename, n=rep.n_imported, placed=rep.n_placed,
                  read=rep.n_read, added=out.added, format=_translate_or(
-                     t, f"rlx.imp.format.{out.format}", out.format),
+                     t, f"roofline.imp.format.{out.format}", out.format),
                  seconds=f"{out.seconds:.2f}"))
     counts = dict(rep.item_counts)
     if counts:
-        st.caption(t("rlx.imp.counts", read=counts["read"], placed=counts["placed"],
+        st.caption(t("roofline.imp.counts", read=counts["read"], placed=counts["placed"],
                      skipped=counts["skipped"], other=counts["other"]))
     render_device_check(t, rep, ctx)
     basis = _basis_text(t, rep.time_basis)
     if rep.total_seconds > 0:
-        msg = t("rlx.imp.unplaced", share=f"{rep.unplaced_time_share:.1%}",
+        msg = t("roofline.imp.unplaced", share=f"{rep.unplaced_time_share:.1%}",
                 skipped=format_si(rep.skipped_seconds, "s"), total=format_si(rep.total_seconds, "s"),
                 basis=basis)
         (st.warning if rep.unplaced_time_share > 0.10 else st.info)(msg)
     else:
-        st.info(t("rlx.imp.no_time"))
+        st.info(t("roofline.imp.no_time"))
     if out.format == "torch_trace":
         render_coverage(t, out.filename, rep)
     for n in rep.notes:
         key = "tensor_k_option" if n.key == "tensor_k" and dict(n.detail).get("basis") == "option" \
             else n.key
         fields = dict(n.detail)
-        st.info(_translate_or(t, f"rlx.note.{key}", n.message, **fields), icon=":material/info:")
+        st.info(_translate_or(t, f"roofline.note.{key}", n.message, **fields), icon=":material/info:")
     for w in rep.warnings:
         st.warning(warning_text(t, w.key, w.message, w.detail), icon=":material/warning:")
     if rep.skipped:
         counts = rep.reason_counts()
         summary = "; ".join(f"{reason_text(t, r)}: {n:,}" for r, n in
                             sorted(counts.items(), key=lambda kv: -kv[1]))
-        with st.expander(t("rlx.imp.skipped_heading", n=sum(counts.values()), groups=len(rep.skipped))):
+        with st.expander(t("roofline.imp.skipped_heading", n=sum(counts.values()), groups=len(rep.skipped))):
             st.caption(summary)
             st.dataframe(skipped_table(t, rep), hide_index=True, width="stretch")
             if len(rep.skipped) > MAX_SKIPPED_SHOWN:
-                st.caption(t("rlx.imp.skipped_more", shown=MAX_SKIPPED_SHOWN, n=len(rep.skipped)))
+                st.caption(t("roofline.imp.skipped_more", shown=MAX_SKIPPED_SHOWN, n=len(rep.skipped)))
     if out.records:
         stem = out.filename.split("/")[-1].split(".")[0] or "import"
-        st.download_button(t("rlx.imp.download"), data=to_csv(out.records),
+        st.download_button(t("roofline.imp.download"), data=to_csv(out.records),
                            file_name=f"imported_{stem}.csv", mime="text/csv",
-                           key=f"{key}_download", help=t("rlx.imp.download_help"))
+                           key=f"{key}_download", help=t("roofline.imp.download_help"))
 
 
 def _ncu_command() -> str:
@@ -241,32 +241,32 @@ def render_import_panel(ctx) -> ImportOutcome | None:
     unreadable file shows an error; the table is not touched.
     """
     t = ctx.t
-    st.subheader(t("rlx.imp.heading"))
-    st.caption(t("rlx.imp.intro"))
+    st.subheader(t("roofline.imp.heading"))
+    st.caption(t("roofline.imp.intro"))
     c1, c2 = st.columns(2)
     with c1:
         if st.session_state.get(DTYPE_KEY) not in DTYPES:
             st.session_state.pop(DTYPE_KEY, None)
-        st.selectbox(t("rlx.imp.dtype"), DTYPES, index=0, key=DTYPE_KEY,
-                     format_func=lambda d: t(f"common.prec.{d}"), help=t("rlx.imp.dtype_help"))
+        st.selectbox(t("roofline.imp.dtype"), DTYPES, index=0, key=DTYPE_KEY,
+                     format_func=lambda d: t(f"common.prec.{d}"), help=t("roofline.imp.dtype_help"))
     with c2:
-        st.number_input(t("rlx.imp.tensor_k"), min_value=1, max_value=1 << 20,
+        st.number_input(t("roofline.imp.tensor_k"), min_value=1, max_value=1 << 20,
                         value=None, step=1, key=TENSOR_KEY,
-                        placeholder=t("rlx.imp.tensor_k_placeholder"),
-                        help=t("rlx.imp.tensor_k_help"))
+                        placeholder=t("roofline.imp.tensor_k_placeholder"),
+                        help=t("roofline.imp.tensor_k_help"))
     examples_only = table_holds_only_examples()
     if examples_only:
-        st.checkbox(t("rlx.imp.replace_examples"), value=True, key=REPLACE_KEY,
-                    help=t("rlx.imp.replace_examples_help"))
-    upload = st.file_uploader(t("rlx.imp.uploader"), type=UPLOAD_TYPES, key=UPLOAD_KEY,
-                              help=t("rlx.imp.uploader_help"))
+        st.checkbox(t("roofline.imp.replace_examples"), value=True, key=REPLACE_KEY,
+                    help=t("roofline.imp.replace_examples_help"))
+    upload = st.file_uploader(t("roofline.imp.uploader"), type=UPLOAD_TYPES, key=UPLOAD_KEY,
+                              help=t("roofline.imp.uploader_help"))
     uploader_note(t, UPLOAD_TYPES)
     command = _ncu_command()
     if command:
-        with st.expander(t("rlx.imp.ncu_heading")):
-            st.caption(t("rlx.imp.ncu_caption"))
+        with st.expander(t("roofline.imp.ncu_heading")):
+            st.caption(t("roofline.imp.ncu_caption"))
             st.code(command, language="bash", wrap_lines=True)
-            st.caption(t("rlx.imp.ncu_after"))
+            st.caption(t("roofline.imp.ncu_after"))
 
     done: ImportOutcome | None = None
     if upload is None:
@@ -274,11 +274,11 @@ def render_import_panel(ctx) -> ImportOutcome | None:
     else:
         data = upload.getvalue()
         if st.session_state.get(DONE_KEY) != file_signature(data, upload.name):
-            bar = st.progress(0.0, text=t("rlx.imp.progress", file=upload.name))
+            bar = st.progress(0.0, text=t("roofline.imp.progress", file=upload.name))
 
             def progress(fraction: float) -> None:
                 bar.progress(min(1.0, max(0.0, float(fraction))),
-                             text=t("rlx.imp.progress", file=upload.name))
+                             text=t("roofline.imp.progress", file=upload.name))
 
             device_name = ctx.device.name if ctx.device is not None else None
             replace = examples_only and st.session_state.get(REPLACE_KEY, True)
@@ -292,10 +292,10 @@ def render_import_panel(ctx) -> ImportOutcome | None:
         if out.ok:
             render_report(t, out, ctx=ctx)
         else:
-            framing = t("rlx.imp.error_internal" if out.error_kind == "internal" else "rlx.imp.error",
+            framing = t("roofline.imp.error_internal" if out.error_kind == "internal" else "roofline.imp.error",
                         file=out.filename)
             st.error(f"{framing}\n\n{out.error}", icon=":material/error:")
-        st.button(t("rlx.imp.dismiss"), key=DISMISS_KEY, on_click=_dismiss)
+        st.button(t("roofline.imp.dismiss"), key=DISMISS_KEY, on_click=_dismiss)
     return done
 
 

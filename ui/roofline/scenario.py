@@ -177,40 +177,40 @@ def scenario_download_button(ctx, kernels: Sequence[KernelRecord] | None = None,
     try:
         name, text = scenario_json(ctx, kernels)
     except ScenarioError as exc:
-        st.error(t("rlx.scn.save_error", message=str(exc)))
+        st.error(t("roofline.scn.save_error", message=str(exc)))
         return
-    st.download_button(label or t("rlx.scn.save"), data=text, file_name=name,
-                       mime="application/json", key=key, help=t("rlx.scn.save_help"))
+    st.download_button(label or t("roofline.scn.save"), data=text, file_name=name,
+                       mime="application/json", key=key, help=t("roofline.scn.save_help"))
 
 
 def render_scenario_panel(ctx, kernels: Sequence[KernelRecord] | None = None) -> None:
     """The Scenario section: save the page as JSON; open a JSON file (or pasted text)."""
     t = ctx.t
-    st.subheader(t("rlx.scn.heading"))
-    st.caption(t("rlx.scn.intro"))
+    st.subheader(t("roofline.scn.heading"))
+    st.caption(t("roofline.scn.intro"))
     left, right = st.columns(2)
     with left:
         scenario_download_button(ctx, kernels)
     with right:
-        st.file_uploader(t("rlx.scn.open"), type=["json"], key=FILE_KEY,
-                         help=t("rlx.scn.open_help"))
+        st.file_uploader(t("roofline.scn.open"), type=["json"], key=FILE_KEY,
+                         help=t("roofline.scn.open_help"))
         uploader_note(t, ["json"])
-        with st.expander(t("rlx.scn.paste_heading")):
-            st.text_area(t("rlx.scn.paste"), key=PASTE_KEY, height=120,
+        with st.expander(t("roofline.scn.paste_heading")):
+            st.text_area(t("roofline.scn.paste"), key=PASTE_KEY, height=120,
                          placeholder='{"format": "roofline-lab.scenario", "version": 1, ...}')
-        st.button(t("rlx.scn.apply"), key=APPLY_KEY, on_click=_on_apply,
+        st.button(t("roofline.scn.apply"), key=APPLY_KEY, on_click=_on_apply,
                   args=(dict(ctx.devices),), type="primary")
     err = st.session_state.pop(ERROR_KEY, None)
     if err is not None:
         kind, message = err
         if kind == "empty":
-            st.warning(t("rlx.scn.nothing"))
+            st.warning(t("roofline.scn.nothing"))
         else:
-            st.error(f"{t('rlx.scn.error')}\n\n{message}", icon=":material/error:")
+            st.error(f"{t('roofline.scn.error')}\n\n{message}", icon=":material/error:")
     done = st.session_state.pop(DONE_KEY, None)
     if done is not None:
         dev_id, prec, n = done
-        st.success(t("rlx.scn.opened", device=dev_id, precision=t(f"common.prec.{prec}"), n=n))
+        st.success(t("roofline.scn.opened", device=dev_id, precision=t(f"common.prec.{prec}"), n=n))
 
 
 def render_link_note(ctx, kernels: Sequence[KernelRecord]) -> None:

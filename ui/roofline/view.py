@@ -48,17 +48,17 @@ def render_view_controls(ctx, container: Any = None) -> ViewOptions:
     with c1:
         # A text field, not st.number_input: a bound number_input crashes inside
         # Streamlit on a link with top=inf (int(inf) in its URL deserializer).
-        top = quantity_input(t, t("rlx.view.top"), "top", "0", kind="count",
-                             bounds=TOP_BOUNDS, help=t("rlx.view.top_help"))
+        top = quantity_input(t, t("roofline.view.top"), "top", "0", kind="count",
+                             bounds=TOP_BOUNDS, help=t("roofline.view.top_help"))
     with c2:
-        size_by = bound(st.radio, t("rlx.view.size_by"), list(SIZE_BY), key="size_by", index=0,
-                        format_func=lambda s: t(f"rlx.view.size_by.{s}"),
-                        help=t("rlx.view.size_by_help"), horizontal=True,
+        size_by = bound(st.radio, t("roofline.view.size_by"), list(SIZE_BY), key="size_by", index=0,
+                        format_func=lambda s: t(f"roofline.view.size_by.{s}"),
+                        help=t("roofline.view.size_by_help"), horizontal=True,
                         is_valid=lambda v: v in SIZE_BY)
     with c3:
-        flt = bound(st.text_input, t("rlx.view.filter"), "", key="filter",
-                    help=t("rlx.view.filter_help"),
-                    placeholder=t("rlx.view.filter_placeholder"))
+        flt = bound(st.text_input, t("roofline.view.filter"), "", key="filter",
+                    help=t("roofline.view.filter_help"),
+                    placeholder=t("roofline.view.filter_placeholder"))
     return ViewOptions(int(top or 0), size_by if size_by in SIZE_BY else "none",
                        str(flt or "")[:MAX_FILTER_CHARS])
 

@@ -1,384 +1,326 @@
-"""Strings of the sidebar's Model choice and the model sections of the pages (keys "model.*")."""
+"""Strings of the Model page: a whole model's operators on the roofline (keys "model.*")."""
 
 EN = {
-    "model.heading": "Model",
-    "model.label": "Model",
-    "model.help": "A model from models.toml (each with its config.json or paper as the source) "
-                  "drives the MFU, training and decode numbers from its architecture: active "
-                  "and total parameters, attention width, KV cache, experts. \"Custom: "
-                  "parameters only\" uses the parameter count you type (the chapter's lesson). "
-                  "Kept in the link as model=<id>.",
-    "model.custom": "Custom: parameters only",
-    "model.option_dense": "Dense · {name}",
-    "model.option_moe": "MoE · {name}",
-    "model.pasted_option": "Pasted config · {name}",
-    "model.custom_caption": "The pages use the parameter count you type: 6·N per token for "
-                            "training, N × bytes per weight for decoding.",
-    "model.file_error": "The models file could not be read, so only \"Custom: parameters "
-                        "only\" is available. {message}",
-    "model.token_error": "The model in this link could not be read and was dropped: {message}",
-    "model.paste_heading": "Paste a config.json",
-    "model.paste_intro": "Your own model: paste or upload its Hugging Face config.json (Llama, "
-                         "Mistral, Mixtral, Qwen2/Qwen3 and their MoE variants, DeepSeek-V2/V3, "
-                         "Gemma 2, GPT-NeoX, gpt-oss). Nothing is downloaded. The architecture "
-                         "travels in the link, compressed.",
-    "model.paste_label": "config.json text",
-    "model.paste_help": "The whole file, as JSON. Only the architecture keys are read "
-                        "(layers, hidden size, heads, KV heads, FFN and expert sizes, ...).",
-    "model.upload_label": "…or upload config.json",
-    "model.upload_help": "A config.json file from the model's repository; it wins over the "
-                         "pasted text.",
-    "model.paste_button": "Use this config",
-    "model.paste_button_help": "Read the config and select it as the model.",
-    "model.paste_empty": "Paste a config.json or choose a file first.",
-    "model.paste_error": "This config cannot be used: {message}. The model choice and every "
-                         "other input are unchanged.",
-    "model.paste_ok": "Config read and selected as the model.",
-    "model.fact.total": "Total parameters",
-    "model.fact.active": "Active per token",
-    "model.fact.experts": "Experts",
-    "model.fact.experts_value": "{k} of {e} routed + {shared} shared, in {moe} of {layers} layers",
-    "model.fact.layers": "Layers",
-    "model.fact.heads": "Heads / KV heads",
-    "model.fact.heads_value": "{heads} / {kv} × {hd}",
-    "model.fact.width": "Attention width",
-    "model.fact.width_value": "{width} (d_model {d})",
-    "model.fact.kv": "KV cache per token (BF16)",
-    "model.fact.mla": "Latent attention (MLA)",
-    "model.fact.mla_value": "cache {r} + {rope} per layer",
-    "model.fact.window": "Sliding window",
-    "model.fact.window_value": "{w} tokens on {n} of {layers} layers",
-    "model.fact.convention": "Total: every stored weight (memory). Active: the weights one "
-                             "token multiplies by — the LM head in, the input-embedding lookup "
-                             "and the experts it is not routed to out. FLOP per token use the "
-                             "active count on every page.",
-    "model.notes": "Notes on this model",
-    # MFU and Training pages
-    "model.params_from_model": "N comes from the sidebar's model **{name}**: **{active}** active "
-                               "parameters per token ({total} in total).",
-    "model.attn_heading": "Attention term (from the model)",
-    "model.attn_intro": "The architecture is known, so the attention term is always counted: "
-                        "2 FLOP per multiply-add over the attended keys, with the attention width "
-                        "heads × head dim (not d_model), sliding-window layers capped at their window.",
-    "model.recompute": "Activation recomputation",
-    "model.recompute_help": "What the backward pass recomputes (activation checkpointing). It "
-                            "changes the hardware FLOP (HFU), not the useful model FLOP (MFU). "
-                            "Kept in the link as recompute=none / selective / full.",
-    "model.recompute.none": "None",
-    "model.recompute.selective": "Selective (core attention)",
-    "model.recompute.full": "Full (one more forward pass)",
-    "model.metric.hfu": "HFU",
-    "model.metric.hfu_help": "Hardware FLOPs Utilisation: like MFU but counting the work the "
-                             "GPUs really do, recomputation included ({recompute}).",
-    "model.metric.hw_fpt": "Hardware FLOP per token",
-    "model.metric.hw_fpt_help": "Model FLOP per token plus what recomputation runs again: full "
-                                "recompute gives 8N instead of 6N and 4/3 of the attention term.",
-    "model.hfu_note": "Published reports usually quote **MFU** (PaLM, Chinchilla-era papers, "
-                      "MosaicML's MFU column): recomputed work is not useful work. Megatron-LM's "
-                      "papers and llm-foundry's HFU column count it (HFU); with full recomputation "
-                      "HFU = 4/3 × MFU.",
-    "model.breakdown": "Per token: matmuls 6·N = {matmul}, attention {attn}, total {total} "
-                       "(attention {share}).",
-    "model.causal_yes": "causal (each query sees the keys before it)",
-    "model.causal_no": "not causal (every key counted, the PaLM / llm-foundry convention)",
-    "model.how.fpt_model": "FLOP per token of the chosen model: 6 per active parameter (forward 2, "
-                           "backward 4) plus three times the forward attention A.",
-    "model.how.attn": "Forward attention per token: QKᵀ and attention·V, 2 FLOP per multiply-add "
-                      "over k attended keys, width heads × head dim. Mask: {causal}. {groups}.",
-    "model.how.attn_group_full": "{n} full-attention layers, k = {k}",
-    "model.how.attn_group_window": "{n} sliding-window layers (window {w}), k = {k}",
-    "model.how.hw_selective": "Selective recomputation re-runs the core attention once more in "
-                              "the backward pass (Korthikanti et al. 2022).",
-    "model.how.hw_full": "Full recomputation re-runs every layer's forward pass: 8N instead of "
-                         "6N, and 4/3 of the attention term.",
-    "model.how.hfu": "HFU counts the hardware FLOP per token instead of the model FLOP.",
-    "model.training.hfu": "At {mfu} MFU with {recompute} recomputation the GPUs run at "
-                          "**{hfu} HFU** (the hardware FLOP the job really executes).",
-    "model.training.inverse_heading": "Check a published run: from GPU-hours to MFU",
-    "model.training.gpu_hours": "GPU-hours of the run (optional)",
-    "model.training.gpu_hours_help": "The GPU-hours a run reports (e.g. 30.84M for Llama 3.1 "
-                                     "405B on H100), with the tokens above and the sidebar's "
-                                     "device: the MFU those hours imply. Kept in the link as "
-                                     "gpu_hours.",
-    "model.training.implied": "{hours} GPU-hours for {tokens} tokens imply an MFU of **{mfu}** "
-                              "(averaged over the whole run, restarts and stalls included).",
-    "model.training.implied_over": "Above 100 %: the GPU-hours, tokens, model or peak do not fit "
-                                   "together (a sparse peak? GPU-hours of a different run?).",
-    "model.how.training_flops": "Training FLOP of the chosen model: FLOP per token (attention "
-                                "included) times the training tokens.",
-    "model.how.implied_mfu": "The MFU a run's GPU-hours imply: the GPU-hours formula solved for MFU.",
-    # Decode page
-    "model.decode.kv_heading": "KV cache (from the model)",
-    "model.decode.kv_from_model": "Layers, KV heads and head size come from the model (GQA, MQA "
-                                  "or MLA as the architecture has it; sliding-window layers keep "
-                                  "at most their window).",
-    "model.decode.prompt": "Prompt length for prefill (optional, tokens)",
-    "model.decode.prompt_help": "Tokens of the prompt processed before the first new token, e.g. "
-                                "2048. Gives the time-to-first-token bound beside the per-token "
-                                "time. Kept in the link as prompt.",
-    "model.decode.tp_comm": "Add the tensor-parallel all-reduce time",
-    "model.decode.tp_comm_help": "With several GPUs, each layer ends in two all-reduces of the "
-                                 "batch's hidden states over the device's interconnect (ring, "
-                                 "one direction = half the hardware.toml figure). Latency is not "
-                                 "counted. Kept in the link as tp_comm=true/false.",
-    "model.decode.bound_help": "Memory bandwidth ÷ the bytes one token reads: the dense weights, "
-                               "the experts it is routed to, and its KV cache (when on).",
-    "model.decode.headline": "**{bw} ÷ ({read} weights read + {kv} KV cache) = {bound}** for one request ({weights}). Each GPU holds {total} of weights.",
-    "model.decode.no_fit_b1": "One request does not fit: the total weights are {total} ({weights}) "
-                              "plus {kv} of KV cache, more than {mem} ({gpus}). Use more "
-                              "GPUs or fewer bytes per weight.",
-    "model.decode.moe": "Mixture of experts: at batch {batch} each MoE layer reads about **{d} of {e} experts** ({d1} at batch 1), so a step reads {read} of weights per GPU, less than the {total} each GPU holds. Assumption: uniform routing (real routers are skewed and touch fewer).",
-    "model.decode.moe_b1": "Mixture of experts: one token reads **{d1} of {e} experts** per MoE layer, so a step reads {read} of weights per GPU while each GPU holds {total}. Larger batches route to more experts (uniform routing assumed).",
-    "model.decode.comm": "Tensor-parallel all-reduce: **{time}** per step on {gpus} GPUs at {link} "
-                         "per direction, added to the step time.",
-    "model.decode.comm_unknown": "The device has no interconnect figure, so no all-reduce time is added.",
-    "model.decode.prefill_heading": "Prefill: time to first token",
-    "model.decode.ttft": "Time to first token (bound)",
-    "model.decode.ttft_help": "The prompt's forward FLOP over the peak, or reading the weights "
-                              "once, whichever is longer; queueing and scheduling not counted.",
-    "model.decode.per_token": "Then per token (batch 1)",
-    "model.decode.per_token_help": "One decode step at batch 1 after the prompt.",
-    "model.decode.prefill_flops": "Prefill FLOP",
-    "model.decode.prefill_flops_help": "P × (2 FLOP per weight + causal attention), logits for the last position only; multi-head latent attention in its non-absorbed form, as engines run prefill.",
-    "model.decode.prefill_flops_params_help": "2 FLOP per parameter per prompt token (2·N·P); "
-                                              "no attention term without a model.",
-    "model.decode.prefill_params_note": "Parameters only: the attention term is left out; choose a "
-                                        "model in the sidebar to count it.",
-    "model.how.prefill_params": "Time to first token from the parameter count: the prompt's 2·N·P "
-                                "forward FLOP over the peak, or one read of the weights:",
-    "model.decode.prefill_compute": "A {prompt}-token prompt is compute-bound: {compute} of math "
-                                    "against {memory} to read the weights.",
-    "model.decode.prefill_memory": "A {prompt}-token prompt is still bandwidth-bound: reading the "
-                                   "weights takes {memory}, the math only {compute}.",
-    "model.decode.roofline_text": "At batch 1 a decode step of this model does about **{intensity} "
-                                  "FLOP per byte** (arithmetic intensity), far left of the ridge "
-                                  "at {ridge}: MFU {mfu1}. At batch {batch}: {mfub}.",
-    "model.how.decode_total": "Memory holds every weight (all experts):",
-    "model.how.decode_moe": "Expected distinct experts per MoE layer for b tokens choosing k of E "
-                            "uniformly, and the weights one step reads (dense part once, routed "
-                            "experts only those used; the untied input table is a gather of b rows):",
-    "model.how.decode_dense": "Weights one step reads (the untied input table is a gather of b rows):",
-    "model.how.decode_kv": "KV cache per token of context; at {ctx} tokens one sequence holds "
-                           "{seq}{windows}:",
-    "model.how.decode_windows": " (sliding-window layers capped at their window)",
-    "model.how.decode_step": "One decode step for batch b = {batch}: the slower of reading the "
-                             "bytes and doing the math (2 FLOP per active weight plus attention "
-                             "over the context), plus the all-reduce time when on:",
-    "model.how.decode_knee": "The knee (critical batch) where the two terms are equal, found "
-                             "numerically (the MoE weight read grows with b):",
-    "model.how.prefill": "Time to first token: the prompt's forward FLOP (causal attention, logits "
-                         "of the last position only) over the peak, or one read of the weights:",
-    "model.how.comm": "Ring all-reduce, two per layer, of b × d_model BF16 values, 2(t−1)/t of "
-                      "them over each GPU's link:",
-    # training memory
-    "model.mem.heading": "Training memory per GPU",
-    "model.mem.needs_model": "Choose a model in the sidebar to see the memory per GPU: the "
-                             "activations need the layers, width and heads.",
-    "model.mem.zero": "Sharding (ZeRO / FSDP)",
-    "model.mem.zero_help": "What is split across the data-parallel GPUs. Kept in the link as "
-                           "zero=0…3.",
-    "model.mem.zero.0": "0: none (plain data parallel)",
-    "model.mem.zero.1": "1: optimizer states",
-    "model.mem.zero.2": "2: + gradients",
-    "model.mem.zero.3": "3: + weights (FSDP full shard)",
-    "model.mem.optim": "Optimizer",
-    "model.mem.optim_help": "Bytes of optimizer state per parameter. Adam in mixed precision "
-                            "keeps an FP32 copy of the weights and two FP32 moments: 12 bytes.",
-    "model.mem.optim.adam-mixed": "Adam, mixed precision (12 B/param)",
-    "model.mem.optim.adam-fp32": "Adam, FP32 weights and gradients (4 + 4 + 8 B/param)",
-    "model.mem.optim.adam-8bit": "Adam, 8-bit states (2 B/param)",
-    "model.mem.optim.sgd-momentum": "SGD with momentum (4 B/param)",
-    "model.mem.mbs": "Micro-batch (sequences per GPU)",
-    "model.mem.mbs_help": "Sequences each GPU processes in one forward/backward pass.",
-    "model.mem.tp": "Tensor-parallel size",
-    "model.mem.tp_help": "GPUs one layer is split across (with sequence parallelism).",
-    "model.mem.pp": "Pipeline-parallel size",
-    "model.mem.pp_help": "Pipeline stages; each GPU holds the layers of one stage.",
-    "model.mem.bad_split": "{gpus} GPUs cannot be split into tensor {tp} × pipeline {pp} × data "
-                           "parallel groups: the GPUs must be a multiple of {tp} × {pp}.",
-    "model.mem.flash": "FlashAttention (scores not stored)",
-    "model.mem.flash_help": "FlashAttention never stores the s × s attention scores, which "
-                            "removes Korthikanti's 5·a·s/h term even without recomputation. "
-                            "Kept in the link as flash=true/false.",
-    "model.mem.weights": "Weights",
-    "model.mem.grads": "Gradients",
-    "model.mem.optimizer": "Optimizer states",
-    "model.mem.acts": "Activations",
-    "model.mem.acts_help": "One micro-batch, recomputation: {recompute} (Korthikanti et al. 2022).",
-    "model.mem.total": "Total per GPU",
-    "model.mem.fits": "**{total}** per GPU fits in {mem} ({pct}), {diff} to spare.",
-    "model.mem.tight": "**{total}** per GPU is {pct} of {mem}: it fits on paper, but the CUDA "
-                       "context, fragmentation and temporary buffers need the last 10 %.",
-    "model.mem.no_fit": "**{total}** per GPU does not fit in {mem}: {diff} too much ({pct}). Shard "
-                        "more (a higher ZeRO stage), recompute, or use a smaller micro-batch.",
-    "model.mem.unknown_memory": "The device's memory is not known, so the fit cannot be checked.",
-    "model.mem.assumptions": "Weights and gradients in BF16 (2 bytes; 4 with FP32 Adam), placed "
-                             "as tensor parallelism places them; parameters split evenly over the "
-                             "pipeline stages. Activations per Korthikanti et al. 2022 (16-bit, "
-                             "GPT layer); the logits, the CUDA context and fragmentation are left "
-                             "to the 10 % reserve.",
-    "model.how.mem_states": "Weights, gradients and optimizer states per GPU: N parameters split "
-                            "over tensor × pipeline parallel, then ZeRO stage {zero} shards "
-                            "them over the {dp} data-parallel GPUs.",
-    "model.how.mem_acts": "Activations of one micro-batch per layer (Korthikanti et al. 2022), "
-                          "times the layers on this GPU.",
+    "model.title": "A whole model on the roofline",
+    "model.intro": "Every operator of one transformer block — and the embedding and LM head — "
+                 "as a point on the device's roofline, for one **prefill** (the prompt) or "
+                 "**decode** (one new token per request) step. Move the batch: the matrix "
+                 "multiplications slide right and cross the ridge, while attention in decode "
+                 "stays on the slope (each request reads its own KV cache). The times are "
+                 "bounds, max(FLOPs ÷ peak, bytes ÷ bandwidth) per operator, summed over the "
+                 "layers.",
+    "model.no_model": "This page needs an architecture, not only a parameter count. Pick a model "
+                    "in the sidebar (**Model**), or paste a `config.json` there.",
+    "model.use_default": "Use Llama 2 7B",
+    "model.use_default_help": "Selects Llama 2 7B (the chapter's 7B model) in the sidebar.",
+    "model.opened_on_default": "Opened on Llama 2 7B, the chapter's 7B model: choose another "
+                             "model in the sidebar (**Model**), or paste a `config.json` there.",
+    "model.inputs_heading": "The step",
+    "model.phase": "Phase",
+    "model.phase_help": "Prefill processes the whole prompt at once (time to first token); decode "
+                      "generates one token per request, reading the weights and the KV cache "
+                      "once per step.",
+    "model.phase.prefill": "Prefill (the prompt)",
+    "model.phase.decode": "Decode (one token)",
+    "model.batch": "Batch size (requests)",
+    "model.batch_help": "Requests processed together in one step. One read of the weights serves "
+                      "the whole batch, so the matrix multiplications do more math per byte as it "
+                      "grows; each request's KV cache is read for that request only.",
+    "model.prompt": "Prompt length (tokens)",
+    "model.prompt_help": "Tokens of each prompt processed in the prefill step, e.g. 2048 or 32k. "
+                       "Attention is causal: a query sees the tokens before it.",
+    "model.context": "Context length (tokens)",
+    "model.context_help": "Tokens already in each request's KV cache when the new token is "
+                        "generated, e.g. 4096 or 128k. Sliding-window layers read at most their "
+                        "window.",
+    "model.weights": "Weight precision",
+    "model.weights_help": "How the weights are stored: BF16/FP16 = 2 bytes, FP8/INT8 = 1, INT4 = "
+                        "0.5 (quantisation scales ignored).",
+    "model.act": "Activation precision",
+    "model.act_help": "Element size of the activations between operators (inputs and outputs of "
+                    "every kernel).",
+    "model.kv": "KV cache precision",
+    "model.kv_help": "Element size of the cached keys and values.",
+    "model.dtype_label": "{name} ({bytes} bytes)",
+    "model.tp": "Tensor-parallel GPUs",
+    "model.tp_help": "GPUs one model copy is split across (Megatron-LM): each does 1/n of every "
+                   "projection, expert and attention head; norms, residual adds, the router and "
+                   "the embedding run on every GPU. Times are per GPU (all run in parallel); the "
+                   "all-reduces between them are not counted.",
+    "model.attention": "Attention kernel",
+    "model.attention_help": "Fused (FlashAttention): the scores stay on chip, each tensor is read "
+                          "once. Unfused: QKᵀ, softmax and ·V are three kernels and the score "
+                          "matrix goes through memory twice.",
+    "model.attention.flash": "Fused (FlashAttention)",
+    "model.attention.unfused": "Unfused (QKᵀ, softmax, ·V)",
+    "model.overlay": "Overlay my kernels",
+    "model.fig.and_more": "{label} (+{n} more here)",
+    "model.overlay_help": "Draw the kernels of the Roofline page's kernel table (typed, built or "
+                        "imported from a trace) on this chart, and match them to the model's "
+                        "operators below.",
+    "model.tp_invalid": "Tensor-parallel GPUs must divide the model's {heads} attention heads (each GPU takes whole heads).",
+    "model.model_caption": "{name}: {layers} layers, d_model {d}, {heads} heads × {hd} "
+                         "({kv} KV heads){moe}. [Source]({source})",
+    "model.model_caption_moe": ", {experts} experts, {k} per token",
+    "model.op.embedding": "Embedding (gather)",
+    "model.op.norm_in": "Input norm",
+    "model.op.qkv": "QKV projection",
+    "model.op.mla_absorb": "MLA K/V up-projections",
+    "model.op.rope": "Rotary embedding",
+    "model.op.attn_fused": "Attention (fused)",
+    "model.op.attn_qk": "Attention QKᵀ",
+    "model.op.attn_softmax": "Attention softmax",
+    "model.op.attn_pv": "Attention ·V",
+    "model.op.o_proj": "Output projection",
+    "model.op.residual_attn": "Residual add (attention)",
+    "model.op.norm_post": "Post-attention norm",
+    "model.op.norm_extra": "Extra norm",
+    "model.op.router": "MoE router",
+    "model.op.experts": "Routed experts",
+    "model.op.shared_experts": "Shared experts",
+    "model.op.mlp_gate": "MLP gate",
+    "model.op.mlp_up": "MLP up",
+    "model.op.mlp_act": "MLP activation",
+    "model.op.mlp_down": "MLP down",
+    "model.op.residual_mlp": "Residual add (MLP)",
+    "model.op.norm_final": "Final norm",
+    "model.op.lm_head": "LM head",
+    "model.kind.model": "once per model",
+    "model.kind.dense": "dense layers",
+    "model.kind.moe": "MoE layers",
+    "model.kind.dense_sliding": "dense, sliding-window layers",
+    "model.kind.moe_sliding": "MoE, sliding-window layers",
+    "model.op_label": "{op} · {kind}",
+    "model.metric.step": "Step time bound",
+    "model.metric.step_help": "max(FLOPs ÷ peak, bytes ÷ bandwidth) of the whole step on one GPU of the tensor-parallel group (calc.inference: the Decode page's and Plans' number). The operator-by-operator sum is below the table's summary.",
+    "model.metric.decode_tps": "Tokens/s bound (batch {batch})",
+    "model.metric.decode_tps_help": "Batch ÷ step time: the fastest the whole batch can generate.",
+    "model.metric.per_request": "Per request",
+    "model.metric.per_request_help": "1 ÷ step time: the speed one request sees.",
+    "model.metric.ttft": "Time to first token bound",
+    "model.metric.ttft_help": "The prefill of the whole batch (calc.inference.prefill, as on the Decode page): no request gets its first token sooner.",
+    "model.metric.prefill_tps": "Prompt tokens/s",
+    "model.metric.prefill_tps_help": "Batch × prompt length ÷ the prefill time bound.",
+    "model.metric.whole": "Operator by operator",
+    "model.metric.whole_help": "Σ over operators and layers of max(FLOPs ÷ peak, bytes ÷ bandwidth), activations included: longer than the bound beside it when some operators are compute-bound and others memory-bound.",
+    "model.whole_caption": "Summed operator by operator, each at its own bound and with the activations' traffic: {whole} per step, {tps}. Longer than the step bound above when some operators are compute-bound and others memory-bound.",
+    "model.needs": "needs {mem}",
+    "model.fits": "Memory per GPU: {weights} of weights + {kv} of KV cache = {total} of {mem}, with at least {reserve} left for activations and the runtime.",
+    "model.no_fit": "Does not fit: each GPU would hold {weights} of weights + {kv} of KV cache = {total}, more than its {mem}. Use more tensor-parallel GPUs, a smaller batch or context, or fewer bytes per weight.",
+    "model.summary_decode": "Decode reads **{weights}** of weights and **{kv}** of KV cache per GPU "
+                          "per step; **{mem_share}** of the time bound goes to memory-bound "
+                          "operators. Largest: **{top}** ({top_share}).",
+    "model.summary_prefill": "The prompt does **{flops}** per GPU; **{cmp_share}** of the time bound "
+                           "goes to compute-bound operators. Largest: **{top}** ({top_share}).",
+    "model.decode_link": "Same setup on the Decode page →",
+    "model.chart_heading": "The operators on the roofline",
+    "model.chart_caption": "Each point is one operator at its ceiling (the roofline at its "
+                         "arithmetic intensity); its size shows its share of the step's time. "
+                         "Zero-FLOP operators (the embedding gather) sit on the left edge.",
+    "model.fig.memory": "memory-bound operator",
+    "model.fig.compute": "compute-bound operator",
+    "model.fig.zero": "zero-FLOP operator (drawn at the left edge)",
+    "model.fig.measured": "measured kernels",
+    "model.fig.hover": "<b>%{hovertext}</b><br>FLOPs: %{customdata[0]}<br>Bytes: %{customdata[1]}"
+                     "<br>Arithmetic intensity: %{customdata[2]}<br>Ceiling: %{customdata[3]}"
+                     "<br>Time bound (all layers): %{customdata[4]}<br>Share of the step: "
+                     "%{customdata[5]}<br>%{customdata[6]}",
+    "model.table_heading": "Every operator",
+    "model.col.operator": "Operator",
+    "model.col.layers": "Layers",
+    "model.col.count": "Runs",
+    "model.col.flops": "FLOPs (each)",
+    "model.col.bytes": "Bytes (each)",
+    "model.col.intensity": "Arithmetic intensity (FLOP/B)",
+    "model.col.bound": "Bound",
+    "model.col.time": "Time bound (all)",
+    "model.col.share": "Share",
+    "model.col.formula": "Formula",
+    "model.download_csv": "Download the operators (CSV)",
+    "model.download_help": "Every operator with its FLOPs, bytes, arithmetic intensity, bound, time "
+                         "and share, in SI base units (FLOP, bytes, seconds).",
+    "model.measured_heading": "Measured beside modelled",
+    "model.measured_intro": "Kernels of the Roofline page's kernel table with a measured time, "
+                          "matched to this model's operators: first by the kind of work the "
+                          "kernel's name shows (GEMM, attention, norm, element-wise), then to "
+                          "the operator of that kind whose FLOPs are closest (within 2×). "
+                          "**Of bound** = the operator's modelled time bound ÷ the kernel's "
+                          "measured time (100 % = at the roofline).",
+    "model.measured_none": "No kernel of the Roofline page's table has a measured time. Import a "
+                         "trace or type times on the Roofline page to compare.",
+    "model.col.kernel": "Kernel",
+    "model.col.class": "Kind",
+    "model.col.matched": "Matched operator",
+    "model.col.measured": "Measured",
+    "model.col.model_time": "Modelled bound",
+    "model.col.of_bound": "Of bound",
+    "model.unmatched": "— (no operator of this kind within 2× of its FLOPs)",
+    "model.class.matmul": "GEMM",
+    "model.class.attention": "attention",
+    "model.class.norm": "norm",
+    "model.class.elementwise": "element-wise",
+    "model.class.other": "other",
+    "model.how.tokens": "Tokens in the step: batch × new tokens per request (prefill: the prompt, "
+                      "decode: 1).",
+    "model.how.gemm": "A projection of a d_in × d_out weight over T tokens: 2 FLOPs per weight and "
+                    "token; the weights are read once for the whole batch, so the arithmetic "
+                    "intensity grows with T (about T FLOP/byte for 2-byte weights).",
+    "model.how.attention": "Attention: each query attends k̄ keys (decode: the whole cache, "
+                         "capped at a sliding window; prefill: about half the prompt, causal). "
+                         "Each request reads its own KV cache, so its arithmetic intensity does "
+                         "not grow with the batch.",
+    "model.how.step": "The step's time bound: every operator at its own roofline, summed over the "
+                    "layers (per GPU of the tensor-parallel group).",
+    "model.how.tokens_per_s": "Decode: tokens/s of the batch; prefill: the time to first token "
+                              "is the step itself.",
+    "model.how.experts": "MoE: the batch's T tokens each pick k of E experts; under uniform routing "
+                       "D = E·(1 − (1 − k/E)^T) distinct experts are touched and their weights "
+                       "read (an assumption: real routers are skewed).",
+    "model.tight": "Tight: each GPU holds {weights} of weights + {kv} of KV cache = {total} of its {mem}, leaving less than the {reserve} kept free for activations and the runtime.",
 }
 
 ZH = {
-    "model.heading": "模型",
-    "model.label": "模型",
-    "model.help": "从 models.toml 选一个模型（每个都注明来源：config.json 或论文），MFU、训练和解码的数字"
-                  "就按它的结构来算：激活参数和总参数、注意力宽度、KV cache、专家。「自定义：只填参数量」"
-                  "用你输入的参数量（本章的思路）。链接里记作 model=<id>。",
-    "model.custom": "自定义：只填参数量",
-    "model.option_dense": "稠密 · {name}",
-    "model.option_moe": "MoE · {name}",
-    "model.pasted_option": "粘贴的配置 · {name}",
-    "model.custom_caption": "各页面使用你输入的参数量：训练按每 token 6·N，解码按 N × 每个权重的字节数。",
-    "model.file_error": "模型配置文件读取失败，目前只能用「自定义：只填参数量」。{message}",
-    "model.token_error": "链接里的模型无法读取，已忽略：{message}",
-    "model.paste_heading": "粘贴 config.json",
-    "model.paste_intro": "你自己的模型：粘贴或上传它的 Hugging Face config.json（Llama、Mistral、Mixtral、"
-                         "Qwen2/Qwen3 及其 MoE 版本、DeepSeek-V2/V3、Gemma 2、GPT-NeoX、gpt-oss）。"
-                         "不会下载任何东西。模型结构会压缩后放进链接。",
-    "model.paste_label": "config.json 内容",
-    "model.paste_help": "整个文件（JSON）。只读取结构相关的键（层数、隐藏维度、头数、KV 头数、FFN 和专家大小等）。",
-    "model.upload_label": "……或上传 config.json",
-    "model.upload_help": "模型仓库里的 config.json 文件；上传的文件优先于粘贴的文本。",
-    "model.paste_button": "使用这个配置",
-    "model.paste_button_help": "读取配置并把它选为当前模型。",
-    "model.paste_empty": "请先粘贴 config.json 或选择文件。",
-    "model.paste_error": "这个配置无法使用：{message}。模型选择和其他所有输入都保持不变。",
-    "model.paste_ok": "配置已读取，并已选为当前模型。",
-    "model.fact.total": "总参数",
-    "model.fact.active": "每 token 激活参数",
-    "model.fact.experts": "专家",
-    "model.fact.experts_value": "{e} 个路由专家中选 {k} 个 + {shared} 个共享专家，{layers} 层中有 {moe} 层",
-    "model.fact.layers": "层数",
-    "model.fact.heads": "头数 / KV 头数",
-    "model.fact.heads_value": "{heads} / {kv} × {hd}",
-    "model.fact.width": "注意力宽度",
-    "model.fact.width_value": "{width}（d_model {d}）",
-    "model.fact.kv": "每 token 的 KV cache（BF16）",
-    "model.fact.mla": "潜在注意力（MLA）",
-    "model.fact.mla_value": "每层缓存 {r} + {rope}",
-    "model.fact.window": "滑动窗口",
-    "model.fact.window_value": "{layers} 层中有 {n} 层，窗口 {w} 个 token",
-    "model.fact.convention": "总参数：存下来的全部权重（决定显存）。激活参数：一个 token 要乘到的权重——算上输出头（lm_head），不算输入词嵌入的查表，"
-                             "也不算它没被路由到的专家。各页面的每 token FLOP 都用激活参数。",
-    "model.notes": "关于这个模型的说明",
-    "model.params_from_model": "N 来自侧边栏选的模型 **{name}**：每 token **{active}** 激活参数（总共 {total}）。",
-    "model.attn_heading": "注意力项（来自模型）",
-    "model.attn_intro": "模型结构已知，所以注意力项总会计入：对被关注的每个 key 每次乘加算 2 FLOP，"
-                        "注意力宽度是头数 × 每头维度（不是 d_model），滑动窗口层最多只看窗口内的 key。",
-    "model.recompute": "激活重计算",
-    "model.recompute_help": "反向传播时重新计算哪些激活（激活检查点）。它改变硬件 FLOP（HFU），不改变有效的模型 FLOP（MFU）。链接里记作 recompute=none / selective / full。",
-    "model.recompute.none": "不重计算",
-    "model.recompute.selective": "选择性（只重计算注意力核心）",
-    "model.recompute.full": "全量（多一次前向）",
-    "model.metric.hfu": "HFU",
-    "model.metric.hfu_help": "硬件算力利用率：和 MFU 一样，但按 GPU 实际做的计算来算，包括重计算（{recompute}）。",
-    "model.metric.hw_fpt": "每 token 硬件 FLOP",
-    "model.metric.hw_fpt_help": "每 token 模型 FLOP 加上重计算再做一遍的部分：全量重计算是 8N 而不是 6N，注意力项也变成 4/3 倍。",
-    "model.hfu_note": "公开报告通常给的是 **MFU**（PaLM、Chinchilla 时代的论文、MosaicML 的 MFU 一栏）："
-                      "重计算的部分不是有效计算。Megatron-LM 的论文和 llm-foundry 的 HFU 一栏会把它算进去（HFU）；"
-                      "全量重计算时 HFU = 4/3 × MFU。",
-    "model.breakdown": "每 token：矩阵乘 6·N = {matmul}，注意力 {attn}，合计 {total}（注意力占 {share}）。",
-    "model.causal_yes": "因果（每个 query 只看它之前的 key）",
-    "model.causal_no": "非因果（所有 key 都算，PaLM / llm-foundry 的算法）",
-    "model.how.fpt_model": "所选模型的每 token FLOP：每个激活参数 6 FLOP（前向 2、反向 4），加上前向注意力 A 的 3 倍。",
-    "model.how.attn": "每 token 的前向注意力：QKᵀ 和注意力·V，对 k 个被关注的 key 每次乘加 2 FLOP，宽度为头数 × 每头维度。"
-                      "掩码：{causal}。{groups}。",
-    "model.how.attn_group_full": "{n} 个全注意力层，k = {k}",
-    "model.how.attn_group_window": "{n} 个滑动窗口层（窗口 {w}），k = {k}",
-    "model.how.hw_selective": "选择性重计算在反向传播时把注意力核心再算一遍（Korthikanti 等，2022）。",
-    "model.how.hw_full": "全量重计算把每层的前向再跑一遍：8N 而不是 6N，注意力项也是 4/3 倍。",
-    "model.how.hfu": "HFU 用每 token 硬件 FLOP 代替模型 FLOP。",
-    "model.training.hfu": "MFU 为 {mfu}、激活重计算选「{recompute}」时，GPU 实际跑在 **{hfu} HFU**（任务真正执行的硬件 FLOP）。",
-    "model.training.inverse_heading": "核对公开的训练：从 GPU 小时反推 MFU",
-    "model.training.gpu_hours": "这次训练的 GPU 小时（可选）",
-    "model.training.gpu_hours_help": "报告里给出的 GPU 小时（例如 Llama 3.1 405B 在 H100 上是 30.84M），结合上面的 token 数和侧边栏的设备，"
-                                     "算出这些 GPU 小时对应的 MFU。链接里记作 gpu_hours。",
-    "model.training.implied": "{tokens} 个 token 用了 {hours} GPU 小时，对应的 MFU 是 **{mfu}**（整个训练的平均值，包括重启和停顿）。",
-    "model.training.implied_over": "超过 100%：GPU 小时、token 数、模型或峰值对不上（用了稀疏峰值？是另一次训练的 GPU 小时？）。",
-    "model.how.training_flops": "所选模型的训练 FLOP：每 token FLOP（含注意力）乘以训练 token 数。",
-    "model.how.implied_mfu": "GPU 小时对应的 MFU：把 GPU 小时的公式反过来解出 MFU。",
-    "model.decode.kv_heading": "KV cache（来自模型）",
-    "model.decode.kv_from_model": "层数、KV 头数和每头维度来自模型（按结构是 GQA、MQA 或 MLA；滑动窗口层最多只存窗口内的 token）。",
-    "model.decode.prompt": "预填充的提示词长度（可选，token）",
-    "model.decode.prompt_help": "生成第一个新 token 之前要处理的提示词 token 数，例如 2048。给出首 token 时间的下限，和每 token 时间并列。"
-                                "链接里记作 prompt。",
-    "model.decode.tp_comm": "计入张量并行的 all-reduce 时间",
-    "model.decode.tp_comm_help": "用多张卡做张量并行时，每层结束要对这批的隐藏状态做两次 all-reduce，走设备的互联（ring 算法，单方向 = hardware.toml 数字的一半）。"
-                                 "不计延迟。链接里记作 tp_comm=true/false。",
-    "model.decode.bound_help": "显存带宽 ÷ 一个 token 要读的字节：稠密权重、它被路由到的专家，以及它的 KV cache（打开时）。",
-    "model.decode.headline": "一个请求（{weights}）的上限：**{bw} ÷ (读 {read} 权重 + {kv} KV cache) = {bound}**。"
-                             "每张卡存 {total} 权重。",
-    "model.decode.no_fit_b1": "一个请求都放不下：全部权重 {total}（{weights}）加上 {kv} KV cache，超过了 {mem}（{gpus}）。请用更多 GPU 或每个权重更少的字节。",
-    "model.decode.moe": "混合专家：批大小 {batch} 时每个 MoE 层大约要读 **{e} 个专家中的 {d} 个**（批大小 1 时是 {d1} 个），所以每张卡一步读 {read} 权重，少于每张卡存的 {total}。假设：均匀路由（真实路由有偏斜，读得更少）。",
-    "model.decode.moe_b1": "混合专家：一个 token 在每个 MoE 层只读 **{e} 个专家中的 {d1} 个**，所以每张卡一步读 {read} 权重，而每张卡要存 {total}。批越大路由到的专家越多（假设均匀路由）。",
-    "model.decode.comm": "张量并行 all-reduce：{gpus} 张卡、单方向 {link} 时每步 **{time}**，加到单步时间上。",
-    "model.decode.comm_unknown": "设备没有互联带宽数据，所以没有加 all-reduce 时间。",
-    "model.decode.prefill_heading": "预填充：首 token 时间",
-    "model.decode.ttft": "首 token 时间（下限）",
-    "model.decode.ttft_help": "提示词的前向 FLOP ÷ 峰值算力，或把权重读一遍的时间，取较长者；不计排队和调度。",
-    "model.decode.per_token": "之后每 token（批大小 1）",
-    "model.decode.per_token_help": "处理完提示词后，批大小 1 的一个解码步。",
-    "model.decode.prefill_flops": "预填充 FLOP",
-    "model.decode.prefill_flops_help": "P × (每个权重 2 FLOP + 因果注意力)，只算最后一个位置的 logits；多头潜在注意力按推理引擎预填充时的非吸收形式计算。",
-    "model.decode.prefill_flops_params_help": "每个提示词 token 每个参数 2 FLOP（2·N·P）；没有选模型时不含注意力项。",
-    "model.decode.prefill_params_note": "只填了参数量：不含注意力项；在侧边栏选一个模型才能把它算进去。",
-    "model.how.prefill_params": "由参数量得到的首 token 时间：提示词的 2·N·P 前向 FLOP ÷ 峰值算力，或把权重读一遍：",
-    "model.decode.prefill_compute": "{prompt} 个 token 的提示词是算力受限的：计算要 {compute}，读权重只要 {memory}。",
-    "model.decode.prefill_memory": "{prompt} 个 token 的提示词仍是带宽受限的：读权重要 {memory}，计算只要 {compute}。",
-    "model.decode.roofline_text": "批大小 1 时，这个模型的一个解码步每字节只做约 **{intensity} FLOP**（算术强度），"
-                                  "远在拐点 {ridge} 的左边：MFU {mfu1}。批大小 {batch} 时：{mfub}。",
-    "model.how.decode_total": "显存里要放下全部权重（所有专家）：",
-    "model.how.decode_moe": "b 个 token 各自从 E 个专家里均匀选 k 个时，每个 MoE 层用到的不同专家数的期望，以及一步要读的权重（稠密部分读一次，"
-                            "路由专家只读用到的；未共享的输入词嵌入表只取 b 行）：",
-    "model.how.decode_dense": "一步要读的权重（未共享的输入词嵌入表只取 b 行）：",
-    "model.how.decode_kv": "每个上下文 token 的 KV cache；{ctx} 个 token 时一条序列占 {seq}{windows}：",
-    "model.how.decode_windows": "（滑动窗口层最多存窗口大小）",
-    "model.how.decode_step": "批大小 b = {batch} 的一个解码步：读字节和做计算（每个激活权重 2 FLOP 加上对上下文的注意力）取较慢者，打开时再加 all-reduce 时间：",
-    "model.how.decode_knee": "两项相等时的临界批大小，用数值方法求（MoE 要读的权重随 b 增加）：",
-    "model.how.prefill": "首 token 时间：提示词的前向 FLOP（因果注意力，只算最后一个位置的 logits）÷ 峰值算力，或者把权重读一遍：",
-    "model.how.comm": "Ring all-reduce，每层两次，每次 b × d_model 个 BF16 数，每卡的链路上走其中的 2(t−1)/t：",
-    "model.mem.heading": "每卡的训练显存",
-    "model.mem.needs_model": "在侧边栏选一个模型，才能看到每卡的显存：激活需要层数、宽度和头数。",
-    "model.mem.zero": "切分（ZeRO / FSDP）",
-    "model.mem.zero_help": "哪些东西在数据并行的 GPU 之间切分。链接里记作 zero=0…3。",
-    "model.mem.zero.0": "0：不切分（普通数据并行）",
-    "model.mem.zero.1": "1：优化器状态",
-    "model.mem.zero.2": "2：+ 梯度",
-    "model.mem.zero.3": "3：+ 权重（FSDP 全切分）",
-    "model.mem.optim": "优化器",
-    "model.mem.optim_help": "每个参数的优化器状态字节数。混合精度 Adam 保存一份 FP32 权重和两个 FP32 动量：12 字节。",
-    "model.mem.optim.adam-mixed": "Adam，混合精度（12 字节/参数）",
-    "model.mem.optim.adam-fp32": "Adam，FP32 权重和梯度（4 + 4 + 8 字节/参数）",
-    "model.mem.optim.adam-8bit": "Adam，8 位状态（2 字节/参数）",
-    "model.mem.optim.sgd-momentum": "带动量的 SGD（4 字节/参数）",
-    "model.mem.mbs": "微批大小（每卡的序列数）",
-    "model.mem.mbs_help": "每卡一次前向/反向处理的序列数。",
-    "model.mem.tp": "张量并行度",
-    "model.mem.tp_help": "一层被切到几张卡上（带序列并行）。",
-    "model.mem.pp": "流水线并行度",
-    "model.mem.pp_help": "流水线的级数；每卡只放一级的层。",
-    "model.mem.bad_split": "{gpus} 张卡无法分成张量并行 {tp} × 流水线 {pp} × 数据并行：GPU 数必须是 {tp} × {pp} 的倍数。",
-    "model.mem.flash": "FlashAttention（不保存注意力分数）",
-    "model.mem.flash_help": "FlashAttention 从不保存 s × s 的注意力分数，所以即使不重计算，Korthikanti 公式里的 5·a·s/h 项也没有了。"
-                            "链接里记作 flash=true/false。",
-    "model.mem.weights": "权重",
-    "model.mem.grads": "梯度",
-    "model.mem.optimizer": "优化器状态",
-    "model.mem.acts": "激活",
-    "model.mem.acts_help": "一个微批，重计算：{recompute}（Korthikanti 等，2022）。",
-    "model.mem.total": "每卡合计",
-    "model.mem.fits": "每卡 **{total}**，装得进 {mem}（{pct}），还剩 {diff}。",
-    "model.mem.tight": "每卡 **{total}**，占 {mem} 的 {pct}：纸面上装得下，但 CUDA 上下文、碎片和临时缓冲需要最后那 10%。",
-    "model.mem.no_fit": "每卡 **{total}**，装不进 {mem}：多了 {diff}（{pct}）。请切分得更多（更高的 ZeRO 阶段）、重计算，或减小微批。",
-    "model.mem.unknown_memory": "不知道设备的显存大小，无法判断是否装得下。",
-    "model.mem.assumptions": "权重和梯度按 BF16（2 字节；FP32 Adam 为 4 字节），按张量并行的方式放置；参数在流水线各级间平均分配。"
-                             "激活按 Korthikanti 等（2022）的公式（16 位，GPT 结构的层）；logits、CUDA 上下文和碎片留给 10% 的余量。",
-    "model.how.mem_states": "每卡的权重、梯度和优化器状态：N 个参数先按张量并行 × 流水线并行切分，再由 ZeRO 阶段 {zero} 在 {dp} 张数据并行 GPU 上切分。",
-    "model.how.mem_acts": "一个微批每层的激活（Korthikanti 等，2022），乘以这张卡上的层数。",
+    "model.title": "整个模型放上 Roofline",
+    "model.intro": "一个 Transformer 块的每个算子（以及词嵌入和输出头）都是设备 Roofline 上的一个点，对应一次**预填充**（处理提示词）或一次**解码**（每个请求生成一个新 "
+                 "token）。拖动批大小：矩阵乘向右移动并越过拐点，而解码时的注意力一直停在斜坡上（每个请求读自己的 KV cache）。"
+                 "这里的时间都是下限：每个算子取 max(FLOP ÷ 峰值算力, 字节 ÷ 显存带宽)，再对所有层求和。",
+    "model.no_model": "这个页面需要模型结构，而不只是参数量。请在侧边栏（「模型」）里选一个模型，或在那里粘贴 `config.json`。",
+    "model.use_default": "使用 Llama 2 7B",
+    "model.use_default_help": "在侧边栏选中 Llama 2 7B（本章的 7B 模型）。",
+    "model.opened_on_default": "已用本章的 7B 模型 Llama 2 7B 打开：可在侧边栏（**模型**）里换一个模型，"
+                             "或在那里粘贴 `config.json`。",
+    "model.inputs_heading": "这一步",
+    "model.phase": "阶段",
+    "model.phase_help": "预填充一次处理整个提示词（决定首 token 时间）；解码每个请求生成一个 token，每一步把权重和 KV cache 各读一遍。",
+    "model.phase.prefill": "预填充（处理提示词）",
+    "model.phase.decode": "解码（一个 token）",
+    "model.batch": "批大小（请求数）",
+    "model.batch_help": "一步里一起处理的请求数。权重读一遍就服务整个 batch，所以 batch 越大，"
+                      "矩阵乘每字节做的计算越多；而每个请求的 KV cache 只为它自己读。",
+    "model.prompt": "提示词长度（token）",
+    "model.prompt_help": "预填充这一步里每个提示词的 token 数，例如 2048 或 32k。注意力是因果的：每个 query 只看它之前的 token。",
+    "model.context": "上下文长度（token）",
+    "model.context_help": "生成新 token 时每个请求 KV cache 里已有的 token 数，例如 4096 或 128k。"
+                        "滑动窗口层最多读它的窗口。",
+    "model.weights": "权重精度",
+    "model.weights_help": "权重的存储格式：BF16/FP16 = 2 字节，FP8/INT8 = 1，INT4 = 0.5（不计量化缩放因子）。",
+    "model.act": "激活精度",
+    "model.act_help": "算子之间激活的元素大小（每个 kernel 的输入和输出）。",
+    "model.kv": "KV cache 精度",
+    "model.kv_help": "缓存的 key 和 value 的元素大小。",
+    "model.dtype_label": "{name}（{bytes} 字节）",
+    "model.tp": "张量并行 GPU 数",
+    "model.tp_help": "一份模型切分到几张卡上（Megatron-LM）：每张卡做每个投影、专家和注意力头的 1/n；归一化、残差加、路由器和词嵌入每张卡都做一遍。"
+                   "时间按单卡计（各卡并行）；卡间的 all-reduce 不计入。",
+    "model.attention": "注意力 kernel",
+    "model.attention_help": "融合（FlashAttention）：分数矩阵留在片上，每个张量只读一遍。不融合："
+                          "QKᵀ、softmax 和 ·V 是三个 kernel，分数矩阵要进出显存两次。",
+    "model.attention.flash": "融合（FlashAttention）",
+    "model.attention.unfused": "不融合（QKᵀ、softmax、·V）",
+    "model.overlay": "叠加我的 kernel",
+    "model.fig.and_more": "{label}（此处另有 {n} 个）",
+    "model.overlay_help": "把「Roofline」页 kernel 表里的 kernel（手填、Kernel 计算器生成或从 trace 导入）画到这张图上，"
+                        "并在下面与模型的算子对应起来。",
+    "model.tp_invalid": "张量并行 GPU 数必须整除模型的 {heads} 个注意力头（每张卡分到整数个头）。",
+    "model.model_caption": "{name}：{layers} 层，d_model {d}，{heads} 个头 × {hd}（{kv} 个 KV 头）{moe}。"
+                         "[来源]({source})",
+    "model.model_caption_moe": "，{experts} 个专家，每个 token 选 {k} 个",
+    "model.op.embedding": "词嵌入（按行读取）",
+    "model.op.norm_in": "输入归一化",
+    "model.op.qkv": "QKV 投影",
+    "model.op.mla_absorb": "MLA 的 K/V 上投影",
+    "model.op.rope": "旋转位置编码",
+    "model.op.attn_fused": "注意力（融合）",
+    "model.op.attn_qk": "注意力 QKᵀ",
+    "model.op.attn_softmax": "注意力 softmax",
+    "model.op.attn_pv": "注意力 ·V",
+    "model.op.o_proj": "输出投影",
+    "model.op.residual_attn": "残差加（注意力）",
+    "model.op.norm_post": "注意力后的归一化",
+    "model.op.norm_extra": "额外的归一化",
+    "model.op.router": "MoE 路由器",
+    "model.op.experts": "路由专家",
+    "model.op.shared_experts": "共享专家",
+    "model.op.mlp_gate": "MLP gate 投影",
+    "model.op.mlp_up": "MLP up 投影",
+    "model.op.mlp_act": "MLP 激活",
+    "model.op.mlp_down": "MLP down 投影",
+    "model.op.residual_mlp": "残差加（MLP）",
+    "model.op.norm_final": "最后的归一化",
+    "model.op.lm_head": "输出头（lm_head）",
+    "model.kind.model": "每个模型一次",
+    "model.kind.dense": "稠密层",
+    "model.kind.moe": "MoE 层",
+    "model.kind.dense_sliding": "稠密、滑动窗口层",
+    "model.kind.moe_sliding": "MoE、滑动窗口层",
+    "model.op_label": "{op} · {kind}",
+    "model.metric.step": "单步时间下限",
+    "model.metric.step_help": "整步在张量并行组中一张卡上的 max(FLOP ÷ 峰值算力, 字节 ÷ 显存带宽)（calc.inference："
+                            "与「解码速度」页和「方案对比」页同一个数）。逐个算子求和的结果在表格摘要下面。",
+    "model.metric.decode_tps": "tokens/秒上限（批大小 {batch}）",
+    "model.metric.decode_tps_help": "批大小 ÷ 单步时间：整个 batch 最快的生成速度。",
+    "model.metric.per_request": "每个请求",
+    "model.metric.per_request_help": "1 ÷ 单步时间：单个请求看到的速度。",
+    "model.metric.ttft": "首 token 时间下限",
+    "model.metric.ttft_help": "整批的预填充（calc.inference.prefill，与「解码速度」页相同）：没有请求能更早拿到第一个 token。",
+    "model.metric.prefill_tps": "提示词 tokens/秒",
+    "model.metric.prefill_tps_help": "批大小 × 提示词长度 ÷ 预填充时间下限。",
+    "model.metric.whole": "逐个算子求和",
+    "model.metric.whole_help": "对所有算子和层求 max(FLOP ÷ 峰值算力, 字节 ÷ 显存带宽) 之和，含激活的读写：有的算子算力受限、有的带宽受限时，比旁边的下限更长。",
+    "model.whole_caption": "逐个算子按各自的下限求和（含激活的读写）：每步 {whole}，{tps}。有的算子算力受限、有的带宽受限时，比上面的单步下限更长。",
+    "model.needs": "需要 {mem}",
+    "model.fits": "每卡显存：权重 {weights} + KV cache {kv} = {total}，容量 {mem}，至少还留出 {reserve} 给激活和运行时。",
+    "model.no_fit": "放不下：每张卡要存 {weights} 权重 + {kv} KV cache = {total}，超过它的 {mem}。请用更多张量并行 GPU、更小的批大小或上下文，或每个权重更少的字节。",
+    "model.summary_decode": "解码每一步每卡读 **{weights}** 权重和 **{kv}** KV cache；时间下限的 **{mem_share}** 花在带宽受限的算子上。"
+                          "最大的是 **{top}**（{top_share}）。",
+    "model.summary_prefill": "提示词每卡要做 **{flops}**；时间下限的 **{cmp_share}** 花在算力受限的算子上。最大的是 **{top}**（{top_share}）。",
+    "model.decode_link": "在「解码速度」页看同样的设置 →",
+    "model.chart_heading": "Roofline 上的算子",
+    "model.chart_caption": "每个点是一个算子，画在它的上限处（Roofline 在其算术强度处的值）；点的大小表示它占单步时间的比例。零 FLOP 的算子（词嵌入按行读取）画在左边缘。",
+    "model.fig.memory": "带宽受限的算子",
+    "model.fig.compute": "算力受限的算子",
+    "model.fig.zero": "零 FLOP 的算子（画在左边缘）",
+    "model.fig.measured": "实测 kernel",
+    "model.fig.hover": "<b>%{hovertext}</b><br>FLOP：%{customdata[0]}<br>字节：%{customdata[1]}<br>算术强度："
+                     "%{customdata[2]}<br>上限：%{customdata[3]}<br>时间下限（所有层）：%{customdata[4]}<br>占单步时间："
+                     "%{customdata[5]}<br>%{customdata[6]}",
+    "model.table_heading": "全部算子",
+    "model.col.operator": "算子",
+    "model.col.layers": "层",
+    "model.col.count": "次数",
+    "model.col.flops": "FLOP（每次）",
+    "model.col.bytes": "字节（每次）",
+    "model.col.intensity": "算术强度（FLOP/字节）",
+    "model.col.bound": "瓶颈",
+    "model.col.time": "时间下限（全部）",
+    "model.col.share": "占比",
+    "model.col.formula": "公式",
+    "model.download_csv": "下载算子表（CSV）",
+    "model.download_help": "每个算子的 FLOP、字节、算术强度、瓶颈、时间和占比，单位为 SI 基本单位（FLOP、字节、秒）。",
+    "model.measured_heading": "实测与模型对照",
+    "model.measured_intro": "「Roofline」页 kernel 表里有实测时间的 kernel，与本模型的算子对应：先按 kernel 名字显示的工作类型（GEMM、"
+                          "注意力、归一化、逐元素），再对应到同类中 FLOP 最接近（2 倍以内）的算子。**占下限** = 算子模型的时间下限 ÷ kernel 的实测时间（100% = 到达 Roofline）。",
+    "model.measured_none": "「Roofline」页的 kernel 表里没有带实测时间的 kernel。在「Roofline」页导入 trace 或填上时间后再对照。",
+    "model.col.kernel": "kernel",
+    "model.col.class": "类型",
+    "model.col.matched": "对应的算子",
+    "model.col.measured": "实测",
+    "model.col.model_time": "模型下限",
+    "model.col.of_bound": "占下限",
+    "model.unmatched": "—（同类算子中没有 FLOP 在 2 倍以内的）",
+    "model.class.matmul": "GEMM",
+    "model.class.attention": "注意力",
+    "model.class.norm": "归一化",
+    "model.class.elementwise": "逐元素",
+    "model.class.other": "其他",
+    "model.how.tokens": "这一步的 token 数：批大小 × 每个请求的新 token 数（预填充：提示词长度；解码：1）。",
+    "model.how.gemm": "对 T 个 token 做 d_in × d_out 的投影：每个权重、每个 token 2 FLOP；权重对整个 batch 只读一遍，"
+                    "所以算术强度随 T 增长（2 字节权重时约 T FLOP/字节）。",
+    "model.how.attention": "注意力：每个 query 看 k̄ 个 key（解码：整个 cache，滑动窗口层不超过窗口；预填充：因果，约为提示词的一半）。"
+                         "每个请求读自己的 KV cache，所以它的算术强度不随 batch 增长。",
+    "model.how.step": "单步时间下限：每个算子按自己的 Roofline 计时，对所有层求和（按张量并行组里的单卡计）。",
+    "model.how.tokens_per_s": "解码：整个 batch 的 tokens/秒；预填充：首 token 时间就是这一步本身。",
+    "model.how.experts": "MoE：batch 里 T 个 token 各从 E 个专家中选 k 个；在均匀路由假设下，会用到 D = E·(1 − (1 − k/E)^T) 个不同的专家，"
+                       "读它们的权重（这是假设：真实的路由器分布不均）。",
+    "model.tight": "偏紧：每张卡存权重 {weights} + KV cache {kv} = {total}，单卡 {mem}，留给激活和运行时的不到 {reserve}。",
 }

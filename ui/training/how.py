@@ -15,7 +15,7 @@ def training_formulas(t, inp: TrainingInputs, run: TrainingRun, tf: TrainingFlop
     F, P, M = si(run.total_flops, "FLOP"), si(run.peak_flops, "FLOP/s"), inp.mfu_text
     items = [
         *tf.formulas,
-        formula(r"C = C_{\text{tok}}\,D = @fpt \times @tokens = @flops", t("model.how.training_flops"),
+        formula(r"C = C_{\text{tok}}\,D = @fpt \times @tokens = @flops", t("arch.how.training_flops"),
                 fpt=si(run.flops.model, "FLOP"), tokens=format_quantity(run.n_tokens), flops=F)
         if inp.model is not None else
         formula(r"C = 6\,N\,D = 6 \times @params \times @tokens = @flops", t("training.how.flops"),
@@ -42,6 +42,6 @@ def training_formulas(t, inp: TrainingInputs, run: TrainingRun, tf: TrainingFlop
     if run.implied_mfu is not None:
         items.append(formula(r"\text{MFU} = \frac{C}{\text{GPU·h} \times 3600 \times P_{\text{peak}}}"
                              r" = \frac{@flops}{@hours \times 3600 \times @peak} = @mfu",
-                             t("model.how.implied_mfu"), flops=F, hours=count(run.published_gpu_hours),
+                             t("arch.how.implied_mfu"), flops=F, hours=count(run.published_gpu_hours),
                              peak=P, mfu=percent_text(t, run.implied_mfu)))
     return items

@@ -20,27 +20,27 @@ def _layout_inputs(t: Translator, arch: ModelArch) -> dict | None:
     interleave, microbatches); None while one is unreadable."""
     c1, c2, c3 = st.columns(3)
     with c1:
-        zero = bound_select(t("model.mem.zero"), ZERO_OPTIONS, "zero", index=3,
-                            format_func=lambda z: t(f"model.mem.zero.{z}"),
-                            help=t("model.mem.zero_help"))
-        optim = bound_select(t("model.mem.optim"), OPTIMIZERS, "optim", index=0,
-                             format_func=lambda o: t(f"model.mem.optim.{o}"),
-                             help=t("model.mem.optim_help"))
-        mbs = quantity_input(t, t("model.mem.mbs"), "mbs", "1", kind="count", bounds=COUNT,
-                             help=t("model.mem.mbs_help"))
-        flash = bound_checkbox(t("model.mem.flash"), "flash", value=True,
-                               help=t("model.mem.flash_help"))
+        zero = bound_select(t("arch.mem.zero"), ZERO_OPTIONS, "zero", index=3,
+                            format_func=lambda z: t(f"arch.mem.zero.{z}"),
+                            help=t("arch.mem.zero_help"))
+        optim = bound_select(t("arch.mem.optim"), OPTIMIZERS, "optim", index=0,
+                             format_func=lambda o: t(f"arch.mem.optim.{o}"),
+                             help=t("arch.mem.optim_help"))
+        mbs = quantity_input(t, t("arch.mem.mbs"), "mbs", "1", kind="count", bounds=COUNT,
+                             help=t("arch.mem.mbs_help"))
+        flash = bound_checkbox(t("arch.mem.flash"), "flash", value=True,
+                               help=t("arch.mem.flash_help"))
     with c2:
-        tp = quantity_input(t, t("model.mem.tp"), "tp", "1", kind="count", bounds=COUNT,
-                            help=t("model.mem.tp_help"))
+        tp = quantity_input(t, t("arch.mem.tp"), "tp", "1", kind="count", bounds=COUNT,
+                            help=t("arch.mem.tp_help"))
         cp = quantity_input(t, t("training.mem.cp"), "cp", "1", kind="count", bounds=COUNT,
                             help=t("training.mem.cp_help"))
         ep = quantity_input(t, t("training.mem.ep"), "ep", "1", kind="count", bounds=COUNT,
                             help=t("training.mem.ep_help")) if arch.is_moe else 1.0
         sp = bound_checkbox(t("training.mem.sp"), "sp", value=True, help=t("training.mem.sp_help"))
     with c3:
-        pp = quantity_input(t, t("model.mem.pp"), "pp", "1", kind="count", bounds=COUNT,
-                            help=t("model.mem.pp_help"))
+        pp = quantity_input(t, t("arch.mem.pp"), "pp", "1", kind="count", bounds=COUNT,
+                            help=t("arch.mem.pp_help"))
         schedule = bound_select(t("training.mem.schedule"), list(SCHEDULES), "schedule", index=0,
                                 format_func=lambda s: t(f"training.mem.schedule.{s}"),
                                 help=t("training.mem.schedule_help"))
@@ -59,34 +59,34 @@ def _layout_inputs(t: Translator, arch: ModelArch) -> dict | None:
 
 def _metrics(t: Translator, mem: TrainingMemory, recompute: str) -> None:
     cols = st.columns(6 if mem.zero3_buffers else 5)
-    cols[0].metric(t("model.mem.weights"), format_si(mem.weights, "B"),
+    cols[0].metric(t("arch.mem.weights"), format_si(mem.weights, "B"),
                    help=t("training.mem.bytes_help", b=f"{mem.weight_bytes_per_elem:g}"))
-    cols[1].metric(t("model.mem.grads"), format_si(mem.gradients, "B"),
+    cols[1].metric(t("arch.mem.grads"), format_si(mem.gradients, "B"),
                    help=t("training.mem.bytes_help", b=f"{mem.grad_bytes_per_elem:g}"))
-    cols[2].metric(t("model.mem.optimizer"), format_si(mem.optimizer, "B"),
+    cols[2].metric(t("arch.mem.optimizer"), format_si(mem.optimizer, "B"),
                    help=t("training.mem.bytes_help", b=f"{mem.optimizer_bytes_per_elem:g}"))
-    cols[3].metric(t("model.mem.acts"), format_si(mem.activations, "B"),
-                   help=t("model.mem.acts_help", recompute=t(f"model.recompute.{recompute}")))
+    cols[3].metric(t("arch.mem.acts"), format_si(mem.activations, "B"),
+                   help=t("arch.mem.acts_help", recompute=t(f"arch.recompute.{recompute}")))
     if mem.zero3_buffers:
         cols[4].metric(t("training.mem.zero3"), format_si(mem.zero3_buffers, "B"),
                        help=t("training.mem.zero3_help"))
-    cols[-1].metric(t("model.mem.total"), format_si(mem.total, "B"))
+    cols[-1].metric(t("arch.mem.total"), format_si(mem.total, "B"))
 
 
 def _fit(t: Translator, mem: TrainingMemory) -> None:
     fit = mem.memory_fit
     if fit is None:
-        st.caption(t("model.mem.unknown_memory"))
+        st.caption(t("arch.mem.unknown_memory"))
         return
     args = dict(total=format_si(mem.total, "B"), mem=format_si(fit.capacity_bytes, "B"),
                 diff=format_si(abs(mem.spare_bytes), "B"),
                 pct=percent_text(t, fit.share, 0))
     if fit.verdict == "fits":
-        st.success(t("model.mem.fits", **args), icon=":material/check_circle:")
+        st.success(t("arch.mem.fits", **args), icon=":material/check_circle:")
     elif fit.verdict == "tight":
-        st.warning(t("model.mem.tight", **args), icon=":material/warning:")
+        st.warning(t("arch.mem.tight", **args), icon=":material/warning:")
     else:
-        st.error(t("model.mem.no_fit", **args), icon=":material/error:")
+        st.error(t("arch.mem.no_fit", **args), icon=":material/error:")
 
 
 def training_memory_section(t: Translator, arch: ModelArch | None, *, n_gpus: float,
@@ -94,9 +94,9 @@ def training_memory_section(t: Translator, arch: ModelArch | None, *, n_gpus: fl
                             weight_bytes: float = 2.0) -> list[Formula]:
     """Weights, gradients, optimizer states, activations and ZeRO-3 buffers per GPU of the
     worst pipeline stage against the device's memory; returns its formulas."""
-    st.subheader(t("model.mem.heading"))
+    st.subheader(t("arch.mem.heading"))
     if arch is None:
-        st.info(t("model.mem.needs_model"), icon=":material/neurology:")
+        st.info(t("arch.mem.needs_model"), icon=":material/neurology:")
         return []
     lay = _layout_inputs(t, arch)
     if lay is None or seq is None:
@@ -118,7 +118,7 @@ def training_memory_section(t: Translator, arch: ModelArch | None, *, n_gpus: fl
     _fit(t, mem)
     st.caption(t("training.mem.worst_stage", schedule=t(f"training.mem.schedule.{mem.schedule}"),
                  inflight=f"{mem.layers_in_flight:,.4g}", layers=f"{mem.layers_per_gpu:,.4g}"))
-    st.caption(t("model.mem.assumptions"))
+    st.caption(t("arch.mem.assumptions"))
     return _formulas(t, arch, mem, dp=dp, seq=seq, recompute=recompute, **lay)
 
 

@@ -30,9 +30,9 @@ def deadline_input(t) -> Optional[float]:
 
 def gpu_hours_input(t) -> Optional[float]:
     """The published GPU-hours field of the inverse (GPU-hours → MFU), under its heading."""
-    st.subheader(t("model.training.inverse_heading"))
-    return quantity_input(t, t("model.training.gpu_hours"), "gpu_hours", "", kind="count",
-                          help=t("model.training.gpu_hours_help"), placeholder="1.8M",
+    st.subheader(t("arch.training.inverse_heading"))
+    return quantity_input(t, t("arch.training.gpu_hours"), "gpu_hours", "", kind="count",
+                          help=t("arch.training.gpu_hours_help"), placeholder="1.8M",
                           optional=True)
 
 
@@ -59,11 +59,11 @@ def _metrics(t, run: TrainingRun, inp: TrainingInputs) -> None:
 
 def _hfu(t, run: TrainingRun, inp: TrainingInputs) -> None:
     args = dict(mfu=inp.mfu_text, hfu=percent_text(t, run.hfu),
-                recompute=t(f"model.recompute.{inp.recompute}"))
+                recompute=t(f"arch.recompute.{inp.recompute}"))
     if run.verdict == "hfu_impossible":
         st.error(t("training.hfu_over_100", **args), icon=":material/error:")
     elif inp.recompute != "none":
-        st.caption(t("model.training.hfu", **args))
+        st.caption(t("arch.training.hfu", **args))
 
 
 def _chart(ctx, run: TrainingRun, inp: TrainingInputs) -> None:
@@ -107,10 +107,10 @@ def _deadline(t, run: TrainingRun, inp: TrainingInputs) -> None:
 def _implied(t, run: TrainingRun) -> None:
     if run.implied_mfu is None:
         return
-    msg = t("model.training.implied", hours=f"{run.published_gpu_hours:,.0f}",
+    msg = t("arch.training.implied", hours=f"{run.published_gpu_hours:,.0f}",
             mfu=percent_text(t, run.implied_mfu), tokens=format_quantity(run.n_tokens))
     if run.implied_verdict == "mfu_impossible":
-        st.error(msg + " " + t("model.training.implied_over"), icon=":material/error:")
+        st.error(msg + " " + t("arch.training.implied_over"), icon=":material/error:")
     else:
         st.info(msg, icon=":material/history:")
 
