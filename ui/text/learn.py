@@ -210,7 +210,7 @@ EN = {
                               "and the model next",
     "learn.l6.answer": "Swap the dataloader for **fixed random tensors**, change nothing else. "
                        "If MFU rises markedly, the bottleneck is the **data pipeline**, not the "
-                       "arch. Five minutes, and a whole class of causes is ruled in or out.",
+                       "model. Five minutes, and a whole class of causes is ruled in or out.",
     "learn.l6.worked": "MFU with the dataloader {before_mfu}, with random tensors {after_mfu}: "
                        "{ratio}× ({rule}).",
     "learn.l6.rule_data": "a rise of {rise}× or more: the GPUs were waiting for data",
