@@ -8,10 +8,11 @@ A list of sections (ui.training_layout); every number comes from calc/.
 import streamlit as st
 
 from ui.frame import calculator, page_frame
-from ui.model.sidebar_model import render_model
+from ui.model.sidebar_model import open_on_catalog_model, render_model
 from ui.plans.add import training_layout_button
 from ui.training_layout import how, inputs, network, results, search, use
 
+open_on_catalog_model()  # a new visitor opens on a catalog model, not an empty page
 ctx = page_frame("training_layout")
 t = ctx.t
 

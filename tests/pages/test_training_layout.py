@@ -36,8 +36,18 @@ def test_page_shows_the_fastest_layout_in_both_languages(lang):
     assert any("Calculon" in c.value for c in at.caption)
 
 
+def test_a_new_visitor_opens_on_a_catalog_model():
+    # no model in the URL, none picked: the page opens on Llama 2 7B (as the Model page),
+    # selected in the sidebar, with a note saying so; the layouts are searched for it
+    at = open_app_page(PAGE, "en", timeout=120)
+    assert not at.exception
+    assert at.selectbox(key="model").value == "llama-2-7b"
+    assert any("Llama 2 7B" in c.value for c in at.caption) and at.dataframe
+
+
 def test_custom_model_asks_for_an_architecture():
-    at = open_app_page(PAGE, "en")
+    at = open_app_page(PAGE, "en", timeout=120)
+    at.selectbox(key="model").select("custom").run()      # chosen in the sidebar
     assert at.info and not at.dataframe
     at.button[0].click().run()                      # "Use Llama 2 7B"
     assert not at.exception
