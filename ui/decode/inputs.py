@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 from calc.arch import ModelArch, params_only
 from calc.decode import BYTES_PER_PARAM, bytes_per_param
@@ -69,13 +68,8 @@ def legacy_gpus() -> None:
     for old, new in LEGACY_NAMES["decode"].items():
         if old in st.query_params:
             if new not in st.query_params:
-                set_value(new, st.query_params[old])      # the field shows it, the URL says tp
-                try:
-                    st.query_params[new] = st.query_params[old]
-                except StreamlitAPIException:
-                    # ``tp`` is already bound to its field in this session (the page was
-                    # open before): the field writes the URL when it is drawn.
-                    pass
+                # the field shows it; the field, bound to the URL, writes tp when drawn
+                set_value(new, st.query_params[old])
             del st.query_params[old]
 
 
