@@ -142,9 +142,9 @@ class TrainingStep:
     warnings: tuple = ()
 
     @property
-    def tokens_per_second(self) -> float:
-        """The issue's name for :attr:`tokens_per_s` (the app's one spelling)."""
-        return self.tokens_per_s
+    def tokens_per_step(self) -> int:
+        """global_batch × seq_len: the tokens one step trains   [tokens]."""
+        return self.global_batch * self.seq_len
 
     @property
     def parts(self) -> dict:
@@ -187,6 +187,11 @@ class LayoutSearch:
 
     layouts: tuple
     rejected: tuple
+
+    @property
+    def tried(self) -> int:
+        """Layouts enumerated: the ones that fit and the rejected ones."""
+        return len(self.layouts) + len(self.rejected)
 
     def __iter__(self):
         return iter(self.layouts)

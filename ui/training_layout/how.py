@@ -30,7 +30,7 @@ def render_how(ctx, step: TrainingStep) -> None:
                 t("training_layout.how.step"), step=si(step.step_seconds, "s")),
         formula(r"\text{MFU} = \frac{@fpt \times @tokens}{@step \times @gpus \times @peak} = @mfu",
                 t("training_layout.how.mfu"), fpt=si(step.model_flops_per_token, "FLOP"),
-                tokens=count(step.global_batch * step.seq_len), step=si(step.step_seconds, "s"),
+                tokens=count(step.tokens_per_step), step=si(step.step_seconds, "s"),
                 gpus=count(step.gpus), peak=si(step.peak_flops, "FLOP/s"),
                 mfu=text(format_percent(step.mfu))),
     ]

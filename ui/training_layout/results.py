@@ -30,7 +30,7 @@ def layout_label(t, r) -> str:
 def render_table(t, result: LayoutSearch, search_ms: float) -> TrainingStep | None:
     """The table of layouts that fit and the choice of one; returns the chosen layout."""
     st.subheader(t("training_layout.results_heading"))
-    tried = len(result.layouts) + len(result.rejected)
+    tried = result.tried
     if not result.layouts:
         st.warning(t("training_layout.none_fit", count=f"{tried:,}"), icon=":material/memory:")
         return None
@@ -56,7 +56,7 @@ def render_table(t, result: LayoutSearch, search_ms: float) -> TrainingStep | No
 def render_chosen(ctx, step: TrainingStep) -> None:
     """Headline numbers, the tiers, the step bar, the memory bar and the Gantt chart."""
     t = ctx.t
-    cols = st.columns(3) + st.columns(3)
+    cols = [*st.columns(3), *st.columns(3)]
     cols[0].metric(t("training_layout.metric.step"), format_si(step.step_seconds, "s"))
     cols[1].metric(t("training_layout.metric.mfu"), format_percent(step.mfu))
     cols[2].metric(t("training_layout.metric.hfu"), format_percent(step.hfu))
