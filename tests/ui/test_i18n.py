@@ -1,13 +1,17 @@
 """The translation catalogs: same keys, same placeholders, and no visible string in a page
 that bypasses them."""
 import ast
+import importlib
+import pkgutil
 import re
 import string
 from pathlib import Path
 
 import pytest
 
+import ui.text
 from ui.i18n import CATALOGS, translate, translator
+from ui.pages import PAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,12 +31,6 @@ CATALOG_PAGE = {"roofline_sections": "roofline"}
 
 
 def test_keys_are_namespaced_by_page_id():
-    import importlib
-    import pkgutil
-
-    import ui.text
-    from ui.pages import PAGES
-
     page_ids = {p.id for p in PAGES}
     wrong = []
     for info in pkgutil.iter_modules(ui.text.__path__):
