@@ -8,28 +8,21 @@ import pytest
 from calc.hardware import load_hardware
 from calc.models import load_models
 from calc.serving import size_deployment
-from page_helpers import open_app_page
+from page_helpers import metric, open_app_page
 
 PAGE = "pages/10_Serving.py"
-LABELS = {"en": "GPUs needed", "zh": "所需 GPU 数"}
 
 
-def metric(at, label):
-    for m in at.metric:
-        if m.label == label:
-            return m.value
-    raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
-
-
-def gpus(at, lang="en") -> int:
-    return int(metric(at, LABELS[lang]).replace(",", ""))
+def gpus(at) -> int:
+    """The "GPUs needed" headline, in the page's language."""
+    return int(metric(at, "serving.metric.gpus").replace(",", ""))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_page_opens_with_the_answer_chart_table_and_simulator(lang):
     at = open_app_page(PAGE, lang, timeout=120, model="qwen3-32b")
     assert not at.exception and not at.error
-    assert gpus(at, lang) >= 1
+    assert gpus(at) >= 1
     assert len(at.get("plotly_chart")) == 2          # frontier + TTFT/TPOT vs rate
     assert at.dataframe
     assert len(at.metric) == 4
@@ -39,7 +32,7 @@ def test_page_opens_with_the_answer_chart_table_and_simulator(lang):
 def test_parameters_only_model_falls_back_with_a_note(lang):
     at = open_app_page(PAGE, lang, timeout=120, s_sim="false")
     assert at.info                                   # says which model it shows instead
-    assert gpus(at, lang) >= 1
+    assert gpus(at) >= 1
 
 
 def test_gpu_count_is_size_deployments_and_follows_the_tpot_target():
@@ -102,11 +95,11 @@ def test_add_to_plans_puts_the_best_aggregated_layout_in_the_plans_table():
 def test_typed_price_sets_the_cost_and_its_currency():
     # ¥10 per GPU-hour: the cost metric is written in CNY (calc.currency: symbol and code)
     at = open_app_page(PAGE, "en", timeout=120, model="qwen3-32b", s_sim="false", s_price="¥10")
-    assert metric(at, "Cost per million output tokens").endswith("CNY")
+    assert metric(at, "serving.metric.cost").endswith("CNY")
     # a bare number: the currency chosen on the Plans page (EUR) earlier in the session
     at2 = open_app_page("pages/7_Plans.py", "en", timeout=120, currency="EUR")
     for key, value in dict(model="qwen3-32b", s_sim="false", s_price="10").items():
         at2.query_params[key] = value
     at2.switch_page(PAGE).run()
     assert not at2.exception
-    assert metric(at2, "Cost per million output tokens").endswith("EUR")
+    assert metric(at2, "serving.metric.cost").endswith("EUR")
