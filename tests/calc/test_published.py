@@ -5,7 +5,9 @@ Expected values are copied from the sources (published_mfu.toml says which row) 
 selection rule is applied by hand here: parameters within x4, GPUs within x8, same device
 family, at least two runs.
 """
+import importlib.util
 import math
+from pathlib import Path
 
 import pytest
 
@@ -108,3 +110,23 @@ def test_malformed_file_names_row_and_field(tmp_path, text, needle):
         load_published(p)
     assert needle in str(exc.value) or (needle == "unknown" and "not a known" in str(exc.value))
     assert "published_mfu.toml" in str(exc.value)
+
+
+def test_readme_layout_table_is_what_the_model_predicts_now():
+    # The README's "Training layouts: predicted vs published" rows are printed by
+    # bench/layout_predictions.py; a change to calc.parallel (or to a model) must rerun it.
+    # (DeepSeek-V3's row once stayed at 1.15 after a fix had moved it to 1.19.)
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("layout_predictions",
+                                                  root / "bench" / "layout_predictions.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    stale = []
+    for label, _step, q, pred, pub, ratio, _source, _assumed in bench.rows():
+        row = f"| {label} | "
+        line = next((x for x in readme.splitlines() if x.startswith(row)), None)
+        cells = [c.strip() for c in line.split("|")[1:-1]] if line else []
+        if cells[3:6] != [bench.fmt(pred, q), bench.fmt(pub, q), f"{ratio:.2f}"]:
+            stale.append(f"{label}: README {cells[3:6]}, model {bench.fmt(pred, q)}, {ratio:.2f}")
+    assert not stale, "rerun python bench/layout_predictions.py into the README:\n" + "\n".join(stale)
