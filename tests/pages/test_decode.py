@@ -231,3 +231,13 @@ def test_moe_formula_text_includes_the_embedding_gather():
     moe = next(f for f in how_formulas(ctx, inp, r) if "D(b)" in f.latex)
     assert r"E_{\text{in}}" in moe.latex and r"b\,d" in moe.latex
     assert "7.22" in moe.latex
+
+
+def test_a_rejected_kv_field_is_in_sight():
+    # 20,000 layers is above the catalog's limit (calc.arch.ARCH_LIMITS: 10,000): the field
+    # says so, and the KV cache expander that holds it is open (closed by default)
+    at = open_page("en", layers="20000")
+    assert any("Layers L" in e.value and "at most" in e.value for e in at.error)
+    kv = next(e for e in at.expander if e.label == "KV cache (optional)")
+    assert kv.proto.expanded
+    assert not next(e for e in open_page("en").expander if e.label == "KV cache (optional)").proto.expanded

@@ -24,6 +24,7 @@ from ui.widgets import (COUNT, arch_count, batch_input, bound_checkbox, bound_se
 
 WEIGHT_OPTIONS = ["bf16", "fp16", "fp8", "int8", "int4"]
 KV_OPTIONS = ["bf16", "fp16", "fp8", "int8"]
+KV_FIELDS = ("kv", "layers", "kv_heads", "head_dim", "context", "kv_dtype")   # URL names
 
 
 @dataclass(frozen=True)
@@ -100,8 +101,10 @@ def render_inputs(ctx) -> DecodeInputs:
                            format_func=lambda p: _dtype_label(t, p), help=t("decode.weights_help"))
     tp_box = st.container()
     batch = batch_input(t, t("decode.batch"), help=t("decode.batch_help"))
+    # Open when a model gives the KV cache, or when a link sets one of its fields: a field
+    # in there that is rejected must be in sight, not behind a closed expander.
     with st.expander(t("decode.kv_heading") if model is None else t("arch.decode.kv_heading"),
-                     expanded=model is not None):
+                     expanded=model is not None or any(k in st.query_params for k in KV_FIELDS)):
         if model is None:
             use_kv = bound_checkbox(t("decode.kv"), "kv", value=False, help=t("decode.kv_help"))
             layers = quantity_input(t, t("decode.layers"), "layers", "32", kind="count",
