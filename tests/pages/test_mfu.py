@@ -6,6 +6,7 @@ Expected numbers are worked out by hand in the comments (seed chapter 04).
 import pytest
 
 from page_helpers import metric, open_app_page, texts
+from ui.i18n import CATALOGS
 
 PAGE = "pages/2_MFU.py"
 
@@ -186,3 +187,14 @@ def test_absurd_mfu_reads_as_such(lang):
     assert metric(at, "mfu.metric.mfu").startswith("> 1,000%")
     assert len(metric(at, "mfu.metric.mfu")) < 40
     assert "1682692" not in " ".join(m.value for m in at.markdown) + texts(at, "error")
+
+
+def test_a_rejected_attention_field_is_in_sight():
+    # 20,000 layers is above the catalog's limit (calc.arch.ARCH_LIMITS: 10,000): the field
+    # says so, and the attention expander that holds it is open (closed by default)
+    at = open_app_page(PAGE, "zh", attn="true", layers="20000")
+    assert any("10k" in e.value for e in at.error)
+    heading = CATALOGS["zh"]["mfu.attn_heading"]
+    assert next(e for e in at.expander if e.label == heading).proto.expanded
+    closed = open_app_page(PAGE, "zh")
+    assert not next(e for e in closed.expander if e.label == heading).proto.expanded

@@ -18,6 +18,7 @@ from ui.widgets import COUNT, Bounds, arch_count, bound_checkbox, is_blank, quan
 
 # Percent labels as options: the URL reads "target_mfu=45%", calc.units turns it into 0.45.
 TARGET_OPTIONS = [f"{k}%" for k in range(5, 81)]
+ATTN_FIELDS = ("attn", "layers", "hidden", "seq", "causal")   # URL names in the attention expander
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,8 @@ def _attention(t, model: Optional[ModelArch]):
             causal = bound_checkbox(t("mfu.causal"), "causal", value=CAUSAL_DEFAULT,
                                     help=t("mfu.causal_help"))
         return True, model.n_layers, model.d_model, seq, causal
-    with st.expander(t("mfu.attn_heading"), expanded=False):
+    # Open when a link sets one of its fields: a rejected one must be in sight.
+    with st.expander(t("mfu.attn_heading"), expanded=any(k in st.query_params for k in ATTN_FIELDS)):
         st.caption(t("mfu.attn_intro"))
         use_attn = bound_checkbox(t("mfu.attn"), "attn", value=False, help=t("mfu.attn_help"))
         n_layers = quantity_input(t, t("mfu.layers"), "layers", "32", kind="count",
