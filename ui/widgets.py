@@ -119,6 +119,14 @@ def arch_count(attr: str) -> Bounds:
     return Bounds(lo=1.0, hi=float(ARCH_LIMITS[attr]), lo_open=False, integer=True)
 
 
+def limit_text(limit: float, bounds: Bounds, unit: str) -> str:
+    """A bound as the message shows it: a whole-number count in full ("10,000 layers" is
+    what a user types and reads), anything else in SI prefixes ("1e+30 FLOP", "1 TB/s")."""
+    if bounds.integer and not unit and abs(limit) < 1e15:
+        return f"{limit:,.0f}"
+    return format_si(limit, unit)
+
+
 def check_bounds(value: float, bounds: Bounds, unit: str, t: Translator) -> str | None:
     """An error message when `value` is outside `bounds`, else None."""
     if not math.isfinite(value):
@@ -128,10 +136,10 @@ def check_bounds(value: float, bounds: Bounds, unit: str, t: Translator) -> str 
     too_low = value <= bounds.lo if bounds.lo_open else value < bounds.lo
     if too_low:
         key = "common.err.gt" if bounds.lo_open else "common.err.ge"
-        return t(key, limit=format_si(bounds.lo, unit) if bounds.lo else "0")
+        return t(key, limit=limit_text(bounds.lo, bounds, unit) if bounds.lo else "0")
     hi = min(bounds.hi, MAX_MAGNITUDE)
     if value > hi:
-        return t("common.err.le", limit=format_si(hi, unit))
+        return t("common.err.le", limit=limit_text(hi, bounds, unit))
     if value != 0 and abs(value) < MIN_MAGNITUDE:
         return t("common.err.ge", limit=format_si(MIN_MAGNITUDE, unit))
     return None

@@ -193,7 +193,7 @@ def test_a_rejected_attention_field_is_in_sight():
     # 20,000 layers is above the catalog's limit (calc.arch.ARCH_LIMITS: 10,000): the field
     # says so, and the attention expander that holds it is open (closed by default)
     at = open_app_page(PAGE, "zh", attn="true", layers="20000")
-    assert any("10k" in e.value for e in at.error)
+    assert any("10,000" in e.value for e in at.error)
     heading = CATALOGS["zh"]["mfu.attn_heading"]
     assert next(e for e in at.expander if e.label == heading).proto.expanded
     closed = open_app_page(PAGE, "zh")

@@ -42,6 +42,11 @@ def test_check_bounds_messages():
     assert "whole number" in check_bounds(2.5, COUNT, "", t)
     assert "at least" in check_bounds(0.0, COUNT, "", t)
     assert "at most" in check_bounds(2e21, Bounds(hi=1e21), "FLOP/s", t)
+    # a count's limit in full, as the user types it; a quantity's in SI prefixes
+    layers = Bounds(lo=1.0, hi=10_000.0, lo_open=False, integer=True)
+    assert check_bounds(20_000, layers, "", t).endswith("at most 10,000.")
+    assert "10k" not in check_bounds(20_000, layers, "", t)
+    assert "1 TB/s" in check_bounds(2e12, Bounds(hi=1e12), "B/s", t)
     assert "finite" in check_bounds(float("inf"), POSITIVE, "", t)
     assert "必须" in check_bounds(-1.0, POSITIVE, "", translator("zh"))
 
