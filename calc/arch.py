@@ -96,11 +96,23 @@ class ModelArch:
     # what the publisher says (for display and tests)
     family: str = ""
     notes: str = ""
+    notes_zh: str = ""          # the notes in Chinese; "" = none (notes_for falls back)
     published_params_b: float = 0.0
     published_active_b: float = 0.0
     published_active_includes_embedding: bool = False
     # "Custom: parameters only": N given, the shape fields describe attention and the cache
     n_params: float = 0.0
+
+    def notes_for(self, lang: str) -> str:
+        """The notes in ``lang``: ``notes_zh`` when lang is "zh" and it is non-empty, else ``notes``.
+
+        English is the fallback for every other language and for a model without a
+        Chinese translation (a pasted config.json, a private models file); "" when the
+        model has no notes at all.
+        """
+        if lang == "zh" and self.notes_zh:
+            return self.notes_zh
+        return self.notes
 
     @property
     def is_params_only(self) -> bool:
@@ -467,6 +479,7 @@ _TOML_FIELDS: dict[str, tuple[str, str, bool]] = {
     "v_head_dim": ("v_head_dim", "int0", False),
     "family": ("family", "str0", False),
     "notes": ("notes", "str0", False),
+    "notes_zh": ("notes_zh", "str0", False),
     "published_params_b": ("published_params_b", "float", False),
     "published_active_b": ("published_active_b", "float", False),
     "published_active_includes_embedding": ("published_active_includes_embedding", "bool", False),

@@ -53,7 +53,7 @@ _MIB = 2.0**20
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 _REQUIRED = ("name", "vendor", "year", "mem_bw_gbs", "sparse_headline", "source", "peak_tflops")
-_OPTIONAL = ("notes", "l2_mb", "interconnect_gbs", "tdp_w", "memory_gb", "memory_gib", "memory_binary",
+_OPTIONAL = ("notes", "notes_zh", "l2_mb", "interconnect_gbs", "tdp_w", "memory_gb", "memory_gib", "memory_binary",
              "kind")
 #: What a device is (optional field ``kind``): measured figures are compared only with a
 #: device of the same kind (a CPU's 0.7 TFLOP/s ÷ a GPU's 312 TFLOP/s says nothing).
@@ -110,6 +110,7 @@ class Accelerator:
     interconnect_bytes_per_s: Optional[float] = None
     tdp_w: Optional[float] = None
     notes: str = ""
+    notes_zh: str = ""                 # the notes in Chinese; "" = none (notes_for falls back)
     measured: bool = False
     date: str = ""
     host: str = ""
@@ -123,6 +124,17 @@ class Accelerator:
     network_source: str = ""
     matmul_fraction: Optional[float] = None
     kind: str = "accelerator"          # one of DEVICE_KINDS
+
+    def notes_for(self, lang: str) -> str:
+        """The notes in ``lang``: ``notes_zh`` when lang is "zh" and it is non-empty, else ``notes``.
+
+        English is the fallback for every other language and for a device without a
+        Chinese translation (a measured device, a private hardware file); "" when the
+        device has no notes at all.
+        """
+        if lang == "zh" and self.notes_zh:
+            return self.notes_zh
+        return self.notes
 
     def sparse_headline_flops(self, precision: Optional[str] = None) -> Optional[float]:
         """The vendor's 2:4-sparse headline at ``precision`` = 2 × dense peak (FLOP/s), or None.
@@ -292,6 +304,7 @@ def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
         interconnect_bytes_per_s=opt["interconnect_gbs"],
         tdp_w=opt["tdp_w"],
         notes=_str(path, dev_id, "notes", d.get("notes", ""), allow_empty=True),
+        notes_zh=_str(path, dev_id, "notes_zh", d.get("notes_zh", ""), allow_empty=True),
         kind=_kind(path, dev_id, d),
         matmul_fraction=_fraction(path, dev_id, "matmul_fraction", d.get("matmul_fraction")),
         **_network_fields(path, dev_id, d),
