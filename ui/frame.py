@@ -150,8 +150,8 @@ def page_frame(page_id: str) -> PageContext:
                           is_valid=lambda v: v in precisions)
         peak_flops = device.peak_flops(precision)
         mem_bw = device.mem_bw
-        if device.notes:
-            notes.append(device.notes)
+        if device.notes_for(lang):
+            notes.append(device.notes_for(lang))
 
     # The Learn page asks for the ridge point: the sidebar does not give it away there.
     _device_facts(sb, t, device, precision, peak_flops, mem_bw, show_ridge=page_id != "learn")
@@ -197,9 +197,10 @@ def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
         sb.caption(t("common.sparse_caption", sparse=format_si(sparse, "FLOP/s"),
                      dense=format_si(peak_flops, "FLOP/s"),
                      precision=t(f"common.prec.{precision}")))
-    if device is not None and device.notes:
+    device_notes = device.notes_for(getattr(t, "lang", "en")) if device is not None else ""
+    if device_notes:
         with sb.expander(t("common.device_notes")):
-            st.text(device.notes)
+            st.text(device_notes)
     if device is not None and device.source:
         sb.caption(t("common.source", source=device.source))
 

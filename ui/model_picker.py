@@ -211,7 +211,8 @@ def model_facts(sb, t: Translator, arch: ModelArch) -> None:
                                                n=arch.n_sliding_layers, layers=arch.n_layers)))
     sb.markdown("\n".join(f"- {name}: **{value}**" for name, value in rows))
     sb.caption(t("arch.fact.convention"))
-    if arch.notes:
+    arch_notes = arch.notes_for(getattr(t, "lang", "en"))
+    if arch_notes:
         with sb.expander(t("arch.notes")):
-            st.text(arch.notes)
+            st.text(arch_notes)
     sb.caption(t("common.source", source=arch.source))
