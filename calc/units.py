@@ -75,6 +75,7 @@ import warnings
 from typing import Any
 
 __all__ = [
+    "format_si_many",
     "QuantityError",
     "UnitKindError",
     "kind_for_unit",
@@ -502,6 +503,46 @@ def format_si(value: Any, unit: str, digits: int = 3) -> str:
         # beyond the top prefix: exponent notation
         return f"{sign}{_exp(a, digits)}{sep}{unit}"
     return f"{sign}{_sig(a / f, digits)}{sep}{p}{unit}"
+
+
+
+_SHORT_PREFIXES = {-9: "n", -6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
+
+
+def format_si_many(values: Any, unit: str, suffix: str = "", mask: Any = None) -> list[str]:
+    """Many values at once (a table column of 10,000 kernels), 3 significant digits with an
+    SI prefix, vectorized over the exponents: ``format_si_many([2.5e14], "FLOP/s",
+    suffix="FLOP/s") == ["250 TFLOP/s"]``.
+
+    The prefix is picked as exponent = 3·floor(log10(x) / 3), clipped to n … E for seconds
+    and to 1 … E otherwise; intensities ("FLOP/B") get no prefix (as :func:`format_si`).
+    ``suffix`` is appended to every text (usually the unit); 0 -> "0 <suffix>"; NaN,
+    infinite or negative -> "— <suffix>"; rows where ``mask`` is False -> "—".
+    """
+    import numpy as np  # local: the rest of this module is standard library only
+
+    v = np.asarray(values, dtype=float)
+    ok = np.isfinite(v) & (v > 0)
+    bad = "— " + suffix
+    zero_text = "0 " + suffix
+    if unit == "FLOP/B":
+        texts = [((f"{x:.3g} " if x < 1000 else f"{x:.0f} ") + suffix) if o else bad
+                 for x, o in zip(v.tolist(), ok.tolist())]
+    else:
+        ladder = np.array([_SHORT_PREFIXES[e] for e in range(-9, 19, 3)], dtype=object)
+        e = np.zeros(v.shape, dtype=int)
+        e[ok] = (np.floor(np.log10(v[ok]) / 3) * 3).astype(int)
+        e = np.clip(e, -9 if unit in _TIME_UNITS else 0, 18)
+        scaled = np.where(ok, v / 10.0 ** e, np.nan)
+        tails = (ladder[(e + 9) // 3] + suffix).tolist()
+        texts = [f"{x:.3g} {tail}" if o else bad
+                 for x, tail, o in zip(scaled.tolist(), tails, ok.tolist())]
+    zero = (v == 0).tolist()
+    if any(zero):
+        texts = [zero_text if z else x for x, z in zip(texts, zero)]
+    if mask is not None:
+        texts = [x if m else "—" for x, m in zip(texts, np.asarray(mask, dtype=bool).tolist())]
+    return texts
 
 
 def format_binary_bytes(value: Any, digits: int = 3) -> str:

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import _validate as v
+from .roofline import attainable_flops
 
 __all__ = [
     "time_shares",
@@ -24,6 +25,8 @@ __all__ = [
     "level_intensities",
     "speedup_bound",
     "speedup_regime",
+    "CompareRow",
+    "compare_rows",
     "LevelPoints",
     "level_points",
 ]
@@ -166,6 +169,51 @@ def speedup_regime(intensity: Any, from_peak: float, from_bw: float,
     out = np.where((arr < r0) & (arr < r1), "memory",
                    np.where((arr >= r0) & (arr >= r1), "compute", "mixed"))
     return str(out[0]) if isinstance(i, float) else out
+
+
+@dataclass(frozen=True)
+class CompareRow:
+    """One kernel compared: attainable FLOP/s on the main device and on each compared one
+    (FLOP/s), the speed-up bound main -> compared (:func:`speedup_bound`, dimensionless),
+    its regime ("memory", "compute", "mixed") and ``slowdown`` = 1 / ratio (how many
+    times slower at least, where the compared device is the slower one; inf at ratio 0)."""
+
+    name: str
+    intensity: float
+    seconds: float | None
+    attainable_main: float
+    attainable: tuple[float, ...]
+    ratio: tuple[float, ...]
+    regime: tuple[str, ...]
+    slowdown: tuple[float, ...] = ()
+
+
+def compare_rows(kernels: Sequence[Any], main_peak: float, main_bw: float,
+                 others: Sequence[tuple[float, float]]) -> list[CompareRow]:
+    """Per placeable kernel (a calc.kernel_table.KernelRecord with FLOPs known and bytes > 0):
+    attainable FLOP/s on the main device and on each of ``others`` ((peak FLOP/s, bandwidth
+    bytes/s) per compared device), the speed-up bound and its regime (vectorized over the
+    kernels)."""
+    ks = [k for k in kernels if k.flops is not None and k.bytes_moved > 0]
+    if not ks:
+        return []
+    inten = np.array([k.intensity for k in ks], dtype=float)
+    att_main = np.atleast_1d(attainable_flops(inten, main_peak, main_bw))
+    atts, ratios, regimes = [], [], []
+    for peak, bw in others:
+        atts.append(np.atleast_1d(attainable_flops(inten, peak, bw)))
+        ratios.append(np.atleast_1d(speedup_bound(inten, main_peak, main_bw, peak, bw)))
+        regimes.append(np.atleast_1d(speedup_regime(inten, main_peak, main_bw, peak, bw)))
+    with np.errstate(divide="ignore"):
+        slows = [np.where(r > 0, 1.0 / np.where(r > 0, r, 1.0), np.inf) for r in ratios]
+    rows = []
+    for i, k in enumerate(ks):
+        rows.append(CompareRow(k.name, float(inten[i]), k.seconds, float(att_main[i]),
+                               tuple(float(a[i]) for a in atts),
+                               tuple(float(r[i]) for r in ratios),
+                               tuple(str(g[i]) for g in regimes),
+                               tuple(float(x[i]) for x in slows)))
+    return rows
 
 
 @dataclass(frozen=True)

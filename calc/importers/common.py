@@ -122,6 +122,14 @@ class ImportReport:
     #: that belong to no operator; "other": no GPU work of their own)
     item_counts: tuple[tuple[str, int], ...] = ()
 
+    @property
+    def placed_gpu_seconds(self) -> float:
+        """GPU time of the kernels this import placed (s): total_seconds − skipped_seconds
+        (≥ 0) when the times are GPU kernel times (time_basis "gpu_kernels"), else 0."""
+        if self.time_basis != "gpu_kernels":
+            return 0.0
+        return max(0.0, self.total_seconds - self.skipped_seconds)
+
     def reason_counts(self) -> dict[str, int]:
         """Number of skipped items per reason key."""
         out: dict[str, int] = {}

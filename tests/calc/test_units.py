@@ -220,3 +220,16 @@ def test_format_percent_is_the_one_percent_formatter():
     assert format_percent(0.00034, 1, keep_small=True) == "0.034%"
     assert format_percent(0.0, 1, keep_small=True) == "0.0%"
     assert format_percent(0.5, 0, keep_small=True) == "50%"
+
+
+def test_format_si_many_by_hand():
+    # 2.5e14 -> exponent 3*floor(14.4/3) = 12 -> "250 T"; 1.5e-3 s -> "1.5 m"; seconds keep
+    # sub-unit prefixes, bytes do not (0.5 B stays "0.5 B"); 0, NaN, negative and a masked row
+    from calc.units import format_si_many
+    assert format_si_many([2.5e14, 312e12, 999.0], "FLOP/s", suffix="FLOP/s") == \
+        ["250 TFLOP/s", "312 TFLOP/s", "999 FLOP/s"]
+    assert format_si_many([1.5e-3, 3.5e-7], "s", suffix="s") == ["1.5 ms", "350 ns"]
+    assert format_si_many([0.5], "B", suffix="B") == ["0.5 B"]
+    assert format_si_many([0.0, float("nan"), -1.0], "B", suffix="B") == ["0 B", "— B", "— B"]
+    assert format_si_many([2730.7, 2.0], "FLOP/B", suffix="FLOP/B") == ["2731 FLOP/B", "2 FLOP/B"]
+    assert format_si_many([1e9, 1e9], "B", suffix="B", mask=[True, False]) == ["1 GB", "—"]

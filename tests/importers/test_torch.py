@@ -60,6 +60,7 @@ def test_cpu_trace_other_ops(cpu_small):
 def test_cpu_trace_time_from_ops_and_report(cpu_small):
     rep = cpu_small.report
     assert rep.time_basis == "cpu_ops"
+    assert rep.placed_gpu_seconds == 0.0          # CPU operator times are not GPU time
     assert "no_gpu_time" in [w.key for w in rep.warnings]
     assert rep.n_read == 43  # cpu_op events in the file
     assert 0 <= rep.unplaced_time_share < 0.05
@@ -101,6 +102,10 @@ def test_legacy_resnet_kernel_time_matches_file(resnet):
     assert total == 591_532 + 12_026
     assert resnet.report.total_seconds == pytest.approx(total * 1e-6)
     assert resnet.report.time_basis == "gpu_kernels"
+    # what the import placed: the total less the skipped (the 12 host copies)
+    rep = resnet.report
+    assert 0 < rep.skipped_seconds < rep.total_seconds
+    assert rep.placed_gpu_seconds == pytest.approx(rep.total_seconds - rep.skipped_seconds)
 
 
 def test_legacy_resnet_first_conv_geometry_from_backward(resnet):

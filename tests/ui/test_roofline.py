@@ -14,6 +14,7 @@ import pytest
 from calc.hardware import load_hardware
 from calc.kernel_table import KernelRecord
 from calc.scenario import Scenario, ScenarioError, dump_scenario
+from calc.views import compare_rows
 from ui.i18n import translator
 from ui.roofline import compare, hierarchy, import_panel, scenario
 from ui.roofline.import_panel import handle_upload
@@ -129,8 +130,8 @@ def test_compare_rows_a100_to_h100_memory_bound_ratio_by_hand():
     a100, h100 = DEVICES["a100-80gb-sxm"], DEVICES["h100-sxm"]
     ks = [k("seed: intensity 2", 2e9, 1e9), k("GEMM", 2 * 8192**3, 3 * 8192**2 * 2, 4.4e-3),
           k("no flops", None, 1e9)]
-    rows = compare.compare_rows(ks, a100.peak_flops("bf16"), a100.mem_bw,
-                                [(h100.peak_flops("bf16"), h100.mem_bw)])
+    rows = compare_rows(ks, a100.peak_flops("bf16"), a100.mem_bw,
+                        [(h100.peak_flops("bf16"), h100.mem_bw)])
     assert [r.name for r in rows] == ["seed: intensity 2", "GEMM"]
     seed, gemm = rows
     # intensity 2, memory-bound on both: 2 x 3.35e12 / (2 x 2.039e12) = 3350/2039 = 1.643
@@ -145,9 +146,10 @@ def test_compare_rows_a100_to_h100_memory_bound_ratio_by_hand():
     assert "at most **1.64×**" in line and "bandwidth ratio" in line and "memory-bound" in line
     assert "1.64×" in compare.sentence(T_ZH, seed, 0, "A100", "H100")
     # the other way: slower
-    back = compare.compare_rows(ks[:1], h100.peak_flops("bf16"), h100.mem_bw,
-                                [(a100.peak_flops("bf16"), a100.mem_bw)])[0]
+    back = compare_rows(ks[:1], h100.peak_flops("bf16"), h100.mem_bw,
+                        [(a100.peak_flops("bf16"), a100.mem_bw)])[0]
     assert back.ratio[0] == pytest.approx(2039 / 3350)
+    assert back.slowdown[0] == pytest.approx(3350 / 2039)
     assert "1.64× slower" in compare.sentence(T_EN, back, 0, "H100", "A100")
 
 

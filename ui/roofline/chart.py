@@ -117,10 +117,10 @@ def render_chart(ctx, analysis: Analysis | None) -> None:
     roofs = [main_roof(main_label, ctx.peak_flops, ctx.mem_bw)]
     precisions = list(ctx.device.precisions) if ctx.device is not None else []
     chosen = roofs_selector(t, precisions, ctx.precision)
-    roofs += precision_roofs(t, ctx.device, ctx.device_label(), chosen, ctx.mem_bw)
-    roofs += compare.compare_roofs(ctx)
+    roofs.extend(precision_roofs(t, ctx.device, ctx.device_label(), chosen, ctx.mem_bw))
+    roofs.extend(compare.compare_roofs(ctx))
     hier_opts = hierarchy.current_options()
-    roofs += hierarchy.hierarchy_roofs(t, ctx.peak_flops, hier_opts)
+    roofs.extend(hierarchy.hierarchy_roofs(t, ctx.peak_flops, hier_opts))
     shown = analysis
     size = highlight = None
     if len(analysis):

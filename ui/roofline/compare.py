@@ -7,7 +7,7 @@ unknown devices or precisions a device lacks are dropped; absent when nothing is
 It is synced by hand (a multiselect's display labels would otherwise land in the URL).
 
 The page calls :func:`render_compare_section` (picker, table, sentences) and passes
-:func:`compare_roofs` to the chart. Ratios come from :func:`calc.views.speedup_bound`.
+:func:`compare_roofs` to the chart. Ratios come from :func:`calc.views.compare_rows`.
 """
 from __future__ import annotations
 
@@ -19,9 +19,8 @@ import streamlit as st
 
 from calc.hardware import Accelerator
 from calc.kernel_table import KernelRecord
-from calc.roofline import attainable_flops
 from calc.units import format_si
-from calc.views import speedup_bound, speedup_regime, time_shares
+from calc.views import CompareRow, compare_rows, time_shares
 from ui.figures.roofline import Roof
 from ui.i18n import Translator
 from ui.state import kept, remember, url_changed, write_url
@@ -156,44 +155,6 @@ def _draw_picker(ctx) -> list[str]:
     return value
 
 
-@dataclass(frozen=True)
-class CompareRow:
-    """One kernel compared: attainable FLOP/s on the main device and on each compared one,
-    the speed-up bound main -> compared and its regime ("memory", "compute", "mixed")."""
-
-    name: str
-    intensity: float
-    seconds: float | None
-    attainable_main: float
-    attainable: tuple[float, ...]
-    ratio: tuple[float, ...]
-    regime: tuple[str, ...]
-
-
-def compare_rows(kernels: Sequence[KernelRecord], main_peak: float, main_bw: float,
-                 others: Sequence[tuple[float, float]]) -> list[CompareRow]:
-    """Per placeable kernel (FLOPs known): attainable FLOP/s everywhere and the bounds.
-
-    ``others``: (peak FLOP/s, bandwidth bytes/s) per compared device."""
-    ks = [k for k in kernels if k.flops is not None and k.bytes_moved > 0]
-    if not ks:
-        return []
-    inten = np.array([k.intensity for k in ks], dtype=float)
-    att_main = np.atleast_1d(attainable_flops(inten, main_peak, main_bw))
-    atts, ratios, regimes = [], [], []
-    for peak, bw in others:
-        atts.append(np.atleast_1d(attainable_flops(inten, peak, bw)))
-        ratios.append(np.atleast_1d(speedup_bound(inten, main_peak, main_bw, peak, bw)))
-        regimes.append(np.atleast_1d(speedup_regime(inten, main_peak, main_bw, peak, bw)))
-    rows = []
-    for i, k in enumerate(ks):
-        rows.append(CompareRow(k.name, float(inten[i]), k.seconds, float(att_main[i]),
-                               tuple(float(a[i]) for a in atts),
-                               tuple(float(r[i]) for r in ratios),
-                               tuple(str(g[i]) for g in regimes)))
-    return rows
-
-
 _MD_SPECIAL = frozenset("\\`*_{}[]()#+-.!|<>~$:")
 
 
@@ -212,7 +173,7 @@ def sentence(t: Translator, row: CompareRow, j: int, from_label: str, to_label: 
     if ratio < 1:
         key = "roofline.cmp.sentence.slower"
     return t(key, name=md_escape(row.name), src=from_label, dst=to_label, ratio=f"{ratio:.2f}",
-             slow=f"{1 / ratio:.2f}" if ratio > 0 else "∞")
+             slow=f"{row.slowdown[j]:.2f}" if ratio > 0 else "∞")
 
 
 def render_compare_section(ctx, kernels: Sequence[KernelRecord] = ()) -> list[CompareDevice]:

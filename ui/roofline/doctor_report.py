@@ -25,8 +25,7 @@ def render_coverage(t: Translator, filename: str, report) -> None:
     except ValueError:
         st.caption(t("diagnosis.rl.no_gpu"))
         return
-    placed = max(0.0, report.total_seconds - report.skipped_seconds) \
-        if report.time_basis == "gpu_kernels" else 0.0
+    placed = report.placed_gpu_seconds
     st.info(t("diagnosis.rl.coverage", placed=format_si(placed, "s"),
               share=format_percent(roofline_coverage(placed, d)),
               covered=format_si(d.covered_seconds, "s"), kernels=f"{d.kernel_count:,}",

@@ -16,7 +16,7 @@ from calc.kernel_table import KernelRecord, TableParse, rows_to_csv, to_csv
 from calc.roofline import (ABOVE_ROOF_FRACTION, NEAR_ROOF_FRACTION, KernelPlacements, min_seconds,
                            conv_algorithm_cause,
                            place_kernels, ridge_point)
-from calc.units import format_percent, format_si, is_absurd_fraction
+from calc.units import format_percent, format_si, format_si_many, is_absurd_fraction
 from ui.formula import Formula, formula, si
 from ui.frame import how_computed
 from ui.i18n import Translator
@@ -171,7 +171,7 @@ def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
 
     def si(values: np.ndarray, unit: str, mask: np.ndarray | None = None) -> list[str]:
         if fast:     # thousands of rows: a quick 3-digit formatter (format_si is exact but slower)
-            return _short_si(np.asarray(values, dtype=float), unit, suffix=unit, mask=mask)
+            return format_si_many(values, unit, suffix=unit, mask=mask)
         return [format_si(float(v), unit) if (mask is None or m) else dash
                 for v, m in zip(values, mask if mask is not None else values)]
 
@@ -206,40 +206,6 @@ def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
         t("roofline.col.flops"): si(a.flops, "FLOP"),
         t("roofline.col.bytes"): si(a.bytes_moved, "B"),
     })
-
-
-_PREFIXES = {-9: "n", -6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
-
-
-_PREFIX_LADDER = np.array([_PREFIXES[e] for e in range(-9, 19, 3)], dtype=object)
-
-
-def _short_si(values: np.ndarray, unit: str, suffix: str = "",
-              mask: np.ndarray | None = None) -> list[str]:
-    """3-significant-digit SI text without the unit ("250 T"), vectorized exponents.
-    Sub-unit prefixes only for seconds; intensities (FLOP/B) get no prefix (as format_si).
-    `suffix` is appended to every text (the unit); rows where `mask` is False get "—"."""
-    v = np.asarray(values, dtype=float)
-    ok = np.isfinite(v) & (v > 0)
-    bad = "— " + suffix
-    zero_text = "0 " + suffix
-    if unit == "FLOP/B":
-        texts = [((f"{x:.3g} " if x < 1000 else f"{x:.0f} ") + suffix) if o else bad
-                 for x, o in zip(v.tolist(), ok.tolist())]
-    else:
-        e = np.zeros(v.shape, dtype=int)
-        e[ok] = (np.floor(np.log10(v[ok]) / 3) * 3).astype(int)
-        e = np.clip(e, -9 if unit == "s" else 0, 18)
-        scaled = np.where(ok, v / 10.0 ** e, np.nan)
-        tails = (_PREFIX_LADDER[(e + 9) // 3] + suffix).tolist()
-        texts = [f"{x:.3g} {tail}" if o else bad
-                 for x, tail, o in zip(scaled.tolist(), tails, ok.tolist())]
-    zero = (v == 0).tolist()
-    if any(zero):
-        texts = [zero_text if z else x for x, z in zip(texts, zero)]
-    if mask is not None:
-        texts = [x if m else "—" for x, m in zip(texts, np.asarray(mask, dtype=bool).tolist())]
-    return texts
 
 
 def results_csv(a: Analysis) -> str:

@@ -50,7 +50,7 @@ TOKEN_CACHE_KEY = "roofline.token_cache"  # (kernels list object, its link token
 
 #: Hidden columns a row may carry (kept by the editor, not shown).
 EXTRA_COLUMNS: tuple[str, ...] = ("source", "precision") + LEVEL_COLUMNS
-ALL_COLUMNS: tuple[str, ...] = COLUMNS + EXTRA_COLUMNS
+ALL_COLUMNS: tuple[str, ...] = (*COLUMNS, *EXTRA_COLUMNS)
 
 # The newcomer's table (FLOPs as expressions to teach the syntax; times plausible on an
 # A100 80GB SXM, bf16: 312 TFLOP/s dense, 2.039 TB/s):
@@ -154,7 +154,7 @@ def add_rows(rows: Sequence[Mapping[str, Any]]) -> int:
     """Append rows of text cells (e.g. the builder's expressions); returns how many."""
     new = normalize_rows(rows)
     if new:
-        set_rows(get_rows() + new)
+        set_rows([*get_rows(), *new])
     return len(new)
 
 

@@ -71,7 +71,7 @@ def error_lines(t: Translator, errors: Sequence[CellError]) -> list[str]:
             detail = t(f"common.err.{e.code}", limit=e.limit)
         lines.append(t("roofline.err.cell", row=e.row, column=column, value=e.value, detail=detail))
     if len(errors) > MAX_LISTED_ERRORS:
-        lines.append(t("roofline.err.more", n=len(errors) - MAX_LISTED_ERRORS))
+        lines.append(t("roofline.err.more", n=len(errors) - MAX_LISTED_ERRORS))  # not a formula: rows not listed
     return lines
 
 
