@@ -296,11 +296,13 @@ def _is_copy(name: str) -> bool:
 class IdleGap:
     """A hole in the GPU timeline: ``start_seconds`` from the window start, its length, and
     the CPU span that overlaps it most (``cpu_name``, "" if none was recorded) with the
-    fraction of the gap it covers."""
+    fraction of the gap it covers.  ``window_share``: length_seconds / the trace window's
+    length (0..1; 0 when the window is empty)."""
     start_seconds: float
     length_seconds: float
     cpu_name: str = ""
     cpu_overlap_fraction: float = 0.0
+    window_share: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -566,7 +568,7 @@ def _diagnose(st, du, stream_code, stream_labels, name_code, names, cls, is_kern
     for i in top:
         a, length = float(gap_s[i]), float(gap_len[i])
         cpu, frac = _cpu_in_gap(spans, a, a + length)
-        gaps.append(IdleGap(a - t0, length, cpu, frac))
+        gaps.append(IdleGap(a - t0, length, cpu, frac, length / window if window > 0 else 0.0))
 
     # kernels
     k = is_kernel
@@ -752,7 +754,8 @@ def _verdicts(d: dict) -> tuple[Verdict, ...]:
 class StepMfu:
     """MFU and HFU of each step (fractions), the mean over steps, tokens/s of the mean, and
     the mean step's calc.mfu.measured_mfu record (band, verdict above 100 %) when the FLOP
-    count was given as a record."""
+    count was given as a record.  ``step_tokens_per_s``: tokens_per_step / step_seconds,
+    each step (tok/s)."""
     step_seconds: np.ndarray
     mfu: np.ndarray
     hfu: np.ndarray
@@ -761,6 +764,7 @@ class StepMfu:
     mean_mfu: float
     mean_hfu: float
     measured: Any = None
+    step_tokens_per_s: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 def step_mfu(step_seconds, n_params: float, tokens_per_step: float, n_gpus: float,
@@ -807,7 +811,7 @@ def step_mfu(step_seconds, n_params: float, tokens_per_step: float, n_gpus: floa
     return StepMfu(secs, m, h, mean, tps / mean,
                    float(M.mfu(n_params, tps / mean, n_gpus, peak_flops, flops_per_token=fpt)),
                    float(M.mfu(n_params, tps / mean, n_gpus, peak_flops, flops_per_token=hw)),
-                   measured)
+                   measured, tokens_per_s)
 
 
 def roofline_coverage(placed_seconds: float, d: TraceDiagnosis) -> float:

@@ -22,6 +22,7 @@ __all__ = [
     "PRECISIONS",
     "FLOAT_PRECISIONS",
     "SPARSE_PRECISIONS",
+    "SPARSE_HEADLINE_FACTOR",
     "DEFAULT_HARDWARE_PATH",
     "Accelerator",
     "HardwareFileError",
@@ -37,6 +38,10 @@ PRECISIONS = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")
 
 FLOAT_PRECISIONS = tuple(p for p in PRECISIONS if p != "int8")
 
+SPARSE_HEADLINE_FACTOR = 2.0
+"""A 2:4-sparse headline over the dense peak: two of every four weights are zero and
+skipped, so the vendor counts twice the dense rate (NVIDIA A100 whitepaper, "Fine-grained
+structured sparsity")."""
 SPARSE_PRECISIONS = ("tf32", "bf16", "fp16", "fp8", "int8", "fp4")
 """Tensor precisions that can have a 2:4-sparse headline (twice the dense peak).
 
@@ -147,7 +152,7 @@ class Accelerator:
             precision = self.default_precision
         if precision not in self.sparse_precisions:
             return None
-        return 2.0 * self.peak_flops(precision)
+        return SPARSE_HEADLINE_FACTOR * self.peak_flops(precision)
 
     @property
     def precisions(self) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from calc.arch import params_only
+from calc.hardware import SPARSE_HEADLINE_FACTOR
 from calc.inference import decode_knee, decode_step
 from calc.mfu import MFU_BANDS, attention_flops_share, measured_mfu, mfu_band, required_tokens_per_s
 from calc.training_flops import flops_per_token, params_only_arch
@@ -86,6 +87,12 @@ class Device:
     sparse_headline: bool = False
     device_id: str = "custom"
     precision: str = "bf16"
+
+    @property
+    def sparse_peak_flops(self) -> float:
+        """The 2:4-sparse figure a vendor would headline for this dense peak (FLOP/s):
+        calc.hardware.SPARSE_HEADLINE_FACTOR × peak_flops (the hints name it as the trap)."""
+        return SPARSE_HEADLINE_FACTOR * self.peak_flops
 
 
 @dataclass(frozen=True)
@@ -344,7 +351,8 @@ def _six_n(quiz: int, dev: Device) -> Problem:
     return Problem(4, quiz, dev, {"m": float(m), "n": float(n), "params": n_params,
                                   "layers": float(layers), "hidden": float(hidden),
                                   "seq": float(seq)}, (q1, q2),
-                   facts={"attn_flops": attn * 6 * n_params, "six_n": 6 * n_params})
+                   facts={"attn_flops": attn * 6 * n_params, "six_n": 6 * n_params,
+                          "weights": weights})
 
 
 BAND_KEYS: tuple[str, ...] = tuple(b.key for b in MFU_BANDS)

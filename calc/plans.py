@@ -218,8 +218,8 @@ def device_facts(plan: Plan, devices: Mapping[str, Any]) -> DeviceFacts:
 @dataclass(frozen=True)
 class TrainingResult:
     """A training plan's numbers: FLOP, seconds, days, GPU-hours, cost (None without a
-    price), the published MFU range used (None when unknown) and the days / cost at its
-    high (fast) and low (slow) ends.  memory_per_gpu / fits: None until known."""
+    price), the published MFU range used (None when unknown) and the days / cost / GPU-hours
+    at its high (fast) and low (slow) ends.  memory_per_gpu / fits: None until known."""
     plan: Plan
     device: DeviceFacts
     flops: float
@@ -238,6 +238,8 @@ class TrainingResult:
     run: Any = None          # calc.training.TrainingRun (verdict: "hfu_impossible" when HFU > 100 %)
     memory: Any = None       # calc.training_memory.TrainingMemory (None without a model)
     model_name: str = ""          # the catalog model's name ("" for parameters only)
+    gpu_hours_at_hi: Optional[float] = None   # GPU-hours at the published range's high MFU
+    gpu_hours_at_lo: Optional[float] = None   # ... and at its low MFU
 
 
 @dataclass(frozen=True)
@@ -251,7 +253,8 @@ class ServingResult:
     the weights and of the batch's KV cache at ``context``, calc.placement);
     memory_per_gpu = the two; memory: one GPU's memory; fits: calc.placement.memory_fit's
     verdict, "fits" / "tight" (within the GPU but not the 10 % reserve) / "no" / None;
-    step / prefill: the calc.inference records themselves.
+    step / prefill: the calc.inference records themselves; per_user_lo / per_user_hi:
+    tokens/s per user at the published efficiency range's ends (None without one).
     """
     plan: Plan
     device: DeviceFacts
@@ -278,6 +281,8 @@ class ServingResult:
     step: Any = None          # calc.inference.DecodeStep (the Decode page's record)
     prefill: Any = None       # calc.inference.Prefill
     model_name: str = ""          # the catalog model's name ("" for parameters only)
+    per_user_lo: Optional[float] = None
+    per_user_hi: Optional[float] = None
 
     @property
     def memory_needed(self) -> float:
@@ -315,11 +320,12 @@ def _evaluate_training(plan: Plan, facts: DeviceFacts, published: Optional[Publi
     N = fpt.active_params
     rng = mfu_range(N, G, plan.device if plan.device != "custom" else None, published) \
         if published is not None else None
-    d_hi = d_lo = c_hi = c_lo = None
+    d_hi = d_lo = c_hi = c_lo = h_hi = h_lo = None
     if rng is not None:
         hi = tr.training_run(fpt, D, G, peak, rng.hi, price_per_gpu_hour=plan.price)
         lo = tr.training_run(fpt, D, G, peak, rng.lo, price_per_gpu_hour=plan.price)
         d_hi, d_lo, c_hi, c_lo = hi.days, lo.days, hi.cost, lo.cost
+        h_hi, h_lo = hi.gpu_hours, lo.gpu_hours
     tm = None
     if arch is not None:
         tm = training_memory(arch, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
@@ -334,7 +340,8 @@ def _evaluate_training(plan: Plan, facts: DeviceFacts, published: Optional[Publi
                           run.cost, run.hfu if plan.recompute != "none" else None,
                           rng, d_hi, d_lo, c_hi, c_lo,
                           None if tm is None else tm.total, None if tm is None else tm.fit,
-                          run=run, memory=tm, model_name=arch.name if arch is not None else "")
+                          run=run, memory=tm, model_name=arch.name if arch is not None else "",
+                          gpu_hours_at_hi=h_hi, gpu_hours_at_lo=h_lo)
 
 
 def serving_arch(plan: Plan, arch=None):
@@ -379,7 +386,9 @@ def _evaluate_serving(plan: Plan, facts: DeviceFacts, published: Optional[Publis
         rng, t_lo, t_hi, cost(t_lo), cost(t_hi), pl.weight_bytes, pl.kv_bytes,
         facts.memory_bytes, st.fit.verdict if st.fit is not None else None,
         memory_per_gpu=pl.total_bytes, step=st, prefill=pf,
-        model_name=arch.name if arch is not None else "")
+        model_name=arch.name if arch is not None else "",
+        per_user_lo=per_user * rng.lo if rng else None,
+        per_user_hi=per_user * rng.hi if rng else None)
 
 
 def model_arch(plan: Plan, models: Optional[Mapping[str, Any]]):

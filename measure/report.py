@@ -14,7 +14,7 @@ from calc.units import format_si
 from measure.cpu import GemmPoint, StreamPoint
 from measure.run import Measurement
 
-__all__ = ["Ceiling", "ceilings", "format_table", "format_bytes"]
+__all__ = ["Ceiling", "ceilings", "datasheet_percent", "format_table", "format_bytes"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,14 @@ class Ceiling:
     n: Optional[int] = None
     band: Optional[tuple[int, int]] = None
 
+
+
+def datasheet_percent(measured: float, datasheet: float) -> float:
+    """What a machine measured as a percentage of its datasheet figure:
+    100 · measured / datasheet (same unit for both: FLOP/s, OP/s or B/s)."""
+    if not datasheet > 0:
+        raise ValueError(f"datasheet must be > 0, got {datasheet!r}")
+    return 100.0 * float(measured) / float(datasheet)
 
 def format_bytes(x: float) -> str:
     """Binary sizes as people say them for caches: '32 KiB', '1.5 MiB', '4 GiB'."""

@@ -38,6 +38,7 @@ def test_gap_by_hand():
     assert len(d.idle_gaps) == 1
     assert d.idle_gaps[0].start_seconds == pytest.approx(100 * US)
     assert d.idle_gaps[0].length_seconds == pytest.approx(50 * US)
+    assert d.idle_gaps[0].window_share == pytest.approx(50 / 250)     # the gap over the window
     assert ids(d) == ["idle"]
     v = d.verdicts[0]
     assert v.key == "diagnosis.verdict.idle" and v.step == "②"
@@ -280,8 +281,9 @@ def test_step_mfu_seed_example():
     assert m.mfu[0] == pytest.approx(0.2019, abs=1e-4)
     assert m.mfu[1] == pytest.approx(m.mfu[0] / 2)
     assert np.array_equal(m.hfu, m.mfu)                  # no recomputation: HFU = MFU
-    # mean step 1.5 s -> 8000 tokens/s
+    # mean step 1.5 s -> 8000 tokens/s; each step: 12 000 / 1 s and 12 000 / 2 s
     assert m.tokens_per_s == pytest.approx(8000)
+    assert m.step_tokens_per_s.tolist() == pytest.approx([12_000, 6_000])
     # full activation recomputation: 8N per token of hardware FLOPs -> HFU = MFU * 8/6
     r = step_mfu([1.0], 7e9, 12_000, 8, 312e12, recompute_fraction=1.0)
     assert r.hfu[0] == pytest.approx(8 * 7e9 * 12_000 / (8 * 312e12))

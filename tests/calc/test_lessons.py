@@ -37,6 +37,9 @@ def test_quiz_zero_is_the_chapter():
     assert make_problem(2, 0, TEXTBOOK).question("ceiling").answer == 4e12
     assert make_problem(3, 0, TEXTBOOK).question("mfu").answer == pytest.approx(0.201923, rel=1e-5)
     assert make_problem(4, 0, TEXTBOOK).question("fwd_bwd").answer == 6 * 4096 * 4096
+    assert make_problem(4, 0, TEXTBOOK).facts["weights"] == 4096 * 4096     # the m x n matrix
+    # the A100's 2:4-sparse headline is 624 TFLOP/s: twice the dense 312 (whitepaper)
+    assert TEXTBOOK.sparse_peak_flops == 624e12
     assert make_problem(8, 0, TEXTBOOK).question("bf16").answer == pytest.approx(142.857, rel=1e-5)
 
 

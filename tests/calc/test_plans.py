@@ -39,6 +39,9 @@ def test_seed_training_plan():
     assert r.days_at_hi == pytest.approx(4.2e22 / (64 * 312e12 * 0.6423) / 86400)
     assert r.days_at_lo == pytest.approx(4.2e22 / (64 * 312e12 * 0.5014) / 86400)
     assert r.cost_at_lo == pytest.approx(2 * 4.2e22 / (312e12 * 0.5014) / 3600)
+    # GPU-hours at the range's ends: 4.2e22 / (312e12 x MFU) / 3600 (the fast end is fewer)
+    assert r.gpu_hours_at_hi == pytest.approx(4.2e22 / (312e12 * 0.6423) / 3600)
+    assert r.gpu_hours_at_lo == pytest.approx(4.2e22 / (312e12 * 0.5014) / 3600)
     assert r.memory_per_gpu is None and r.hfu is None
 
 
@@ -76,6 +79,11 @@ def test_serving_plan_without_kv_reproduces_143_tok_s_kind():
     assert r.ttft == pytest.approx(pf / 312e12)
     assert r.request_seconds == pytest.approx(pf / 312e12 + 100 * 14e9 / 2.039e12)
     assert r.per_user_at_eff == pytest.approx(0.5 * 2.039e12 / 14e9)
+    # tokens/s per user at the published efficiency range's ends: the bound x each end
+    rng = r.published
+    assert rng is not None and rng.lo < rng.hi
+    assert r.per_user_lo == pytest.approx(2.039e12 / 14e9 * rng.lo)
+    assert r.per_user_hi == pytest.approx(2.039e12 / 14e9 * rng.hi)
     # cost: 2 per hour / 3600 s / 145.64 tok/s x 1e6 = 3.814 per million tokens
     assert r.cost_per_m == pytest.approx(2 / 3600 / (2.039e12 / 14e9) * 1e6)
     assert r.cost_per_m_at_eff == pytest.approx(2 * r.cost_per_m)

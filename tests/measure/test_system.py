@@ -111,3 +111,12 @@ def test_plateaus_when_the_sweep_stops_inside_a_huge_last_level_cache():
     caches = (CacheLevel(3, 768 * 2**20),)
     pts = [_pt("copy", 2**20, 90e9), _pt("copy", 2**29, 30e9), _pt("copy", 2**30, 50e9)]
     assert plateaus(pts, caches)["dram"] == pytest.approx(40e9)
+
+
+def test_datasheet_percent_by_hand():
+    # 675 MFLOP/s measured against a 1.35 GFLOP/s sheet: 50 %; a sheet of 0 is refused
+    from measure.report import datasheet_percent
+    assert datasheet_percent(675e6, 1.35e9) == pytest.approx(50.0)
+    assert datasheet_percent(1.9e12, 2.039e12) == pytest.approx(93.18, abs=0.01)
+    with pytest.raises(ValueError, match="datasheet"):
+        datasheet_percent(1.0, 0.0)

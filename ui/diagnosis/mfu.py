@@ -47,7 +47,7 @@ def step_rows(t, d: TraceDiagnosis, m: StepMfu | None, tokens_per_step: float | 
                t("diagnosis.step.col.time"): format_si(s.seconds, "s"),
                t("diagnosis.step.col.busy"): percent_text(t, s.busy_fraction)}
         if m is not None and tokens_per_step:
-            row[t("diagnosis.step.col.tokens")] = format_si(tokens_per_step / s.seconds, "tok/s")
+            row[t("diagnosis.step.col.tokens")] = format_si(float(m.step_tokens_per_s[i]), "tok/s")
             row[t("diagnosis.step.col.mfu")] = percent_text(t, float(m.mfu[i]))
             row[t("diagnosis.step.col.hfu")] = percent_text(t, float(m.hfu[i]))
         rows.append(row)

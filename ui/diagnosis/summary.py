@@ -74,7 +74,7 @@ def render_numbers(t: Translator, d: TraceDiagnosis) -> None:
 def gap_rows(t: Translator, d: TraceDiagnosis) -> list[dict]:
     return [{t("diagnosis.gap.col.at"): format_si(g.start_seconds, "s"),
              t("diagnosis.gap.col.length"): format_si(g.length_seconds, "s"),
-             t("diagnosis.gap.col.share"): format_percent(g.length_seconds / d.window_seconds)
+             t("diagnosis.gap.col.share"): format_percent(g.window_share)
              if d.window_seconds > 0 else "—",
              t("diagnosis.gap.col.cpu"): g.cpu_name or t("diagnosis.gap.no_cpu"),
              t("diagnosis.gap.col.cover"): format_percent(g.cpu_overlap_fraction)}

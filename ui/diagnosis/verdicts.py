@@ -45,9 +45,9 @@ def render_verdicts(t: Translator, d: TraceDiagnosis) -> None:
         text = verdict_text(t, v)
         label = f"**{i}.** " if len(d.verdicts) > 1 else ""
         if v.severity == "warn":
-            st.warning(label + text, icon=":material/warning:")
+            st.warning(f"{label}{text}", icon=":material/warning:")
         elif v.severity == "info":
-            st.info(label + text, icon=":material/info:")
+            st.info(f"{label}{text}", icon=":material/info:")
         else:
-            st.success(label + text, icon=":material/check_circle:")
+            st.success(f"{label}{text}", icon=":material/check_circle:")
     st.caption(t("diagnosis.verdicts_caption"))

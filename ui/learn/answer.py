@@ -56,7 +56,7 @@ def _check_choice(problem: Problem, question: Question, key: str) -> None:
 def hint_fields(problem: Problem) -> dict[str, str]:
     """The fields every hint may use."""
     peak = problem.device.peak_flops
-    return {"dense": format_si(peak, "FLOP/s"), "sparse": format_si(2 * peak, "FLOP/s"),
+    return {"dense": format_si(peak, "FLOP/s"), "sparse": format_si(problem.device.sparse_peak_flops, "FLOP/s"),
             "batch": f"{problem.given.get('batch', 0):g}", "rise": "1.2"}
 
 

@@ -35,7 +35,7 @@ def worked_mfu(t: Translator, problem: Problem) -> str:
 def render_six_n(t: Translator, problem: Problem, chart_config: dict) -> None:
     g = problem.given
     st.markdown(t("learn.l4.task_a", m=count(g["m"]), n=count(g["n"]),
-                  weights=format_quantity(g["m"] * g["n"])))
+                  weights=format_quantity(problem.facts["weights"])))
     numeric_field(t, problem, "fwd_bwd", t("learn.q.fwd_bwd"), t("learn.q.fwd_bwd.help"))
     st.markdown(t("learn.l4.task_b", params=count(g["params"]), layers=count(g["layers"]),
                   hidden=count(g["hidden"]), seq=count(g["seq"])))
@@ -46,7 +46,7 @@ def render_six_n(t: Translator, problem: Problem, chart_config: dict) -> None:
 def worked_six_n(t: Translator, problem: Problem) -> str:
     g = problem.given
     q1, q2 = problem.question("fwd_bwd"), problem.question("attn_share")
-    return t("learn.l4.worked", weights=format_quantity(g["m"] * g["n"]),
+    return t("learn.l4.worked", weights=format_quantity(problem.facts["weights"]),
              fwd_bwd=fmt_value(q1, q1.answer), layers=count(g["layers"]),
              hidden=count(g["hidden"]), seq=count(g["seq"]),
              attn=format_si(problem.facts["attn_flops"], "FLOP"),

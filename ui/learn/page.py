@@ -59,7 +59,7 @@ def progress(t: Translator) -> bool:
     with left:
         st.markdown(t("learn.progress", done=len(done), total=N_LESSONS),
                     help=t("learn.progress_help"))
-        st.progress(len(done) / N_LESSONS)
+        st.progress(len(done) / N_LESSONS)  # not a formula: the progress bar's fill
         marks = " · ".join((f":green[:material/check_circle: {n}]" if n in done
                             else f":gray[:material/radio_button_unchecked: {n}]")
                            for n in range(1, N_LESSONS + 1))
@@ -101,7 +101,7 @@ def _choice_label(t: Translator, lesson: int):
     def label(choice: str) -> str:
         if lesson == 6 and choice in ("data_pipeline", "not_data"):
             return t(f"learn.verdict.{choice}")
-        return t(prefix + choice) if prefix else choice
+        return t(f"{prefix}{choice}") if prefix else choice
     return label
 
 

@@ -11,7 +11,7 @@ import streamlit as st
 from calc.hardware import Accelerator
 from calc.units import format_si
 from measure.device import device_id
-from measure.report import ceilings, format_bytes
+from measure.report import ceilings, datasheet_percent, format_bytes
 from ui.frame import CUSTOM, PageContext
 from ui.measure import state
 from ui.state import bound
@@ -101,7 +101,7 @@ def ratio_rows(t, dev: Accelerator, sheet: Optional[Datasheet]) -> pd.DataFrame:
     rows = []
 
     def ratio(measured: float, sheet_value: Optional[float]) -> str:
-        return f"{measured / sheet_value * 100:.3g} %" if sheet_value else dash
+        return f"{datasheet_percent(measured, sheet_value):.3g} %" if sheet_value else dash
 
     for p, value in dev.peaks.items():
         unit = "OP/s" if p == "int8" else "FLOP/s"
@@ -156,8 +156,8 @@ def render_ratio_table(ctx: PageContext, dev: Accelerator, sheet: Optional[Datas
     with st.expander(t("measure.host_heading")):
         st.markdown(t("measure.host_line", host=dev.host, date=dev.date, source=dev.source))
         st.markdown("\n".join(f"- {k}: `{v}`" for k, v in dev.versions.items()))
-        if dev.notes:
-            st.text(dev.notes)
+        if dev.notes_for(ctx.lang):
+            st.text(dev.notes_for(ctx.lang))
     toml_text = st.session_state.get(state.TOML)
     if toml_text and _measurement_of(dev)[0] is not None:
         st.download_button(t("measure.download"), toml_text, file_name="measured.toml",

@@ -38,7 +38,7 @@ def render_gpu_status(t) -> gpu.GpuStatus:
 
 def busy_message(t, holder: lock.Holder) -> str:
     elapsed = holder.elapsed_s()
-    left = max(0.0, holder.expected_s - elapsed)
+    left = max(0.0, holder.expected_s - elapsed)  # not a formula: the wall clock's countdown
     return t("measure.busy", what=t(f"measure.what.{holder.what}"), owner=holder.owner,
              elapsed=f"{elapsed:.0f}", left=f"{left:.0f}")
 

@@ -59,7 +59,7 @@ def _fields_of(plan: Plan, currency: str = "") -> dict[str, Any]:
 
 def _load(i: int, plan: Plan) -> None:
     for k, val in _fields_of(plan, state.get_table().currency_code).items():
-        st.session_state[P + k] = val
+        st.session_state[f"{P}{k}"] = val
     st.session_state[LOADED_KEY] = (i, plan)
 
 
@@ -76,7 +76,7 @@ class _Reader:
         self.errors: dict[str, str] = {}
 
     def raw(self, key: str) -> str:
-        return str(st.session_state.get(P + key, "") or "")
+        return str(st.session_state.get(f"{P}{key}", "") or "")
 
     def quantity(self, key: str, label: str, kind: str, *, unit: str = "",
                  optional: bool = False) -> Optional[float]:
@@ -255,12 +255,12 @@ def _error(errors: Mapping[str, str], key: str) -> None:
 
 
 def _text(t, label_key: str, key: str, errors, **kw) -> None:
-    st.text_input(t(label_key), key=P + key, help=t(label_key + "_help"), **kw)
+    st.text_input(t(label_key), key=f"{P}{key}", help=t(f"{label_key}_help"), **kw)
     _error(errors, key)
 
 
 def _select(t, label_key: str, key: str, options, fmt) -> None:
-    st.selectbox(t(label_key), list(options), key=P + key, format_func=fmt,
+    st.selectbox(t(label_key), list(options), key=f"{P}{key}", format_func=fmt,
                  help=t(label_key + "_help"))
 
 

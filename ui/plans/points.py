@@ -33,11 +33,7 @@ def training_chart(t: Translator, table: PlanTable, results: Sequence,
         if priced:
             y, y_lo, y_hi = r.cost, r.cost_at_hi, r.cost_at_lo
         else:
-            y = r.gpu_hours
-            y_lo = y_hi = None
-            if r.days_at_hi is not None:       # GPU-hours scale like days (same plan)
-                y_lo = r.gpu_hours * r.days_at_hi / r.days
-                y_hi = r.gpu_hours * r.days_at_lo / r.days
+            y, y_lo, y_hi = r.gpu_hours, r.gpu_hours_at_hi, r.gpu_hours_at_lo
         pts.append(Point(plan_label(t, table, i, results).replace(t("plans.baseline_mark"), "★").strip(),
                          r.days, y, r.days_at_hi, r.days_at_lo, y_lo, y_hi,
                          baseline=i == table.baseline))
@@ -55,12 +51,7 @@ def serving_chart(t: Translator, table: PlanTable, results: Sequence,
     priced = all(r.cost_per_m_at_eff is not None for _, r in items)
     pts = []
     for i, r in items:
-        pub = r.published
-        scale_lo = pub.lo / r.plan.efficiency if pub else None
-        scale_hi = pub.hi / r.plan.efficiency if pub else None
-        x = r.per_user_at_eff
-        x_lo = x * scale_lo if pub else None
-        x_hi = x * scale_hi if pub else None
+        x, x_lo, x_hi = r.per_user_at_eff, r.per_user_lo, r.per_user_hi
         if priced:
             y, y_lo, y_hi = r.cost_per_m_at_eff, r.cost_per_m_hi, r.cost_per_m_lo
         else:

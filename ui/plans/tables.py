@@ -25,7 +25,7 @@ _LATIN_PX, _WIDE_PX, _PAD_PX, MAX_COLUMN_PX = 6.4, 13.5, 26, 520
 def text_px(text: str) -> int:
     """About how many pixels ``text`` takes in a table cell."""
     wide = sum(1 for ch in text if ord(ch) >= 0x2E80)
-    return int(round((len(text) - wide) * _LATIN_PX + wide * _WIDE_PX + _PAD_PX))
+    return int(round((len(text) - wide) * _LATIN_PX + wide * _WIDE_PX + _PAD_PX))  # not a formula: pixels of text
 
 
 def column_widths(cols: Sequence[str], rows: Sequence[Sequence[str]]) -> dict[str, int]:
