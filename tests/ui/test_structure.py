@@ -285,10 +285,17 @@ def test_readme_layout_table_names_the_tree():
 _ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 
 
+_SEQUENCE_CALLS = ("list", "tuple", "set", "sorted", "frozenset")
+#: A line that does arithmetic that is not a formula says so, with its reason, after this
+#: marker (``elapsed = time.perf_counter() - start  # not a formula: wall clock``).
+PRAGMA = "# not a formula:"
+
+
 def _is_sequence(node) -> bool:
-    """A list or tuple (display, comprehension, list(...)/tuple(...)): + joins sequences."""
-    return isinstance(node, (ast.List, ast.Tuple, ast.ListComp)) or (
-        isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("list", "tuple"))
+    """A list, tuple or set (display, comprehension, list(...)/sorted(...)/set(...)): + joins
+    sequences, - takes a set from a set."""
+    return isinstance(node, (ast.List, ast.Tuple, ast.ListComp, ast.Set, ast.SetComp)) or (
+        isinstance(node, ast.Call) and getattr(node.func, "id", "") in _SEQUENCE_CALLS)
 
 
 def _is_text(node) -> bool:
@@ -298,6 +305,8 @@ def _is_text(node) -> bool:
         return _is_text(node.body) or _is_text(node.orelse)
     if isinstance(node, ast.BinOp):
         return _is_text(node.left) or _is_text(node.right)
+    if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("t", "str"):
+        return True                                   # a translated string, str(...)
     return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant)
                                                and isinstance(node.value, str))
 
@@ -307,39 +316,81 @@ def _is_literal(node) -> bool:
                                               and isinstance(node.operand, ast.Constant))
 
 
+def _is_small_int(node) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int and abs(node.value) <= 1
+
+
+def _is_index(node) -> bool:
+    """Counting and indexing, not a formula: ``i + 1``, ``len(rows) - 1``, ``n += 1``, a
+    palette cycled by ``i % len(COLORS)``."""
+    right = node.value if isinstance(node, ast.AugAssign) else node.right
+    left = node.target if isinstance(node, ast.AugAssign) else node.left
+    if isinstance(node.op, (ast.Add, ast.Sub)):
+        return _is_small_int(right) or _is_small_int(left)
+    if isinstance(node.op, ast.Mod):
+        return any(isinstance(n, ast.Call) and getattr(n.func, "id", "") == "len"
+                   for n in ast.walk(right))
+    return False
+
+
 def arithmetic_lines(path: Path) -> list[int]:
-    """Lines of ``path`` with arithmetic on quantities (see above)."""
+    """Lines of ``path`` with arithmetic on quantities (see above): neither text nor
+    sequences joined, nor counting and indexing (also inside a slice), nor on a line marked
+    with PRAGMA and its reason."""
+    text = path.read_text(encoding="utf-8")
+    marked = {i for i, line in enumerate(text.splitlines(), 1) if PRAGMA in line}
+    tree = ast.parse(text)
+    in_slice = {id(n) for s in ast.walk(tree) if isinstance(s, ast.Slice) for n in ast.walk(s)}
     out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
+        if id(node) in in_slice:
+            continue
         if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITH):
-            if not (_is_text(node.left) or _is_text(node.right)
+            if not (_is_text(node.left) or _is_text(node.right) or _is_index(node)
                     or (_is_literal(node.left) and _is_literal(node.right))):
                 out.append(node.lineno)
         elif isinstance(node, ast.AugAssign) and isinstance(node.op, _ARITH) \
-                and not _is_text(node.value):
+                and not (_is_text(node.value) or _is_index(node)):
             out.append(node.lineno)
-    return sorted(out)
+    return sorted(set(out) - marked)
 
 
-# Section packages whose numbers all come from calc's records (calc.inference and
-# calc.placement for the Decode and Model pages, calc.training* for MFU and Training,
-# calc.parallel for Training layout, calc.serving for Serving): they lay the numbers out
-# and compute none.  The other page packages (home, learn, roofline, diagnosis, plans,
-# measure) are not checked yet (add them as they are rewired).
-STRICT_PACKAGES = ("decode", "model", "mfu", "training", "training_layout", "serving")
-# Named exemptions, each with its reason (file: reason).
+# Every page's section package: its numbers come from calc's records (calc.inference and
+# calc.placement for Decode and Model, calc.training* for MFU and Training, calc.parallel
+# for Training layout, calc.serving for Serving, calc.views / calc.importers for the
+# Roofline, calc.diagnosis for the Trace doctor, calc.lessons for Learn, calc.plans for
+# Plans, measure.report for Measure): they lay the numbers out and compute none.  A line
+# that must do arithmetic that is not a formula (a wall clock, an axis range) carries
+# PRAGMA and its reason.
+STRICT_PACKAGES = tuple(sorted(p.id for p in REGISTRY))
+# Named whole-file exemptions, each with its reason (file: reason).
 EXEMPT: dict[str, str] = {
-    "ui/training_layout/search.py": "times the search it runs (a wall clock shown beside "
-                                    "the table, not a formula)",
+    "ui/plans/svg.py": "draws the printable report's chart as SVG: pixel geometry (ticks, "
+                       "axes, label positions), no quantity",
 }
 
 
 def test_arithmetic_checker_catches_a_formula_and_spares_text(tmp_path):
     f = tmp_path / "x.py"
     f.write_text("a = b * c\nd = 1.0 / bound\ns = msg + ' ' + t('k')\nu = f'{x}' + y\n"
-                 "n = 2 * 3\nz = p + (f'{q}' if q else '')\nk -= 1\nl = list(a) + [b]\n",
+                 "n = 2 * 3\nz = p + (f'{q}' if q else '')\nk -= step\nl = list(a) + [b]\n",
                  encoding="utf-8")
     assert arithmetic_lines(f) == [1, 2, 7]
+    # counting and indexing are not formulas; a marked line is spared; a formula next to
+    # an index is still caught
+    g = tmp_path / "y.py"
+    g.write_text("a = rows[i + 1]\nb = xs[lo:hi + n]\nn += 1\nc = COLORS[i % len(COLORS)]\n"
+                 f"d = time.time() - t0  {PRAGMA} wall clock\ne = {{'k': 2 * peak}}\n"
+                 "f = t(prefix + key)\ng = sorted(a) + sorted(b)\nh = total - skipped\n",
+                 encoding="utf-8")
+    assert arithmetic_lines(g) == [6, 7, 9]          # 7: names joined may be numbers (write f"{a}{b}")
+
+
+def test_every_page_package_is_checked():
+    # a page added to the registry is checked too: its package exists under ui/
+    for pkg in STRICT_PACKAGES:
+        assert (UI / pkg).is_dir() and list((UI / pkg).glob("*.py")), pkg
+    assert {"home", "learn", "roofline", "diagnosis", "plans", "measure"} <= set(STRICT_PACKAGES)
 
 
 def test_record_driven_sections_do_no_arithmetic():
