@@ -30,6 +30,8 @@ per layer); Kwon et al. 2023 (vLLM, the KV budget after weights).
 from __future__ import annotations
 
 import functools
+import os
+from types import MappingProxyType
 import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional
@@ -118,6 +120,32 @@ def published_efficiency(published: Any = None, devices: Optional[Mapping[str, A
     pass does not keep the matrix units busier than the best published runs did.  link 0.65 (Calculon: NVLink
     at 0.65), network 0.9 (Calculon), all-reduce latency :data:`ALLREDUCE_LATENCY_S`.
     """
+    if published is None and devices is None:
+        # the repository's files: read once per version of them (they are what every
+        # Serving rerun asks for; parsing both TOML files took ~30 ms of each rerun)
+        from ..hardware import DEFAULT_HARDWARE_PATH
+        from ..published import DEFAULT_PUBLISHED_PATH
+        return _repository_efficiency(end, _file_version(DEFAULT_HARDWARE_PATH),
+                                      _file_version(DEFAULT_PUBLISHED_PATH))
+    return _published_efficiency(published, devices, end)
+
+
+def _file_version(path) -> tuple:
+    """(path, modification time in ns, size): changes when the file is edited."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (str(path), None, None)
+    return (str(path), st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _repository_efficiency(end: str, hardware_version: tuple, published_version: tuple) -> Efficiency:
+    return _published_efficiency(None, None, end)
+
+
+def _published_efficiency(published: Any, devices: Optional[Mapping[str, Any]],
+                          end: str) -> Efficiency:
     from ..hardware import load_hardware
     from ..published import decode_efficiency_range, device_family, load_published
     pub = published if published is not None else load_published()
@@ -138,7 +166,7 @@ def published_efficiency(published: Any = None, devices: Optional[Mapping[str, A
                       source=f"gpt-fast decode bandwidth {rng.lo:.0%}-{rng.hi:.0%} "
                              f"(published_mfu.toml), Calculon GEMM/link efficiency, compute capped "
                              f"at the family's best published MFU",
-                      label="estimate", compute_caps=caps)
+                      label="estimate", compute_caps=MappingProxyType(caps))
 
 
 def gemm_efficiency(gemm_flops: Any):

@@ -148,6 +148,28 @@ def test_tp_all_reduce_latency_in_the_estimate_only():
     assert step_time(r, 1, 4250, 0, 0, BOUND).network_seconds == 0.0
 
 
+def test_repository_efficiency_is_read_once_per_version_of_the_files(tmp_path, monkeypatch):
+    # the default (repository files) is cached: the same record on every call, equal to the
+    # one computed from the files read explicitly; a changed file is read again
+    from calc.hardware import load_hardware
+    from calc.published import load_published
+    from calc.serving import replica
+    a, b = published_efficiency(), published_efficiency()
+    assert a is b
+    assert a == published_efficiency(load_published(), load_hardware())
+    assert published_efficiency(end="lo").mem_bw < a.mem_bw      # each end its own entry
+    seen = []
+    real = replica._published_efficiency
+    monkeypatch.setattr(replica, "_published_efficiency",
+                        lambda p, d, end: seen.append(end) or real(p, d, end))
+    versions = iter([("hw", 1, 1), ("pub", 1, 1), ("hw", 2, 1), ("pub", 1, 1)])
+    monkeypatch.setattr(replica, "_file_version", lambda path: next(versions))
+    published_efficiency(), published_efficiency()          # versions 1, then hardware edited
+    assert seen == ["hi", "hi"]
+    with pytest.raises(TypeError):
+        a.compute_caps["h100"] = 1.0                         # shared: read-only
+
+
 # --- speculative decoding ------------------------------------------------------------------
 
 def test_expected_tokens_per_step_leviathan():
