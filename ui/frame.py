@@ -23,7 +23,7 @@ from ui.formula import Formula, latex_text  # noqa: F401 - latex_text: pages imp
 from ui.i18n import LANG_NAMES, LANGS, Translator, translator
 from ui.model_picker import model_picker
 from ui.pages import PAGES, page
-from ui.state import bound, nav_query_params
+from ui.state import bound, nav_query_params_for
 from ui.widgets import Bounds, quantity_input
 
 CUSTOM = "custom"
@@ -208,8 +208,9 @@ def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
 def _navigation(sb, t: Translator, page_id: str) -> None:
     sb.divider()
     sb.markdown(f"### {t('common.nav_heading')}")
+    params = nav_query_params_for(p.id for p in PAGES)
     for p in PAGES:
-        sb.page_link(p.file, label=t(p.title_key), icon=p.icon, query_params=nav_query_params(p.id),
+        sb.page_link(p.file, label=t(p.title_key), icon=p.icon, query_params=params[p.id],
                      disabled=(p.id == page_id))
 
 

@@ -218,15 +218,26 @@ def nav_query_params(target: str | None = None) -> dict[str, str]:
     other numbers (issue 8: 13B on 8 GPUs on MFU, then Training time, gave a link to
     7B on 64 GPUs).  Hand-synced option widgets (device, precision, lang) keep their ids.
     """
-    names = list(SHARED_NAMES)
-    if target is not None:
-        names += [n for n in URL_NAMES.get(target, ()) if n not in names]
-    params: dict[str, str] = {}
-    for name in names:
-        value = st.session_state.get(name, kept(name)) if name in SHARED_NAMES else kept(name)
-        if value is None and name not in SHARED_NAMES:
-            value = st.query_params.get(name)
-        text = url_text(value)
-        if text:
-            params[name] = text
-    return params
+    return nav_query_params_for([target])[target]
+
+
+def nav_query_params_for(targets: Iterable[str | None]) -> dict[str | None, dict[str, str]]:
+    """:func:`nav_query_params` for several pages at once (the sidebar's dozen links): each
+    name's value is read from the session once, not once per link."""
+    texts: dict[str, str] = {}
+
+    def text_of(name: str) -> str:
+        if name not in texts:
+            value = st.session_state.get(name, kept(name)) if name in SHARED_NAMES else kept(name)
+            if value is None and name not in SHARED_NAMES:
+                value = st.query_params.get(name)
+            texts[name] = url_text(value)
+        return texts[name]
+
+    out: dict[str | None, dict[str, str]] = {}
+    for target in targets:
+        names = list(SHARED_NAMES)
+        if target is not None:
+            names += [n for n in URL_NAMES.get(target, ()) if n not in names]
+        out[target] = {name: text_of(name) for name in names if text_of(name)}
+    return out

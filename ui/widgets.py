@@ -7,6 +7,7 @@ the page shows what it can without that value.
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -83,10 +84,12 @@ def exact_quantity(value: float, unit: str = "") -> str:
     return format_quantity(value, unit, digits=6)
 
 
+@functools.lru_cache(maxsize=4096)
 def slider_text(value: float, unit: str = "") -> str:
     """A slider's caption: a whole count under a million with thousands separators
     ("4,096" tokens, "37,712" tokens/s: "4.096k" reads like a decimal), otherwise
-    :func:`exact_quantity` ("7B", "1T", "2 TB/s")."""
+    :func:`exact_quantity` ("7B", "1T", "2 TB/s").  Cached: Streamlit formats every
+    option of every select-slider on every run (~300 per MFU run), the same few values."""
     if not unit and 0 < abs(value) < 1e6 and float(value) == int(value):
         return f"{int(value):,}"
     return exact_quantity(value, unit)

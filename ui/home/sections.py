@@ -9,7 +9,7 @@ from calc.roofline import attainable_flops, ridge_point
 from calc.units import format_si
 from ui.figures.roofline import Roof, roofline_figure
 from ui.pages import PAGES
-from ui.state import nav_query_params
+from ui.state import nav_query_params_for
 
 TOOLS_PER_ROW = 4          # nine tools in one row squeeze every card to a word's width
 
@@ -46,10 +46,11 @@ def render_live(ctx) -> bool:
 def render_tools(t) -> None:
     st.subheader(t("home.tools_heading"))
     tools = [p for p in PAGES if p.id != "home"]
+    params = nav_query_params_for(p.id for p in tools)
     for row in range(0, len(tools), TOOLS_PER_ROW):
         cols = st.columns(TOOLS_PER_ROW)
         for col, p in zip(cols, tools[row:row + TOOLS_PER_ROW]):
             with col.container(border=True):
                 st.page_link(p.file, label=t(p.title_key), icon=p.icon,
-                             query_params=nav_query_params(p.id))
+                             query_params=params[p.id])
                 st.caption(t(f"home.tool.{p.id}"))
