@@ -141,3 +141,16 @@ def test_max_batch_that_fits_llama2_70b():
     assert n == 11
     assert max_batch_that_fits(params_only(7e9), 0, memory_bytes=80 * GIB) == math.inf
     assert max_batch_that_fits(params_only(7e9), 0, memory_bytes=None) is None
+
+
+def test_vectorized_bisection_finds_a_known_crossing():
+    # f(B) = B − 153.0307 (increasing) crosses 0 at 153.0307, to 1e-12 in log B; a step
+    # function (MoE: distinct experts jump) at its jump; the ends as documented
+    from calc.inference import _bisect_batch
+    assert _bisect_batch(lambda b: np.asarray(b) - 153.0307) == pytest.approx(153.0307, rel=1e-11)
+    assert _bisect_batch(lambda b: np.where(np.asarray(b) >= 40.0, 1.0, -1.0)) == pytest.approx(40.0, rel=1e-11)
+    assert math.isinf(_bisect_batch(lambda b: np.full(np.shape(b), -1.0)))     # never crosses
+    assert _bisect_batch(lambda b: np.ones(np.shape(b))) == 1e-6                # already >= 0
+    calls = []
+    _bisect_batch(lambda b: calls.append(np.size(b)) or np.asarray(b) - 7.0)
+    assert len(calls) <= 10 and max(calls) <= 63          # a few vectorized calls, not ~45 scalar
