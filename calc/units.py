@@ -506,43 +506,52 @@ def format_si(value: Any, unit: str, digits: int = 3) -> str:
 
 
 
-_SHORT_PREFIXES = {-9: "n", -6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
+_PREFIX_BY_EXPONENT = {-12: "p", -9: "n", -6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G",
+                       12: "T", 15: "P", 18: "E", 21: "Z", 24: "Y"}
 
 
-def format_si_many(values: Any, unit: str, suffix: str = "", mask: Any = None) -> list[str]:
-    """Many values at once (a table column of 10,000 kernels), 3 significant digits with an
-    SI prefix, vectorized over the exponents: ``format_si_many([2.5e14], "FLOP/s",
-    suffix="FLOP/s") == ["250 TFLOP/s"]``.
+def format_si_many(values: Any, unit: str, mask: Any = None) -> list[str]:
+    """:func:`format_si` (3 significant digits) of many values at once — a table column of
+    10,000 kernels — with the same text for every positive value: ``format_si_many([2.5e14,
+    999.7], "FLOP/s") == ["250 TFLOP/s", "1 kFLOP/s"]``.
 
-    The prefix is picked as exponent = 3·floor(log10(x) / 3), clipped to n … E for seconds
-    and to 1 … E otherwise; intensities ("FLOP/B") get no prefix (as :func:`format_si`).
-    ``suffix`` is appended to every text (usually the unit); 0 -> "0 <suffix>"; NaN,
-    infinite or negative -> "— <suffix>"; rows where ``mask`` is False -> "—".
+    Vectorized: the prefix exponent is 3·floor(log10(x) / 3), moved up one prefix where the
+    mantissa rounds to 1000 (999.7 -> "1 k", as format_si picks the largest prefix whose
+    rounded mantissa is ≥ 1); values format_si writes another way (exponent notation,
+    seconds ≥ 1000 s or below 1 ps, other units below 1, intensities outside 1 … 1000) are
+    handed to format_si itself, as are infinite and negative values ("∞ s").  0 -> "0 <unit>";
+    NaN (not known) -> "— <unit>"; rows where ``mask`` is False -> "—".
     """
     import numpy as np  # local: the rest of this module is standard library only
 
-    v = np.asarray(values, dtype=float)
+    v = np.asarray(values, dtype=float).ravel()
     ok = np.isfinite(v) & (v > 0)
-    bad = "— " + suffix
-    zero_text = "0 " + suffix
-    if unit == "FLOP/B":
-        texts = [((f"{x:.3g} " if x < 1000 else f"{x:.0f} ") + suffix) if o else bad
-                 for x, o in zip(v.tolist(), ok.tolist())]
-    else:
-        ladder = np.array([_SHORT_PREFIXES[e] for e in range(-9, 19, 3)], dtype=object)
-        e = np.zeros(v.shape, dtype=int)
-        e[ok] = (np.floor(np.log10(v[ok]) / 3) * 3).astype(int)
-        e = np.clip(e, -9 if unit in _TIME_UNITS else 0, 18)
-        scaled = np.where(ok, v / 10.0 ** e, np.nan)
-        tails = (ladder[(e + 9) // 3] + suffix).tolist()
-        texts = [f"{x:.3g} {tail}" if o else bad
-                 for x, tail, o in zip(scaled.tolist(), tails, ok.tolist())]
-    zero = (v == 0).tolist()
-    if any(zero):
-        texts = [zero_text if z else x for x, z in zip(texts, zero)]
+    texts = np.where(v == 0, f"0 {unit}", f"— {unit}").astype(object)
+    for i in np.flatnonzero(np.isinf(v) | (v < 0)):
+        texts[i] = format_si(float(v[i]), unit)
+    if ok.any():
+        x = v[ok]
+        if unit in _PLAIN_UNITS:
+            e = np.zeros(x.shape, dtype=int)
+            fast = (x >= 1.0) & (x < 999.5)
+        else:
+            e = (np.floor(np.log10(x) / 3) * 3).astype(int)
+            mant = x / 10.0 ** e
+            digits = np.floor(np.log10(mant))
+            rounded = np.round(mant / 10.0 ** (digits - 2)) * 10.0 ** (digits - 2)
+            e = np.where(rounded >= 1000, e + 3, e)
+            if unit in _TIME_UNITS:
+                fast = (e >= -12) & (e <= 0) & (x < 999.5)
+            else:
+                fast = (e >= 0) & (e <= 24)
+        scaled = x / 10.0 ** e
+        out = [f"{m:.3g} {_PREFIX_BY_EXPONENT[k]}{unit}" if f else format_si(float(xx), unit)
+               for m, k, f, xx in zip(scaled.tolist(), e.tolist(), fast.tolist(), x.tolist())]
+        texts[np.flatnonzero(ok)] = out
+    result = texts.tolist()
     if mask is not None:
-        texts = [x if m else "—" for x, m in zip(texts, np.asarray(mask, dtype=bool).tolist())]
-    return texts
+        result = [t if m else "—" for t, m in zip(result, np.asarray(mask, dtype=bool).ravel().tolist())]
+    return result
 
 
 def format_binary_bytes(value: Any, digits: int = 3) -> str:

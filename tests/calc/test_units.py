@@ -223,13 +223,26 @@ def test_format_percent_is_the_one_percent_formatter():
 
 
 def test_format_si_many_by_hand():
-    # 2.5e14 -> exponent 3*floor(14.4/3) = 12 -> "250 T"; 1.5e-3 s -> "1.5 m"; seconds keep
-    # sub-unit prefixes, bytes do not (0.5 B stays "0.5 B"); 0, NaN, negative and a masked row
+    # 2.5e14 -> exponent 3*floor(14.4/3) = 12 -> "250 T"; 999.7 rounds to 1000 at 3 digits,
+    # so it moves up a prefix: "1 k" (format_si's rule: the largest prefix whose rounded
+    # mantissa is >= 1); seconds keep sub-unit prefixes, bytes below 1 do not
     from calc.units import format_si_many
-    assert format_si_many([2.5e14, 312e12, 999.0], "FLOP/s", suffix="FLOP/s") == \
-        ["250 TFLOP/s", "312 TFLOP/s", "999 FLOP/s"]
-    assert format_si_many([1.5e-3, 3.5e-7], "s", suffix="s") == ["1.5 ms", "350 ns"]
-    assert format_si_many([0.5], "B", suffix="B") == ["0.5 B"]
-    assert format_si_many([0.0, float("nan"), -1.0], "B", suffix="B") == ["0 B", "— B", "— B"]
-    assert format_si_many([2730.7, 2.0], "FLOP/B", suffix="FLOP/B") == ["2731 FLOP/B", "2 FLOP/B"]
-    assert format_si_many([1e9, 1e9], "B", suffix="B", mask=[True, False]) == ["1 GB", "—"]
+    assert format_si_many([2.5e14, 312e12, 999.0, 999.7], "FLOP/s") == \
+        ["250 TFLOP/s", "312 TFLOP/s", "999 FLOP/s", "1 kFLOP/s"]
+    assert format_si_many([1.5e-3, 3.5e-7], "s") == ["1.5 ms", "350 ns"]
+    assert format_si_many([0.5], "B") == ["0.5 B"]
+    assert format_si_many([0.0, float("nan"), -1.0, float("inf")], "B") == ["0 B", "— B", "-1 B", "∞ B"]
+    assert format_si_many([2730.7, 2.0], "FLOP/B") == ["2730 FLOP/B", "2 FLOP/B"]
+    assert format_si_many([1e9, 1e9], "B", mask=[True, False]) == ["1 GB", "—"]
+
+
+def test_format_si_many_writes_what_format_si_writes():
+    # the table's vectorized text is the one formatter's, for values across 40 decades in
+    # every unit family (prefixes up to Y, seconds down to p, exponent notation beyond)
+    import numpy as np
+    from calc.units import format_si_many
+    rng = np.random.default_rng(7)
+    edges = [999.4999, 999.7, 1000.0, 0.99949, 1e-12, 999.7e24, 4.67e6, 5e-13]
+    for unit in ("s", "B", "FLOP", "FLOP/s", "B/s", "FLOP/B", "tok/s"):
+        values = np.concatenate([10 ** rng.uniform(-14, 26, 3000), edges])
+        assert format_si_many(values, unit) == [format_si(float(x), unit) for x in values], unit

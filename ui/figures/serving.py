@@ -11,7 +11,7 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
-from calc.units import format_si
+from calc.units import format_si, format_si_many
 from ui.figures.roofline import make_figure
 from ui.i18n import Translator
 
@@ -40,10 +40,11 @@ def frontier_figure(t: Translator, candidates: Sequence, names: dict, *, per_use
         color = PALETTE[keys.index(key) % len(PALETTE)]
         cv = c.curve
         label = candidate_label(t, names[c.device_id], c.precision, c.tp)
-        hover = [t("serving.fig.hover", label=label, batch=int(b), ttft=format_si(tt, "s"),
-                   tpot=format_si(tp_, "s"), mem=format_si(m, "B"), bound=t(f"serving.bound.{bd}"))
-                 for b, tt, tp_, m, bd in zip(cv.batch, cv.ttft_seconds, cv.tpot_seconds,
-                                              cv.memory_bytes_per_gpu, cv.bound)]
+        hover = [t("serving.fig.hover", label=label, batch=int(b), ttft=tt, tpot=tp_, mem=m,
+                   bound=t(f"serving.bound.{bd}"))
+                 for b, tt, tp_, m, bd in zip(cv.batch, format_si_many(cv.ttft_seconds, "s"),
+                                              format_si_many(cv.tpot_seconds, "s"),
+                                              format_si_many(cv.memory_bytes_per_gpu, "B"), cv.bound)]
         data.append({"type": "scatter", "x": list(cv.tokens_per_s_per_user),
                      "y": list(cv.tokens_per_s_per_gpu), "mode": "lines+markers", "name": label,
                      "line": {"color": color, "dash": DASHES[(c.tp.bit_length() - 1) % len(DASHES)], "width": 2},

@@ -171,7 +171,7 @@ def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
 
     def si(values: np.ndarray, unit: str, mask: np.ndarray | None = None) -> list[str]:
         if fast:     # thousands of rows: a quick 3-digit formatter (format_si is exact but slower)
-            return format_si_many(values, unit, suffix=unit, mask=mask)
+            return format_si_many(values, unit, mask=mask)
         return [format_si(float(v), unit) if (mask is None or m) else dash
                 for v, m in zip(values, mask if mask is not None else values)]
 
