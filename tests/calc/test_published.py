@@ -130,3 +130,21 @@ def test_readme_layout_table_is_what_the_model_predicts_now():
         if cells[3:6] != [bench.fmt(pred, q), bench.fmt(pub, q), f"{ratio:.2f}"]:
             stale.append(f"{label}: README {cells[3:6]}, model {bench.fmt(pred, q)}, {ratio:.2f}")
     assert not stale, "rerun python bench/layout_predictions.py into the README:\n" + "\n".join(stale)
+
+
+def test_benchmark_mpt_architectures_have_the_published_parameter_counts():
+    # llm-foundry's benchmark table prints NumParams 1,315,950,592 (1b) and 2,651,837,440 (3b):
+    # 1B = 24·12·2048² (blocks) + 50,368·2048 (tied embedding) + 2,048·2048 (learned
+    # positions) + 24·9·2048 (Linear biases: q, k, v, out, fc1 ×4, fc2) + (2·24 + 1)·2·2048
+    # (LayerNorm weight and bias: two per block and the final one) — the row's model, exactly
+    from calc.arch import param_counts
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("layout_predictions",
+                                                  root / "bench" / "layout_predictions.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    d = 2048
+    by_hand = 24 * 12 * d * d + 50368 * d + 2048 * d + 24 * 9 * d + (2 * 24 + 1) * 2 * d
+    assert by_hand == 1_315_950_592
+    assert param_counts(bench.MPT_1B).total == 1_315_950_592
+    assert param_counts(bench.MPT_3B).total == 2_651_837_440
