@@ -123,12 +123,15 @@ def test_use_this_layout_feeds_the_training_page(lang):
     assert any(word in c.value and format_percent(best.mfu) in c.value for c in at.caption)
 
 
-def test_add_this_layout_to_the_plans():
+@pytest.mark.parametrize("lang, named", [("en", "MFU {} predicted"), ("zh", "预测 MFU {}")])
+def test_add_this_layout_to_the_plans(lang, named):
     best = _search()[0]
-    at = open_app_page(PAGE, "en", timeout=120, **RUN)
+    at = open_app_page(PAGE, lang, timeout=120, **RUN)
     at.button(key="pl_add_training_layout").click().run()
     assert not at.exception, at.exception
-    assert any("predicted" in s.value for s in at.success)
     added = at.session_state["plans.table"].plans[-1]       # ui.plans.state.TABLE_KEY
+    # the plan's name says the MFU is predicted, in the page's language
+    assert added.name.endswith(named.format(f"{best.mfu:.1%}")), added.name
+    assert any(added.name in s.value for s in at.success)       # "Added “…”": the message names it
     assert added.mfu == pytest.approx(best.mfu)
     assert (added.tp, added.pp, added.n_gpus, added.seq_len) == (best.tp, best.pp, 64, 4096)

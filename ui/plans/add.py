@@ -149,7 +149,7 @@ def training_layout_button(ctx, step, label: str) -> None:
         n_tokens = _num(kept("tokens", "1T"))
         n_tokens = n_tokens if n_tokens > 1 else 1e12
         name = (f"{ctx.model.name} · {step.gpus:,} × {ctx.device_label()} · {label} · "
-                f"MFU {step.mfu:.1%} predicted")
+                + ctx.t("plans.predicted_mfu_name", mfu=f"{step.mfu:.1%}"))
         plan = Plan(kind=TRAINING, name=name[:120], model=model,
                     n_params=float(param_counts(ctx.model).active),
                     n_tokens=float(n_tokens), device=ctx.device_id, precision=ctx.precision,

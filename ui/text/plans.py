@@ -173,6 +173,7 @@ EN = {
     "plans.new_serving": "New serving plan",
     "plans.new_serving_help": "Add a row with a 7B bf16 serving example on one A100.",
     "plans.copy_suffix": " (copy)",
+    "plans.predicted_mfu_name": "MFU {mfu} predicted",
     "plans.too_many": "The table holds at most {n} plans.",
     "plans.default_name": "Plan {n}",
     # share section
@@ -391,6 +392,7 @@ ZH = {
     "plans.new_serving": "新建推理服务方案",
     "plans.new_serving_help": "添加一行，内容为单张 A100 上 7B bf16 的推理服务示例。",
     "plans.copy_suffix": "（副本）",
+    "plans.predicted_mfu_name": "预测 MFU {mfu}",
     "plans.too_many": "表格最多容纳 {n} 个方案。",
     "plans.default_name": "方案 {n}",
     "plans.share_heading": "分享与带走",
