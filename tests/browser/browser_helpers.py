@@ -142,6 +142,33 @@ def wait_idle(page, timeout: float = PAGE_TIMEOUT_MS, settle_ms: int = 150) -> N
     )
 
 
+_RERUN_FLAG_JS = """() => {
+    window.__rl_ran = false;
+    if (window.__rl_obs) return;
+    const app = document.querySelector('[data-testid="stApp"]');
+    window.__rl_obs = new MutationObserver((records) => {
+        for (const r of records)
+            if (r.target.getAttribute('data-test-script-state') === 'running') window.__rl_ran = true;
+    });
+    window.__rl_obs.observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+}"""
+
+
+def act_and_wait(page, action, start_ms: int = 5_000, timeout: float = PAGE_TIMEOUT_MS) -> None:
+    """Do ``action`` (a key press, a click) and wait for the rerun it causes to START, then
+    for it to finish.  ``wait_idle`` alone can return before a loaded server has begun the
+    rerun (the state still reads "notRunning"), and an action taken then may be dropped when
+    Streamlit interrupts the run (a CI run once lost a Check click that way).  No rerun
+    within ``start_ms``: the action changed nothing; go on."""
+    page.evaluate(_RERUN_FLAG_JS)
+    action()
+    try:
+        page.wait_for_function("() => window.__rl_ran === true", timeout=start_ms, polling=25)
+    except Exception:  # noqa: BLE001 - playwright's TimeoutError: no rerun was caused
+        pass
+    wait_idle(page, timeout)
+
+
 def goto(page, base: str, page_id: str, **params) -> None:
     from urllib.parse import urlencode
 

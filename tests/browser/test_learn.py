@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from browser_helpers import assert_no_exception, full_screenshot, goto, wait_idle
+from browser_helpers import act_and_wait, assert_no_exception, full_screenshot, goto
 
 pytestmark = pytest.mark.browser
 
@@ -25,16 +25,15 @@ TEXT = {
 
 
 def _check(page, check_label: str, nth: int) -> None:
-    page.locator('[data-testid="stMain"] button:visible').filter(
-        has_text=re.compile(rf"^\s*\S*\s*{re.escape(check_label)}\s*$")).nth(nth).click()
-    wait_idle(page)
+    button = page.locator('[data-testid="stMain"] button:visible').filter(
+        has_text=re.compile(rf"^\s*\S*\s*{re.escape(check_label)}\s*$")).nth(nth)
+    act_and_wait(page, button.click)
 
 
 def _answer(page, value: str, check_label: str) -> None:
     field = page.locator('[data-testid="stMain"] [data-testid="stTextInput"] input').nth(1)
     field.fill(value)
-    field.press("Enter")
-    wait_idle(page)
+    act_and_wait(page, lambda: field.press("Enter"))
     _check(page, check_label, 0)
 
 
@@ -50,15 +49,13 @@ def test_ridge_lesson_end_to_end(page, server, screenshot_dir, lang):
     _answer(page, "156", text["check"])
     assert text["right"] in main.inner_text()
     # (b) a kernel at 50 FLOP/byte, left of the ridge: the slope caps it
-    main.get_by_text(text["slope"]).first.click()
-    wait_idle(page)
+    act_and_wait(page, main.get_by_text(text["slope"]).first.click)
     _check(page, text["check"], 1)
     body = main.inner_text()
     assert text["right"] in body and text["done"] in body and text["chapter"] in body
     assert_no_exception(page)
     full_screenshot(page, screenshot_dir / f"learn_lesson1_done_{lang}.png")
-    page.locator('[data-testid="stMain"] button').filter(has_text=text["next"]).first.click()
-    wait_idle(page)
+    act_and_wait(page, page.locator('[data-testid="stMain"] button').filter(has_text=text["next"]).first.click)
     assert "lesson=2" in page.url and "quiz=0" in page.url, page.url
     assert text["done"] in main.inner_text()          # progress kept
     assert_no_exception(page)
