@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import assert_no_exception, full_screenshot, goto, plot_point_counts, wait_idle
+from browser_helpers import act_and_wait, assert_no_exception, full_screenshot, goto, plot_point_counts, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -46,8 +46,7 @@ def test_quick_measurement_and_live_kernels(page, server, screenshot_dir, tmp_pa
     for label, value in (("n", "256"), ("m (rows)", "1024"), ("n (columns)", "1024")):
         field = page.get_by_label(label, exact=True).first
         field.fill(value)
-        field.press("Enter")
-        wait_idle(page)
+        act_and_wait(page, lambda: field.press("Enter"))
     page.get_by_role("button", name="Run the kernels").click()
     # wait for the rerun that draws the points (the click's run may not have started yet)
     page.wait_for_function("""() => {

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from browser_helpers import assert_no_exception, full_screenshot, goto, wait_idle
+from browser_helpers import act_and_wait, assert_no_exception, full_screenshot, goto
 
 pytestmark = pytest.mark.browser
 
@@ -67,8 +67,7 @@ def test_fast_typing_keeps_every_cell(page, server, screenshot_dir):
     print(f"\n[fast typing] 4 cells in {typing_s:.2f} s; messages to the server while typing: "
           f"{messages_while_typing}")
     assert messages_while_typing == 0            # no rerun can eat a keystroke
-    page.get_by_role("button", name="Apply edits").click()
-    wait_idle(page)
+    act_and_wait(page, page.get_by_role("button", name="Apply edits").click)
     assert_no_exception(page)
     with page.expect_download() as dl:
         page.get_by_role("button", name="⬇️ Kernel table (CSV)").first.click()

@@ -12,7 +12,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from browser_helpers import PAGE_PATHS, PAGE_TIMEOUT_MS, assert_no_exception, full_screenshot, goto, plot_point_counts, wait_idle
+from browser_helpers import (PAGE_PATHS, PAGE_TIMEOUT_MS, act_and_wait, assert_no_exception, full_screenshot,
+                             goto, plot_point_counts, wait_idle)
 
 pytestmark = pytest.mark.browser
 
@@ -86,8 +87,7 @@ def test_mfu_defaults_and_slider_changes_headline(page, server):
     assert before and before[0] == "20.2%", before      # the seed: 7B, 8 x A100, 12k tok/s
     slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]').first
     slider.focus()
-    slider.press("ArrowRight")
-    wait_idle(page)
+    act_and_wait(page, lambda: slider.press("ArrowRight"))
     after = _metrics(page)
     assert after[0] != before[0], "moving the parameters slider did not change the MFU"
     assert_no_exception(page)
@@ -107,8 +107,7 @@ def test_training_mfu_is_typed_and_slid(page, server, lang, days):
     slider = field.locator("xpath=following::*[@data-testid='stSlider'][1]").locator(
         'input[type="range"], [role="slider"]').first
     slider.focus()
-    slider.press("ArrowRight")
-    wait_idle(page)
+    act_and_wait(page, lambda: slider.press("ArrowRight"))
     assert_no_exception(page)
     assert _metrics(page)[1] == f"64.1 {days}"
     assert parse_qs(urlparse(page.url).query).get("mfu") == ["38%"]
@@ -118,8 +117,7 @@ def _set_text(page, label_regex: str, value: str) -> None:
     field = page.locator('[data-testid="stMain"] [data-testid="stTextInput"]').filter(
         has_text=re.compile(label_regex)).locator("input").first
     field.fill(value)
-    field.press("Enter")
-    wait_idle(page)
+    act_and_wait(page, lambda: field.press("Enter"))
 
 
 @pytest.mark.parametrize("page_id,label,value", [
@@ -180,9 +178,8 @@ def _upload(page, name: str, data: bytes, mime: str = "text/csv") -> None:
         if ".csv" in accept or accept == "":
             target = inputs.nth(i)
             break
-    target.set_input_files(files=[{"name": name, "mimeType": mime, "buffer": data}])
-    page.wait_for_timeout(300)
-    wait_idle(page)
+    act_and_wait(page, lambda: target.set_input_files(files=[{"name": name, "mimeType": mime,
+                                                             "buffer": data}]))
 
 
 GOOD_CSV = b"name,flops,bytes,seconds,count\nmy uploaded kernel,2*4096**3,3*4096**2*2,1 ms,1\n"
@@ -273,9 +270,7 @@ def test_builder_adds_a_point(page, server):
     goto(page, server, "roofline", lang="en")
     n0 = _kernel_points(page)
     page.get_by_role("tab", name="Kernel builder").click()
-    page.get_by_role("button", name="Add to the table").click()
-    page.wait_for_timeout(300)
-    wait_idle(page)
+    act_and_wait(page, page.get_by_role("button", name="Add to the table").click)
     assert_no_exception(page)
     assert _kernel_points(page) == n0 + 1, "the builder's kernel was not drawn"
     assert page.locator('[data-testid="stMain"] [data-testid="stAlertContentSuccess"]').count() >= 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import assert_no_exception, full_screenshot, goto, wait_idle
+from browser_helpers import act_and_wait, assert_no_exception, full_screenshot, goto, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -29,8 +29,7 @@ def test_pick_a_layout_and_use_its_mfu_on_the_training_page(page, server, screen
     full_screenshot(page, screenshot_dir / "training_layout_en.png")
     # pick the second layout in "Layout to inspect"
     page.get_by_role("combobox", name="Layout to inspect").click()
-    page.get_by_role("option", name=label).click()
-    wait_idle(page)
+    act_and_wait(page, page.get_by_role("option", name=label).click)
     assert "layout=" in page.url
     page.get_by_role("link", name="Use this layout's MFU on the Training time page").click()
     try:
