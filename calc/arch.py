@@ -29,6 +29,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from . import _validate as v
+from .notes import NotesInLanguages
 
 FFN_KINDS = ("gated", "plain")
 NORMS = ("rmsnorm", "layernorm", "layernorm-nobias")
@@ -44,7 +45,7 @@ class ModelConfigError(ValueError):
 
 
 @dataclass(frozen=True)
-class ModelArch:
+class ModelArch(NotesInLanguages):
     """A decoder-only transformer architecture (plain counts, no units).
 
     Attention: ``n_heads`` query heads of ``head_dim``; ``n_kv_heads`` key/value heads
@@ -102,17 +103,6 @@ class ModelArch:
     published_active_includes_embedding: bool = False
     # "Custom: parameters only": N given, the shape fields describe attention and the cache
     n_params: float = 0.0
-
-    def notes_for(self, lang: str) -> str:
-        """The notes in ``lang``: ``notes_zh`` when lang is "zh" and it is non-empty, else ``notes``.
-
-        English is the fallback for every other language and for a model without a
-        Chinese translation (a pasted config.json, a private models file); "" when the
-        model has no notes at all.
-        """
-        if lang == "zh" and self.notes_zh:
-            return self.notes_zh
-        return self.notes
 
     @property
     def is_params_only(self) -> bool:

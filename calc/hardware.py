@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Mapping, Optional
 
 from ._toml import locate_toml_error
+from .notes import NotesInLanguages
 
 __all__ = [
     "PRECISIONS",
@@ -84,7 +85,7 @@ class UnknownPrecisionError(KeyError, ValueError):
 
 
 @dataclass(frozen=True)
-class Accelerator:
+class Accelerator(NotesInLanguages):
     """One accelerator, in SI base units.
 
     memory_bytes (bytes), mem_bw (bytes/s), peaks: precision -> dense peak (FLOP/s,
@@ -129,17 +130,6 @@ class Accelerator:
     network_source: str = ""
     matmul_fraction: Optional[float] = None
     kind: str = "accelerator"          # one of DEVICE_KINDS
-
-    def notes_for(self, lang: str) -> str:
-        """The notes in ``lang``: ``notes_zh`` when lang is "zh" and it is non-empty, else ``notes``.
-
-        English is the fallback for every other language and for a device without a
-        Chinese translation (a measured device, a private hardware file); "" when the
-        device has no notes at all.
-        """
-        if lang == "zh" and self.notes_zh:
-            return self.notes_zh
-        return self.notes
 
     def sparse_headline_flops(self, precision: Optional[str] = None) -> Optional[float]:
         """The vendor's 2:4-sparse headline at ``precision`` = 2 × dense peak (FLOP/s), or None.

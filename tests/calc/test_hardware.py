@@ -120,6 +120,26 @@ def _write(tmp_path, text):
 def test_minimal_file_loads(tmp_path):
     hw = load_hardware(_write(tmp_path, GOOD))
     assert hw["dev-a"].mem_bw == 2e12 and hw["dev-a"].peaks == {"bf16": 100e12}
+    assert hw["dev-a"].notes == hw["dev-a"].notes_zh == ""      # both notes optional
+
+
+def _with_notes(extra: str) -> str:
+    return GOOD.replace("[devices.dev-a.peak_tflops]", extra + "\n[devices.dev-a.peak_tflops]")
+
+
+def test_notes_zh_is_read_beside_notes(tmp_path):
+    dev = load_hardware(_write(tmp_path, _with_notes('notes = "Dense."\nnotes_zh = "稠密。"')))["dev-a"]
+    assert (dev.notes, dev.notes_zh) == ("Dense.", "稠密。")
+
+
+@pytest.mark.parametrize("value", ["3", "true", '["稠密"]', "{ a = 1 }"])
+def test_a_non_string_notes_zh_names_file_device_and_field(tmp_path, value):
+    p = _write(tmp_path, _with_notes(f'notes = "x"\nnotes_zh = {value}'))
+    with pytest.raises(HardwareFileError) as e:
+        load_hardware(p)
+    msg = str(e.value)
+    assert str(p) in msg and "device 'dev-a'" in msg and "field 'notes_zh'" in msg, msg
+    assert "must be a string" in msg, msg
 
 
 @pytest.mark.parametrize("text, device, field", [

@@ -433,6 +433,22 @@ def write(tmp_path, text):
     return p
 
 
+def test_notes_zh_is_read_beside_notes(tmp_path):
+    a = load_models(write(tmp_path, GOOD + 'notes = "Tied."\nnotes_zh = "嵌入共享。"\n'))["tiny-1"]
+    assert (a.notes, a.notes_zh) == ("Tied.", "嵌入共享。")
+    assert load_models(write(tmp_path, GOOD))["tiny-1"].notes_zh == ""        # optional
+
+
+@pytest.mark.parametrize("value", ["3", "true", '["嵌入"]', "{ a = 1 }"])
+def test_a_non_string_notes_zh_names_file_model_and_field(tmp_path, value):
+    p = write(tmp_path, GOOD + f'notes = "x"\nnotes_zh = {value}\n')
+    with pytest.raises(ModelFileError) as e:
+        load_models(p)
+    msg = str(e.value)
+    assert str(p) in msg and "model 'tiny-1'" in msg and "field 'notes_zh'" in msg, msg
+    assert "must be a string" in msg, msg
+
+
 def test_good_minimal_file(tmp_path):
     a = load_models(write(tmp_path, GOOD))["tiny-1"]
     # 2 * (64*64 + 2*64*32 + 64*64 + 3*64*128 + 2*64) + 64 + 100*64
