@@ -112,16 +112,22 @@ def test_malformed_file_names_row_and_field(tmp_path, text, needle):
     assert "published_mfu.toml" in str(exc.value)
 
 
-def test_readme_layout_table_is_what_the_model_predicts_now():
-    # The README's "Training layouts: predicted vs published" rows are printed by
-    # bench/layout_predictions.py; a change to calc.parallel (or to a model) must rerun it.
-    # (DeepSeek-V3's row once stayed at 1.15 after a fix had moved it to 1.19.)
+def _layout_bench():
+    """bench/layout_predictions.py as a module (its RUNS, rows() and the benchmark MPTs)."""
     root = Path(__file__).resolve().parents[2]
     spec = importlib.util.spec_from_file_location("layout_predictions",
                                                   root / "bench" / "layout_predictions.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    readme = (root / "README.md").read_text(encoding="utf-8")
+    return bench
+
+
+def test_readme_layout_table_is_what_the_model_predicts_now():
+    # The README's "Training layouts: predicted vs published" rows are printed by
+    # bench/layout_predictions.py; a change to calc.parallel (or to a model) must rerun it.
+    # (DeepSeek-V3's row once stayed at 1.15 after a fix had moved it to 1.19.)
+    bench = _layout_bench()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     stale = []
     for label, _step, q, pred, pub, ratio, _source, _assumed in bench.rows():
         row = f"| {label} | "
@@ -138,11 +144,7 @@ def test_benchmark_mpt_architectures_have_the_published_parameter_counts():
     # positions) + 24·9·2048 (Linear biases: q, k, v, out, fc1 ×4, fc2) + (2·24 + 1)·2·2048
     # (LayerNorm weight and bias: two per block and the final one) — the row's model, exactly
     from calc.arch import param_counts
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("layout_predictions",
-                                                  root / "bench" / "layout_predictions.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _layout_bench()
     d = 2048
     by_hand = 24 * 12 * d * d + 50368 * d + 2048 * d + 24 * 9 * d + (2 * 24 + 1) * 2 * d
     assert by_hand == 1_315_950_592
