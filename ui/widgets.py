@@ -19,6 +19,7 @@ from calc.units import (QuantityError, UnitKindError, format_percent, format_si,
 from calc.arch import ARCH_LIMITS
 from calc.placement import PlacementError, check_tp
 from ui.i18n import Translator
+from ui.numbers import format_count
 from ui.state import bound, restore, set_value
 
 _LOG_STEPS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0)
@@ -123,10 +124,11 @@ def arch_count(attr: str) -> Bounds:
 
 
 def limit_text(limit: float, bounds: Bounds, unit: str) -> str:
-    """A bound as the message shows it: a whole-number count in full ("10,000 layers" is
-    what a user types and reads), anything else in SI prefixes ("1e+30 FLOP", "1 TB/s")."""
+    """A bound as the message shows it: a whole-number count in full (ui.numbers.format_count:
+    "10,000" layers is what a user types and reads), anything else in SI prefixes ("1e+30
+    FLOP", "1 TB/s")."""
     if bounds.integer and not unit and abs(limit) < 1e15:
-        return f"{limit:,.0f}"
+        return format_count(limit)
     return format_si(limit, unit)
 
 
