@@ -239,5 +239,5 @@ def nav_query_params_for(targets: Iterable[str | None]) -> dict[str | None, dict
         names = list(SHARED_NAMES)
         if target is not None:
             names += [n for n in URL_NAMES.get(target, ()) if n not in names]
-        out[target] = {name: text_of(name) for name in names if text_of(name)}
+        out[target] = {name: text for name in names if (text := text_of(name))}
     return out

@@ -160,12 +160,14 @@ def act_and_wait(page, action, start_ms: int = 5_000, timeout: float = PAGE_TIME
     rerun (the state still reads "notRunning"), and an action taken then may be dropped when
     Streamlit interrupts the run (a CI run once lost a Check click that way).  No rerun
     within ``start_ms``: the action changed nothing; go on."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     page.evaluate(_RERUN_FLAG_JS)
     action()
     try:
         page.wait_for_function("() => window.__rl_ran === true", timeout=start_ms, polling=25)
-    except Exception:  # noqa: BLE001 - playwright's TimeoutError: no rerun was caused
-        pass
+    except PlaywrightTimeoutError:
+        pass                       # no rerun was caused
     wait_idle(page, timeout)
 
 

@@ -237,7 +237,7 @@ def add_hierarchy(fig: go.Figure, t: Translator, kernels: Sequence[KernelRecord]
     rng = fig.layout.xaxis.range
     if xs.size and rng is not None:
         lo_exp, hi_exp = float(rng[0]), float(rng[1])
-        # not a formula: the axis range, a third of a decade of margin around the points
+        # the axis range: a third of a decade of margin around the points
         need_lo = math.floor(math.log10(float(xs.min()) / 3.0))  # not a formula: axis range
         need_hi = math.ceil(math.log10(float(xs.max()) * 3.0))  # not a formula: axis range
         new_lo, new_hi = min(lo_exp, need_lo), max(hi_exp, need_hi)
