@@ -6,10 +6,8 @@ import pytest
 
 from calc.arch import params_only
 from calc.inference import decode_knee, decode_step
-from calc.mfu import MFU_BANDS
 from calc.roofline import place_kernels
 from ui.figures.decode import batch_figure, decode_roofline_figure
-from ui.figures.mfu import mfu_band_figure
 from ui.figures.roofline import Roof, kernel_points, roofline_figure
 from ui.figures.training import days_vs_mfu_figure
 from ui.i18n import translator
@@ -36,8 +34,6 @@ def _figures():
                                                                labels=["1", "2", "3"]),
                                             title="T", compact=True),
         "roofline_light": roofline_figure(t, roofs[:1], _kernels(light=True), show_regions=False),
-        "mfu": mfu_band_figure(t, 0.3, MFU_BANDS[2]),
-        "mfu_none": mfu_band_figure(t, None),
         "training": days_vs_mfu_figure(t, [0.1, 0.5], [100.0, 20.0], (0.4, 25.0), (0.2, 50.0),
                                        log_y=True),
         "decode_batch": batch_figure(t, b, thr, per, knee=decode_knee(params_only(7e9), 0, peak_flops=PEAK, mem_bw=BW),

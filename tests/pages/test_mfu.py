@@ -198,3 +198,25 @@ def test_a_rejected_attention_field_is_in_sight():
     assert next(e for e in at.expander if e.label == heading).proto.expanded
     closed = open_app_page(PAGE, "zh")
     assert not next(e for e in closed.expander if e.label == heading).proto.expanded
+
+
+def _band_strip(at):
+    """The band strip's SVG, decoded from the page's one image (a data URI)."""
+    import base64
+
+    images = at.get("image")
+    assert len(images) == 1, f"{len(images)} images on the MFU page"
+    url = images[0].proto.imgs[0].url
+    prefix = "data:image/svg+xml;base64,"
+    assert url.startswith(prefix), url[:40]
+    return base64.b64decode(url[len(prefix):]).decode("utf-8")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_band_strip_marks_the_pages_mfu(lang):
+    # 12k tok/s: 20.2 % ("low"); 24k tok/s: 2 x 20.19 = 40.4 % ("fair")
+    svg = _band_strip(open_page(lang))
+    assert 'data-marker="20.2%"' in svg and 'data-band="low" data-active="true"' in svg
+    svg = _band_strip(open_page(lang, tokens_per_s="24k"))
+    assert 'data-marker="40.4%"' in svg and 'data-band="fair" data-active="true"' in svg
+    assert CATALOGS[lang]["mfu.band.fair.short"] in svg

@@ -1,4 +1,5 @@
-"""MFU page figure: the six MFU bands as a horizontal strip with the current MFU marked.
+"""MFU page figure: the six MFU bands as a horizontal strip with the current MFU marked,
+as inline SVG (:func:`mfu_band_svg`).
 
 Pure function of its inputs (no Streamlit). Band bounds come from `calc.mfu.MFU_BANDS`;
 the marked value is the MFU the page computed with `calc.mfu.mfu`.
@@ -6,12 +7,10 @@ the marked value is the MFU the page computed with `calc.mfu.mfu`.
 from __future__ import annotations
 
 import math
-
-import plotly.graph_objects as go
+from html import escape
 
 from calc.mfu import MFU_BANDS, MfuBand
 from calc.units import format_percent, is_absurd_fraction
-from ui.figures.roofline import make_figure
 from ui.i18n import Translator
 
 BAND_COLORS = {
@@ -26,7 +25,7 @@ STRIP_END = 0.75   # where the open-ended "suspicious" band is drawn to, unless 
 
 
 def strip_end(value: float | None) -> float:
-    """Right end of the strip (fraction): 80 %, or a bit beyond a larger MFU."""
+    """Right end of the strip (fraction): 75 %, or a bit beyond a larger MFU."""
     if value is None or not math.isfinite(value) or value <= STRIP_END * 0.92:
         return STRIP_END
     if is_absurd_fraction(value):   # "> 1,000%": drawn just past 100 %, not to scale
@@ -34,51 +33,76 @@ def strip_end(value: float | None) -> float:
     return value * 1.12
 
 
-def mfu_band_figure(t: Translator, value: float | None, band: MfuBand | None = None,
-                    *, height: int = 190) -> go.Figure:
-    """The band strip. `value` is an MFU fraction (None: no marker), `band` its band."""
+def mfu_band_svg(t: Translator, value: float | None, band: MfuBand | None = None, *,
+                 width: int = 520, height: int = 140) -> str:
+    """The band strip as one ``<svg>`` document (the page draws it with ``st.image``, an
+    ``<img>`` of a data URI: no HTML of ours reaches the page). The strip is a
+    fixed scale with one moving marker, so it needs no plotly — and Streamlit draws a plotly
+    chart whose figure changed from scratch at every slider step (~90 ms of the browser's
+    time; README "Slider → page redrawn"), this string in a few ms.
+
+    Geometry: ``width`` × ``height`` viewBox units, scaled to the column. Bands from ``calc.mfu.MFU_BANDS`` up to
+    :func:`strip_end`, the active band outlined, the marker (clamped to 96 % of the strip,
+    its label giving the true value) above it, ticks at the band bounds. Each band and
+    the marker carry a ``<title>`` (its name and range; an ``<img>`` shows no tooltip, the
+    verdict under the strip names the band). Text is XML-escaped."""
     end = strip_end(value)
-    data = []
+    left, right, top, bar_h = 12, 12, 40, 50
+    plot_w = width - left - right
+
+    def X(frac: float) -> float:
+        return left + plot_w * min(frac, end) / end
+
+    label = t("mfu.fig.marker")
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+           f'width="{width}" height="{height}" role="img" aria-label="{escape(label)}" '
+           'font-family="sans-serif" font-size="13">',
+           f'<rect width="{width}" height="{height}" fill="#fff"/>']
     for b in MFU_BANDS:
-        upper = min(b.upper, end)
+        x0, x1 = X(b.lower), X(b.upper)
+        if x1 <= x0:
+            continue
         active = band is not None and band.key == b.key
-        data.append({
-            "type": "bar", "y": [0.0], "x": [upper - b.lower], "base": [b.lower], "orientation": "h",
-            "width": [0.8],
-            "marker": {"color": BAND_COLORS[b.key],
-                       "line": {"color": "#212121" if active else "white",
-                                "width": 3 if active else 1}},
-            "name": t(f"mfu.band.{b.key}.name"),
-            "text": [t(f"mfu.band.{b.key}.short")], "textposition": "inside", "textangle": 0,
-            "insidetextanchor": "middle", "textfont": {"size": 12, "color": "#212121"},
-            "hovertemplate": t("mfu.fig.band_hover", name=t(f"mfu.band.{b.key}.name"),
-                               lo=f"{b.lower:.0%}",
-                               hi=f"{b.upper:.0%}" if math.isfinite(b.upper) else "∞")
-            + "<extra></extra>",
-            "showlegend": False})
-    annotations = []
-    if value is not None and not math.isnan(value):
-        x = min(value, end * 0.96)
-        shown = format_percent(value)
-        data.append({
-            "type": "scatter", "x": [x], "y": [0.52], "mode": "markers",
-            "name": t("mfu.fig.marker"),
-            "marker": {"symbol": "triangle-down", "size": 18, "color": "#212121"},
-            "hovertemplate": t("mfu.fig.marker_hover", mfu=shown) + "<extra></extra>",
-            "showlegend": False, "cliponaxis": False})
-        annotations.append({"x": x, "y": 1.0, "yref": "paper", "yanchor": "bottom",
-                            "text": f"<b>{t('mfu.fig.marker_label', mfu=shown)}</b>",
-                            "showarrow": False, "font": {"size": 15, "color": "#212121"}})
+        hi = f"{b.upper:.0%}" if math.isfinite(b.upper) else "∞"
+        tip = t("mfu.fig.band_hover", name=t(f"mfu.band.{b.key}.name"), lo=f"{b.lower:.0%}",
+                hi=hi).replace("<br>", "\n")
+        flag = ' data-active="true"' if active else ""
+        # A name wider than its band (at 11 px: CJK ~11 units a character, Latin ~5.5) is
+        # left out, as plotly leaves out inside text that does not fit.
+        text = t(f"mfu.band.{b.key}.short")
+        fits = sum(11 if ord(ch) > 0x2E80 else 5.5 for ch in text) + 2 <= x1 - x0
+        short = escape(text) if fits else ""
+        out.append(f'<g data-band="{b.key}"{flag}>'
+                   f'<title>{escape(tip)}</title>'
+                   f'<rect x="{x0:.1f}" y="{top}" width="{x1 - x0:.1f}" height="{bar_h}" '
+                   f'fill="{BAND_COLORS[b.key]}" stroke="{"#212121" if active else "#fff"}" '
+                   f'stroke-width="{3 if active else 1}"/>'
+                   f'<text x="{(x0 + x1) / 2:.1f}" y="{top + bar_h / 2 + 4:.1f}" text-anchor="middle" '
+                   f'font-size="11" fill="#212121">{short}</text></g>')
     ticks = sorted({b.lower for b in MFU_BANDS} | {b.upper for b in MFU_BANDS
                                                     if math.isfinite(b.upper)})
-    # Bars span y = -0.4..0.4; the marker sits just above them, pointing down.
-    return make_figure(data, {
-        "annotations": annotations,
-        "xaxis": {"range": [0, end], "tickvals": ticks, "ticktext": [f"{x:.0%}" for x in ticks],
-                  "title": {"text": t("mfu.fig.x_title")}, "showgrid": False, "zeroline": False,
-                  "tickfont": {"size": 13}},
-        "yaxis": {"showticklabels": False, "showgrid": False, "zeroline": False,
-                  "range": [-0.45, 0.62], "fixedrange": True},
-        "barmode": "overlay", "height": height, "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
-        "hoverlabel": {"align": "left"}, "font": {"size": 13},
-    })
+    last = -math.inf
+    for tick in ticks:               # a tick label closer than 30 px to the last one is left out
+        if tick <= end and X(tick) - last >= 30:
+            last = X(tick)
+            out.append(f'<text x="{X(tick):.1f}" y="{top + bar_h + 18}" text-anchor="middle" '
+                       f'fill="#444">{tick:.0%}</text>')
+    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 8}" text-anchor="middle" '
+               f'fill="#444">{escape(t("mfu.fig.x_title"))}</text>')
+    if value is not None and not math.isnan(value):
+        x, shown = X(min(value, end * 0.96)), format_percent(value)
+        anchor = "start" if x < left + 60 else "end" if x > width - right - 60 else "middle"
+        out.append(f'<g data-marker="{escape(shown)}"><title>{escape(t("mfu.fig.marker_hover", mfu=shown))}</title>'
+                   f'<path d="M {x - 9:.1f} {top - 16} L {x + 9:.1f} {top - 16} L {x:.1f} {top - 1} Z" fill="#212121"/>'
+                   f'<text x="{x:.1f}" y="{top - 22}" text-anchor="{anchor}" font-size="15" font-weight="bold" '
+                   f'fill="#212121">{escape(t("mfu.fig.marker_label", mfu=shown))}</text></g>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def mfu_band_alt(t: Translator, value: float | None, band: MfuBand | None = None) -> str:
+    """The strip's text alternative: the MFU and its band ("Your MFU: 20.2% · 20–35% low")."""
+    if value is None or math.isnan(value):
+        return t("mfu.fig.x_title")
+    text = t("mfu.fig.marker_hover", mfu=format_percent(value))
+    return f"{text} · {t(f'mfu.band.{band.key}.name')}" if band is not None else text

@@ -10,7 +10,7 @@ import streamlit as st
 
 from calc.mfu import ATTENTION_WARNING_SEQ_LEN, MeasuredMfu, attention_flops_share, measured_mfu
 from calc.units import format_si
-from ui.figures.mfu import mfu_band_figure
+from ui.figures.mfu import mfu_band_alt, mfu_band_svg
 from ui.mfu.inputs import MfuInputs
 from ui.model_sections import TrainingFlops, flops_breakdown, training_flops
 from ui.numbers import plural
@@ -95,8 +95,8 @@ def mfu_results(ctx, inp: MfuInputs, why) -> Optional[tuple[MeasuredMfu, Trainin
     elif inp.use_attn:
         st.caption(t("mfu.attn_share", share=percent_text(t, tf.flops.attention_share)))
     why(t, 4)
-    st.plotly_chart(mfu_band_figure(t, rec.mfu, rec.band), config=ctx.chart_config("mfu_bands"),
-                    key="mfu_bands")
+    st.image(mfu_band_svg(t, rec.mfu, rec.band), width="stretch",
+             alt=mfu_band_alt(t, rec.mfu, rec.band))
     _verdict(t, rec, inp.recompute)
     st.caption(t("mfu.ceiling_note"))
     why(t, 5)
