@@ -20,8 +20,8 @@ them.  The modules, by concern:
 Public API (stable; add, never rename): every name in ``__all__``.
 """
 
-from .compare import (PLAN_WEIGHTS, Candidate, Comparison, SizedOption, all_in_watts, compare_candidates,
-                      per_user_target, serving_plan)
+from .compare import (PLAN_WEIGHTS, Candidate, Comparison, ModeEconomics, SizedOption, all_in_watts,
+                      compare_candidates, per_user_target, serving_plan)
 from .cost import INFERENCEX_ALL_IN_KW, INFERENCEX_PRICE_PER_GPU_HOUR, cost_per_mtok, joules_per_token
 from .plan import (DEFAULT_BATCHES, DEFAULT_TPS, DEFINITIONS, MODES, Deployment, DeploymentOption,
                    PoolLayout, ServingPoint, default_act, frontier, pareto_front, serving_point,
@@ -37,8 +37,8 @@ from .steady import (AggregatedCurve, DisaggregatedPoint, aggregated_curve, deco
 from .workload import DISTRIBUTIONS, Workload, sample_lengths
 
 __all__ = [
-    "PLAN_WEIGHTS", "Candidate", "Comparison", "SizedOption", "all_in_watts", "compare_candidates",
-    "per_user_target", "serving_plan",
+    "PLAN_WEIGHTS", "Candidate", "Comparison", "ModeEconomics", "SizedOption", "all_in_watts",
+    "compare_candidates", "per_user_target", "serving_plan",
     "INFERENCEX_ALL_IN_KW", "INFERENCEX_PRICE_PER_GPU_HOUR", "cost_per_mtok", "joules_per_token",
     "DEFAULT_BATCHES", "DEFAULT_TPS", "DEFINITIONS", "MODES", "Deployment", "DeploymentOption",
     "PoolLayout", "ServingPoint", "default_act", "frontier", "pareto_front", "serving_point",

@@ -9,7 +9,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
-from .cost import INFERENCEX_ALL_IN_KW, INFERENCEX_PRICE_PER_GPU_HOUR, cost_per_mtok, joules_per_token
+from .cost import INFERENCEX_ALL_IN_KW, INFERENCEX_PRICE_PER_GPU_HOUR, joules_per_token
 from .plan import DEFAULT_BATCHES, Deployment, DeploymentOption, default_act, pareto_front, size_deployment
 from .replica import BOUND, Efficiency, Replica, published_efficiency
 from .speculative import SpecDecode
@@ -43,9 +43,21 @@ class Candidate:
 
 
 @dataclass(frozen=True)
+class ModeEconomics:
+    """Cost and energy per output token of one mode's layout at the rate (None: no price, or
+    no power figure, for the device). $/Mtok = $/GPU-hour ÷ (tokens/s per GPU × 3600 / 1e6),
+    J/token = W per GPU ÷ tokens/s per GPU (calc.serving.cost)."""
+    cost_per_mtok: Optional[float]
+    joules_per_token_tdp: Optional[float]
+    joules_per_token_all_in: Optional[float]
+
+
+@dataclass(frozen=True)
 class SizedOption:
     """The fewest GPUs of one device × precision for the rate (``option`` None: no layout
-    meets the targets), its price and power, and cost / energy per token."""
+    meets the targets), its price and power, and cost / energy per token: of each mode that
+    has a layout (``by_mode``, so a table can set aggregated beside disaggregated), and of
+    the better one (``cost_per_mtok`` ...)."""
     device_id: str
     precision: str
     kv: str
@@ -53,9 +65,25 @@ class SizedOption:
     option: Optional[DeploymentOption]
     price_per_gpu_hour: Optional[float]
     price_source: str                 # "typed", "inferencex" or ""
-    cost_per_mtok: Optional[float]
-    joules_per_token_tdp: Optional[float]
-    joules_per_token_all_in: Optional[float]
+    by_mode: Mapping[str, ModeEconomics]
+
+    def _best(self) -> Optional[ModeEconomics]:
+        return self.by_mode.get(self.option.mode) if self.option is not None else None
+
+    @property
+    def cost_per_mtok(self) -> Optional[float]:
+        e = self._best()
+        return e.cost_per_mtok if e else None
+
+    @property
+    def joules_per_token_tdp(self) -> Optional[float]:
+        e = self._best()
+        return e.joules_per_token_tdp if e else None
+
+    @property
+    def joules_per_token_all_in(self) -> Optional[float]:
+        e = self._best()
+        return e.joules_per_token_all_in if e else None
 
 
 @dataclass(frozen=True)
@@ -125,15 +153,15 @@ def compare_candidates(arch: Any, devices: Mapping[str, Any], device_ids: Sequen
                                   request_rate=request_rate, ttft_target=ttft_target,
                                   tpot_target=tpot_target, tps=tps, act=default_act(dev, p),
                                   prefix_hit=wl.prefix_hit, token_budget=token_budget, spec=spec,
-                                  efficiency=eff, modes=modes)
-            opt = dep.best
-            cost = jt = ja = None
-            if opt is not None:
-                tps_gpu = opt.tokens_per_s_per_gpu
-                cost = float(cost_per_mtok(price, tps_gpu)) if price is not None else None
-                jt = float(joules_per_token(dev.tdp_w, tps_gpu)) if dev.tdp_w else None
-                ja = float(joules_per_token(watts_all, tps_gpu)) if watts_all else None
-            sized.append(SizedOption(dev_id, p, kv_p, dep, opt, price, src, cost, jt, ja))
+                                  efficiency=eff, modes=modes, price_per_gpu_hour=price,
+                                  watts_per_gpu=dev.tdp_w or None)
+            by_mode = {}
+            for o in (dep.aggregated, dep.disaggregated):
+                if o is not None:
+                    ja = joules_per_token(watts_all, o.tokens_per_s_per_gpu) if watts_all else None
+                    by_mode[o.mode] = ModeEconomics(o.cost_per_mtok, o.joules_per_token,
+                                                    None if ja is None else float(ja))
+            sized.append(SizedOption(dev_id, p, kv_p, dep, dep.best, price, src, by_mode))
     return Comparison(candidates=tuple(cands), skipped=tuple(skipped), pareto_x=x[mask][order],
                       pareto_y=y[mask][order], sized=tuple(sized), efficiency=eff)
 

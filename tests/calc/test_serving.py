@@ -432,6 +432,27 @@ def test_serving_plan_carries_the_estimate_into_the_plans_table():
     assert res.cost_per_m_at_eff == pytest.approx(1.30 * pool.tp / 3600 / per_replica * 1e6, rel=1e-3)
 
 
+def test_compare_prices_each_mode_not_only_the_better_one():
+    # Both modes' layouts at 20 req/s of 4,000 / 500 on H100 FP8, priced at $1.30 per
+    # GPU-hour: $/Mtok = 1.30 · GPUs / 3600 / (20 · 500) · 1e6 (tokens/s per GPU = rate ·
+    # osl / GPUs), J/token (TDP) = 700 W · GPUs / (20 · 500), all-in 1,730 W the same way.
+    from calc.serving import compare_candidates
+    wl = Workload(isl=4000, osl=500)
+    comp = compare_candidates(MODELS["qwen3-32b"], DEVICES, ["h100-sxm"], ["fp8"], "same", [1, 2, 4],
+                              wl, request_rate=20, ttft_target=1.0, tpot_target=0.05,
+                              price_per_gpu_hour=1.30, all_in_w=1730.0)
+    s = comp.sized[0]
+    assert set(s.by_mode) == {"aggregated", "disaggregated"}
+    for mode, e in s.by_mode.items():
+        g = getattr(s.deployment, mode).gpus
+        assert e.cost_per_mtok == pytest.approx(1.30 * g / 3600 / (20 * 500) * 1e6)
+        assert e.joules_per_token_tdp == pytest.approx(700 * g / (20 * 500))
+        assert e.joules_per_token_all_in == pytest.approx(1730 * g / (20 * 500))
+    best = s.by_mode[s.option.mode]                  # the headline: the better mode's
+    assert (s.cost_per_mtok, s.joules_per_token_tdp, s.joules_per_token_all_in) == (
+        best.cost_per_mtok, best.joules_per_token_tdp, best.joules_per_token_all_in)
+
+
 def test_serving_point_simulated_gives_percentiles():
     p = serving_point(MODELS["llama-3.1-70b"], device=DEVICES["h100-sxm"], gpus=4, weights="fp8",
                       kv_dtype="fp8", isl=2000, osl=200, request_rate=1.0, simulate=True, n_requests=400,

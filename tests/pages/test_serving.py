@@ -9,6 +9,7 @@ from calc.hardware import load_hardware
 from calc.models import load_models
 from calc.serving import size_deployment
 from page_helpers import metric, open_app_page
+from ui.i18n import CATALOGS
 
 PAGE = "pages/10_Serving.py"
 
@@ -26,6 +27,12 @@ def test_page_opens_with_the_answer_chart_table_and_simulator(lang):
     assert len(at.get("plotly_chart")) == 2          # frontier + TTFT/TPOT vs rate
     assert at.dataframe
     assert len(at.metric) == 4
+    # every row with a layout has its cost: aggregated beside disaggregated, not only the better
+    table = at.dataframe[0].value
+    cost = CATALOGS[lang]["serving.col.cost"]
+    gpus_col = CATALOGS[lang]["serving.col.gpus"]
+    laid_out = table[table[gpus_col] != "—"]
+    assert len(laid_out) >= 2 and (laid_out[cost] != "—").all(), laid_out[[gpus_col, cost]]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -56,6 +56,7 @@ def render_table(ctx, comp, inp) -> None:
     for s in comp.sized:
         for mode in inp.modes:
             o = getattr(s.deployment, mode)
+            e = s.by_mode.get(mode)
             rows.append({
                 t("serving.col.device"): ctx.devices[s.device_id].name,
                 t("serving.col.precision"): f"{s.precision.upper()} / KV {s.kv.upper()}",
@@ -65,11 +66,11 @@ def render_table(ctx, comp, inp) -> None:
                 t("serving.col.ttft"): "—" if o is None else format_si(o.ttft_seconds, "s"),
                 t("serving.col.tpot"): "—" if o is None else format_si(o.tpot_seconds, "s"),
                 t("serving.col.per_gpu"): "—" if o is None else format_si(o.tokens_per_s_per_gpu, "tok/s"),
-                t("serving.col.cost"): "—" if (o is None or s.option is not o) else money(s.cost_per_mtok, inp.currency),
-                t("serving.col.energy"): "—" if (o is None or s.option is not o or s.joules_per_token_tdp is None)
-                else format_si(s.joules_per_token_tdp, "J"),
-                t("serving.col.energy_all_in"): "—" if (o is None or s.option is not o or s.joules_per_token_all_in is None)
-                else format_si(s.joules_per_token_all_in, "J"),
+                t("serving.col.cost"): money(e.cost_per_mtok if e else None, inp.currency),
+                t("serving.col.energy"): "—" if (e is None or e.joules_per_token_tdp is None)
+                else format_si(e.joules_per_token_tdp, "J"),
+                t("serving.col.energy_all_in"): "—" if (e is None or e.joules_per_token_all_in is None)
+                else format_si(e.joules_per_token_all_in, "J"),
                 t("serving.col.bound"): "—" if o is None else t(f"serving.bound.{o.bound}"),
             })
     st.dataframe(rows, hide_index=True, width="stretch")

@@ -196,7 +196,8 @@ EN = {
     "serving.col.bound": "Limited by",
     "serving.table_caption": "Each row: the fewest GPUs of that device and precision meeting both "
                              "targets at the rate (tokens/s per GPU = rate × output tokens ÷ GPUs). "
-                             "Cost and energy for the better mode of each row pair. \"Add this setup "
+                             "Cost and energy per output token at the rate, for each row's layout "
+                             "(they follow the GPU count: same GPUs, same cost). \"Add this setup "
                              "to the plans\" adds the best aggregated layout (one replica and its "
                              "batch; the Plans table has no disaggregated plans).",
     "serving.skipped": "{n} candidates left out",
@@ -397,7 +398,7 @@ ZH = {
     "serving.col.energy_all_in": "J/token（全口径）",
     "serving.col.bound": "瓶颈",
     "serving.table_caption": "每行：该设备与精度在该速率下同时满足两个目标的最少 GPU 数（每张卡 tokens/秒 = 速率 × 输出 token ÷ GPU 数）。"
-                             "费用与能耗给每组两行中较好的方式。「把这个配置加入方案」加入最佳的聚合部署（一个副本及其批大小；方案对比表没有预填充/解码分离的方案）。",
+                             "费用与能耗是该速率下每行部署的每个输出 token 的费用与能耗（随 GPU 数变化：GPU 数相同，费用相同）。「把这个配置加入方案」加入最佳的聚合部署（一个副本及其批大小；方案对比表没有预填充/解码分离的方案）。",
     "serving.skipped": "{n} 个候选未列入",
     "serving.skipped_row": "- {device} · {prec} · TP{tp}：{why}",
     "serving.no_fit": "权重占满显存，放不下一个序列的 KV cache",
