@@ -46,6 +46,19 @@ def _mpt_benchmark(size: str, n_layers: int, d_model: int, n_heads: int) -> Mode
 MPT_1B = _mpt_benchmark("1b", 24, 2048, 16)
 MPT_3B = _mpt_benchmark("3b", 32, 2560, 20)
 
+
+def _foundry(model, device: str, gpus: int, *, seq: int, global_batch: int, micro_batch: int,
+             recompute: str, published: float):
+    """A row of llm-foundry's benchmark tables (FSDP FULL_SHARD = ZeRO-3, tokens/s per GPU):
+    ``model`` a catalog id or a ModelArch, the table named by the device."""
+    name = model.name.split(" (")[0] if isinstance(model, ModelArch) else model.upper()
+    gpu, table = ("H100", "H100 BF16") if device.startswith("h100") else ("A100 80GB", "A100 80GB")
+    return (f"{name}, {gpus} × {gpu}, seq {seq}", model, device, gpus,
+            dict(seq_len=seq, global_batch=global_batch, micro_batch=micro_batch,
+                 recompute=recompute, zero_stage=3),
+            published, "tok/s/GPU", f"llm-foundry benchmarks, {table} table", "")
+
+
 # (label, model, device, GPUs, layout dict, published value, quantity, source, assumptions)
 RUNS = [
     ("Llama 3 405B, 8,192 × H100", "llama-3.1-405b", "h100-sxm", 8192,
@@ -79,45 +92,28 @@ RUNS = [
      dict(tp=1, pp=16, ep=64, seq_len=4096, global_batch=15360, schedule="dualpipe",
           recompute="selective", zero_stage=1, precision="fp8"), 1543, "tok/s/GPU",
      "DeepSeek-V3 report §1, §3.2, §4.2", "every GEMM and attention at the FP8 peak (the run keeps attention in BF16), selective recompute"),
-    ("MPT-7B, 8 × H100, seq 2048", "mpt-7b", "h100-sxm", 8,
-     dict(seq_len=2048, global_batch=48, micro_batch=6, recompute="none", zero_stage=3), 10643,
-     "tok/s/GPU", "llm-foundry benchmarks, H100 BF16 table", ""),
-    ("MPT-13B, 8 × H100, seq 2048", "mpt-13b", "h100-sxm", 8,
-     dict(seq_len=2048, global_batch=16, micro_batch=2, recompute="none", zero_stage=3), 4792,
-     "tok/s/GPU", "llm-foundry benchmarks, H100 BF16 table", ""),
-    ("MPT-13B, 8 × H100, seq 4096", "mpt-13b", "h100-sxm", 8,
-     dict(seq_len=4096, global_batch=240, micro_batch=10, recompute="full", zero_stage=3), 4717,
-     "tok/s/GPU", "llm-foundry benchmarks, H100 BF16 table", ""),
-    ("MPT-30B, 8 × H100, seq 2048", "mpt-30b", "h100-sxm", 8,
-     dict(seq_len=2048, global_batch=504, micro_batch=3, recompute="full", zero_stage=3), 2002,
-     "tok/s/GPU", "llm-foundry benchmarks, H100 BF16 table", ""),
-    ("MPT-30B, 8 × H100, seq 8192", "mpt-30b", "h100-sxm", 8,
-     dict(seq_len=8192, global_batch=168, micro_batch=1, recompute="full", zero_stage=3), 1384,
-     "tok/s/GPU", "llm-foundry benchmarks, H100 BF16 table", ""),
-    ("MPT-70B, 64 × H100, seq 2048", "mpt-70b", "h100-sxm", 64,
-     dict(seq_len=2048, global_batch=2048, micro_batch=8, recompute="full", zero_stage=3), 1039,
-     "tok/s/GPU", "llm-foundry benchmarks, H100 BF16 table", ""),
-    ("MPT-1B, 8 × H100, seq 2048", MPT_1B, "h100-sxm", 8,
-     dict(seq_len=2048, global_batch=112, micro_batch=14, recompute="none", zero_stage=3), 45455,
-     "tok/s/GPU", "llm-foundry benchmarks, H100 BF16 table", ""),
-    ("MPT-3B, 16 × H100, seq 2048", MPT_3B, "h100-sxm", 16,
-     dict(seq_len=2048, global_batch=480, micro_batch=10, recompute="none", zero_stage=3), 24142,
-     "tok/s/GPU", "llm-foundry benchmarks, H100 BF16 table", ""),
+]
+
+# llm-foundry's benchmark tables: (model, device, GPUs, sequence, global batch, micro-batch,
+# recompute, published tokens/s per GPU).
+FOUNDRY = [
+    ("mpt-7b", "h100-sxm", 8, 2048, 48, 6, "none", 10643),
+    ("mpt-13b", "h100-sxm", 8, 2048, 16, 2, "none", 4792),
+    ("mpt-13b", "h100-sxm", 8, 4096, 240, 10, "full", 4717),
+    ("mpt-30b", "h100-sxm", 8, 2048, 504, 3, "full", 2002),
+    ("mpt-30b", "h100-sxm", 8, 8192, 168, 1, "full", 1384),
+    ("mpt-70b", "h100-sxm", 64, 2048, 2048, 8, "full", 1039),
+    (MPT_1B, "h100-sxm", 8, 2048, 112, 14, "none", 45455),
+    (MPT_3B, "h100-sxm", 16, 2048, 480, 10, "none", 24142),
     # The same benchmark on A100 80GB (its "1600 Gbps RoCE" table), where the stack reached
     # 53-64 % MFU against 30-46 % on H100.
-    ("MPT-7B, 8 × A100 80GB, seq 2048", "mpt-7b", "a100-80gb-sxm", 8,
-     dict(seq_len=2048, global_batch=96, micro_batch=6, recompute="none", zero_stage=3), 4641,
-     "tok/s/GPU", "llm-foundry benchmarks, A100 80GB table", ""),
-    ("MPT-13B, 8 × A100 80GB, seq 2048", "mpt-13b", "a100-80gb-sxm", 8,
-     dict(seq_len=2048, global_batch=48, micro_batch=2, recompute="none", zero_stage=3), 2262,
-     "tok/s/GPU", "llm-foundry benchmarks, A100 80GB table", ""),
-    ("MPT-30B, 8 × A100 80GB, seq 2048", "mpt-30b", "a100-80gb-sxm", 8,
-     dict(seq_len=2048, global_batch=504, micro_batch=3, recompute="full", zero_stage=3), 916,
-     "tok/s/GPU", "llm-foundry benchmarks, A100 80GB table", ""),
-    ("MPT-70B, 64 × A100 80GB, seq 2048", "mpt-70b", "a100-80gb-sxm", 64,
-     dict(seq_len=2048, global_batch=2048, micro_batch=8, recompute="full", zero_stage=3), 410,
-     "tok/s/GPU", "llm-foundry benchmarks, A100 80GB table", ""),
+    ("mpt-7b", "a100-80gb-sxm", 8, 2048, 96, 6, "none", 4641),
+    ("mpt-13b", "a100-80gb-sxm", 8, 2048, 48, 2, "none", 2262),
+    ("mpt-30b", "a100-80gb-sxm", 8, 2048, 504, 3, "full", 916),
+    ("mpt-70b", "a100-80gb-sxm", 64, 2048, 2048, 8, "full", 410),
 ]
+RUNS += [_foundry(m, dev, gpus, seq=seq, global_batch=gb, micro_batch=mb, recompute=rec, published=pub)
+         for m, dev, gpus, seq, gb, mb, rec, pub in FOUNDRY]
 
 
 def predicted(step, quantity: str) -> float:

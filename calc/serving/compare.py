@@ -55,9 +55,9 @@ class ModeEconomics:
 @dataclass(frozen=True)
 class SizedOption:
     """The fewest GPUs of one device × precision for the rate (``option`` None: no layout
-    meets the targets), its price and power, and cost / energy per token: of each mode that
-    has a layout (``by_mode``, so a table can set aggregated beside disaggregated), and of
-    the better one (``cost_per_mtok`` ...)."""
+    meets the targets), its price and power, and cost / energy per token of each mode that
+    has a layout (``by_mode``, so a table can set aggregated beside disaggregated; the
+    better one's: ``economics``)."""
     device_id: str
     precision: str
     kv: str
@@ -67,23 +67,10 @@ class SizedOption:
     price_source: str                 # "typed", "inferencex" or ""
     by_mode: Mapping[str, ModeEconomics]
 
-    def _best(self) -> Optional[ModeEconomics]:
+    @property
+    def economics(self) -> Optional[ModeEconomics]:
+        """The better mode's (``option``'s) cost and energy; None without a layout."""
         return self.by_mode.get(self.option.mode) if self.option is not None else None
-
-    @property
-    def cost_per_mtok(self) -> Optional[float]:
-        e = self._best()
-        return e.cost_per_mtok if e else None
-
-    @property
-    def joules_per_token_tdp(self) -> Optional[float]:
-        e = self._best()
-        return e.joules_per_token_tdp if e else None
-
-    @property
-    def joules_per_token_all_in(self) -> Optional[float]:
-        e = self._best()
-        return e.joules_per_token_all_in if e else None
 
 
 @dataclass(frozen=True)

@@ -41,11 +41,11 @@ def mfu_band_svg(t: Translator, value: float | None, band: MfuBand | None = None
     chart whose figure changed from scratch at every slider step (~90 ms of the browser's
     time; README "Slider → page redrawn"), this string in a few ms.
 
-    Geometry: ``width`` × ``height`` viewBox units, scaled to the column. Bands from ``calc.mfu.MFU_BANDS`` up to
-    :func:`strip_end`, the active band outlined, the marker (clamped to 96 % of the strip,
-    its label giving the true value) above it, ticks at the band bounds. Each band and
-    the marker carry a ``<title>`` (its name and range; an ``<img>`` shows no tooltip, the
-    verdict under the strip names the band). Text is XML-escaped."""
+    Geometry: ``width`` × ``height`` viewBox units, scaled to the column. Bands from
+    ``calc.mfu.MFU_BANDS`` up to :func:`strip_end`, the active band outlined, the marker
+    (clamped to 96 % of the strip, its label giving the true value) above it, ticks at the
+    band bounds. An ``<img>`` shows no tooltips: :func:`mfu_band_alt` is its text, and the
+    verdict under the strip names the band. Text is XML-escaped."""
     end = strip_end(value)
     left, right, top, bar_h = 12, 12, 40, 50
     plot_w = width - left - right
@@ -53,19 +53,14 @@ def mfu_band_svg(t: Translator, value: float | None, band: MfuBand | None = None
     def X(frac: float) -> float:
         return left + plot_w * min(frac, end) / end
 
-    label = t("mfu.fig.marker")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'width="{width}" height="{height}" role="img" aria-label="{escape(label)}" '
-           'font-family="sans-serif" font-size="13">',
+           f'width="{width}" height="{height}" font-family="sans-serif" font-size="13">',
            f'<rect width="{width}" height="{height}" fill="#fff"/>']
     for b in MFU_BANDS:
         x0, x1 = X(b.lower), X(b.upper)
         if x1 <= x0:
             continue
         active = band is not None and band.key == b.key
-        hi = f"{b.upper:.0%}" if math.isfinite(b.upper) else "∞"
-        tip = t("mfu.fig.band_hover", name=t(f"mfu.band.{b.key}.name"), lo=f"{b.lower:.0%}",
-                hi=hi).replace("<br>", "\n")
         flag = ' data-active="true"' if active else ""
         # A name wider than its band (at 11 px: CJK ~11 units a character, Latin ~5.5) is
         # left out, as plotly leaves out inside text that does not fit.
@@ -73,7 +68,6 @@ def mfu_band_svg(t: Translator, value: float | None, band: MfuBand | None = None
         fits = sum(11 if ord(ch) > 0x2E80 else 5.5 for ch in text) + 2 <= x1 - x0
         short = escape(text) if fits else ""
         out.append(f'<g data-band="{b.key}"{flag}>'
-                   f'<title>{escape(tip)}</title>'
                    f'<rect x="{x0:.1f}" y="{top}" width="{x1 - x0:.1f}" height="{bar_h}" '
                    f'fill="{BAND_COLORS[b.key]}" stroke="{"#212121" if active else "#fff"}" '
                    f'stroke-width="{3 if active else 1}"/>'
@@ -92,7 +86,7 @@ def mfu_band_svg(t: Translator, value: float | None, band: MfuBand | None = None
     if value is not None and not math.isnan(value):
         x, shown = X(min(value, end * 0.96)), format_percent(value)
         anchor = "start" if x < left + 60 else "end" if x > width - right - 60 else "middle"
-        out.append(f'<g data-marker="{escape(shown)}"><title>{escape(t("mfu.fig.marker_hover", mfu=shown))}</title>'
+        out.append(f'<g data-marker="{escape(shown)}">'
                    f'<path d="M {x - 9:.1f} {top - 16} L {x + 9:.1f} {top - 16} L {x:.1f} {top - 1} Z" fill="#212121"/>'
                    f'<text x="{x:.1f}" y="{top - 22}" text-anchor="{anchor}" font-size="15" font-weight="bold" '
                    f'fill="#212121">{escape(t("mfu.fig.marker_label", mfu=shown))}</text></g>')

@@ -15,6 +15,10 @@ def money(amount, code) -> str:
     return "—" if amount is None else format_money(amount, code or "USD", decimals=COST_DECIMALS)
 
 
+def joules(amount) -> str:
+    return "—" if amount is None else format_si(amount, "J")
+
+
 def layout_text(t, option) -> str:
     """'3 × TP2' or 'prefill 3 × TP1 + decode 3 × TP1'."""
     if option is None:
@@ -35,10 +39,9 @@ def render_answer(ctx, comp, inp) -> None:
     c1, c2 = st.columns(2)
     c3, c4 = st.columns(2)
     c1.metric(t("serving.metric.gpus"), f"{o.gpus:,}", help=t("serving.metric.gpus_help"))
-    c2.metric(t("serving.metric.cost"), money(best.cost_per_mtok, inp.currency),
+    c2.metric(t("serving.metric.cost"), money(best.economics.cost_per_mtok, inp.currency),
               help=t("serving.metric.cost_help"))
-    c3.metric(t("serving.metric.energy"),
-              "—" if best.joules_per_token_tdp is None else format_si(best.joules_per_token_tdp, "J"),
+    c3.metric(t("serving.metric.energy"), joules(best.economics.joules_per_token_tdp),
               help=t("serving.metric.energy_help"))
     c4.metric(t("serving.metric.bound"), t(f"serving.bound.{o.bound}"), help=t("serving.metric.bound_help"))
     st.markdown(t("serving.best", device=ctx.devices[best.device_id].name, prec=best.precision.upper(),
@@ -67,10 +70,8 @@ def render_table(ctx, comp, inp) -> None:
                 t("serving.col.tpot"): "—" if o is None else format_si(o.tpot_seconds, "s"),
                 t("serving.col.per_gpu"): "—" if o is None else format_si(o.tokens_per_s_per_gpu, "tok/s"),
                 t("serving.col.cost"): money(e.cost_per_mtok if e else None, inp.currency),
-                t("serving.col.energy"): "—" if (e is None or e.joules_per_token_tdp is None)
-                else format_si(e.joules_per_token_tdp, "J"),
-                t("serving.col.energy_all_in"): "—" if (e is None or e.joules_per_token_all_in is None)
-                else format_si(e.joules_per_token_all_in, "J"),
+                t("serving.col.energy"): joules(e.joules_per_token_tdp if e else None),
+                t("serving.col.energy_all_in"): joules(e.joules_per_token_all_in if e else None),
                 t("serving.col.bound"): "—" if o is None else t(f"serving.bound.{o.bound}"),
             })
     st.dataframe(rows, hide_index=True, width="stretch")
