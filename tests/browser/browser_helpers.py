@@ -154,6 +154,16 @@ _RERUN_FLAG_JS = """() => {
 }"""
 
 
+def watch_reruns(page) -> None:
+    """From now on, note whether the app starts a script run (read it with ``reran``)."""
+    page.evaluate(_RERUN_FLAG_JS)
+
+
+def reran(page) -> bool:
+    """Whether a script run started since the last ``watch_reruns``."""
+    return bool(page.evaluate("() => window.__rl_ran === true"))
+
+
 def act_and_wait(page, action, start_ms: int = 5_000, timeout: float = PAGE_TIMEOUT_MS) -> None:
     """Do ``action`` (a key press, a click) and wait for the rerun it causes to START, then
     for it to finish.  ``wait_idle`` alone can return before a loaded server has begun the
@@ -162,7 +172,7 @@ def act_and_wait(page, action, start_ms: int = 5_000, timeout: float = PAGE_TIME
     within ``start_ms``: the action changed nothing; go on."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-    page.evaluate(_RERUN_FLAG_JS)
+    watch_reruns(page)
     action()
     try:
         page.wait_for_function("() => window.__rl_ran === true", timeout=start_ms, polling=25)

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from browser_helpers import (PAGE_PATHS, PAGE_TIMEOUT_MS, act_and_wait, assert_no_exception, full_screenshot,
-                             goto, plot_point_counts, wait_idle)
+                             goto, plot_point_counts, reran, wait_idle, watch_reruns)
 
 pytestmark = pytest.mark.browser
 
@@ -210,9 +210,12 @@ def test_csv_download_returns_the_table(page, server):
     button = buttons.filter(has_text=re.compile("CSV|csv")).first
     if not button.count():
         button = buttons.first
-    with page.expect_download() as info:
+    watch_reruns(page)
+    with page.expect_download(timeout=30_000) as info:
         button.locator("button").first.click()
     text = open(info.value.path(), encoding="utf-8-sig").read()
+    # on_click="ignore": the download does not rerun the page (a rerun would race the fetch)
+    assert not reran(page), "the download click reran the page"
     rows = list(csv.DictReader(io.StringIO(text)))
     assert rows and {"name", "flops", "bytes"} <= {k.strip().lower() for k in rows[0]}
     names = " ".join(r.get("name", "") for r in rows)

@@ -160,6 +160,26 @@ def test_no_unsafe_allow_html_in_app_code():
     assert not offenders, "\n".join(offenders)
 
 
+def test_every_download_button_downloads_without_a_rerun():
+    """Each st.download_button passes on_click="ignore". With Streamlit's default a click
+    also reruns the page, the rerun registers a new deferred-file id, and the click's own
+    fetch of the old id can lose that race on a loaded server: no download (a CI run lost
+    the Roofline CSV that way). A call without the keyword, or with another value, fails."""
+    import ast
+
+    calls, offenders = 0, []
+    for path in [ROOT / "app.py", *sorted((ROOT / "pages").rglob("*.py")),
+                 *sorted((ROOT / "ui").rglob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "download_button":
+                calls += 1
+                on_click = next((k.value for k in node.keywords if k.arg == "on_click"), None)
+                if not (isinstance(on_click, ast.Constant) and on_click.value == "ignore"):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert calls >= 8, f"only {calls} download buttons found: the scan is not reading the app"
+    assert not offenders, "download buttons that rerun the page: " + ", ".join(offenders)
+
+
 def test_hostile_name_in_hover_is_escaped():
     import numpy as np
 

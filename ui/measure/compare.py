@@ -162,4 +162,4 @@ def render_ratio_table(ctx: PageContext, dev: Accelerator, sheet: Optional[Datas
     if toml_text and _measurement_of(dev)[0] is not None:
         st.download_button(t("measure.download"), toml_text, file_name="measured.toml",
                            mime="application/toml", key="measure_download",
-                           help=t("measure.download_help"), icon=":material/download:")
+                           help=t("measure.download_help"), icon=":material/download:", on_click="ignore")

@@ -47,17 +47,19 @@ def render_share(t: Translator, lang: str, table: PlanTable, results: Sequence, 
     if too_long:
         st.warning(t("plans.link_too_long", n=f"{too_long:,}"), icon=":material/link_off:")
     c1, c2, c3 = st.columns(3)
-    # the files are built when clicked (callables), not on every rerun of the page
+    # the files are built when clicked (callables), not on every rerun of the page; a click
+    # downloads without rerunning the page (on_click="ignore"), see ui.roofline.results.render_downloads
     c1.download_button(t("plans.report"),
                        data=lambda: report_html(t, lang, table, results, devices, published),
                        file_name=_stem() + f"_{lang}.html", mime="text/html", key="pl_report",
-                       help=t("plans.report_help"), icon=":material/description:", type="primary")
+                       help=t("plans.report_help"), icon=":material/description:", type="primary",
+                       on_click="ignore")
     c2.download_button(t("plans.csv"), data=lambda: plans_csv(table, results), file_name=_stem() + ".csv",
                        mime="text/csv", key="pl_csv", help=t("plans.csv_help"),
-                       icon=":material/table:")
+                       icon=":material/table:", on_click="ignore")
     c3.download_button(t("plans.file_save"), data=lambda: dump_plans(table), file_name=_stem() + ".json",
                        mime="application/json", key="pl_file_save", help=t("plans.file_save_help"),
-                       icon=":material/save:")
+                       icon=":material/save:", on_click="ignore")
     with st.expander(t("plans.file_open")):
         st.file_uploader(t("plans.file_open"), type=["json"], key=FILE_KEY,
                          help=t("plans.file_open_help"))

@@ -231,7 +231,7 @@ def render_report(t: Translator, out: ImportOutcome, *, key: str = "rlx_import",
         stem = out.filename.split("/")[-1].split(".")[0] or "import"
         st.download_button(t("roofline.imp.download"), data=to_csv(out.records),
                            file_name=f"imported_{stem}.csv", mime="text/csv",
-                           key=f"{key}_download", help=t("roofline.imp.download_help"))
+                           key=f"{key}_download", help=t("roofline.imp.download_help"), on_click="ignore")
 
 
 def _ncu_command() -> str:

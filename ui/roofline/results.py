@@ -269,13 +269,18 @@ def render_results_section(ctx, parse: TableParse, a: Analysis) -> None:
 def render_downloads(t: Translator, parse: TableParse, a: Analysis, stem: str) -> None:
     c1, c2 = st.columns(2)
     # CSV text is made only when the button is pressed (thousands of rows stay fast).
+    # on_click="ignore": a download is not a question, so the page does not rerun. With
+    # Streamlit's default ("rerun") the click also reruns the page, and the rerun replaces
+    # the deferred file id the same click is fetching: on a loaded server the fetch can
+    # lose that race and the download never starts (seen in CI).
     rows = state.get_rows()
     c1.download_button(t("roofline.dl.table"), lambda: table_csv(parse, rows), file_name="kernels.csv",
                        mime="text/csv", help=t("roofline.dl.table_help"), key="dl_table",
-                       disabled=not parse.kernels)
+                       disabled=not parse.kernels, on_click="ignore")
     c2.download_button(t("roofline.dl.results"), (lambda: results_csv(a)) if len(a) else "",
                        file_name=f"roofline_results_{stem}.csv", mime="text/csv",
-                       help=t("roofline.dl.results_help"), key="dl_results", disabled=not len(a))
+                       help=t("roofline.dl.results_help"), key="dl_results", disabled=not len(a),
+                       on_click="ignore")
 
 
 def how_items(t: Translator, a: Analysis, peak: float, bw: float) -> list[Formula]:

@@ -180,7 +180,7 @@ def scenario_download_button(ctx, kernels: Sequence[KernelRecord] | None = None,
         st.error(t("roofline.scn.save_error", message=str(exc)))
         return
     st.download_button(label or t("roofline.scn.save"), data=text, file_name=name,
-                       mime="application/json", key=key, help=t("roofline.scn.save_help"))
+                       mime="application/json", key=key, help=t("roofline.scn.save_help"), on_click="ignore")
 
 
 def render_scenario_panel(ctx, kernels: Sequence[KernelRecord] | None = None) -> None:
