@@ -38,6 +38,22 @@ def test_frontier_has_a_line_per_candidate_the_target_and_the_front(comp, lang):
     assert fig.layout.xaxis.type == "log"
 
 
+def test_frontier_legend_is_below_the_axis_title_and_the_figure_grows_with_it(comp):
+    # the legend is anchored to the bottom of the figure, not at a fraction of the plot's
+    # height under it (there, 16 candidates' legend covered the x-axis title)
+    t = translator("en")
+    names = {d: DEVICES[d].name for d in ("h100-sxm", "h200-sxm")}
+    fig = frontier_figure(t, comp.candidates, names, per_user_target=20.0,
+                          pareto_x=comp.pareto_x, pareto_y=comp.pareto_y)
+    legend = fig.layout.legend
+    assert (legend.orientation, legend.yref, legend.yanchor, legend.y) == ("h", "container", "bottom", 0)
+    # 4 candidates + front + target = 6 entries, 3 rows of two: 420 + 3 * 20 px
+    assert len(fig.data) == 6 and fig.layout.height == 480
+    one = frontier_figure(t, comp.candidates[:1], names, per_user_target=20.0,
+                          pareto_x=[], pareto_y=[])
+    assert len(one.data) == 2 and one.layout.height == 440      # one row: 420 + 20
+
+
 def test_front_is_not_dominated(comp):
     # no point within the TTFT target beats a front point on both axes
     import numpy as np

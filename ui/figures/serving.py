@@ -26,11 +26,20 @@ def candidate_label(t: Translator, device_name: str, precision: str, tp: int) ->
     return t("serving.fig.label", device=device_name, prec=precision.upper(), tp=tp)
 
 
+PLOT_HEIGHT = 420        # px: the plot area and its axes, without the legend
+LEGEND_ROW = 20          # px: one row of the two-column legend under the plot
+
+
 def frontier_figure(t: Translator, candidates: Sequence, names: dict, *, per_user_target: float,
-                    pareto_x, pareto_y, height: int = 520) -> go.Figure:
+                    pareto_x, pareto_y, height: int | None = None) -> go.Figure:
     """One line per candidate (colour by device × precision, dash by tp); points that meet
     both targets filled, the others hollow; the TPOT target as a vertical line at
-    1 / TPOT tokens/s per user; the Pareto front (of points within the TTFT target) black."""
+    1 / TPOT tokens/s per user; the Pareto front (of points within the TTFT target) black.
+
+    The legend sits at the bottom of the figure (``yref="container"``), so plotly makes
+    room for it under the x-axis title however many rows it has (at ``y=-0.15`` of the
+    plot, 16 candidates' rows covered the title); the figure grows by ``LEGEND_ROW`` per
+    row of two entries, so the plot keeps ``PLOT_HEIGHT``."""
     data = []
     keys = []
     for c in candidates:
@@ -60,6 +69,8 @@ def frontier_figure(t: Translator, candidates: Sequence, names: dict, *, per_use
     data.append({"type": "scatter", "x": [per_user_target, per_user_target], "y": [0, top],
                  "mode": "lines", "name": t("serving.fig.target", value=format_si(per_user_target, "tok/s")),
                  "line": {"color": TARGET, "dash": "dash", "width": 2}, "hoverinfo": "skip"})
+    if height is None:
+        height = PLOT_HEIGHT + LEGEND_ROW * -(-len(data) // 2)
     return make_figure(data, {
         "title": {"text": t("serving.fig.title"), "font": {"size": 15}},
         "xaxis": {"title": {"text": t("serving.fig.x")}, "type": "log", "showgrid": True,
@@ -68,7 +79,7 @@ def frontier_figure(t: Translator, candidates: Sequence, names: dict, *, per_use
                   "rangemode": "tozero", "range": [0, top]},
         "height": height, "font": {"size": 13}, "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
         "hoverlabel": {"align": "left"},
-        "legend": {"orientation": "h", "yanchor": "top", "y": -0.15, "font": {"size": 11}},
+        "legend": {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0, "font": {"size": 11}},
     })
 
 
