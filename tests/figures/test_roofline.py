@@ -221,3 +221,20 @@ def test_legend_sits_under_the_plot_not_under_the_toolbar():
     fig = roofline_figure(translator("en"), [Roof("A100", 312e12, 2.039e12),
                                              Roof("H100", 989e12, 3.35e12)])
     assert fig.layout.legend.y < 0 and fig.layout.legend.yanchor == "top"
+
+
+def test_log_axis_labels_1_2_5_on_a_short_axis_and_decades_on_a_long_one():
+    from ui.figures.roofline import log_axis
+
+    # 9.5 ms … 90 ms, padded ×/÷ 1.25: 7.6 ms … 112.5 ms, 1.17 decades: 1-2-5 ticks
+    short = log_axis([0.0095, 0.09, float("nan"), 0.0, None], "s")
+    assert short["tickvals"] == pytest.approx([0.01, 0.02, 0.05, 0.1])
+    assert short["ticktext"] == ["10 ms", "20 ms", "50 ms", "100 ms"]
+    assert short["range"] == pytest.approx([math.log10(0.0076), math.log10(0.1125)])
+    # 0.17 s … 25 s: 0.136 … 31.25 s, 2.36 decades: 1 and 3 of each decade
+    middle = log_axis([0.17, 25.0], "s")
+    assert middle["ticktext"] == ["300 ms", "1 s", "3 s", "10 s", "30 s"]
+    # 1 µs … 1 s (0.8 µs … 1.25 s): 6.2 decades: one tick per decade, none outside the axis
+    long = log_axis([1e-6, 1.0], "s")
+    assert long["ticktext"] == ["1 µs", "10 µs", "100 µs", "1 ms", "10 ms", "100 ms", "1 s"]
+    assert log_axis([float("inf"), -1.0], "s") == {}

@@ -36,6 +36,11 @@ def test_frontier_has_a_line_per_candidate_the_target_and_the_front(comp, lang):
         assert word in hover
     assert ("batch" in hover) if lang == "en" else ("批大小" in hover)
     assert fig.layout.xaxis.type == "log"
+    # its ticks are labelled in tokens/s (plotly's own: "5 6 7 8 9 10 2 3 …")
+    assert fig.layout.xaxis.ticktext and all(x.endswith("tok/s") for x in fig.layout.xaxis.ticktext)
+    lo, hi = fig.layout.xaxis.range
+    xs = [v for c in comp.candidates for v in c.curve.tokens_per_s_per_user]
+    assert 10 ** lo < min(xs) and max(xs) < 10 ** hi and 10 ** lo < 20.0 < 10 ** hi
 
 
 def test_frontier_legend_is_below_the_axis_title_and_the_figure_grows_with_it(comp):
@@ -71,3 +76,17 @@ def test_rate_figure_four_series_and_the_capacity():
     assert fig.layout.shapes[0].x0 == pytest.approx(cap)
     # the last rate is beyond the capacity: its TTFT p90 is the largest (the queue grows)
     assert fig.data[1].y[-1] == max(fig.data[1].y)
+
+
+def test_rate_figure_labels_its_log_axes_in_seconds():
+    # plotly's own labels on a short log axis are bare digits ("0.01 9 8 … 2 0.1")
+    r = Replica(MODELS["qwen3-32b"], DEVICES["h200-sxm"], tp=4, weights="fp8", kv="fp8", act="fp8")
+    cap, sweep = rate_sweep(r, Workload(isl=2000, osl=200), (0.3, 0.9, 1.2), n_requests=300, eff=BOUND)
+    fig = rate_figure(translator("en"), cap, sweep, ttft_target=1.0, tpot_target=0.05)
+    for axis in (fig.layout.yaxis, fig.layout.yaxis2):
+        assert axis.type == "log" and axis.ticktext
+        assert all(text.endswith("s") and text[0].isdigit() for text in axis.ticktext), axis.ticktext
+    # the TPOT axis spans the TPOT series and its target line
+    tpot = [v for tr in fig.data if tr.yaxis == "y2" for v in tr.y]
+    lo, hi = fig.layout.yaxis2.range
+    assert 10 ** lo < min(tpot) and max(tpot) < 10 ** hi and 0.05 in tpot

@@ -118,6 +118,27 @@ def decade_ticks(lo: float, hi: float, unit: str) -> tuple[list[float], list[str
     return values, [format_si(v, unit) for v in values]
 
 
+def log_axis(values: Sequence[float], unit: str, pad: float = 1.25) -> dict[str, Any]:
+    """A log axis over the finite positive ``values`` (padded by ``pad`` each side), its
+    ticks labelled with SI prefixes ("20 ms"): 1, 2 and 5 of each decade when the axis
+    spans at most two decades, 1 and 3 up to four, else decade_ticks. (Plotly's own labels on a short log axis
+    print bare digits between the decades: "0.01 9 8 7 … 2 0.1".)  Empty: {}."""
+    vals = [float(v) for v in values if v is not None and math.isfinite(v) and v > 0]
+    if not vals:
+        return {}
+    lo, hi = min(vals) / pad, max(vals) * pad
+    span = _log(hi) - _log(lo)
+    if span <= 4.0:
+        mantissas = (1, 2, 5) if span <= 2.0 else (1, 3)
+        ticks = [m * 10.0 ** e for e in range(math.floor(_log(lo)), math.ceil(_log(hi)) + 1)
+                 for m in mantissas if lo <= m * 10.0 ** e <= hi]
+        text = [format_si(v, unit) for v in ticks]
+    else:
+        ticks, text = map(list, zip(*[(v, x) for v, x in zip(*decade_ticks(lo, hi, unit))
+                                      if lo <= v <= hi]))
+    return {"type": "log", "range": [_log(lo), _log(hi)], "tickvals": ticks, "ticktext": text}
+
+
 def _decades(lo: float, hi: float, values: np.ndarray | None) -> tuple[float, float]:
     """Widen [lo, hi] to show every finite positive value with a third of a decade to
     spare, then round out to whole decades."""

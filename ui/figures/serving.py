@@ -12,7 +12,7 @@ from typing import Sequence
 import plotly.graph_objects as go
 
 from calc.units import format_si, format_si_many
-from ui.figures.roofline import make_figure
+from ui.figures.roofline import log_axis, make_figure
 from ui.i18n import Translator
 
 PALETTE = ("#1565c0", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457",
@@ -74,7 +74,9 @@ def frontier_figure(t: Translator, candidates: Sequence, names: dict, *, per_use
     return make_figure(data, {
         "title": {"text": t("serving.fig.title"), "font": {"size": 15}},
         "xaxis": {"title": {"text": t("serving.fig.x")}, "type": "log", "showgrid": True,
-                  "gridcolor": "#e0e0e0"},
+                  "gridcolor": "#e0e0e0",
+                  **log_axis([v for c in candidates for v in c.curve.tokens_per_s_per_user]
+                             + [per_user_target], "tok/s")},
         "yaxis": {"title": {"text": t("serving.fig.y")}, "showgrid": True, "gridcolor": "#e0e0e0",
                   "rangemode": "tozero", "range": [0, top]},
         "height": height, "font": {"size": 13}, "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
@@ -107,9 +109,11 @@ def rate_figure(t: Translator, capacity: float, sweep: Sequence, *, ttft_target:
         "xaxis": {"title": {"text": t("serving.rate_fig.x")}, "showgrid": True, "gridcolor": "#e0e0e0",
                   "anchor": "y2"},
         "yaxis": {"title": {"text": t("serving.rate_fig.y_ttft")}, "type": "log", "showgrid": True,
-                  "gridcolor": "#e0e0e0", "domain": [0.55, 1.0]},
+                  "gridcolor": "#e0e0e0", "domain": [0.55, 1.0],
+                  **log_axis([*(v for tr in data if tr["yaxis"] == "y" for v in tr["y"])], "s")},
         "yaxis2": {"title": {"text": t("serving.rate_fig.y_tpot")}, "type": "log", "showgrid": True,
-                   "gridcolor": "#e0e0e0", "domain": [0.0, 0.45]},
+                   "gridcolor": "#e0e0e0", "domain": [0.0, 0.45],
+                   **log_axis([*(v for tr in data if tr["yaxis"] == "y2" for v in tr["y"])], "s")},
         "height": height, "font": {"size": 13}, "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
         "legend": {"orientation": "h", "yanchor": "top", "y": -0.2, "font": {"size": 11}},
         "shapes": [{"type": "line", "xref": "x", "yref": "paper", "x0": capacity, "x1": capacity,
