@@ -12,7 +12,7 @@ from ui.diagnosis.how import render_how
 from ui.diagnosis.mfu import render_mfu
 from ui.diagnosis.summary import render_gaps, render_numbers
 from ui.diagnosis.tables import render_tables
-from ui.diagnosis.upload import render_upload
+from ui.diagnosis.upload import render_sample_button, render_upload
 from ui.diagnosis.verdicts import render_verdicts
 from ui.frame import page_frame
 from ui.learn.link import why_link
@@ -29,6 +29,7 @@ with st.expander(t("diagnosis.record_heading")):
 d = render_upload(ctx)
 if d is None:
     st.info(t("diagnosis.empty"), icon=":material/upload_file:")
+    render_sample_button(t)
 else:
     render_verdicts(t, d)
     why_link(t, 7)

@@ -23,7 +23,7 @@ MEMO_KEY = "_diag.memo"          # (trace id, threshold, device) -> TraceDiagnos
 
 @dataclass(frozen=True)
 class LoadedTrace:
-    """A trace read into arrays: where it came from ("upload" | "roofline") and how long
+    """A trace read into arrays: where it came from ("upload" | "roofline" | "sample") and how long
     reading took (seconds)."""
     trace: TraceArrays
     filename: str

@@ -11,8 +11,7 @@ from browser_helpers import assert_no_exception, full_screenshot, goto, wait_idl
 
 pytestmark = pytest.mark.browser
 
-TRACE = Path(__file__).resolve().parents[1] / "data" / "torch-traces" / \
-    "worker0.1623143089861.pt.trace.json.gz"
+TRACE = Path(__file__).resolve().parents[2] / "samples" / "worker0.1623143089861.pt.trace.json.gz"
 
 
 def _upload(page, name: str, data: bytes) -> None:

@@ -15,6 +15,8 @@ import pytest
 from calc.diagnosis import (CLASSES, COMM_FIRES, IDLE_FIRES, diagnose_activity, diagnose_trace,
                             kernel_class, op_class, step_mfu)
 
+SAMPLE_TRACE = Path(__file__).resolve().parents[2] / "samples" / "worker0.1623143089861.pt.trace.json.gz"
+
 DATA = Path(__file__).resolve().parents[1] / "data" / "torch-traces"
 US = 1e-6
 GEMM = "ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x3_tn"
@@ -380,7 +382,7 @@ def _brute_union(intervals):
 def test_resnet50_legacy_fixture_against_a_plain_loop():
     # the 2021 Kineto sample (ResNet-50, num_workers=0, V100): recomputed here with a plain
     # json.load and loop; the sample was published to show a data-loader bottleneck
-    raw = (DATA / "worker0.1623143089861.pt.trace.json.gz").read_bytes()
+    raw = SAMPLE_TRACE.read_bytes()
     doc = json.loads(gzip.decompress(raw))
     gpu = [e for e in doc["traceEvents"]
            if e.get("ph") == "X" and e.get("cat") in ("Kernel", "Memcpy", "Memset")]

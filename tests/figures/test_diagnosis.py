@@ -11,6 +11,8 @@ from ui.figures.diagnosis import (class_bar_figure, duration_histogram_figure, j
                                   steps_figure, timeline_figure)
 from ui.i18n import translator
 
+SAMPLE_TRACE = Path(__file__).resolve().parents[2] / "samples" / "worker0.1623143089861.pt.trace.json.gz"
+
 US = 1e-6
 GEMM = "ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x3_tn"
 NCCL = "ncclDevKernel_AllReduce_Sum_bf16_RING_LL"
@@ -101,8 +103,7 @@ def test_duration_histogram_ticks_all_in_one_unit_style():
     from calc.diagnosis import diagnose_trace
     from ui.figures.diagnosis import duration_histogram_figure
     from ui.i18n import translator
-    raw = (Path(__file__).resolve().parents[1] / "data" / "torch-traces"
-           / "worker0.1623143089861.pt.trace.json.gz").read_bytes()
+    raw = SAMPLE_TRACE.read_bytes()
     fig = duration_histogram_figure(translator("en"), diagnose_trace(raw, "w.json.gz"))
     assert list(fig.layout.xaxis.ticktext) == ["1 µs", "10 µs", "100 µs", "1 ms", "10 ms"]
     assert list(fig.layout.xaxis.tickvals) == pytest.approx([1e-6, 1e-5, 1e-4, 1e-3, 1e-2])

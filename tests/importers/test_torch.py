@@ -8,6 +8,8 @@ import pytest
 from calc.importers import ImportFormatError, import_file
 from calc.importers.torch_trace import op_cost
 
+SAMPLE_TRACE = Path(__file__).resolve().parents[2] / "samples" / "worker0.1623143089861.pt.trace.json.gz"
+
 DATA = Path(__file__).resolve().parents[1] / "data" / "torch-traces"
 
 
@@ -78,7 +80,7 @@ def test_gz_and_plain_give_the_same(cpu_small):
 
 @pytest.fixture(scope="module")
 def resnet():
-    return import_file((DATA / "worker0.1623143089861.pt.trace.json.gz").read_bytes(), "worker0.pt.trace.json.gz")
+    return import_file(SAMPLE_TRACE.read_bytes(), "worker0.pt.trace.json.gz")
 
 
 def test_legacy_resnet_addmm(resnet):
@@ -93,7 +95,7 @@ def test_legacy_resnet_addmm(resnet):
 
 
 def test_legacy_resnet_kernel_time_matches_file(resnet):
-    doc = json.loads(gzip.decompress((DATA / "worker0.1623143089861.pt.trace.json.gz").read_bytes()))
+    doc = json.loads(gzip.decompress(SAMPLE_TRACE.read_bytes()))
     ev = doc["traceEvents"]
     ext = {e["args"]["External id"] for e in ev if e.get("cat") == "Operator" and e["name"] == "aten::addmm"}
     dur = sum(e["dur"] for e in ev if e.get("cat") == "Kernel" and e["args"]["external id"] in ext)

@@ -10,6 +10,8 @@ from calc.importers import import_file
 from calc.kernel_table import parse_rows
 from ui.roofline.results import analyze
 
+SAMPLE_TRACE = Path(__file__).resolve().parents[2] / "samples" / "worker0.1623143089861.pt.trace.json.gz"
+
 DATA = Path(__file__).resolve().parents[1] / "data" / "torch-traces"
 HW = load_hardware()
 
@@ -17,7 +19,7 @@ HW = load_hardware()
 @pytest.fixture(scope="module")
 def resnet():
     # 4 x V100 ResNet-50 training trace (2021 legacy schema: no 'Input type'); FP32 training
-    return import_file((DATA / "worker0.1623143089861.pt.trace.json.gz").read_bytes(),
+    return import_file(SAMPLE_TRACE.read_bytes(),
                        "worker0.pt.trace.json.gz", default_dtype="fp32")
 
 

@@ -13,6 +13,8 @@ from page_helpers import metric, open_app_page
 from ui import trace_session as S
 from ui.diagnosis.mfu import mfu_link_params
 
+SAMPLE_TRACE = Path(__file__).resolve().parents[2] / "samples" / "worker0.1623143089861.pt.trace.json.gz"
+
 DATA = Path(__file__).resolve().parents[1] / "data" / "torch-traces"
 PAGE = "pages/6_Trace_doctor.py"
 GEMM = "ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x3_tn"
@@ -61,7 +63,7 @@ def test_page_opens_and_diagnoses_the_resnet_trace(lang):
     at = open_app_page(PAGE, lang=lang)
     assert at.title[0].value == ("Trace doctor" if lang == "en" else "Trace 诊断")
     assert len(at.info) == 1                       # "upload a trace"
-    upload(at, (DATA / "worker0.1623143089861.pt.trace.json.gz").read_bytes(), "worker0.json.gz")
+    upload(at, SAMPLE_TRACE.read_bytes(), "worker0.json.gz")
     # verdicts first, in checklist order: the data loader (②), non-matmul (④), FP32 (⑤)
     # the three verdict warnings, then the trace's GPU (a V100) against the sidebar's A100
     texts = [w.value for w in at.warning]
@@ -233,7 +235,7 @@ def test_trace_doctor_offers_the_traces_gpu_for_its_mfu(lang):
     # issue 23 item 10: the ResNet trace was recorded on a Tesla V100; the MFU per step
     # divided by the sidebar's A100 peak with no way to switch. Now: a warning and a button.
     at = open_app_page(PAGE, lang=lang)
-    upload(at, (DATA / "worker0.1623143089861.pt.trace.json.gz").read_bytes(), "worker0.json.gz")
+    upload(at, SAMPLE_TRACE.read_bytes(), "worker0.json.gz")
     warnings = " ".join(w.value for w in at.warning)
     assert "Tesla V100" in warnings
     button = next(b for b in at.button if b.key == "diag_switch_device")
@@ -241,3 +243,22 @@ def test_trace_doctor_offers_the_traces_gpu_for_its_mfu(lang):
     assert not at.exception
     assert at.session_state["device"] == "v100-sxm2-32gb"
     assert not any(b.key == "diag_switch_device" for b in at.button)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_sample_button_opens_the_shipped_trace(lang):
+    # a new user with no trace of their own gets the chapter's signals on a real one
+    at = open_app_page(PAGE, lang=lang)
+    assert not at.warning                                   # nothing diagnosed yet
+    button = at.button(key="diag_sample")
+    assert button.label == ("Try it on a sample trace" if lang == "en" else "用示例 trace 试一试")
+    button.click().run(timeout=60)
+    assert not at.exception, at.exception
+    texts = [w.value for w in at.warning]
+    # the same three verdicts as the uploaded file, then the trace's V100 against the A100
+    assert len(texts) == 4 and "44.0%" in texts[0] and "V100" in texts[3]
+    assert metric(at, "diagnosis.m.kernels") == "8,772"
+    captions = " ".join(c.value for c in at.caption)
+    assert "worker0.1623143089861.pt.trace.json.gz" in captions
+    assert ("The sample trace" if lang == "en" else "示例 trace") in captions
+    assert not [b for b in at.button if b.key == "diag_sample"]    # the empty page's button is gone

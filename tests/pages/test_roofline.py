@@ -12,6 +12,8 @@ from calc.kernel_table import KernelRecord, parse_rows
 from calc.scenario import Ceilings, CompareDevice, CustomDevice, Scenario, dump_scenario
 from ui.roofline import import_panel, state
 
+SAMPLE_TRACE = Path(__file__).resolve().parents[2] / "samples" / "worker0.1623143089861.pt.trace.json.gz"
+
 PAGE = "pages/1_Roofline.py"
 
 
@@ -315,7 +317,7 @@ def test_process_upload_adds_once_and_errors_add_nothing():
 
 
 def test_process_upload_fixture_trace_with_progress():
-    path = DATA / "torch-traces" / "worker0.1623143089861.pt.trace.json.gz"
+    path = SAMPLE_TRACE
     if not path.exists():
         pytest.skip("fixture missing")
     session: dict = {}

@@ -26,6 +26,8 @@ from ui.roofline.chart import main_roof, points
 from ui.roofline.table import error_lines
 from ui.figures.roofline import roofline_figure
 
+SAMPLE_TRACE = Path(__file__).resolve().parents[2] / "samples" / "worker0.1623143089861.pt.trace.json.gz"
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEVICES = load_hardware()
 T_EN = translator("en")
@@ -274,7 +276,7 @@ def test_above_roof_convolutions_name_the_algorithm_first(lang, algo, wrong):
     from calc.kernel_table import TableParse
     from ui.roofline import results as R
     d = DEVICES["v100-sxm2-32gb"]
-    r = import_file((DATA / "torch-traces" / "worker0.1623143089861.pt.trace.json.gz").read_bytes(),
+    r = import_file(SAMPLE_TRACE.read_bytes(),
                     "worker0.json.gz")
     ks = list(r.kernels)
     a = R.analyze(TableParse(kernels=ks, row_index=list(range(len(ks)))), d.peak_flops("fp32"),

@@ -3,6 +3,8 @@ the small-kernel threshold and, for multi-GPU traces, the GPU to diagnose. Retur
 diagnosis to show (the session's last good trace when a new file fails to read)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from calc.diagnosis import TraceDiagnosis
@@ -13,6 +15,20 @@ from ui.widgets import Bounds, quantity_input, uploader_note
 
 UPLOAD_KEY = "diag_upload"
 UPLOAD_TYPES = ["json", "gz"]
+SAMPLE_TRACE = Path(__file__).resolve().parents[2] / "samples" / "worker0.1623143089861.pt.trace.json.gz"
+"""PyTorch Kineto's ResNet-50 sample (4x V100 DGX Station, num_workers=0): samples/README.md."""
+
+
+def _open_sample() -> None:
+    """Button callback: read the sample trace as if it had been uploaded (source "sample")."""
+    S.load_upload(st.session_state, SAMPLE_TRACE.read_bytes(), SAMPLE_TRACE.name, source="sample")
+
+
+def render_sample_button(t) -> None:
+    """Under the empty page: open the shipped sample trace (absent if the file is)."""
+    if SAMPLE_TRACE.is_file():
+        st.button(t("diagnosis.sample"), on_click=_open_sample, help=t("diagnosis.sample_help"),
+                  icon=":material/science:", key="diag_sample")
 
 
 def upload_limit_mb() -> int:
@@ -75,7 +91,7 @@ def render_upload(ctx) -> TraceDiagnosis | None:
     except ValueError as exc:
         st.error(str(exc), icon=":material/error:")
         return None
-    src = t("diagnosis.source.roofline") if loaded.source == "roofline" else ""
+    src = t(f"diagnosis.source.{loaded.source}") if loaded.source in ("roofline", "sample") else ""
     st.caption(t("diagnosis.read_caption", file=loaded.filename,
                  size=format_si(loaded.size_bytes, "B"), events=f"{d.events_read:,}",
                  seconds=f"{loaded.read_seconds:.2f}",

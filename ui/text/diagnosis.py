@@ -45,6 +45,16 @@ EN = {
     "diagnosis.read_caption": "{file}: {size}, {events} events read in {seconds} s · {schema} · "
                               "{platform} · {device}.",
     "diagnosis.source.roofline": "(Imported on the Roofline page.)",
+    "diagnosis.source.sample": "(The sample trace: ResNet-50 training on a Tesla V100 with the data "
+                               "loaded in the training process, `num_workers=0`; PyTorch Kineto's own "
+                               "profiler sample, BSD-3-Clause, see `samples/README.md`.)",
+    "diagnosis.sample": "Try it on a sample trace",
+    "diagnosis.sample_help": "A real trace from PyTorch's profiler samples (pytorch/kineto): ResNet-50 "
+                             "training on a Tesla V100 of a 4-GPU DGX Station, worker 0, with the "
+                             "DataLoader in the training process (num_workers=0). It shows the "
+                             "chapter's signals on real data: the GPU waiting for the data loader, "
+                             "the time outside matrix multiplication, FP32 without Tensor Cores. "
+                             "Your own upload replaces it.",
     "diagnosis.schema.kineto": "Kineto schema",
     "diagnosis.schema.legacy": "2021 legacy schema",
     # verdicts
@@ -314,6 +324,14 @@ ZH = {
     "diagnosis.read_caption": "{file}：{size}，读取 {events} 个事件用时 {seconds} 秒 · {schema} · "
                               "{platform} · {device}。",
     "diagnosis.source.roofline": "（在「Roofline」页导入。）",
+    "diagnosis.source.sample": "（示例 trace：ResNet-50 在 Tesla V100 上训练，数据在训练进程里加载，"
+                               "`num_workers=0`；PyTorch Kineto 自带的 profiler 示例，BSD-3-Clause 许可，"
+                               "见 `samples/README.md`。）",
+    "diagnosis.sample": "用示例 trace 试一试",
+    "diagnosis.sample_help": "PyTorch profiler 官方示例（pytorch/kineto）里的一份真实 trace：ResNet-50 在 "
+                             "4 卡 DGX Station 的一张 Tesla V100 上训练（0 号进程），DataLoader 在训练进程里加载数据"
+                             "（num_workers=0）。它用真实数据展示本章的几个信号：GPU 在等 dataloader、"
+                             "矩阵乘法之外的时间、没用上 Tensor Core 的 FP32。上传你自己的 trace 就会替换它。",
     "diagnosis.schema.kineto": "Kineto 格式",
     "diagnosis.schema.legacy": "2021 年旧格式",
     "diagnosis.verdicts_heading": "诊断",
