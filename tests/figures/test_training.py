@@ -31,3 +31,19 @@ def test_without_comparison():
     t = translator("en")
     fig = days_vs_mfu_figure(t, [0.1, 0.5], [200.0, 40.0], (0.5, 40.0))
     assert len(fig.data) == 2 and len(fig.layout.shapes) == 0
+
+
+def test_log_days_axis_is_labelled_in_days():
+    # 7B, 1T tokens, 64 × 312 TFLOP/s: 54.1 days at 45 % MFU, so 487 days at 5 % and 30.4
+    # at 80 %; padded ×/÷ 1.25: 24.3 … 609 days, 1.4 decades: ticks 50, 100, 200 and 500
+    t = translator("en")
+    grid = np.linspace(0.05, 0.8, 76)
+    curve = days(training_seconds(7e9, 1e12, 64, 312e12, grid))
+    chosen = (0.45, days(training_seconds(7e9, 1e12, 64, 312e12, 0.45)))
+    fig = days_vs_mfu_figure(t, grid, curve, chosen, log_y=True)
+    assert list(fig.layout.yaxis.ticktext) == ["50", "100", "200", "500"]
+    lo, hi = fig.layout.yaxis.range
+    assert 10 ** lo == pytest.approx(30.4 / 1.25, rel=0.01) and 10 ** hi == pytest.approx(487 * 1.25, rel=0.01)
+    # the marked point's annotation is placed in log10 units on that axis
+    assert fig.layout.annotations[0].y == pytest.approx(np.log10(54.1), abs=1e-3)
+    assert days_vs_mfu_figure(t, grid, curve, chosen).layout.yaxis.ticktext is None   # linear: plotly's

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -118,11 +118,13 @@ def decade_ticks(lo: float, hi: float, unit: str) -> tuple[list[float], list[str
     return values, [format_si(v, unit) for v in values]
 
 
-def log_axis(values: Sequence[float], unit: str, pad: float = 1.25) -> dict[str, Any]:
+def log_axis(values: Sequence[float], unit: str, pad: float = 1.25,
+             fmt: Callable[[float], str] | None = None) -> dict[str, Any]:
     """A log axis over the finite positive ``values`` (padded by ``pad`` each side), its
     ticks labelled with SI prefixes ("20 ms"): 1, 2 and 5 of each decade when the axis
-    spans at most two decades, 1 and 3 up to four, else decade_ticks. (Plotly's own labels on a short log axis
-    print bare digits between the decades: "0.01 9 8 7 … 2 0.1".)  Empty: {}."""
+    spans at most two decades, 1 and 3 up to four, else decade_ticks.  (Plotly's own labels
+    on a short log axis print bare digits between the decades: "0.01 9 8 7 … 2 0.1".)
+    ``fmt``: another label for a value (days: "200", not "200 d"); no values: {}."""
     vals = [float(v) for v in values if v is not None and math.isfinite(v) and v > 0]
     if not vals:
         return {}
@@ -132,10 +134,9 @@ def log_axis(values: Sequence[float], unit: str, pad: float = 1.25) -> dict[str,
         mantissas = (1, 2, 5) if span <= 2.0 else (1, 3)
         ticks = [m * 10.0 ** e for e in range(math.floor(_log(lo)), math.ceil(_log(hi)) + 1)
                  for m in mantissas if lo <= m * 10.0 ** e <= hi]
-        text = [format_si(v, unit) for v in ticks]
     else:
-        ticks, text = map(list, zip(*[(v, x) for v, x in zip(*decade_ticks(lo, hi, unit))
-                                      if lo <= v <= hi]))
+        ticks = [v for v in decade_ticks(lo, hi, unit)[0] if lo <= v <= hi]
+    text = [fmt(v) if fmt else format_si(v, unit) for v in ticks]
     return {"type": "log", "range": [_log(lo), _log(hi)], "tickvals": ticks, "ticktext": text}
 
 
