@@ -41,3 +41,24 @@ def test_batch_slider_moves_the_gemms_right(page, server, screenshot_dir, lang):
     assert after[-1] > 7 * before[-1], (before[-1], after[-1])
     assert_no_exception(page)
     full_screenshot(page, screenshot_dir / f"model_batch8_{lang}.png")
+
+
+def test_operator_csv_downloads_the_table(page, server):
+    # the CSV is built on the click (a deferred download) and the click reruns nothing
+    import csv
+    import io
+
+    from browser_helpers import reran, watch_reruns
+
+    goto(page, server, "model", lang="en", model="llama-2-7b")
+    button = page.locator('[data-testid="stMain"] [data-testid="stDownloadButton"] button').first
+    watch_reruns(page)
+    with page.expect_download(timeout=30_000) as info:
+        button.click()
+    rows = list(csv.DictReader(io.StringIO(open(info.value.path(), encoding="utf-8-sig").read())))
+    assert not reran(page)
+    # Llama 2 7B's decode step at batch 1: 15 operators, the embedding gather first (0 FLOP,
+    # T·d·(b_w + b_a) = 1 · 4096 · 4 = 16,384 bytes) and the LM head's 2·B·d·V FLOP among them
+    assert len(rows) == 15 and rows[0]["operator"] == "embedding", rows[0]
+    assert float(rows[0]["flops"]) == 0 and float(rows[0]["bytes"]) == 16384
+    assert any(float(r["flops"]) == 2 * 1 * 4096 * 32000 for r in rows)

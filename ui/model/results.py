@@ -138,7 +138,8 @@ def render_table(ctx, ops: ModelOps, model_name: str) -> None:
     st.subheader(t("model.table_heading"))
     st.dataframe(table_rows(t, ops), hide_index=True, width="stretch")
     stem = f"operators_{model_name}_{ops.phase}_b{ops.batch}_{ctx.device_id}_{ctx.precision}"
-    st.download_button(t("model.download_csv"), operators_csv(ops), file_name=f"{stem}.csv",
+    # the CSV is built when the button is pressed, not on every slider step
+    st.download_button(t("model.download_csv"), lambda: operators_csv(ops), file_name=f"{stem}.csv",
                        mime="text/csv", help=t("model.download_help"), icon=":material/download:",
                        on_click="ignore")
 
