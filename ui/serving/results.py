@@ -60,21 +60,25 @@ def render_table(ctx, comp, inp) -> None:
         for mode in inp.modes:
             o = getattr(s.deployment, mode)
             e = s.by_mode.get(mode)
+            # the answer's columns first (GPUs, latency, throughput, cost), the layout and
+            # the rest after them: a 1,400 px screen shows the cost without scrolling
             rows.append({
                 t("serving.col.device"): ctx.devices[s.device_id].name,
                 t("serving.col.precision"): f"{s.precision.upper()} / KV {s.kv.upper()}",
                 t("serving.col.mode"): t(f"serving.mode.{mode}"),
-                t("serving.col.layout"): layout_text(t, o),
                 t("serving.col.gpus"): "—" if o is None else f"{o.gpus:,}",
                 t("serving.col.ttft"): "—" if o is None else format_si(o.ttft_seconds, "s"),
                 t("serving.col.tpot"): "—" if o is None else format_si(o.tpot_seconds, "s"),
                 t("serving.col.per_gpu"): "—" if o is None else format_si(o.tokens_per_s_per_gpu, "tok/s"),
                 t("serving.col.cost"): money(e.cost_per_mtok if e else None, inp.currency),
                 t("serving.col.energy"): joules(e.joules_per_token_tdp if e else None),
+                t("serving.col.layout"): layout_text(t, o),
                 t("serving.col.energy_all_in"): joules(e.joules_per_token_all_in if e else None),
                 t("serving.col.bound"): "—" if o is None else t(f"serving.bound.{o.bound}"),
             })
-    st.dataframe(rows, hide_index=True, width="stretch")
+    # the device stays in view while the table scrolls sideways
+    st.dataframe(rows, hide_index=True, width="stretch",
+                 column_config={t("serving.col.device"): st.column_config.TextColumn(pinned=True)})
     st.caption(t("serving.table_caption"))
     if comp.skipped:
         with st.expander(t("serving.skipped", n=len(comp.skipped))):
