@@ -238,3 +238,17 @@ def test_log_axis_labels_1_2_5_on_a_short_axis_and_decades_on_a_long_one():
     long = log_axis([1e-6, 1.0], "s")
     assert long["ticktext"] == ["1 µs", "10 µs", "100 µs", "1 ms", "10 ms", "100 ms", "1 s"]
     assert log_axis([float("inf"), -1.0], "s") == {}
+
+
+def test_linear_axis_steps_of_1_2_5_with_units():
+    from ui.figures.roofline import linear_axis
+
+    # 90.2 GB over at most 10 steps: 9.02 GB a step at least -> 10 GB, ticks 0 … 90 GB
+    gb = linear_axis(90.2e9, "B")
+    assert gb["tickvals"] == pytest.approx([k * 1e10 for k in range(10)])
+    assert gb["ticktext"][:3] == ["0 B", "10 GB", "20 GB"] and gb["range"] == [0.0, 90.2e9]
+    # 12.8 s: 1.28 s a step at least -> 2 s, ticks 0 … 12 s
+    assert linear_axis(12.8, "s")["ticktext"] == ["0 s", "2 s", "4 s", "6 s", "8 s", "10 s", "12 s"]
+    # 1 ms over 5 steps: 200 µs each; the end tick 1 ms is kept (in floats 0.001 // 0.0002 = 4.0)
+    assert linear_axis(1e-3, "s", max_ticks=5)["ticktext"][-1] == "1 ms"
+    assert linear_axis(0.0, "B") == {} and linear_axis(float("nan"), "B") == {}

@@ -31,6 +31,11 @@ def test_memory_bar_sums_to_the_total_and_marks_capacity(step):
     xs = sorted(s.x0 for s in fig.layout.shapes)
     # 80 GiB capacity and 90 % of it usable (calc.placement.MEMORY_RESERVE = 0.10)
     assert xs == pytest.approx([0.9 * 80 * 2**30, 80 * 2**30])
+    # the axis in bytes with SI prefixes: 0 … 1.05 × 85.9 GB = 90.2 GB in steps of 10 GB
+    # (plotly's own ticks read "10B", billions, beside a 70B model)
+    axis = fig.layout.xaxis
+    assert list(axis.ticktext) == ["0 B"] + [f"{k} GB" for k in range(10, 100, 10)]
+    assert axis.range[1] == pytest.approx(1.05 * 80 * 2**30)
 
 
 def test_gantt_has_one_row_per_stage_and_the_idle_share():

@@ -140,6 +140,18 @@ def log_axis(values: Sequence[float], unit: str, pad: float = 1.25,
     return {"type": "log", "range": [_log(lo), _log(hi)], "tickvals": ticks, "ticktext": text}
 
 
+def linear_axis(hi: float, unit: str, max_ticks: int = 10) -> dict[str, Any]:
+    """A linear axis from 0 to ``hi`` (> 0) with ticks every 1, 2 or 5 × 10^k — the smallest
+    step giving at most ``max_ticks`` steps — labelled with SI prefixes and the unit ("20 GB";
+    plotly's own "20B" reads as 20 billion next to a 7B model).  hi ≤ 0 or not finite: {}."""
+    if not (math.isfinite(hi) and hi > 0):
+        return {}
+    e = math.floor(_log(hi / max_ticks))
+    step = next(m * 10.0 ** k for k in (e, e + 1) for m in (1, 2, 5) if hi / (m * 10.0 ** k) <= max_ticks)
+    ticks = [i * step for i in range(math.floor(hi / step + 1e-9) + 1)]
+    return {"range": [0.0, hi], "tickvals": ticks, "ticktext": [format_si(v, unit) for v in ticks]}
+
+
 def _decades(lo: float, hi: float, values: np.ndarray | None) -> tuple[float, float]:
     """Widen [lo, hi] to show every finite positive value with a third of a decade to
     spare, then round out to whole decades."""

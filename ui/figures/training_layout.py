@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from calc.parallel import GanttBlock, TrainingStep
 from calc.units import format_percent, format_si
-from ui.figures.roofline import make_figure
+from ui.figures.roofline import linear_axis, make_figure
 from ui.i18n import Translator
 
 PART_COLORS = {"compute": "#2e7d32", "bubble": "#bdbdbd", "tp": "#1565c0", "cp": "#6a1b9a",
@@ -67,7 +67,10 @@ def memory_figure(t: Translator, step: TrainingStep, *, height: int = 230) -> go
     return make_figure(data, {"barmode": "stack", "height": height, "shapes": shapes,
                               "annotations": annotations,
                               "title": {"text": t("training_layout.fig.memory_title")},
-                              "xaxis": {"title": {"text": t("training_layout.fig.memory_axis")}},
+                              # ticks "20 GB", not plotly's "20B" (read as 20 billion)
+                              "xaxis": {"title": {"text": t("training_layout.fig.memory_axis")},
+                                        **linear_axis(1.05 * max(mem.total,
+                                                                 fit.capacity_bytes if fit else 0.0), "B")},
                               "legend": {"orientation": "h", "y": -0.45},
                               "margin": {"l": 20, "r": 20, "t": 60, "b": 20}})
 
