@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from browser_helpers import assert_no_exception, goto, wait_idle
+from browser_helpers import act_and_wait, assert_no_exception, goto, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -32,8 +32,8 @@ def _formulas(page) -> str:
 @pytest.mark.parametrize("page_id", ["mfu", "decode"])
 def test_slider_in_fragment_updates_url_results_and_formulas(browser, page, server, page_id):
     goto(page, server, page_id, lang="en")
-    page.locator('[data-testid="stMain"] [data-testid="stExpander"] summary').last.click()
-    wait_idle(page)                 # "How this is computed" is lazy: opening it reruns
+    # "How this is computed" is lazy: opening it reruns (wait for that run to start and end)
+    act_and_wait(page, page.locator('[data-testid="stMain"] [data-testid="stExpander"] summary').last.click)
     before_metrics, before_formulas = _metrics(page), _formulas(page)
     before_params = parse_qs(urlparse(page.url).query).get("params")
     page.evaluate(WATCH_SIDEBAR)

@@ -75,8 +75,7 @@ def test_quick_measurement_and_live_kernels(page, server, screenshot_dir, tmp_pa
 
     # Chinese, in the same session (the sidebar's language selector keeps the measurement)
     page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first.click()
-    page.get_by_role("option", name="中文").click()
-    wait_idle(page, timeout=60000)
+    act_and_wait(page, page.get_by_role("option", name="中文").click, timeout=60000)
     assert_no_exception(page)
     zh = main.inner_text()
     assert "实测本机" in zh and "上限：实测 ÷ 规格书" in zh and "实测 Roofline 上的 kernel" in zh

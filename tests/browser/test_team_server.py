@@ -28,7 +28,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from browser_helpers import ARTIFACTS, PAGE_PATHS, assert_no_exception, in_ci, start_team_server, stop_server, wait_idle
+from browser_helpers import (ARTIFACTS, PAGE_PATHS, act_and_wait, assert_no_exception, in_ci, start_team_server,
+                             stop_server, wait_idle)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -212,10 +213,10 @@ def test_team_server_sticky_websockets_crash_and_auth(browser, tmp_path):
         a.open(PAGE_PATHS["roofline"] + "?lang=en")
         uploader = a.page.locator('[data-testid="stMain"] [data-testid="stFileUploader"]').first
         assert "3MB" in uploader.inner_text().replace(" ", ""), uploader.inner_text()
-        a.page.locator('[data-testid="stMain"] input[type="file"]').first.set_input_files(
-            files=[{"name": "kernels.csv", "mimeType": "text/csv", "buffer": UPLOAD_CSV}])
-        a.page.wait_for_timeout(300)
-        wait_idle(a.page)
+        # wait for the upload's rerun to start, then to end (wait_idle alone can return first)
+        act_and_wait(a.page, lambda: a.page.locator('[data-testid="stMain"] input[type="file"]').first
+                     .set_input_files(files=[{"name": "kernels.csv", "mimeType": "text/csv",
+                                              "buffer": UPLOAD_CSV}]))
         assert_no_exception(a.page)
         assert "team kernel" in a.page.locator('[data-testid="stMain"]').inner_text()
 
