@@ -57,8 +57,16 @@ def test_operator_csv_downloads_the_table(page, server):
         button.click()
     rows = list(csv.DictReader(io.StringIO(open(info.value.path(), encoding="utf-8-sig").read())))
     assert not reran(page)
-    # Llama 2 7B's decode step at batch 1: 15 operators, the embedding gather first (0 FLOP,
-    # T·d·(b_w + b_a) = 1 · 4096 · 4 = 16,384 bytes) and the LM head's 2·B·d·V FLOP among them
-    assert len(rows) == 15 and rows[0]["operator"] == "embedding", rows[0]
+    # Llama 2 7B's decode step, in the model's order: the embedding gather, one dense
+    # pre-norm block with rotary attention and a SwiGLU MLP (norm, QKV, RoPE, attention,
+    # output projection, residual; norm, gate, up, activation, down, residual), the final
+    # norm and the LM head
+    assert [r["operator"] for r in rows] == [
+        "embedding", "norm_in", "qkv", "rope", "attn_fused", "o_proj", "residual_attn",
+        "norm_post", "mlp_gate", "mlp_up", "mlp_act", "mlp_down", "residual_mlp",
+        "norm_final", "lm_head"]
+    # the gather: 0 FLOP, T·d·(b_w + b_a) = 1 · 4096 · (2 + 2) = 16,384 bytes; the LM head
+    # 2·B·d·V = 2 · 1 · 4096 · 32000 FLOP; the block's operators run once per layer (32)
     assert float(rows[0]["flops"]) == 0 and float(rows[0]["bytes"]) == 16384
-    assert any(float(r["flops"]) == 2 * 1 * 4096 * 32000 for r in rows)
+    assert float(rows[-1]["flops"]) == 2 * 1 * 4096 * 32000
+    assert {r["count"] for r in rows[1:-2]} == {"32"}

@@ -91,7 +91,8 @@ def render_upload(ctx) -> TraceDiagnosis | None:
     except ValueError as exc:
         st.error(str(exc), icon=":material/error:")
         return None
-    src = t(f"diagnosis.source.{loaded.source}") if loaded.source in ("roofline", "sample") else ""
+    # where the trace came from, unless the reader just uploaded it ("roofline" | "sample")
+    src = "" if loaded.source == "upload" else t(f"diagnosis.source.{loaded.source}")
     st.caption(t("diagnosis.read_caption", file=loaded.filename,
                  size=format_si(loaded.size_bytes, "B"), events=f"{d.events_read:,}",
                  seconds=f"{loaded.read_seconds:.2f}",

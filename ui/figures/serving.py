@@ -7,6 +7,7 @@ Pure functions of their inputs (no Streamlit): every number comes from calc.serv
 """
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import plotly.graph_objects as go
@@ -70,7 +71,7 @@ def frontier_figure(t: Translator, candidates: Sequence, names: dict, *, per_use
                  "mode": "lines", "name": t("serving.fig.target", value=format_si(per_user_target, "tok/s")),
                  "line": {"color": TARGET, "dash": "dash", "width": 2}, "hoverinfo": "skip"})
     if height is None:
-        height = PLOT_HEIGHT + LEGEND_ROW * -(-len(data) // 2)
+        height = PLOT_HEIGHT + LEGEND_ROW * math.ceil(len(data) / 2)
     return make_figure(data, {
         "title": {"text": t("serving.fig.title"), "font": {"size": 15}},
         "xaxis": {"title": {"text": t("serving.fig.x")}, "type": "log", "showgrid": True,
@@ -110,10 +111,10 @@ def rate_figure(t: Translator, capacity: float, sweep: Sequence, *, ttft_target:
                   "anchor": "y2"},
         "yaxis": {"title": {"text": t("serving.rate_fig.y_ttft")}, "type": "log", "showgrid": True,
                   "gridcolor": "#e0e0e0", "domain": [0.55, 1.0],
-                  **log_axis([*(v for tr in data if tr["yaxis"] == "y" for v in tr["y"])], "s")},
+                  **log_axis([v for tr in data if tr["yaxis"] == "y" for v in tr["y"]], "s")},
         "yaxis2": {"title": {"text": t("serving.rate_fig.y_tpot")}, "type": "log", "showgrid": True,
                    "gridcolor": "#e0e0e0", "domain": [0.0, 0.45],
-                   **log_axis([*(v for tr in data if tr["yaxis"] == "y2" for v in tr["y"])], "s")},
+                   **log_axis([v for tr in data if tr["yaxis"] == "y2" for v in tr["y"]], "s")},
         "height": height, "font": {"size": 13}, "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
         "legend": {"orientation": "h", "yanchor": "top", "y": -0.2, "font": {"size": 11}},
         "shapes": [{"type": "line", "xref": "x", "yref": "paper", "x0": capacity, "x1": capacity,
