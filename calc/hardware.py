@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Mapping, Optional
 
 from ._toml import locate_toml_error
-from .notes import NotesInLanguages
+from .notes import NotesInLanguages, in_language
 
 __all__ = [
     "PRECISIONS",
@@ -67,6 +67,8 @@ _OPTIONAL = ("notes", "notes_zh", "l2_mb", "interconnect_gbs", "tdp_w", "memory_
 DEVICE_KINDS = ("accelerator", "cpu")
 # The training cluster's network (calc.parallel): all three numbers and their source, or none.
 _NETWORK = ("scale_up_gpus", "scale_up_gbs", "scale_out_gbs", "network_source")
+# Optional beside them: the source in Chinese (shown on the Chinese pages).
+_NETWORK_OPTIONAL = ("network_source_zh",)
 _TRAINING = ("matmul_fraction",)
 # Written by `python -m measure` (measure/device.py) for a measured machine.
 _MEASURED = ("measured", "date", "host", "cache_bw_gbs", "versions")
@@ -95,8 +97,8 @@ class Accelerator(NotesInLanguages):
     ``peaks``), l2_bytes (bytes), interconnect_bytes_per_s (bytes/s, both directions),
     tdp_w (W), scale_up_gpus (GPUs per NVLink / xGMI / ICI domain), scale_up_bw and
     scale_out_bw (bytes/s per GPU per direction inside a domain / to the network between
-    domains) and network_source (their source; all None / "" when the file gives none),
-    matmul_fraction (measured best-GEMM share of the BF16 peak, 0..1, or None),
+    domains) and network_source (their source; all None / "" when the file gives none;
+    network_source_zh its Chinese translation, "" = none), matmul_fraction (measured best-GEMM share of the BF16 peak, 0..1, or None),
     memory_binary: the datasheet's capacity figure is binary (GiB, 2**30 bytes,
     as DRAM and HBM are built: an "80 GB" A100 holds 80 GiB = 85.9e9 bytes), already
     applied to memory_bytes.  memory_bytes is None only for :func:`custom_accelerator`
@@ -128,8 +130,13 @@ class Accelerator(NotesInLanguages):
     scale_up_bw: Optional[float] = None
     scale_out_bw: Optional[float] = None
     network_source: str = ""
+    network_source_zh: str = ""        # the network's source in Chinese; "" = none
     matmul_fraction: Optional[float] = None
     kind: str = "accelerator"          # one of DEVICE_KINDS
+
+    def network_source_for(self, lang: str) -> str:
+        """The network's source in ``lang`` (the rule of calc.notes.in_language)."""
+        return in_language(self.network_source, self.network_source_zh, lang)
 
     def sparse_headline_flops(self, precision: Optional[str] = None) -> Optional[float]:
         """The vendor's 2:4-sparse headline at ``precision`` = 2 × dense peak (FLOP/s), or None.
@@ -247,7 +254,7 @@ def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
     for f in _REQUIRED:
         if f not in d:
             raise _err(path, dev_id, f, "is missing")
-    known = _REQUIRED + _OPTIONAL + _NETWORK + _TRAINING + _MEASURED
+    known = _REQUIRED + _OPTIONAL + _NETWORK + _NETWORK_OPTIONAL + _TRAINING + _MEASURED
     unknown = [k for k in d if k not in known]
     if unknown:
         raise _err(path, dev_id, unknown[0], f"is not a known field (known: {', '.join(known)})")
@@ -325,9 +332,13 @@ def _fraction(path: Path, dev_id: str, name: str, value: Any) -> Optional[float]
 
 def _network_fields(path: Path, dev_id: str, d: dict) -> dict[str, Any]:
     """scale_up_gpus (whole number), scale_up_gbs and scale_out_gbs (GB/s per GPU per
-    direction -> bytes/s) and network_source: all four, or none of them."""
+    direction -> bytes/s) and network_source: all four, or none of them; network_source_zh
+    (optional) only beside them."""
     given = [f for f in _NETWORK if f in d]
     if not given:
+        if "network_source_zh" in d:
+            raise _err(path, dev_id, "network_source_zh", "is given without a network (it "
+                       f"translates network_source; a network needs {', '.join(_NETWORK)})")
         return {}
     for f in _NETWORK:
         if f not in d:
@@ -339,7 +350,9 @@ def _network_fields(path: Path, dev_id: str, d: dict) -> dict[str, Any]:
     return {"scale_up_gpus": n,
             "scale_up_bw": _dec(_num(path, dev_id, "scale_up_gbs", d["scale_up_gbs"]), 9),
             "scale_out_bw": _dec(_num(path, dev_id, "scale_out_gbs", d["scale_out_gbs"]), 9),
-            "network_source": _str(path, dev_id, "network_source", d["network_source"])}
+            "network_source": _str(path, dev_id, "network_source", d["network_source"]),
+            "network_source_zh": _str(path, dev_id, "network_source_zh",
+                                      d.get("network_source_zh", ""), allow_empty=True)}
 
 
 def _measured_fields(path: Path, dev_id: str, d: dict) -> dict[str, Any]:

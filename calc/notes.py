@@ -1,8 +1,18 @@
-"""Notes in the page's language: the one rule for a record's ``notes`` / ``notes_zh``
-(hardware.toml devices and models.toml architectures both carry the pair)."""
+"""Text in the page's language: the one rule for a record's ``notes`` / ``notes_zh``
+(hardware.toml devices and models.toml architectures both carry the pair) and for a
+device's ``network_source`` / ``network_source_zh``."""
 from __future__ import annotations
 
-__all__ = ["NotesInLanguages"]
+__all__ = ["NotesInLanguages", "in_language"]
+
+
+def in_language(english: str, chinese: str, lang: str) -> str:
+    """``chinese`` when lang is "zh" and it is non-empty, else ``english``.  English is the
+    fallback for every other language and for a record without a Chinese translation (a
+    measured device, a pasted config.json, a private file)."""
+    if lang == "zh" and chinese:
+        return chinese
+    return english
 
 
 class NotesInLanguages:
@@ -16,6 +26,4 @@ class NotesInLanguages:
         ``notes``.  English is the fallback for every other language and for a record
         without a Chinese translation (a measured device, a pasted config.json, a private
         file); "" when the record has no notes at all."""
-        if lang == "zh" and self.notes_zh:
-            return self.notes_zh
-        return self.notes
+        return in_language(self.notes, self.notes_zh, lang)

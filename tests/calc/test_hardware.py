@@ -463,6 +463,17 @@ def test_hardware_network_fields_all_or_none(tmp_path):
     p = _write_network_device(tmp_path, 'scale_up_gpus = 8\nscale_up_gbs = 450\nscale_out_gbs = 50\nnetwork_source = "DGX"\n')
     x = load_hardware(p)["x"]
     assert (x.scale_up_gpus, x.scale_up_bw, x.scale_out_bw, x.network_source) == (8, 450e9, 50e9, "DGX")
+    zh = 'network_source_zh = "规格书"\n'
+    x = load_hardware(_write_network_device(tmp_path, 'scale_up_gpus = 8\nscale_up_gbs = 450\n'
+                                            'scale_out_gbs = 50\nnetwork_source = "DGX"\n' + zh))["x"]
+    assert (x.network_source, x.network_source_zh) == ("DGX", "规格书")
+    p = _write_network_device(tmp_path, zh)               # a translation of no network
+    with pytest.raises(HardwareFileError, match=r"device 'x': field 'network_source_zh': is given without a network"):
+        load_hardware(p)
+    p = _write_network_device(tmp_path, 'scale_up_gpus = 8\nscale_up_gbs = 450\nscale_out_gbs = 50\n'
+                                        'network_source = "DGX"\nnetwork_source_zh = 3\n')
+    with pytest.raises(HardwareFileError, match="field 'network_source_zh'"):
+        load_hardware(p)
     p = _write_network_device(tmp_path, "matmul_fraction = 1.2\n")
     with pytest.raises(HardwareFileError, match="field 'matmul_fraction'"):
         load_hardware(p)

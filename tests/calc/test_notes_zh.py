@@ -40,6 +40,31 @@ def test_every_note_has_a_chinese_translation_with_the_same_figures(file, key):
     assert not missing, f"{file} {key}: notes_zh lacks the figures {missing}: {r.notes_zh!r}"
 
 
+NETWORKED = [k for k, d in DEVICES.items() if d.network_source]
+
+
+def test_the_shipped_file_has_network_sources_to_check():
+    assert len(NETWORKED) >= 12
+
+
+@pytest.mark.parametrize("key", NETWORKED)
+def test_every_network_source_has_a_chinese_translation_with_the_same_figures(key):
+    d = DEVICES[key]
+    assert CJK.search(d.network_source_zh), f"{key}: network_source_zh has no Chinese"
+    missing = sorted(set(NUMBER.findall(d.network_source)) - set(NUMBER.findall(d.network_source_zh)),
+                     key=float)
+    assert not missing, f"{key}: network_source_zh lacks the figures {missing}"
+
+
+def test_network_source_for_picks_the_language_and_falls_back_to_english():
+    dev = DEVICES["h100-sxm"]
+    assert dev.network_source_for("zh") == dev.network_source_zh != dev.network_source
+    assert "8 × 400 Gb/s" in dev.network_source_for("zh")       # the DGX H100's NICs, kept
+    assert dev.network_source_for("en") == dev.network_source_for("fr") == dev.network_source
+    english = dataclasses.replace(dev, network_source_zh="")
+    assert english.network_source_for("zh") == dev.network_source
+
+
 def test_shipped_notes_for_each_language():
     dev, arch = DEVICES["a100-80gb-sxm"], MODELS["mpt-13b"]
     assert dev.notes_for("zh") == dev.notes_zh != dev.notes and dev.notes_for("en") == dev.notes

@@ -36,6 +36,23 @@ def test_page_shows_the_fastest_layout_in_both_languages(lang):
     assert any("Calculon" in c.value for c in at.caption)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_network_source_is_in_the_page_language(lang):
+    # hardware.toml's network_source / network_source_zh of the H100: the DGX H100's 8 ×
+    # 400 Gb/s NICs; a typed network cites the typed figures, in the page's language
+    dev = load_hardware()["h100-sxm"]
+    at = open_app_page(PAGE, lang, timeout=120, **RUN)
+    caption = next(c.value for c in at.caption if "Calculon" in c.value)
+    if lang == "zh":
+        assert caption.endswith(dev.network_source_zh) and "规格书" in caption
+        assert dev.network_source not in caption
+    else:
+        assert caption.endswith(dev.network_source) and "datasheet" in caption
+    at = open_app_page(PAGE, lang, timeout=120, net="custom", **RUN)
+    caption = next(c.value for c in at.caption if "Calculon" in c.value)
+    assert caption.endswith({"en": "the figures typed above.", "zh": "上面输入的数值。"}[lang])
+
+
 def test_a_new_visitor_opens_on_a_catalog_model():
     # no model in the URL, none picked: the page opens on Llama 2 7B (as the Model page),
     # selected in the sidebar, with a note saying so; the layouts are searched for it

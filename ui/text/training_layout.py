@@ -87,6 +87,7 @@ EN = {
     "training_layout.net_out": "Scale-out bandwidth per GPU, one direction",
     "training_layout.net_out_help": "The GPU's NIC: 400 Gb/s InfiniBand NDR = 50 GB/s, 200 Gb/s "
                                     "HDR = 25 GB/s.",
+    "training_layout.net.custom_source": "the figures typed above.",
     "training_layout.net_caption": "Collectives reach {up_eff} of the scale-up and {out_eff} of the "
                                    "scale-out bandwidth (Calculon's system files). Source: {source}",
     "training_layout.results_heading": "Layouts that fit, fastest first",
@@ -288,6 +289,7 @@ ZH = {
                                    "是双向之和）。",
     "training_layout.net_out": "每卡跨节点带宽（单向）",
     "training_layout.net_out_help": "该卡的网卡：400 Gb/s InfiniBand NDR = 50 GB/s，200 Gb/s HDR = 25 GB/s。",
+    "training_layout.net.custom_source": "上面输入的数值。",
     "training_layout.net_caption": "集合通信可达高速互联带宽的 {up_eff}、跨节点带宽的 {out_eff}"
                                    "（Calculon 的系统文件）。来源：{source}",
     "training_layout.results_heading": "放得下的布局（从快到慢）",

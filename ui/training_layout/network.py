@@ -30,7 +30,7 @@ def render_network(t, device) -> Network | None:
     choice = bound_select(t("training_layout.net"), CHOICES, "net", index=0, format_func=label,
                           help=t("training_layout.net_help"))
     if choice == "device" and own is not None:
-        net = own
+        net, source = own, device.network_source_for(getattr(t, "lang", "en"))
     else:
         if own is None and choice == "device":
             st.info(t("training_layout.net_missing"), icon=":material/lan:")
@@ -43,6 +43,7 @@ def render_network(t, device) -> Network | None:
         if n is None or up is None or out is None:
             return None
         net = custom_network(int(n), up, out)
+        source = t("training_layout.net.custom_source")
     st.caption(t("training_layout.net_caption", up_eff=format_percent(SCALE_UP_EFFICIENCY, 0),
-                 out_eff=format_percent(SCALE_OUT_EFFICIENCY, 0), source=net.source))
+                 out_eff=format_percent(SCALE_OUT_EFFICIENCY, 0), source=source))
     return net
