@@ -20,7 +20,7 @@ memory_bytes=None, tp=1, ep=1, bytes_per_param=2.0, kv_bytes_per_elem=2.0, link_
 bytes_per_param=2.0, batch=1, link_bw=None)``
     the forward pass over ``batch`` prompts (TTFT bound); arrays of prompt_len or batch
 ``decode_weight_params(arch, tokens)``   parameters a step over ``tokens`` tokens reads
-``allreduce_seconds(arch, tokens, tp, link_bw, bytes_per_elem=2.0)``  TP all-reduce time
+``allreduce_seconds(arch, tokens, tp, link_bw, bytes_per_elem=2.0, tier=None)``  TP all-reduce time
 ``decode_knee(arch, context_len, **device)``        batch where the step turns compute-bound
 ``batch_for_decode_mfu(target, arch, context_len, **device)``  batch reaching an MFU
 ``max_batch_that_fits(arch, context_len, **device)``  largest batch within the memory rule
@@ -52,6 +52,7 @@ import numpy as np
 
 from . import _validate as v
 from .arch import ModelArch, attention_flops_per_token, expected_distinct_experts, param_counts
+from .parallel.network import NetworkTier, collective_seconds
 from .placement import MemoryFit, Placement, check_tp, memory_fit, params_per_gpu, place
 
 __all__ = [
@@ -96,25 +97,30 @@ def decode_weight_params(arch: ModelArch, tokens: Any):
     return read * np.ones_like(T)
 
 
-def allreduce_seconds(arch: ModelArch, tokens: Any, tp: int, link_bw: Optional[float],
-                      bytes_per_elem: float = 2.0):
+def allreduce_seconds(arch: ModelArch, tokens: Any, tp: int, link_bw: Optional[float] = None,
+                      bytes_per_elem: float = 2.0, *, tier: Optional[NetworkTier] = None):
     """Tensor-parallel all-reduce time of one forward step over ``tokens`` tokens   [s].
 
-        L · 2 · 2·(t − 1)/t · T·d·e / link_bw
+        2·L · all_reduce(T·d·e bytes over t GPUs)
+        all_reduce = 2·(t − 1)/t · T·d·e / (bw·η) + 2·(t − 1)·α
 
-    Two all-reduces per layer (after attention and after the FFN), each of T·d·e bytes;
-    a ring moves 2·(t − 1)/t of it per GPU.  link_bw: per-GPU bandwidth in one direction
-    (hardware.toml's interconnect figure counts both: pass half).  0 when t = 1 or
-    link_bw is None.  Latency (which dominates at small T) is ignored.  Accepts arrays.
+    Two all-reduces per layer (after attention and after the FFN), each of T·d·e bytes,
+    timed by the one ring formula, :func:`calc.parallel.network.collective_seconds` (the
+    Training layout and Serving pages' too).  ``tier``: the network tier the group runs on
+    (bandwidth per GPU one way, efficiency η, latency α per ring step); by default the
+    datasheet link, ``link_bw`` at η = 1 and α = 0: the bound, latency ignored
+    (hardware.toml's interconnect figure counts both directions: pass half).  0 when t = 1
+    or neither is given.  Accepts arrays.
     Sources: Shoeybi et al., Megatron-LM (2019) §3; Patarasuk & Yuan 2009 (ring all-reduce).
     """
     T = np.asarray(v.number("tokens", tokens, "positive", "tokens"), dtype=float)
-    if link_bw is None or tp <= 1:
+    if (link_bw is None and tier is None) or tp <= 1:
         return 0.0 * T
-    bw = v.number("link_bw", link_bw, "positive", "bytes/s")
+    if tier is None:
+        tier = NetworkTier("scale_up", v.number("link_bw", link_bw, "positive", "bytes/s"), 1.0, 0.0)
     e = v.number("bytes_per_elem", bytes_per_elem, "positive", "bytes")
-    frac = 2.0 * (tp - 1.0) / tp
-    return arch.n_layers * 2.0 * frac * T * float(arch.d_model) * e / bw
+    one = collective_seconds("all_reduce", T * float(arch.d_model) * e, tp, tier)
+    return 2.0 * arch.n_layers * np.asarray(one, dtype=float)
 
 
 @dataclass(frozen=True)

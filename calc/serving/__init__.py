@@ -26,10 +26,10 @@ from .cost import INFERENCEX_ALL_IN_KW, INFERENCEX_PRICE_PER_GPU_HOUR, cost_per_
 from .plan import (DEFAULT_BATCHES, DEFAULT_TPS, DEFINITIONS, MODES, Deployment, DeploymentOption,
                    PoolLayout, ServingPoint, default_act, frontier, pareto_front, serving_point,
                    size_deployment)
-from .replica import (ALLREDUCE_LATENCY_S, BOUND, NETWORK_BW, SERVING_PRECISIONS,
+from .replica import (BOUND, NETWORK_BW, SERVING_PRECISIONS,
                       STORAGE_BYTES_PER_ELEM, Efficiency, Replica, ReplicaMemory, StepTime,
                       gemm_efficiency, prefill_flops_per_token, published_efficiency,
-                      replica_memory, step_time)
+                      replica_memory, replica_network, step_time)
 from .simulate import SimResult, StepModel, rate_sweep, simulate, step_model
 from .speculative import SPEC_METHODS, SpecDecode, expected_tokens_per_step
 from .steady import (AggregatedCurve, DisaggregatedPoint, aggregated_curve, decode_pass, decode_pool,
@@ -43,9 +43,9 @@ __all__ = [
     "DEFAULT_BATCHES", "DEFAULT_TPS", "DEFINITIONS", "MODES", "Deployment", "DeploymentOption",
     "PoolLayout", "ServingPoint", "default_act", "frontier", "pareto_front", "serving_point",
     "size_deployment",
-    "ALLREDUCE_LATENCY_S", "BOUND", "NETWORK_BW", "SERVING_PRECISIONS", "STORAGE_BYTES_PER_ELEM",
+    "BOUND", "NETWORK_BW", "SERVING_PRECISIONS", "STORAGE_BYTES_PER_ELEM",
     "Efficiency", "Replica", "ReplicaMemory", "StepTime", "gemm_efficiency", "prefill_flops_per_token",
-    "published_efficiency", "replica_memory", "step_time",
+    "published_efficiency", "replica_memory", "replica_network", "step_time",
     "SimResult", "StepModel", "rate_sweep", "simulate", "step_model",
     "SPEC_METHODS", "SpecDecode", "expected_tokens_per_step",
     "AggregatedCurve", "DisaggregatedPoint", "aggregated_curve", "decode_pass", "decode_pool",

@@ -19,7 +19,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from .cost import cost_per_mtok, joules_per_token
-from .replica import BOUND, NETWORK_BW, Efficiency, Replica, published_efficiency, replica_memory
+from .replica import BOUND, Efficiency, Replica, published_efficiency, replica_memory
 from .simulate import simulate as run_simulation
 from .speculative import SpecDecode
 from .steady import AggregatedCurve, aggregated_curve, decode_pool, disaggregated, prefill_pool
@@ -118,8 +118,7 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
                   spec: Optional[SpecDecode] = None, efficiency: Optional[Efficiency] = None,
                   simulate: bool = False, n_requests: int = 10_000, prefill_gpus: Optional[int] = None,
                   ttft_target: Optional[float] = None, price_per_gpu_hour: Optional[float] = None,
-                  watts_per_gpu: Optional[float] = None, network_bw: float = NETWORK_BW,
-                  seed: int = 0) -> ServingPoint:
+                  watts_per_gpu: Optional[float] = None, seed: int = 0) -> ServingPoint:
     """One configuration: ``gpus`` tensor-parallel GPUs of ``device`` per replica (decode
     instance when disaggregated; ``prefill_gpus`` per prefill instance, default the same),
     a workload of ``isl`` / ``osl`` tokens at a ``concurrency`` (closed loop) or a
@@ -204,8 +203,8 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
         rps_d = B_all / (tpot_all * wl.osl)
         ok = np.nonzero(rps_d >= request_rate)[0]
         B = float(B_all[ok[0]] if ok.size else B_all[-1])
-    p = disaggregated(pr, r, wl, B, eff, token_budget, spec, ttft_target, network_bw)
-    pc = disaggregated(pr, r, wl, B, BOUND, token_budget, spec, ttft_target, network_bw)
+    p = disaggregated(pr, r, wl, B, eff, token_budget, spec, ttft_target)
+    pc = disaggregated(pr, r, wl, B, BOUND, token_budget, spec, ttft_target)
     stable = True
     if request_rate is not None and p.decode_requests_per_s < request_rate:
         stable = False
@@ -274,8 +273,8 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
                     tps: Sequence[int] = DEFAULT_TPS, act: Optional[str] = None, prefix_hit: float = 0.0,
                     token_budget: int = 8192, spec: Optional[SpecDecode] = None,
                     efficiency: Optional[Efficiency] = None, modes: Sequence[str] = MODES,
-                    price_per_gpu_hour: Optional[float] = None, watts_per_gpu: Optional[float] = None,
-                    network_bw: float = NETWORK_BW) -> Deployment:
+                    price_per_gpu_hour: Optional[float] = None, watts_per_gpu: Optional[float] = None
+                    ) -> Deployment:
     """The fewest GPUs that serve ``request_rate`` requests/s with TTFT <= ``ttft_target``
     and TPOT <= ``tpot_target`` (seconds), aggregated and disaggregated.
 
@@ -321,7 +320,7 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
         for r in replicas:
             if not replica_memory(r, wl.isl).fits:
                 continue
-            k, ttft, xfer, r_p = prefill_pool(r, wl, eff, token_budget, ttft_target, network_bw)
+            k, ttft, xfer, r_p = prefill_pool(r, wl, eff, token_budget, ttft_target)
             if ttft <= ttft_target:
                 pre.append((r, k, ttft, r_p))
         dec = []

@@ -40,7 +40,9 @@ import numpy as np
 
 from .. import _validate as v
 from ..arch import ModelArch, kv_bytes_per_token
-from ..inference import allreduce_seconds, decode_step, max_batch_that_fits, prefill
+from ..inference import allreduce_seconds, decode_step, link_bw_one_way, max_batch_that_fits, prefill
+from ..parallel.network import (SCALE_OUT_EFFICIENCY, SCALE_UP_EFFICIENCY, Network, NetworkTier,
+                                custom_network, network_for)
 from ..placement import MEMORY_RESERVE, check_tp, kv_split, place
 from ..published import device_family
 
@@ -48,7 +50,7 @@ __all__ = [
     "SERVING_PRECISIONS",
     "STORAGE_BYTES_PER_ELEM",
     "NETWORK_BW",
-    "ALLREDUCE_LATENCY_S",
+    "replica_network",
     "Efficiency",
     "BOUND",
     "published_efficiency",
@@ -69,15 +71,24 @@ STORAGE_BYTES_PER_ELEM = {"bf16": 2.0, "fp8": 1.0, "fp4": 0.5 + 1.0 / 16.0}
 4 bits plus one FP8 scale per 16 values = 0.5625 (NVIDIA, "Introducing NVFP4", 2025)."""
 
 NETWORK_BW = 50e9
-"""Bytes/s per GPU on the scale-out network: 400 Gb/s InfiniBand/RoCE per GPU (JAX scaling
-book, ``gpus.md``: H100 nodes).  Used between nodes and for the KV transfer between the
-prefill and decode pools."""
+"""Bytes/s per GPU on the scale-out network of a device whose hardware.toml entry gives no
+network: 400 Gb/s InfiniBand/RoCE per GPU (JAX scaling book, ``gpus.md``: H100 nodes)."""
 
-ALLREDUCE_LATENCY_S = 8e-6
-"""Latency of one small all-reduce inside an NVLink node in the estimate [s]: the
-small-message floor of NCCL's low-latency protocol on 4-8 × H100 (nvidia/nccl-tests;
-measured sweep: waynehacking8.github.io/blog/nccl-nvlink-bandwidth).  Decode all-reduces
-are a few hundred kB, so this floor, not the link bandwidth, dominates them."""
+
+def replica_network(device) -> Network:
+    """The network a replica's GPUs talk over: the device's own from hardware.toml
+    (:func:`calc.parallel.network.network_for`, the Training layout page's, with Calculon's
+    efficiencies and latencies), else an 8-GPU NVLink domain at the interconnect figure ÷ 2
+    and :data:`NETWORK_BW` beyond it (no interconnect figure: every group on the scale-out
+    network).  A tensor-parallel group of tp GPUs runs on ``replica_network(d).tier(tp)``;
+    the KV cache of a disaggregated request crosses ``.scale_out``."""
+    net = network_for(device)
+    if net is not None:
+        return net
+    nvlink = link_bw_one_way(device.interconnect_bytes_per_s)
+    return custom_network(8 if nvlink else 1, nvlink or NETWORK_BW, NETWORK_BW,
+                          source="hardware.toml gives no network: NVLink = interconnect ÷ 2 in 8 "
+                                 "GPUs, 50 GB/s per GPU beyond (JAX scaling book, gpus.md)")
 
 
 @dataclass(frozen=True)
@@ -86,21 +97,19 @@ class Efficiency:
 
     mem_bw: of the HBM bandwidth; compute: None = by GEMM size (:func:`gemm_efficiency`),
     capped per device family by ``compute_caps`` (calc.published.device_family -> fraction),
-    else a fixed fraction; link: of the NVLink bandwidth (one direction) and network: of
-    the scale-out network; allreduce_latency_s per all-reduce; source: where they come from.
+    else a fixed fraction; communication: False = hidden (the bound), True = each
+    collective at its tier's efficiency and latency (:func:`replica_network`, the one ring
+    formula :func:`calc.parallel.network.collective_seconds`); source: where they come from.
     """
     mem_bw: float
     compute: Optional[float]
-    link: float
-    network: float
-    allreduce_latency_s: float
+    communication: bool
     source: str
     label: str = "estimate"
     compute_caps: Mapping[str, float] = field(default_factory=dict, hash=False)
 
 
-BOUND = Efficiency(mem_bw=1.0, compute=1.0, link=1.0, network=1.0, allreduce_latency_s=0.0,
-                   source="datasheet peaks, communication hidden", label="bound")
+BOUND = Efficiency(mem_bw=1.0, compute=1.0, communication=False, source="datasheet peaks, communication hidden", label="bound")
 """The ceiling: 100 % of the datasheet, communication fully overlapped.  No published
 measurement can sit above it (for the same work)."""
 
@@ -117,8 +126,10 @@ def published_efficiency(published: Any = None, devices: Optional[Mapping[str, A
     above 128 GFLOP per GEMM, 90 % above 16, 60 % above 1), capped at the best MFU a
     published run reached on the device's family (published_mfu.toml [[training]]: H100 /
     H200 0.47, A100 0.64; a family without runs, e.g. B200, is not capped): a whole forward
-    pass does not keep the matrix units busier than the best published runs did.  link 0.65 (Calculon: NVLink
-    at 0.65), network 0.9 (Calculon), all-reduce latency :data:`ALLREDUCE_LATENCY_S`.
+    pass does not keep the matrix units busier than the best published runs did.
+    Communication counted on the device's network (:func:`replica_network`): NVLink at
+    :data:`~calc.parallel.network.SCALE_UP_EFFICIENCY` and 1 µs per ring step, the network
+    at :data:`~calc.parallel.network.SCALE_OUT_EFFICIENCY` and 2 µs (Calculon's system files).
     """
     if published is None and devices is None:
         # the repository's files: read once per version of them (they are what every
@@ -161,11 +172,11 @@ def _published_efficiency(published: Any, devices: Optional[Mapping[str, Any]],
         if run.mfu is not None:
             fam = device_family(run.device)
             caps[fam] = max(caps.get(fam, 0.0), run.mfu)
-    return Efficiency(mem_bw=bw, compute=None, link=0.65, network=0.9,
-                      allreduce_latency_s=ALLREDUCE_LATENCY_S,
+    return Efficiency(mem_bw=bw, compute=None, communication=True,
                       source=f"gpt-fast decode bandwidth {rng.lo:.0%}-{rng.hi:.0%} "
-                             f"(published_mfu.toml), Calculon GEMM/link efficiency, compute capped "
-                             f"at the family's best published MFU",
+                             f"(published_mfu.toml), Calculon GEMM efficiency and network "
+                             f"(NVLink {SCALE_UP_EFFICIENCY:.0%}, network {SCALE_OUT_EFFICIENCY:.0%}), "
+                             f"compute capped at the family's best published MFU",
                       label="estimate", compute_caps=MappingProxyType(caps))
 
 
@@ -235,12 +246,10 @@ class Replica:
         return self.device.peak_flops(self.act)
 
     @property
-    def link_bw(self) -> float:
-        """One-direction bandwidth per GPU of the tensor-parallel group [bytes/s]: NVLink
-        (hardware.toml's interconnect figure is both directions: half) inside 8 GPUs, the
-        scale-out network (:data:`NETWORK_BW`) beyond."""
-        nvlink = (self.device.interconnect_bytes_per_s or 0.0) / 2.0
-        return nvlink if (self.tp <= 8 and nvlink > 0) else NETWORK_BW
+    def tp_tier(self) -> NetworkTier:
+        """The network tier the tensor-parallel group runs on: scale-up when its tp GPUs fit
+        in one domain of :func:`replica_network`, else scale-out."""
+        return replica_network(self.device).tier(self.tp)
 
 
 @dataclass(frozen=True)
@@ -363,7 +372,9 @@ def step_time(r: Replica, decode_tokens: Any, context_len: Any, prefill_tokens: 
         FLOP         = [B · (2·N_active + A_dec(c)) + P · F_prefill] / tp
         memory       = (weights + KV) / (mem_bw · η_mem)
         compute      = FLOP / (peak · η_gemm)      η_gemm by the per-GPU GEMM size (d × F/tp × tokens)
-        network      = 2·L · [α + 2·(tp−1)/tp · (B+P)·d·a / (link · η_link)]   (tp > 1)
+        network      = 2·L · all_reduce((B+P)·d·a bytes over tp GPUs)              (tp > 1)
+                     = 2·L · [2·(tp−1)/tp · (B+P)·d·a / (bw · η) + 2·(tp−1)·α]
+                       on the group's tier (:attr:`Replica.tp_tier`: bw, η, α per ring step)
         seconds      = max(memory, compute) + network
 
     A_dec(c): attention FLOP of one new token over c cached keys (absorbed MLA, as
@@ -393,10 +404,10 @@ def step_time(r: Replica, decode_tokens: Any, context_len: Any, prefill_tokens: 
     if cap:
         eta_c = np.minimum(eta_c, cap)
     t_cmp = flops / (r.peak_flops * eta_c)
-    if r.tp > 1 and eff is not BOUND:
-        link = r.link_bw * (eff.link if r.tp <= 8 else eff.network)
-        volume = allreduce_seconds(arch, np.maximum(n, 1.0), r.tp, link, r.act_bytes_per_elem)
-        t_net = np.where(n > 0, 2.0 * arch.n_layers * eff.allreduce_latency_s + volume, 0.0)
+    if r.tp > 1 and eff.communication:
+        t_ar = allreduce_seconds(arch, np.maximum(n, 1.0), r.tp, bytes_per_elem=r.act_bytes_per_elem,
+                                 tier=r.tp_tier)
+        t_net = np.where(n > 0, t_ar, 0.0)
     else:
         t_net = np.zeros_like(n)
     secs = np.maximum(t_mem, t_cmp) + t_net

@@ -19,11 +19,15 @@ Disaggregated (DistServe, Zhong et al. 2024; Splitwise, Patel et al. 2024): pref
 instances of tp_p GPUs run k = max(1, floor(T / n_new)) prompts per step, decode
 instances of tp_d GPUs run pure decode steps at batch B.
 
-    TTFT     = t_p(k · n_new) + KV transfer           transfer = KV(isl) / kv_split / (network · η)
+    TTFT     = t_p(k · n_new) + KV transfer           transfer = KV(isl) / kv_split / (bw · η) + α
     r_p      = k / t_p(k · n_new)                     requests/s per prefill instance
     r_d      = B / (TPOT · osl)                       requests/s per decode instance
     ratio    = r_d / r_p                              prefill instances per decode instance
     tokens/s per GPU = osl / (tp_p / r_p + tp_d / r_d)
+
+The transfer is one point-to-point message per GPU on the prefill device's scale-out tier
+(:func:`calc.serving.replica.replica_network`, timed by
+:func:`calc.parallel.network.collective_seconds`); the bound hides it.
 """
 
 from __future__ import annotations
@@ -34,8 +38,9 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .replica import (BOUND, NETWORK_BW, Efficiency, Replica, prefill_flops_per_token,
-                      replica_memory, step_time)
+from ..parallel.network import collective_seconds
+from .replica import (BOUND, Efficiency, Replica, prefill_flops_per_token, replica_memory,
+                      replica_network, step_time)
 from .speculative import SpecDecode
 from .workload import Workload
 
@@ -165,7 +170,7 @@ class DisaggregatedPoint:
 
 
 def prefill_pool(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget: int = 8192,
-                 ttft_target: Optional[float] = None, network_bw: float = NETWORK_BW):
+                 ttft_target: Optional[float] = None):
     """(prompts per step k, TTFT, KV transfer seconds, requests/s per instance) of a prefill
     instance.  k: the most prompts (up to T / n_new) whose step plus transfer meets
     ``ttft_target`` (at least 1)."""
@@ -175,8 +180,8 @@ def prefill_pool(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget
     ks = np.arange(1, k_max + 1, dtype=float)
     t = np.asarray(step_time(r, 0.0, wl.isl, ks * n_new, f_p, eff).seconds)
     mem = replica_memory(r, wl.isl)
-    eta = 1.0 if eff.label == "bound" else eff.network
-    xfer = 0.0 if eff.label == "bound" else mem.kv_bytes_per_seq / (network_bw * eta)
+    xfer = (float(collective_seconds("p2p", mem.kv_bytes_per_seq, 2, replica_network(r.device).scale_out))
+            if eff.communication else 0.0)
     ttft = t + xfer
     ok = np.ones_like(ks, dtype=bool) if ttft_target is None else ttft <= ttft_target
     i = int(np.nonzero(ok)[0][-1]) if ok.any() else 0
@@ -195,10 +200,9 @@ def decode_pool(r: Replica, wl: Workload, batches: Any, eff: Efficiency = BOUND,
 
 def disaggregated(prefill: Replica, decode: Replica, wl: Workload, batch: float,
                   eff: Efficiency = BOUND, token_budget: int = 8192,
-                  spec: Optional[SpecDecode] = None, ttft_target: Optional[float] = None,
-                  network_bw: float = NETWORK_BW) -> DisaggregatedPoint:
+                  spec: Optional[SpecDecode] = None, ttft_target: Optional[float] = None) -> DisaggregatedPoint:
     """One disaggregated layout at decode batch ``batch`` (see the module docstring)."""
-    k, ttft, xfer, r_p = prefill_pool(prefill, wl, eff, token_budget, ttft_target, network_bw)
+    k, ttft, xfer, r_p = prefill_pool(prefill, wl, eff, token_budget, ttft_target)
     B, tpot, bound, kv, mem = decode_pool(decode, wl, [batch], eff, spec)
     if B.size == 0:
         return DisaggregatedPoint(prefill, decode, k, ttft, xfer, r_p, float(batch), math.inf, 0.0,

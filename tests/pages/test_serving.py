@@ -110,3 +110,14 @@ def test_typed_price_sets_the_cost_and_its_currency():
     at2.switch_page(PAGE).run()
     assert not at2.exception
     assert metric(at2, "serving.metric.cost").endswith("EUR")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_estimate_quotes_the_network_constants_it_uses(lang):
+    # the frontier caption and the efficiency help name NVLink's efficiency and latency per
+    # ring step as calc.parallel.network defines them (Calculon: 0.6, 1 µs), in either
+    # language; the old flat "8 µs per all-reduce" at "65 %" is gone
+    at = open_app_page(PAGE, lang, timeout=120, model="qwen3-32b")
+    captions = " ".join(c.value for c in at.caption)
+    assert "60%" in captions and "1 µs" in captions, captions
+    assert "8 µs" not in captions

@@ -6,6 +6,7 @@ import streamlit as st
 
 from calc.serving import per_user_target
 from ui.figures.serving import frontier_figure
+from ui.serving.how import network_terms
 from ui.widgets import percent_text
 
 
@@ -19,5 +20,6 @@ def render_frontier(ctx, comp, inp) -> None:
     fig = frontier_figure(t, comp.candidates, names, per_user_target=per_user_target(inp.tpot_target),
                           pareto_x=comp.pareto_x, pareto_y=comp.pareto_y)
     st.plotly_chart(fig, config=ctx.chart_config("serving_frontier"), key="serving_frontier")
-    source = t(f"serving.eff_source.{inp.efficiency}", bw=percent_text(t, comp.efficiency.mem_bw, 0))
+    source = t(f"serving.eff_source.{inp.efficiency}", bw=percent_text(t, comp.efficiency.mem_bw, 0),
+               **network_terms(t))
     st.caption(t("serving.frontier_caption", eff=t(f"serving.eff.{inp.efficiency}"), source=source))

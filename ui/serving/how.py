@@ -3,7 +3,18 @@ from __future__ import annotations
 
 import streamlit as st
 
+from calc.parallel.network import (SCALE_OUT_EFFICIENCY, SCALE_OUT_LATENCY, SCALE_UP_EFFICIENCY,
+                                   SCALE_UP_LATENCY)
+from calc.units import format_si
 from ui.frame import how_computed
+from ui.widgets import percent_text
+
+
+def network_terms(t) -> dict:
+    """The estimate's network constants as the texts quote them (calc.parallel.network:
+    Calculon's efficiencies and latencies per ring step), so no text carries a copy."""
+    return dict(link_eff=percent_text(t, SCALE_UP_EFFICIENCY, 0), link_us=format_si(SCALE_UP_LATENCY, "s"),
+                net_eff=percent_text(t, SCALE_OUT_EFFICIENCY, 0), net_us=format_si(SCALE_OUT_LATENCY, "s"))
 
 
 def render_definitions(t) -> None:
@@ -11,15 +22,16 @@ def render_definitions(t) -> None:
 
 
 def render_how(t) -> None:
+    net = network_terms(t)
     how_computed(t, [
         (r"\text{KV budget} = M\,(1-r) - W_{\text{GPU}},\quad B_{\max} = \left\lfloor \frac{\text{KV budget}}{\mathrm{KV}(i+o)/s_{kv}} \right\rfloor",
          t("serving.how.budget")),
-        (r"t(B,P) = \max\!\left(\frac{W(B+P) + B\,\mathrm{KV}(c) + P\,kv}{\eta_{m}\,\mathrm{BW}},\ \frac{B(2N_a + A(c)) + P\,F_p}{\eta_c\,\mathrm{peak}}\right) + 2L\left(\alpha + \frac{2(t-1)}{t}\frac{(B+P)\,d\,a}{\eta_l\,\mathrm{link}}\right)",
-         t("serving.how.step")),
+        (r"t(B,P) = \max\!\left(\frac{W(B+P) + B\,\mathrm{KV}(c) + P\,kv}{\eta_{m}\,\mathrm{BW}},\ \frac{B(2N_a + A(c)) + P\,F_p}{\eta_c\,\mathrm{peak}}\right) + 2L\left(\frac{2(t-1)}{t}\frac{(B+P)\,d\,a}{\eta_l\,\mathrm{link}} + 2(t-1)\,\alpha\right)",
+         t("serving.how.step", **net)),
         (r"f = \frac{B\,n_c}{o},\quad \mathrm{TPOT} = (1-f)\,t(B,0) + f\,t(B,\tfrac{n}{n_c}),\quad \mathrm{TTFT} = n_c\,t(B,\tfrac{n}{n_c})",
          t("serving.how.mix")),
         (r"r_p = \frac{k}{t_p(k\,n)},\quad r_d = \frac{B}{\mathrm{TPOT}\cdot o},\quad \frac{\text{tokens/s}}{\text{GPU}} = \frac{o}{t_p/r_p + t_d/r_d}",
-         t("serving.how.disagg")),
+         t("serving.how.disagg", **net)),
         (r"E = \frac{1-\alpha^{\gamma+1}}{1-\alpha}\quad(\alpha=0.8,\ \gamma=4:\ 3.36)", t("serving.how.spec")),
         (r"\$/\text{Mtok} = \frac{\$/\text{GPU-hour}}{\text{tokens/s per GPU}\times 3600/10^6},\quad \text{J/token} = \frac{W}{\text{tokens/s per GPU}}",
          t("serving.how.cost")),

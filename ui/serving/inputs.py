@@ -18,6 +18,7 @@ import streamlit as st
 from calc.currency import CURRENCY_CODES, DEFAULT_CURRENCY
 from calc.serving import DISTRIBUTIONS, SERVING_PRECISIONS, SpecDecode
 from calc.units import QuantityError, format_si, parse_price
+from ui.serving.how import network_terms
 from ui.state import bound, kept, remember, url_changed, write_url
 from ui.widgets import COUNT, FRACTION, Bounds, bound_checkbox, bound_select, percent_text, quantity_input
 
@@ -182,7 +183,7 @@ def render_engine(t, catalog) -> dict:
         budget = bound_select_slider(t("serving.budget"), list(BUDGETS), "s_budget", 8192,
                                      help=t("serving.budget_help"), parse=int)
         eff = bound(st.radio, t("serving.eff"), list(EFFICIENCIES), key="s_eff", index=0, horizontal=True,
-                    format_func=lambda e: t(f"serving.eff.{e}"), help=t("serving.eff_help"),
+                    format_func=lambda e: t(f"serving.eff.{e}"), help=t("serving.eff_help", **network_terms(t)),
                     is_valid=lambda v: v in EFFICIENCIES)
         sim = bound_checkbox(t("serving.sim"), "s_sim", value=True, help=t("serving.sim_help"))
     with st.expander(t("serving.spec_heading")):

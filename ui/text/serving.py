@@ -89,7 +89,9 @@ EN = {
     "serving.eff_help": "Estimate: the achievable fractions published runs reach — HBM bandwidth "
                         "from gpt-fast's decode rows (published_mfu.toml), matrix efficiency by "
                         "GEMM size from Calculon capped at the best MFU published for the device's "
-                        "family, NVLink at 65 %, 8 µs per all-reduce. Bound: "
+                        "family, and every all-reduce by the ring formula on the device's network "
+                        "as on the Training layout page (NVLink at {link_eff} and {link_us} per ring "
+                        "step, the network at {net_eff} and {net_us}; Calculon). Bound: "
                         "100 % of the datasheet and communication hidden — a ceiling no real "
                         "server exceeds. URL name s_eff.",
     "serving.eff.estimate": "Estimate",
@@ -160,8 +162,8 @@ EN = {
     "serving.frontier_heading": "Tokens/s per GPU against tokens/s per user",
     "serving.eff_source.estimate": "HBM bandwidth at {bw} (top of gpt-fast's measured band, "
                                    "published_mfu.toml), matrix efficiency by GEMM size (Calculon) "
-                                   "capped at the family's best published MFU, NVLink at 65 %, 8 µs "
-                                   "per all-reduce",
+                                   "capped at the family's best published MFU, all-reduces on the "
+                                   "device's network (NVLink at {link_eff}, {link_us} per ring step)",
     "serving.eff_source.bound": "100 % of the datasheet, communication hidden",
     "serving.frontier_caption": "{eff}: {source}. One curve per device × precision × TP, one point "
                                 "per batch size that fits; filled points meet both targets. Right "
@@ -224,13 +226,15 @@ EN = {
                           "÷ s_kv (min(tp, KV heads); MLA's latent is not split).",
     "serving.how.step": "**One step** of B decode tokens at context c and P prompt tokens: the "
                         "larger of memory and compute time, plus two all-reduces per layer "
-                        "(latency α and ring volume). The bound takes η = 1 and no "
-                        "communication.",
+                        "(the ring formula on the group's network tier: 2(t − 1)/t of the volume "
+                        "and 2(t − 1) steps of latency α; NVLink at η_l = {link_eff}, α = {link_us}). "
+                        "The bound takes η = 1 and no communication.",
     "serving.how.mix": "**Aggregated** (chunked prefill): a prompt's n new tokens are prefilled in "
                        "n_c = ⌈n / (T − B)⌉ chunks; a share f of the steps carries one.",
     "serving.how.disagg": "**Disaggregated:** prefill instances (k prompts per step) and decode "
                           "instances in the ratio r_d / r_p; the KV cache crosses the network "
-                          "(50 GB/s per GPU at 90 %).",
+                          "once per GPU, on the prefill device's scale-out network (hardware.toml; "
+                          "H100: 50 GB/s per GPU) at {net_eff}, plus {net_us}.",
     "serving.how.spec": "**Speculative decoding** (Leviathan et al. 2023): tokens per "
                         "verification pass; the pass reads the weights once and computes γ + 1 "
                         "tokens per sequence, plus the draft.",
@@ -308,7 +312,7 @@ ZH = {
                            "加上提示词分块。URL 参数 s_budget。",
     "serving.eff": "显示的数字",
     "serving.eff_help": "估计：已发表的实测所达到的可达比例——显存带宽取自 gpt-fast 的解码数据（published_mfu.toml），"
-                        "矩阵效率按 GEMM 大小（取自 Calculon），不超过该系列已发表的最高 MFU，NVLink 按 65%，每次 all-reduce 8 µs。"
+                        "矩阵效率按 GEMM 大小（取自 Calculon），不超过该系列已发表的最高 MFU，每次 all-reduce 按环形公式在设备的网络上计算，与并行布局页相同（NVLink 按 {link_eff}、每个环步 {link_us}；网络按 {net_eff}、{net_us}；取自 Calculon）。"
                         "理论界限：规格书的 100%、通信完全隐藏——真实服务的吞吐不会超过它，时间不会短于它。URL 参数 s_eff。",
     "serving.eff.estimate": "估计",
     "serving.eff.bound": "理论界限",
@@ -366,7 +370,7 @@ ZH = {
     "serving.role.decode": "解码",
     "serving.frontier_heading": "每张卡的 tokens/秒与每个用户的 tokens/秒",
     "serving.eff_source.estimate": "显存带宽按 {bw}（gpt-fast 实测区间的上端，published_mfu.toml），矩阵效率按 GEMM 大小（Calculon），"
-                                   "不超过同系列已发表的最高 MFU，NVLink 按 65%，每次 all-reduce 8 µs",
+                                   "不超过同系列已发表的最高 MFU，all-reduce 在设备的网络上计算（NVLink 按 {link_eff}，每个环步 {link_us}）",
     "serving.eff_source.bound": "规格书的 100%，通信完全隐藏",
     "serving.frontier_caption": "{eff}：{source}。每条曲线是一个设备 × 精度 × TP，每个点是一个放得下"
                                 "的批大小；实心点同时满足两个目标。红线右侧满足 TPOT 目标；灰色带"
@@ -419,11 +423,12 @@ ZH = {
     "serving.how.budget": "**先算 KV 预算。** 显存 M 减去 10% 预留 r 和这张卡上的权重 W（÷ tp）；每个序列需要 i + o 个 token 的 KV cache ÷ s_kv（min(tp, "
                           "KV 头数)；MLA 的潜在向量不切分）。",
     "serving.how.step": "**一步**：上下文为 c 的 B 个解码 token 加上 P 个提示词 token：显存时间与"
-                        "算力时间取大者，再加每层两次 all-reduce（延迟 α 与环形通信量）。理论界限"
+                        "算力时间取大者，再加每层两次 all-reduce（按所在网络层级的环形公式：通信量的 2(t − 1)/t，"
+                        "加 2(t − 1) 步、每步延迟 α；NVLink 按 η_l = {link_eff}，α = {link_us}）。理论界限"
                         "取 η = 1、不计通信。",
     "serving.how.mix": "**聚合**（分块预填充）：一个提示词的 n 个新 token 分 n_c = ⌈n / (T − B)⌉ "
                        "块预填充；比例为 f 的步带有一块。",
-    "serving.how.disagg": "**预填充/解码分离：** 预填充实例（每步 k 个提示词）与解码实例之比为 r_d / r_p；KV cache 经网络传输（每张卡 50 GB/s，按 90%）。",
+    "serving.how.disagg": "**预填充/解码分离：** 预填充实例（每步 k 个提示词）与解码实例之比为 r_d / r_p；KV cache 每张卡传一次，走预填充设备的跨节点网络（hardware.toml；H100：每张卡 50 GB/s），按 {net_eff}，另加 {net_us}。",
     "serving.how.spec": "**投机解码**（Leviathan 等，2023）：每次验证得到的 token 数；验证一次读一遍"
                         "权重，每个序列计算 γ + 1 个 token，另加草稿的开销。",
     "serving.how.cost": "**费用与能耗**（InferenceX）。",
