@@ -10,8 +10,16 @@ Two tiers, as every GPU cluster of today is built (JAX scaling book, ``gpus.md``
 
 Each tier reaches a fraction ``efficiency`` of its bandwidth and pays ``latency`` per
 message step.  The constants are Calculon's system files (calculon-ai/calculon
-``systems/a100_80g.json`` and ``systems/h100_80g_nvl8.json``): NVLink efficiency 0.6,
-latency 1 µs; the InfiniBand network efficiency 0.9, latency 2 µs.
+``systems/a100_80g.json`` and ``systems/h100_80g_nvl8.json`` at commit 4f81f02): NVLink
+efficiency 0.6, latency 1 µs; the InfiniBand network efficiency 0.9, latency 2 µs.  Another
+version of the same files (commit 71f6435, the one ../shared/reference quotes) has NVLink at
+0.65 and one latency per operation (10 µs NVLink, 20 µs network: Calculon's
+``Network.time`` = latency + bytes / (bw·eff)).  The per-step form is kept: it is the ring
+algorithm's own α-β cost, so a collective's latency grows with its ring, as the gpt-fast
+README's tensor-parallel rows do (their time per all-reduce beyond the weight reads grows
+from ~14 µs at 2 GPUs to ~28 µs at 8; README, "Serving: predicted vs published").  One set
+of constants for every page: the Training layout page, the Serving estimate and the
+disaggregated KV transfer all use these.
 
 Ring collectives over a group of n GPUs moving a buffer of ``nbytes`` (the whole tensor,
 before it is split) per GPU (Patarasuk & Yuan 2009; JAX scaling book ``gpus.md``):
