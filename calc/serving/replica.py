@@ -109,7 +109,8 @@ class Efficiency:
     compute_caps: Mapping[str, float] = field(default_factory=dict, hash=False)
 
 
-BOUND = Efficiency(mem_bw=1.0, compute=1.0, communication=False, source="datasheet peaks, communication hidden", label="bound")
+BOUND = Efficiency(mem_bw=1.0, compute=1.0, communication=False,
+                   source="datasheet peaks, communication hidden", label="bound")
 """The ceiling: 100 % of the datasheet, communication fully overlapped.  No published
 measurement can sit above it (for the same work)."""
 

@@ -114,9 +114,9 @@ def test_typed_price_sets_the_cost_and_its_currency():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_estimate_quotes_the_network_constants_it_uses(lang):
-    # the frontier caption and the efficiency help name NVLink's efficiency and latency per
-    # ring step as calc.parallel.network defines them (Calculon: 0.6, 1 µs), in either
-    # language; the old flat "8 µs per all-reduce" at "65 %" is gone
+    # the frontier caption names NVLink's efficiency and latency per ring step as
+    # calc.parallel.network defines them (Calculon: 0.6, 1 µs), in either language; the old
+    # flat "8 µs per all-reduce" is gone
     at = open_app_page(PAGE, lang, timeout=120, model="qwen3-32b")
     captions = " ".join(c.value for c in at.caption)
     assert "60%" in captions and "1 µs" in captions, captions
