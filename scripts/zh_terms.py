@@ -161,7 +161,12 @@ def report(findings: list[Finding]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    out = Path(argv[1]) if len(argv) > 1 else DEFAULT_OUTPUT
+    import argparse
+    parser = argparse.ArgumentParser(description="Scan the Chinese catalogs for concepts written "
+                                                 "more than one way; write the report.")
+    parser.add_argument("output", nargs="?", type=Path, default=DEFAULT_OUTPUT,
+                        help=f"the report's path (default: {DEFAULT_OUTPUT.relative_to(ROOT)})")
+    out = parser.parse_args(argv[1:]).output
     findings = scan()
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(report(findings), encoding="utf-8")
