@@ -69,11 +69,19 @@ def _lookup(table, x: float) -> float:
 CALCULON_TOP = GEMM_EFFICIENCY[0][1]
 
 
-def gemm_efficiency(flops: float, matmul_fraction: float | None = None) -> float:
+def gemm_efficiency(flops, matmul_fraction: float | None = None):
     """Share of peak a GEMM of ``flops`` FLOP reaches: Calculon's step table, scaled so its
-    top step is the device's measured ``matmul_fraction`` (as is when None)."""
+    top step is the device's measured ``matmul_fraction`` (as is when None).  The one GEMM
+    efficiency of the product: the Training layout page's and the Serving estimate's.
+    Accepts arrays (one share per GEMM size)."""
     top = CALCULON_TOP if matmul_fraction is None else matmul_fraction
-    return _lookup(GEMM_EFFICIENCY, flops) * top / CALCULON_TOP
+    if isinstance(flops, (int, float)):
+        return _lookup(GEMM_EFFICIENCY, flops) * top / CALCULON_TOP
+    import numpy as np
+    f = np.asarray(flops, dtype=float)
+    out = np.select([f >= threshold for threshold, _ in GEMM_EFFICIENCY],
+                    [eff for _, eff in GEMM_EFFICIENCY], GEMM_EFFICIENCY[-1][1]) * top / CALCULON_TOP
+    return float(out) if out.ndim == 0 else out
 
 
 def memory_efficiency(nbytes: float) -> float:

@@ -28,7 +28,7 @@ from .plan import (DEFAULT_BATCHES, DEFAULT_TPS, DEFINITIONS, MODES, Deployment,
                    size_deployment)
 from .replica import (BOUND, NETWORK_BW, SERVING_PRECISIONS,
                       STORAGE_BYTES_PER_ELEM, Efficiency, Replica, ReplicaMemory, StepTime,
-                      gemm_efficiency, prefill_flops_per_token, published_efficiency,
+                      prefill_flops_per_token, published_efficiency,
                       replica_memory, replica_network, step_time)
 from .simulate import SimResult, StepModel, rate_sweep, simulate, step_model
 from .speculative import SPEC_METHODS, SpecDecode, expected_tokens_per_step
@@ -44,7 +44,7 @@ __all__ = [
     "PoolLayout", "ServingPoint", "default_act", "frontier", "pareto_front", "serving_point",
     "size_deployment",
     "BOUND", "NETWORK_BW", "SERVING_PRECISIONS", "STORAGE_BYTES_PER_ELEM",
-    "Efficiency", "Replica", "ReplicaMemory", "StepTime", "gemm_efficiency", "prefill_flops_per_token",
+    "Efficiency", "Replica", "ReplicaMemory", "StepTime", "prefill_flops_per_token",
     "published_efficiency", "replica_memory", "replica_network", "step_time",
     "SimResult", "StepModel", "rate_sweep", "simulate", "step_model",
     "SPEC_METHODS", "SpecDecode", "expected_tokens_per_step",

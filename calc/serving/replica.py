@@ -41,6 +41,7 @@ import numpy as np
 from .. import _validate as v
 from ..arch import ModelArch, kv_bytes_per_token
 from ..inference import allreduce_seconds, decode_step, link_bw_one_way, max_batch_that_fits, prefill
+from ..parallel.compute import gemm_efficiency
 from ..parallel.network import (SCALE_OUT_EFFICIENCY, SCALE_UP_EFFICIENCY, Network, NetworkTier,
                                 custom_network, network_for)
 from ..placement import MEMORY_RESERVE, check_tp, kv_split, place
@@ -54,7 +55,6 @@ __all__ = [
     "Efficiency",
     "BOUND",
     "published_efficiency",
-    "gemm_efficiency",
     "Replica",
     "ReplicaMemory",
     "replica_memory",
@@ -95,7 +95,8 @@ def replica_network(device) -> Network:
 class Efficiency:
     """Achievable fractions of the datasheet figures the step time uses.
 
-    mem_bw: of the HBM bandwidth; compute: None = by GEMM size (:func:`gemm_efficiency`),
+    mem_bw: of the HBM bandwidth; compute: None = by GEMM size
+    (:func:`calc.parallel.compute.gemm_efficiency`, the Training layout page's),
     capped per device family by ``compute_caps`` (calc.published.device_family -> fraction),
     else a fixed fraction; communication: False = hidden (the bound), True = each
     collective at its tier's efficiency and latency (:func:`replica_network`, the one ring
@@ -124,7 +125,9 @@ def published_efficiency(published: Any = None, devices: Optional[Mapping[str, A
     0.42-0.65 on A100s power-limited to 330 W); ``end`` "hi" (default: the parts run
     below their rated power, so the top of the band is nearest an unthrottled GPU), "lo"
     or "mid".  compute: by GEMM size, Calculon's table (``systems/a100_80g.json``: 95 %
-    above 128 GFLOP per GEMM, 90 % above 16, 60 % above 1), capped at the best MFU a
+    above 128 GFLOP per GEMM, 90 % above 16, 60 % above 1, 10 % below) scaled so its top
+    is the device's measured best GEMM (hardware.toml ``matmul_fraction``), as on the
+    Training layout page (:func:`calc.parallel.compute.gemm_efficiency`), capped at the best MFU a
     published run reached on the device's family (published_mfu.toml [[training]]: H100 /
     H200 0.47, A100 0.64; a family without runs, e.g. B200, is not capped): a whole forward
     pass does not keep the matrix units busier than the best published runs did.
@@ -179,19 +182,6 @@ def _published_efficiency(published: Any, devices: Optional[Mapping[str, Any]],
                              f"(NVLink {SCALE_UP_EFFICIENCY:.0%}, network {SCALE_OUT_EFFICIENCY:.0%}), "
                              f"compute capped at the family's best published MFU",
                       label="estimate", compute_caps=MappingProxyType(caps))
-
-
-def gemm_efficiency(gemm_flops: Any):
-    """Achievable fraction of the matrix peak for a GEMM of ``gemm_flops`` FLOP.
-
-        0.95 above 128 GFLOP, 0.90 above 16, 0.60 above 1, else 0.60 (memory-bound anyway)
-
-    Source: Calculon (calculon-ai/calculon, ``systems/a100_80g.json`` matrix efficiency
-    table).  Accepts arrays.
-    """
-    f = np.asarray(gemm_flops, dtype=float)
-    out = np.select([f >= 128e9, f >= 16e9], [0.95, 0.90], 0.60)
-    return float(out) if out.ndim == 0 else out
 
 
 @dataclass(frozen=True)
@@ -372,7 +362,8 @@ def step_time(r: Replica, decode_tokens: Any, context_len: Any, prefill_tokens: 
         KV read      = B · KV(c) / kv_split;   KV written = P · KV per token / kv_split
         FLOP         = [B · (2·N_active + A_dec(c)) + P · F_prefill] / tp
         memory       = (weights + KV) / (mem_bw · η_mem)
-        compute      = FLOP / (peak · η_gemm)      η_gemm by the per-GPU GEMM size (d × F/tp × tokens)
+        compute      = FLOP / (peak · η_gemm)      η_gemm by the per-GPU GEMM size (d × F/tp × tokens),
+                                                   calc.parallel.compute.gemm_efficiency
         network      = 2·L · all_reduce((B+P)·d·a bytes over tp GPUs)              (tp > 1)
                      = 2·L · [2·(tp−1)/tp · (B+P)·d·a / (bw · η) + 2·(tp−1)·α]
                        on the group's tier (:attr:`Replica.tp_tier`: bw, η, α per ring step)
@@ -400,7 +391,8 @@ def step_time(r: Replica, decode_tokens: Any, context_len: Any, prefill_tokens: 
     flops = flops_dec + P * np.asarray(prefill_flops_token, dtype=float)
     t_mem = (w_read + kv) / (r.device.mem_bw * eff.mem_bw)
     ffn = max(arch.ffn_size, arch.expert_ffn_size)
-    eta_c = eff.compute if eff.compute is not None else gemm_efficiency(2.0 * n * arch.d_model * ffn / r.tp)
+    eta_c = (eff.compute if eff.compute is not None
+             else gemm_efficiency(2.0 * n * arch.d_model * ffn / r.tp, r.device.matmul_fraction))
     cap = eff.compute_caps.get(device_family(r.device.id)) if eff.compute_caps else None
     if cap:
         eta_c = np.minimum(eta_c, cap)

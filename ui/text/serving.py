@@ -88,9 +88,10 @@ EN = {
     "serving.eff": "Numbers shown",
     "serving.eff_help": "Estimate: the achievable fractions published runs reach — HBM bandwidth "
                         "from gpt-fast's decode rows (published_mfu.toml), matrix efficiency by "
-                        "GEMM size from Calculon capped at the best MFU published for the device's "
-                        "family, and every all-reduce by the ring formula on the device's network "
-                        "as on the Training layout page (NVLink at {link_eff} and {link_us} per ring "
+                        "GEMM size from Calculon scaled to the device's measured best GEMM, capped "
+                        "at the best MFU published for the device's family, and every all-reduce by "
+                        "the ring formula on the device's network, both as on the Training layout "
+                        "page (NVLink at {link_eff} and {link_us} per ring "
                         "step, the network at {net_eff} and {net_us}; Calculon). Bound: "
                         "100 % of the datasheet and communication hidden — a ceiling no real "
                         "server exceeds. URL name s_eff.",
@@ -161,8 +162,9 @@ EN = {
     "serving.role.decode": "decode",
     "serving.frontier_heading": "Tokens/s per GPU against tokens/s per user",
     "serving.eff_source.estimate": "HBM bandwidth at {bw} (top of gpt-fast's measured band, "
-                                   "published_mfu.toml), matrix efficiency by GEMM size (Calculon) "
-                                   "capped at the family's best published MFU, all-reduces on the "
+                                   "published_mfu.toml), matrix efficiency by GEMM size (Calculon, "
+                                   "scaled to the device's measured best GEMM) capped at the family's "
+                                   "best published MFU, all-reduces on the "
                                    "device's network (NVLink at {link_eff}, {link_us} per ring step)",
     "serving.eff_source.bound": "100 % of the datasheet, communication hidden",
     "serving.frontier_caption": "{eff}: {source}. One curve per device × precision × TP, one point "
@@ -312,7 +314,7 @@ ZH = {
                            "加上提示词分块。URL 参数 s_budget。",
     "serving.eff": "显示的数字",
     "serving.eff_help": "估计：已发表的实测所达到的可达比例——显存带宽取自 gpt-fast 的解码数据（published_mfu.toml），"
-                        "矩阵效率按 GEMM 大小（取自 Calculon），不超过该系列已发表的最高 MFU，每次 all-reduce 按环形公式在设备的网络上计算，与并行布局页相同（NVLink 按 {link_eff}、每个环步 {link_us}；网络按 {net_eff}、{net_us}；取自 Calculon）。"
+                        "矩阵效率按 GEMM 大小（取自 Calculon，按该设备实测的最佳 GEMM 缩放），不超过该系列已发表的最高 MFU；每次 all-reduce 按环形公式在设备的网络上计算；这两项都与并行布局页相同（NVLink 按 {link_eff}、每个环步 {link_us}；网络按 {net_eff}、{net_us}；取自 Calculon）。"
                         "理论界限：规格书的 100%、通信完全隐藏——真实服务的吞吐不会超过它，时间不会短于它。URL 参数 s_eff。",
     "serving.eff.estimate": "估计",
     "serving.eff.bound": "理论界限",
@@ -369,7 +371,7 @@ ZH = {
     "serving.role.prefill": "预填充",
     "serving.role.decode": "解码",
     "serving.frontier_heading": "每张卡的 tokens/秒与每个用户的 tokens/秒",
-    "serving.eff_source.estimate": "显存带宽按 {bw}（gpt-fast 实测区间的上端，published_mfu.toml），矩阵效率按 GEMM 大小（Calculon），"
+    "serving.eff_source.estimate": "显存带宽按 {bw}（gpt-fast 实测区间的上端，published_mfu.toml），矩阵效率按 GEMM 大小（Calculon，按设备实测的最佳 GEMM 缩放），"
                                    "不超过同系列已发表的最高 MFU，all-reduce 在设备的网络上计算（NVLink 按 {link_eff}，每个环步 {link_us}）",
     "serving.eff_source.bound": "规格书的 100%，通信完全隐藏",
     "serving.frontier_caption": "{eff}：{source}。每条曲线是一个设备 × 精度 × TP，每个点是一个放得下"
