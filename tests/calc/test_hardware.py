@@ -484,3 +484,17 @@ def test_every_networked_device_cites_its_network(hw):
         if dev.scale_up_gpus is not None:
             assert dev.network_source.strip(), dev.id
             assert dev.scale_out_bw < dev.scale_up_bw, dev.id
+
+
+def test_the_scale_up_bandwidth_is_half_the_interconnect_figure_wherever_both_are_given(hw):
+    # Two fields of hardware.toml carry the same link: interconnect_gbs (both directions, the
+    # Decode page's all-reduce: calc.inference.link_bw_one_way halves it) and scale_up_gbs
+    # (one direction, the Training layout page's and the Serving estimate's scale-up tier).
+    # H100 SXM: 900 GB/s NVLink both ways = 450 GB/s each way.  Where a device gives both,
+    # they must agree, or two pages would time the same all-reduce on two bandwidths.
+    from calc.inference import link_bw_one_way
+    both = {i: d for i, d in hw.items() if d.interconnect_bytes_per_s and d.scale_up_bw}
+    assert len(both) >= 12
+    assert hw["h100-sxm"].scale_up_bw == 450e9
+    for dev_id, d in both.items():
+        assert d.scale_up_bw == pytest.approx(link_bw_one_way(d.interconnect_bytes_per_s)), dev_id
