@@ -21,5 +21,5 @@ def render_frontier(ctx, comp, inp) -> None:
                           pareto_x=comp.pareto_x, pareto_y=comp.pareto_y)
     st.plotly_chart(fig, config=ctx.chart_config("serving_frontier"), key="serving_frontier")
     source = t(f"serving.eff_source.{inp.efficiency}", bw=percent_text(t, comp.efficiency.mem_bw, 0),
-               **network_terms(t))
+               **network_terms())
     st.caption(t("serving.frontier_caption", eff=t(f"serving.eff.{inp.efficiency}"), source=source))

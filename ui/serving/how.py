@@ -5,16 +5,15 @@ import streamlit as st
 
 from calc.parallel.network import (SCALE_OUT_EFFICIENCY, SCALE_OUT_LATENCY, SCALE_UP_EFFICIENCY,
                                    SCALE_UP_LATENCY)
-from calc.units import format_si
+from calc.units import format_percent, format_si
 from ui.frame import how_computed
-from ui.widgets import percent_text
 
 
-def network_terms(t) -> dict:
+def network_terms() -> dict:
     """The estimate's network constants as the texts quote them (calc.parallel.network:
     Calculon's efficiencies and latencies per ring step), so no text carries a copy."""
-    return dict(link_eff=percent_text(t, SCALE_UP_EFFICIENCY, 0), link_us=format_si(SCALE_UP_LATENCY, "s"),
-                net_eff=percent_text(t, SCALE_OUT_EFFICIENCY, 0), net_us=format_si(SCALE_OUT_LATENCY, "s"))
+    return dict(link_eff=format_percent(SCALE_UP_EFFICIENCY, 0), link_us=format_si(SCALE_UP_LATENCY, "s"),
+                net_eff=format_percent(SCALE_OUT_EFFICIENCY, 0), net_us=format_si(SCALE_OUT_LATENCY, "s"))
 
 
 def render_definitions(t) -> None:
@@ -22,7 +21,7 @@ def render_definitions(t) -> None:
 
 
 def render_how(t) -> None:
-    net = network_terms(t)
+    net = network_terms()
     how_computed(t, [
         (r"\text{KV budget} = M\,(1-r) - W_{\text{GPU}},\quad B_{\max} = \left\lfloor \frac{\text{KV budget}}{\mathrm{KV}(i+o)/s_{kv}} \right\rfloor",
          t("serving.how.budget")),

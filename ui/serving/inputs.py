@@ -183,7 +183,7 @@ def render_engine(t, catalog) -> dict:
         budget = bound_select_slider(t("serving.budget"), list(BUDGETS), "s_budget", 8192,
                                      help=t("serving.budget_help"), parse=int)
         eff = bound(st.radio, t("serving.eff"), list(EFFICIENCIES), key="s_eff", index=0, horizontal=True,
-                    format_func=lambda e: t(f"serving.eff.{e}"), help=t("serving.eff_help", **network_terms(t)),
+                    format_func=lambda e: t(f"serving.eff.{e}"), help=t("serving.eff_help", **network_terms()),
                     is_valid=lambda v: v in EFFICIENCIES)
         sim = bound_checkbox(t("serving.sim"), "s_sim", value=True, help=t("serving.sim_help"))
     with st.expander(t("serving.spec_heading")):
