@@ -30,6 +30,20 @@ def test_defaults(lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_fit_message_says_the_kv_cache_is_not_counted_when_it_is_off(lang):
+    """Parameters only, KV off: the fit is weights alone (14 GB), and the message says the KV
+    cache was left out rather than adding a "KV cache 0 B"; with it on (7B Llama: 32 layers,
+    32 KV heads of 128, 2048 tokens, BF16: 2 * 32 * 32 * 128 * 2 * 2048 = 1.07 GB) it adds it."""
+    off = texts(open_page(lang), "success")
+    assert "14 GB" in off and "0 B" not in off
+    assert ("not counted" if lang == "en" else "未计入") in off
+    on = texts(open_page(lang, kv="true", layers="32", kv_heads="32", head_dim="128",
+                         context="2048"), "success")
+    assert "1.07 GB" in on and "15.1 GB" in on
+    assert ("not counted" if lang == "en" else "未计入") not in on
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_seed_button(lang):
     at = open_page(lang)
     at.button[0].click().run()

@@ -116,7 +116,8 @@ def render_memory_fit(ctx, inputs: DecodeInputs, r: DecodeReport) -> None:
         st.caption(t("decode.memory_unknown"))
         return
     pl = sb.placement
-    args = dict(model=format_si(pl.weight_bytes, "B"), kv=format_si(pl.kv_bytes, "B"),
+    kv = format_si(pl.kv_bytes, "B") if inputs.kv else t("decode.kv_not_counted")
+    args = dict(model=format_si(pl.weight_bytes, "B"), kv=kv,
                 total=format_si(pl.total_bytes, "B"), mem=format_si(sb.fit.capacity_bytes, "B"),
                 gpus=plural(t, "common.n_gpus", pl.tp), reserve=format_percent(MEMORY_RESERVE, 0))
     if sb.fit.verdict == "fits":

@@ -82,6 +82,7 @@ EN = {
     "decode.fits": "Fits: each GPU holds weights {model} + KV cache {kv} = {total} of its {mem} ({gpus}), leaving at least {reserve} for activations and the runtime.",
     "decode.fits_tight": "Tight: each GPU's weights {model} + KV cache {kv} = {total} fit in its {mem} ({gpus}) but leave less than the {reserve} kept free for activations and the runtime (vLLM's default).",
     "decode.no_fit": "Does not fit: each GPU would hold weights {model} + KV cache {kv} = {total}, more than its {mem} ({gpus}). Use more GPUs, a smaller weight or KV precision, or a smaller batch or context.",
+    "decode.kv_not_counted": "(not counted: turn it on under KV cache)",
     "decode.memory_unknown": "The custom device has no memory size, so the fit check is "
                              "skipped.",
     "decode.measured_result": "Measured {measured} means the weights and cache stream at "
@@ -225,6 +226,7 @@ ZH = {
     "decode.fits": "放得下：每张卡存权重 {model} + KV cache {kv} = {total}，单卡 {mem}（{gpus}），至少留出 {reserve} 给激活和运行时。",
     "decode.fits_tight": "偏紧：每张卡的权重 {model} + KV cache {kv} = {total} 放得进单卡 {mem}（{gpus}），但留给激活和运行时的不到 {reserve}（vLLM 的默认预留）。",
     "decode.no_fit": "放不下：每张卡要存权重 {model} + KV cache {kv} = {total}，超过单卡 {mem}（{gpus}）。请用更多 GPU、更小的权重或 KV 精度，或更小的批大小或上下文。",
+    "decode.kv_not_counted": "（未计入：在 KV cache 里打开）",
     "decode.memory_unknown": "自定义设备没有填显存大小，跳过显存检查。",
     "decode.measured_result": "实测 {measured}，说明权重和缓存的实际读取速度是 **{ach}**，达到 {bw} 上限的 **{mbu}**。",
     "decode.measured_advice": "{result} 达到约 70–80% 说明 kernel 已接近硬件极限；低很多则说明开销（kernel 启动、批太小、同步）值得优化。",
