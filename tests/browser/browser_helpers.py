@@ -205,6 +205,21 @@ def plot_point_counts(page, selector: str = ".js-plotly-plot") -> list[list[int]
                  g => (g._fullData || []).map(t => (t._length || 0)))""")
 
 
+def pushed_margins(page, selector: str = ".js-plotly-plot") -> list[str]:
+    """The charts whose labels or legend pushed a margin past the figure's own (plotly's
+    automargin): each such chart is laid out and drawn twice on every rerun that redraws it
+    (ui.figures.roofline, "held margins"). One line per chart: its title, set and drawn
+    margins (l, r, t, b in px)."""
+    return page.evaluate(
+        f"""() => [...document.querySelectorAll('{selector}')].flatMap(g => {{
+                 const m = g.layout.margin || {{}}, s = g._fullLayout._size;
+                 const set = [m.l, m.r, m.t, m.b], got = [s.l, s.r, s.t, s.b];
+                 if (!set.some((v, i) => got[i] > (v ?? 80) + 0.5)) return [];
+                 const title = (g.layout.title && g.layout.title.text) || '(untitled)';
+                 return [title + ': margins set ' + set.join('/') + ', drawn '
+                         + got.map(v => Math.round(v)).join('/')]; }})""")
+
+
 def full_screenshot(page, path, max_height: int = 8000) -> None:
     """Screenshot the whole page. Streamlit scrolls inside its own container, so
     full_page=True only gets the viewport: grow the viewport to the content instead."""

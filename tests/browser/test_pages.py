@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from browser_helpers import (PAGE_PATHS, PAGE_TIMEOUT_MS, act_and_wait, assert_no_exception, full_screenshot,
-                             goto, plot_point_counts, reran, wait_idle, watch_reruns)
+                             goto, plot_point_counts, pushed_margins, reran, wait_idle, watch_reruns)
 
 pytestmark = pytest.mark.browser
 
@@ -30,6 +30,8 @@ def test_page_loads_without_exception(page, server, screenshot_dir, page_id, lan
     assert main.strip(), "the page's main area is empty"
     if lang == "zh":
         assert CJK.search(main), "the Chinese page shows no Chinese text"
+    # every chart's own margins hold its labels and legend: none is drawn twice per rerun
+    assert not pushed_margins(page), pushed_margins(page)
     full_screenshot(page, screenshot_dir / f"{page_id}_{lang}.png")
 
 

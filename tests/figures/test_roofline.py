@@ -252,3 +252,29 @@ def test_linear_axis_steps_of_1_2_5_with_units():
     # 1 ms over 5 steps: 200 µs each; the end tick 1 ms is kept (in floats 0.001 // 0.0002 = 4.0)
     assert linear_axis(1e-3, "s", max_ticks=5)["ticktext"][-1] == "1 ms"
     assert linear_axis(0.0, "B") == {} and linear_axis(float("nan"), "B") == {}
+
+
+def test_legend_below_margin_counts_legend_entries_in_rows():
+    """68 px of x axis, 48 for the legend's first row, 36 for each further row of
+    ``per_row`` entries; traces with showlegend False are not entries."""
+    from ui.figures.roofline import legend_below_margin
+    entries = [{"name": "a"}, {"name": "b", "showlegend": True}, {"name": "c"}]
+    hidden = [{"name": "ridge", "showlegend": False}] * 5
+    assert legend_below_margin(entries + hidden, per_row=4) == 68 + 48
+    assert legend_below_margin(entries + hidden, per_row=2) == 68 + 48 + 36
+    assert legend_below_margin(entries + entries, per_row=2) == 68 + 48 + 2 * 36
+    assert legend_below_margin(go.Figure([go.Scatter(x=[1], y=[1]),
+                                          go.Scatter(x=[1], y=[1], showlegend=False)]).data,
+                               per_row=1) == 68 + 48
+
+
+def test_roofline_margins_hold_the_axes_and_a_one_row_legend():
+    """The margins the browser would push the chart to (held, so it is drawn once):
+    120 px left for "100 TFLOP/s" and the title, 24 right, 68 under the x axis; a full
+    chart with one roof has a one-row legend under it (68 + 48)."""
+    t = translator("en")
+    roof = Roof("A100", 312e12, 2.039e12)
+    full = roofline_figure(t, [roof]).layout.margin
+    compact = roofline_figure(t, [roof], compact=True).layout.margin
+    assert (full.l, full.r, full.b) == (120, 24, 116)
+    assert (compact.l, compact.r, compact.b) == (120, 24, 68)

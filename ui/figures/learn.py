@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from calc.lessons import TraceArrays
 from calc.roofline import attainable_flops, ridge_point
 from calc.units import format_si
-from ui.figures.roofline import decade_ticks, make_figure
+from ui.figures.roofline import AXIS_BOTTOM, LOG_FLOPS_AXIS_LEFT, ROOFLINE_RIGHT, decade_ticks, make_figure
 from ui.i18n import Translator
 
 SLOPE_COLOR = "#1565c0"
@@ -63,7 +63,8 @@ def lesson_roofline_figure(t: Translator, peak_flops: float, mem_bw: float,
                      "hovertemplate": t("learn.fig.kernel_at", intensity=f"{intensity:g}")
                      + "<extra></extra>"})
     layout = {
-        "height": height, "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+        # held margins (ui.figures.roofline): the log FLOP/s axis, the legend above
+        "height": height, "margin": {"l": LOG_FLOPS_AXIS_LEFT, "r": ROOFLINE_RIGHT, "t": 40, "b": AXIS_BOTTOM},
         "xaxis": _log_axis(t("fig.x_title"), x_lo, x_hi, ""),
         "yaxis": _log_axis(t("fig.y_title"), y_lo, y_hi, "FLOP/s"),
         "legend": {"orientation": "h", "y": 1.08, "x": 0},

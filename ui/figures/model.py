@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 from calc.model_ops import ModelOps
 from calc.roofline import attainable_flops
 from calc.units import format_percent, format_si
-from ui.figures.roofline import KernelPoints, Roof, roofline_figure
+from ui.figures.roofline import KernelPoints, Roof, legend_below_margin, roofline_figure
 from ui.i18n import Translator
 
 BOUND_COLORS = {"memory": "#1565c0", "compute": "#2e7d32"}
@@ -130,4 +130,6 @@ def model_roofline_figure(t: Translator, roof: Roof, ops: ModelOps, labels: Sequ
     data = list(fig.data) + operator_traces(t, ops, labels, x_floor)
     layout = fig.layout.to_plotly_json()
     layout["uirevision"] = "model-ops"
+    # the operator traces are legend entries too; the Model page's chart is narrower
+    layout["margin"]["b"] = legend_below_margin(data, per_row=2)
     return go.Figure(data=data, layout=layout, _validate=False)

@@ -54,6 +54,30 @@ WHITE_TEMPLATE = {"layout": {
 VALIDATE = False
 
 
+#: Margins (px) that already hold the tick labels, axis titles and legends plotly's
+#: ``automargin`` would push them to. A margin smaller than what its labels need makes
+#: plotly lay the chart out and draw it a second time (``Plots.doAutoMargin``): measured
+#: ~20 of ~45 ms per chart drawn, and a chart is drawn anew at every rerun that changes
+#: it. automargin stays on, so a longer label than these is never clipped, only drawn
+#: twice; tests/browser/test_pages.py checks that no chart needs it on the default pages.
+#: The figures are the rendered needs of each chart (Source Sans at 13 px, both
+#: languages), rounded up.
+LOG_FLOPS_AXIS_LEFT = 120     # "100 TFLOP/s" tick labels and the y title (need: 117)
+ROOFLINE_RIGHT = 24           # the last x tick label, centred on the right edge (need: 21)
+AXIS_BOTTOM = 68              # x tick labels and the x title (need: 65-67)
+LEGEND_ROW_BELOW = 36         # one row of a legend under the plot, with its gap to the axis
+LEGEND_FIRST_ROW = 48
+
+
+def legend_below_margin(data: Sequence[Any], per_row: int) -> int:
+    """The bottom margin of an x axis with a legend under it: AXIS_BOTTOM, then the first
+    row and a row more for each further ``per_row`` entries (what fits across the chart)."""
+    entries = sum(1 for d in data if (d.get("showlegend") if isinstance(d, dict)
+                                      else d.showlegend) is not False)
+    rows = max(1, math.ceil(entries / per_row))
+    return AXIS_BOTTOM + LEGEND_FIRST_ROW + LEGEND_ROW_BELOW * (rows - 1)
+
+
 def make_figure(data: list[dict[str, Any]], layout: dict[str, Any]) -> go.Figure:
     """One `go.Figure` from plain trace dicts and a layout dict (the white template
     inlined), instead of dozens of mutating add_*/update_* calls that each validate."""
@@ -293,7 +317,9 @@ def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints 
         "height": height, "title": {"text": title} if title else {},
         # the legend under the plot, not above it: there it sat under the plotly toolbar
         # (top right) once an import added its verdict entries (issue 23 item 9)
-        "margin": {"l": 10, "r": 10, "t": 40 if title else 20, "b": 10},
+        "margin": {"l": LOG_FLOPS_AXIS_LEFT, "r": ROOFLINE_RIGHT, "t": 40 if title else 20,
+                   "b": legend_below_margin(data, per_row=4) if not compact or len(roofs) > 1
+                   else AXIS_BOTTOM},
         "legend": {"orientation": "h", "yanchor": "top", "y": -0.16, "x": 0,
                    "yref": "paper"},
         "hoverlabel": {"align": "left"}, "showlegend": not compact or len(roofs) > 1,

@@ -13,7 +13,7 @@ from typing import Sequence
 import plotly.graph_objects as go
 
 from calc.units import format_si, format_si_many
-from ui.figures.roofline import log_axis, make_figure
+from ui.figures.roofline import AXIS_BOTTOM, log_axis, make_figure
 from ui.i18n import Translator
 
 PALETTE = ("#1565c0", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457",
@@ -70,8 +70,9 @@ def frontier_figure(t: Translator, candidates: Sequence, names: dict, *, per_use
     data.append({"type": "scatter", "x": [per_user_target, per_user_target], "y": [0, top],
                  "mode": "lines", "name": t("serving.fig.target", value=format_si(per_user_target, "tok/s")),
                  "line": {"color": TARGET, "dash": "dash", "width": 2}, "hoverinfo": "skip"})
+    legend_height = LEGEND_ROW * math.ceil(len(data) / 2)
     if height is None:
-        height = PLOT_HEIGHT + LEGEND_ROW * math.ceil(len(data) / 2)
+        height = PLOT_HEIGHT + legend_height
     return make_figure(data, {
         "title": {"text": t("serving.fig.title"), "font": {"size": 15}},
         "xaxis": {"title": {"text": t("serving.fig.x")}, "type": "log", "showgrid": True,
@@ -80,7 +81,9 @@ def frontier_figure(t: Translator, candidates: Sequence, names: dict, *, per_use
                              + [per_user_target], "tok/s")},
         "yaxis": {"title": {"text": t("serving.fig.y")}, "showgrid": True, "gridcolor": "#e0e0e0",
                   "rangemode": "tozero", "range": [0, top]},
-        "height": height, "font": {"size": 13}, "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
+        # held margins (ui.figures.roofline): the y ticks and title; the x axis and the legend
+        "height": height, "font": {"size": 13},
+        "margin": {"l": 80, "r": 10, "t": 50, "b": AXIS_BOTTOM + 1 + legend_height},
         "hoverlabel": {"align": "left"},
         "legend": {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0, "font": {"size": 11}},
     })
@@ -115,7 +118,8 @@ def rate_figure(t: Translator, capacity: float, sweep: Sequence, *, ttft_target:
         "yaxis2": {"title": {"text": t("serving.rate_fig.y_tpot")}, "type": "log", "showgrid": True,
                    "gridcolor": "#e0e0e0", "domain": [0.0, 0.45],
                    **log_axis([v for tr in data if tr["yaxis"] == "y2" for v in tr["y"]], "s")},
-        "height": height, "font": {"size": 13}, "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
+        "height": height, "font": {"size": 13},
+        "margin": {"l": 90, "r": 14, "t": 50, "b": 90},     # held margins: ui.figures.roofline
         "legend": {"orientation": "h", "yanchor": "top", "y": -0.2, "font": {"size": 11}},
         "shapes": [{"type": "line", "xref": "x", "yref": "paper", "x0": capacity, "x1": capacity,
                     "y0": 0, "y1": 1, "line": {"color": "#424242", "dash": "dot"}}],

@@ -10,7 +10,7 @@ from typing import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from ui.figures.roofline import log_axis, make_figure
+from ui.figures.roofline import AXIS_BOTTOM, log_axis, make_figure
 from ui.i18n import Translator
 from ui.numbers import SECONDS_PER_DAY, format_duration
 
@@ -62,6 +62,6 @@ def days_vs_mfu_figure(t: Translator, mfu_grid: Sequence[float], days_grid: Sequ
                   # log: days labelled 50, 100, 200 (plotly's own: "5 4 3 2 100 9 8 …")
                   **(log_axis([*y, chosen[1], *(compare[1:] if compare else ())], "",
                               fmt=lambda v: f"{v:,.0f}" if v >= 1 else f"{v:.2g}") if log_y else {})},
-        "height": height, "font": {"size": 13}, "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+        "height": height, "font": {"size": 13}, "margin": {"l": 80, "r": 10, "t": 30, "b": AXIS_BOTTOM},   # held margins: ui.figures.roofline
         "hoverlabel": {"align": "left"}, "showlegend": False,
     })

@@ -38,7 +38,8 @@ def step_breakdown_figure(t: Translator, step: TrainingStep, *, height: int = 23
                               "title": {"text": t("training_layout.fig.step_title")},
                               "xaxis": {"title": {"text": t("training_layout.fig.seconds")}},
                               "legend": {"orientation": "h", "y": -0.45},
-                              "margin": {"l": 20, "r": 20, "t": 50, "b": 20}})
+                              # held margins (ui.figures.roofline): the x axis and the legend under it
+                              "margin": {"l": 20, "r": 20, "t": 50, "b": 85}})
 
 
 def memory_figure(t: Translator, step: TrainingStep, *, height: int = 230) -> go.Figure:
@@ -72,7 +73,7 @@ def memory_figure(t: Translator, step: TrainingStep, *, height: int = 230) -> go
                                         **linear_axis(1.05 * max(mem.total,
                                                                  fit.capacity_bytes if fit else 0.0), "B")},
                               "legend": {"orientation": "h", "y": -0.45},
-                              "margin": {"l": 20, "r": 20, "t": 60, "b": 20}})
+                              "margin": {"l": 20, "r": 25, "t": 60, "b": 85}})   # held margins
 
 
 def gantt_figure(t: Translator, blocks: Sequence[GanttBlock], *, pp: int, n_microbatches: int,
@@ -110,4 +111,4 @@ def gantt_figure(t: Translator, blocks: Sequence[GanttBlock], *, pp: int, n_micr
                               "yaxis": {"categoryorder": "array", "categoryarray": order[::-1]},
                               "plot_bgcolor": "#f5f5f5", "bargap": 0.15,
                               "legend": {"orientation": "h", "y": -0.25},
-                              "margin": {"l": 20, "r": 20, "t": 50, "b": 20}})
+                              "margin": {"l": 70, "r": 20, "t": 50, "b": 92}})   # held margins
