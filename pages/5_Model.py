@@ -7,7 +7,7 @@ import streamlit as st
 
 from calc.model_ops import model_operators
 from calc.decode import bytes_per_param
-from ui.frame import page_frame
+from ui.frame import calculator, page_frame
 from ui.model import chart, how, inputs, measured, results, sidebar_model
 from ui.roofline import results as roofline_results, state as roofline_state
 
@@ -20,7 +20,7 @@ st.markdown(t("model.intro"))
 arch = sidebar_model.render_model(ctx)
 
 
-@st.fragment
+@calculator("model")
 def step_section() -> None:
     """Inputs and everything computed from them: a slider reruns only this."""
     left, right = st.columns([1, 2.6], gap="large")
