@@ -128,7 +128,8 @@ def plans_figure(chart: ChartData, *, height: int = 420) -> go.Figure:
                   "zeroline": False, "range": [0, x_max]},
         "yaxis": {"title": {"text": chart.y_label}, "showgrid": True, "gridcolor": "#e0e0e0",
                   "zeroline": False, "range": [0, y_max]},
-        "height": height, "font": {"size": 13}, "margin": {"l": 80, "r": 10, "t": 50, "b": 100},   # held margins: ui.figures.roofline
+        # held margins (ui.figures.roofline): the y axis; the x axis and one legend row
+        "height": height, "font": {"size": 13}, "margin": {"l": 80, "r": 10, "t": 50, "b": 100},
         "hoverlabel": {"align": "left"},
         # every plan's name in the legend under the plot: a label that finds no free place
         # beside its point (label_places) is still named there, by its colour

@@ -83,7 +83,7 @@ def frontier_figure(t: Translator, candidates: Sequence, names: dict, *, per_use
                   "rangemode": "tozero", "range": [0, top]},
         # held margins (ui.figures.roofline): the y ticks and title; the x axis and the legend
         "height": height, "font": {"size": 13},
-        "margin": {"l": 80, "r": 10, "t": 50, "b": AXIS_BOTTOM + 1 + legend_height},
+        "margin": {"l": 80, "r": 10, "t": 50, "b": AXIS_BOTTOM + legend_height},
         "hoverlabel": {"align": "left"},
         "legend": {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0, "font": {"size": 11}},
     })

@@ -62,6 +62,7 @@ def days_vs_mfu_figure(t: Translator, mfu_grid: Sequence[float], days_grid: Sequ
                   # log: days labelled 50, 100, 200 (plotly's own: "5 4 3 2 100 9 8 …")
                   **(log_axis([*y, chosen[1], *(compare[1:] if compare else ())], "",
                               fmt=lambda v: f"{v:,.0f}" if v >= 1 else f"{v:.2g}") if log_y else {})},
-        "height": height, "font": {"size": 13}, "margin": {"l": 80, "r": 10, "t": 30, "b": AXIS_BOTTOM},   # held margins: ui.figures.roofline
+        # held margins (ui.figures.roofline): y ticks up to "1,000" and the y title
+        "height": height, "font": {"size": 13}, "margin": {"l": 80, "r": 10, "t": 30, "b": AXIS_BOTTOM},
         "hoverlabel": {"align": "left"}, "showlegend": False,
     })
