@@ -21,7 +21,7 @@ arch = sidebar_model.render_model(ctx)
 
 
 @calculator("model")
-def step_section() -> None:
+def model_calculator() -> None:
     """Inputs and everything computed from them: a slider reruns only this."""
     left, right = st.columns([1, 2.6], gap="large")
     with left:
@@ -48,4 +48,4 @@ def step_section() -> None:
 
 
 if arch is not None:
-    step_section()
+    model_calculator()
