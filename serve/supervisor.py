@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from serve.proxy import Worker, haproxy_path, read_htpasswd, render_config
-from serve.workers import healthy, port_in_use, spawn, stop, streamlit_command
+from serve.workers import healthy, port_in_use, spawn, stop_all, streamlit_command
 
 #: A worker that dies within this many seconds of its start is restarted after a growing
 #: pause (1, 2, 4 ... 30 s), so a worker that cannot start does not spin.
@@ -181,14 +181,7 @@ class Supervisor:
     def shutdown(self) -> None:
         self._stopping.set()
         procs = ([self.proxy] if self.proxy else []) + [r.proc for r in self.workers if r.proc]
-        for p in procs:                            # all at once, then wait for each
-            if p.poll() is None:
-                try:
-                    os.killpg(p.pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
-        for p in procs:
-            stop(p)
+        stop_all(procs)                            # all at once, within one grace period
         if self._config_dir:
             for f in Path(self._config_dir).iterdir():
                 f.unlink()

@@ -113,16 +113,33 @@ def start_streamlit(script: str = "app.py", port: int | None = None, *, address:
 def stop(proc: subprocess.Popen, grace: float = 10.0) -> None:
     """Stop a process started by `spawn` and everything in its process group: SIGTERM,
     then SIGKILL after GRACE seconds."""
-    if proc.poll() is None:
+    stop_all([proc], grace)
+
+
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except ProcessLookupError:
+        pass
+
+
+def stop_all(procs: list[subprocess.Popen], grace: float = 10.0) -> None:
+    """Stop processes started by `spawn`, each with its process group: SIGTERM to all at
+    once, then SIGKILL to whatever is still running GRACE seconds later. One grace period
+    for all of them, not one each: stopping them one after the other gave a team server
+    of two workers and HAProxy up to 3 × GRACE to stop (a Streamlit worker can take its
+    whole grace closing its connections)."""
+    running = [p for p in procs if p.poll() is None]
+    for p in running:
+        _signal_group(p, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    for p in running:
         try:
-            os.killpg(proc.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        try:
-            proc.wait(timeout=grace)
+            p.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            proc.wait(timeout=grace)
+            pass
+    for p in running:
+        if p.poll() is None:
+            _signal_group(p, signal.SIGKILL)
+    for p in running:
+        p.wait(timeout=grace)

@@ -6,11 +6,14 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
+import time
 
 import pytest
 
 from serve.__main__ import parse_args
 from serve.proxy import HtpasswdError, TEMPLATE, Worker, haproxy_path, read_htpasswd, render_config
+from serve.workers import spawn, stop_all
 
 # A bcrypt hash as `htpasswd -B` writes it ($2y$, cost 05, 22 characters of salt, 31 of hash).
 BCRYPT = "$2y$05$k/srf2Ue6upnXLQf8vgh1OqSr7dRV2FGlvHCWUc/rkwyhp5Y.v8B6"
@@ -135,3 +138,21 @@ def test_bad_htpasswd_is_reported_before_anything_starts(tmp_path, capsys):
     f.write_text("alice:$apr1$x$y\n")
     assert main(["--workers", "1", "--port", "9000", "--htpasswd", str(f)]) == 2
     assert "htpasswd -B" in capsys.readouterr().err
+
+
+def test_stop_all_gives_one_grace_period_to_all_not_one_each():
+    """Three processes that ignore SIGTERM: all are killed once the one grace period is
+    over (1.5 s in all; one grace each, as the supervisor's shutdown used to give, takes
+    at least 3 × 1.5 = 4.5 s), and one that exits on SIGTERM is not waited for."""
+    stubborn = [sys.executable, "-c", "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+                "print('ready', flush=True); time.sleep(60)"]
+    polite = [sys.executable, "-c", "print('ready', flush=True); import time; time.sleep(60)"]
+    procs = [spawn(cmd, stdout=subprocess.PIPE) for cmd in (stubborn, stubborn, stubborn, polite)]
+    for p in procs:                           # each has installed its handler
+        assert p.stdout.readline().strip() == b"ready"
+    start = time.monotonic()
+    stop_all(procs, grace=1.5)
+    elapsed = time.monotonic() - start
+    assert all(p.poll() is not None for p in procs)
+    assert [p.returncode for p in procs] == [-9, -9, -9, -15]
+    assert 1.5 <= elapsed < 4.0, elapsed
