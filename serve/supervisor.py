@@ -27,6 +27,20 @@ QUICK_DEATH_S = 30.0
 MAX_BACKOFF_S = 30.0
 
 
+def install_stop_signals(handler) -> list[int]:
+    """Make SIGTERM and SIGINT (Ctrl-C) call ``handler``, and SIGHUP too unless it was
+    ignored when the server started (``nohup``: a hangup must not stop it). SIGINT is
+    installed explicitly: a process started in the background of a script (``cmd &``)
+    inherits SIGINT ignored, and Python then installs no KeyboardInterrupt for it, so a
+    SIGINT would do nothing. Returns the signals installed, as numbers, sorted."""
+    sigs = [signal.SIGTERM, signal.SIGINT]
+    if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
+        sigs.append(signal.SIGHUP)
+    for sig in sigs:
+        signal.signal(sig, handler)
+    return sorted(int(sig) for sig in sigs)
+
+
 @dataclass
 class _Running:
     worker: Worker
@@ -191,8 +205,7 @@ class Supervisor:
 
     def run(self) -> int:
         """start + watch + shutdown, with SIGTERM / SIGHUP / Ctrl-C stopping everything."""
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            signal.signal(sig, self.request_stop)
+        install_stop_signals(self.request_stop)
         try:
             self.start()
             return self.watch()

@@ -4,7 +4,9 @@ the htpasswd file of the basic auth, the command line, the workers' Streamlit fl
 from __future__ import annotations
 
 import os
+import json
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -13,7 +15,7 @@ import pytest
 
 from serve.__main__ import parse_args
 from serve.proxy import HtpasswdError, TEMPLATE, Worker, haproxy_path, read_htpasswd, render_config
-from serve.workers import spawn, stop_all
+from serve.workers import ROOT, spawn, stop_all
 
 # A bcrypt hash as `htpasswd -B` writes it ($2y$, cost 05, 22 characters of salt, 31 of hash).
 BCRYPT = "$2y$05$k/srf2Ue6upnXLQf8vgh1OqSr7dRV2FGlvHCWUc/rkwyhp5Y.v8B6"
@@ -156,3 +158,28 @@ def test_stop_all_gives_one_grace_period_to_all_not_one_each():
     assert all(p.poll() is not None for p in procs)
     assert [p.returncode for p in procs] == [-9, -9, -9, -15]
     assert 1.5 <= elapsed < 4.0, elapsed
+
+
+def _ignoring(*sigs):
+    def pre():
+        for s in sigs:
+            signal.signal(s, signal.SIG_IGN)
+    return pre
+
+
+@pytest.mark.parametrize("ignored,installed", [
+    ((), [signal.SIGHUP, signal.SIGINT, signal.SIGTERM]),
+    # started as `cmd &` from a script: SIGINT arrives ignored, and must stop the server anyway
+    ((signal.SIGINT,), [signal.SIGHUP, signal.SIGINT, signal.SIGTERM]),
+    # under nohup: a hangup stays ignored
+    ((signal.SIGINT, signal.SIGHUP), [signal.SIGINT, signal.SIGTERM]),
+])
+def test_stop_signals_are_installed_whatever_the_server_inherits(ignored, installed):
+    code = ("import json, signal; from serve.supervisor import install_stop_signals; "
+            "print(json.dumps([install_stop_signals(lambda *a: None), "
+            "signal.getsignal(signal.SIGHUP) is signal.SIG_IGN]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=ROOT, preexec_fn=_ignoring(*ignored)).stdout
+    got, hup_ignored = json.loads(out)
+    assert got == [int(s) for s in installed], out
+    assert hup_ignored == (signal.SIGHUP not in installed), out
