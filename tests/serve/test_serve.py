@@ -161,7 +161,11 @@ def test_stop_all_gives_one_grace_period_to_all_not_one_each():
 
 
 def _ignoring(*sigs):
+    """A child's start: SIGINT and SIGHUP as a terminal gives them (whatever this test run
+    inherited, e.g. under nohup), then ``sigs`` ignored."""
     def pre():
+        for s in (signal.SIGINT, signal.SIGHUP):
+            signal.signal(s, signal.SIG_DFL)
         for s in sigs:
             signal.signal(s, signal.SIG_IGN)
     return pre
