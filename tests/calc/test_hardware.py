@@ -6,6 +6,7 @@ from calc import hardware
 from calc.hardware import PRECISIONS, Accelerator, HardwareFileError, custom_accelerator, load_hardware
 from calc.hardware import SPARSE_PRECISIONS, HardwareFileError, load_hardware
 from calc.units import format_binary_bytes, parse_quantity
+from calc.inference import link_bw_one_way
 
 REQUIRED_IDS = ["v100-sxm2-32gb", "a100-40gb-sxm", "a100-80gb-sxm", "a100-80gb-pcie", "h100-sxm", "h100-pcie",
                 "h200-sxm", "b200", "gb200", "l4", "l40s", "rtx-4090", "mi250x", "mi300x", "mi325x", "tpu-v4",
@@ -492,7 +493,6 @@ def test_the_scale_up_bandwidth_is_half_the_interconnect_figure_wherever_both_ar
     # (one direction, the Training layout page's and the Serving estimate's scale-up tier).
     # H100 SXM: 900 GB/s NVLink both ways = 450 GB/s each way.  Where a device gives both,
     # they must agree, or two pages would time the same all-reduce on two bandwidths.
-    from calc.inference import link_bw_one_way
     both = {i: d for i, d in hw.items() if d.interconnect_bytes_per_s and d.scale_up_bw}
     assert len(both) >= 12
     assert hw["h100-sxm"].scale_up_bw == 450e9

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 
 from calc.roofline import place_kernels
 from calc.units import format_si
-from ui.figures.roofline import AXIS_BOTTOM, Roof, decade_ticks, kernel_points, make_figure, roofline_figure
+from ui.figures.roofline import AXIS_BOTTOM, NUMBER_AXIS_LEFT, Roof, decade_ticks, kernel_points, make_figure, roofline_figure
 from ui.i18n import Translator
 
 THROUGHPUT = "#1565c0"
@@ -113,7 +113,7 @@ def batch_figure(t: Translator, batches: Sequence[float], throughput: Sequence[f
     return make_figure(data, {
         "shapes": shapes, "annotations": annotations,
         "height": height, "font": {"size": 13},
-        "margin": {"l": 80, "r": 82, "t": 50, "b": AXIS_BOTTOM},    # held margins: ui.figures.roofline
+        "margin": {"l": NUMBER_AXIS_LEFT, "r": 82, "t": 50, "b": AXIS_BOTTOM},    # held margins: ui.figures.roofline
         "hoverlabel": {"align": "left"},
         "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
         "xaxis": {"type": "log", "title": {"text": t("decode.fig.x_title")}, "tickvals": x_ticks,

@@ -11,7 +11,7 @@ from typing import Optional
 
 import plotly.graph_objects as go
 
-from ui.figures.roofline import make_figure
+from ui.figures.roofline import NUMBER_AXIS_LEFT, make_figure
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,7 @@ def plans_figure(chart: ChartData, *, height: int = 420) -> go.Figure:
         "yaxis": {"title": {"text": chart.y_label}, "showgrid": True, "gridcolor": "#e0e0e0",
                   "zeroline": False, "range": [0, y_max]},
         # held margins (ui.figures.roofline): the y axis; the x axis and one legend row
-        "height": height, "font": {"size": 13}, "margin": {"l": 80, "r": 10, "t": 50, "b": 100},
+        "height": height, "font": {"size": 13}, "margin": {"l": NUMBER_AXIS_LEFT, "r": 10, "t": 50, "b": 100},
         "hoverlabel": {"align": "left"},
         # every plan's name in the legend under the plot: a label that finds no free place
         # beside its point (label_places) is still named there, by its colour

@@ -65,6 +65,7 @@ VALIDATE = False
 LOG_FLOPS_AXIS_LEFT = 120     # "100 TFLOP/s" tick labels and the y title (need: 117)
 ROOFLINE_RIGHT = 24           # the last x tick label, centred on the right edge (need: 21)
 AXIS_BOTTOM = 68              # x tick labels and the x title (need: 65-67)
+NUMBER_AXIS_LEFT = 80         # y tick labels of up to 5 characters ("1,400") and the y title (need: 71-77)
 LEGEND_ROW_BELOW = 36         # one row of a legend under the plot, with its gap to the axis
 LEGEND_FIRST_ROW = 48
 

@@ -13,7 +13,7 @@ from typing import Sequence
 import plotly.graph_objects as go
 
 from calc.units import format_si, format_si_many
-from ui.figures.roofline import AXIS_BOTTOM, log_axis, make_figure
+from ui.figures.roofline import AXIS_BOTTOM, NUMBER_AXIS_LEFT, log_axis, make_figure
 from ui.i18n import Translator
 
 PALETTE = ("#1565c0", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457",
@@ -83,7 +83,7 @@ def frontier_figure(t: Translator, candidates: Sequence, names: dict, *, per_use
                   "rangemode": "tozero", "range": [0, top]},
         # held margins (ui.figures.roofline): the y ticks and title; the x axis and the legend
         "height": height, "font": {"size": 13},
-        "margin": {"l": 80, "r": 10, "t": 50, "b": AXIS_BOTTOM + legend_height},
+        "margin": {"l": NUMBER_AXIS_LEFT, "r": 10, "t": 50, "b": AXIS_BOTTOM + legend_height},
         "hoverlabel": {"align": "left"},
         "legend": {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0, "font": {"size": 11}},
     })

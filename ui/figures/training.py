@@ -10,7 +10,7 @@ from typing import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from ui.figures.roofline import AXIS_BOTTOM, log_axis, make_figure
+from ui.figures.roofline import AXIS_BOTTOM, NUMBER_AXIS_LEFT, log_axis, make_figure
 from ui.i18n import Translator
 from ui.numbers import SECONDS_PER_DAY, format_duration
 
@@ -63,6 +63,6 @@ def days_vs_mfu_figure(t: Translator, mfu_grid: Sequence[float], days_grid: Sequ
                   **(log_axis([*y, chosen[1], *(compare[1:] if compare else ())], "",
                               fmt=lambda v: f"{v:,.0f}" if v >= 1 else f"{v:.2g}") if log_y else {})},
         # held margins (ui.figures.roofline): y ticks up to "1,000" and the y title
-        "height": height, "font": {"size": 13}, "margin": {"l": 80, "r": 10, "t": 30, "b": AXIS_BOTTOM},
+        "height": height, "font": {"size": 13}, "margin": {"l": NUMBER_AXIS_LEFT, "r": 10, "t": 30, "b": AXIS_BOTTOM},
         "hoverlabel": {"align": "left"}, "showlegend": False,
     })
