@@ -1,6 +1,8 @@
 """Serving, predicted vs published: calc.serving's bound and estimate for each published
-serving run of ../shared/reference/published-figures.md.  Prints the README table
-("Serving: predicted vs published") and the aiconfigurator sizing the text below it quotes.
+serving run of ../shared/reference/published-figures.md and of published_mfu.toml's
+[[serving]] rows.  Prints the README tables ("Serving: predicted vs published": the runs,
+then the offline maximum throughput against TensorRT-LLM's table) and the aiconfigurator
+sizing the text below them quotes.
 
 Nothing here is fitted: the estimate is calc.serving.published_efficiency() (gpt-fast's
 measured bandwidth band, Calculon's GEMM and network efficiencies, the family's best
@@ -19,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from calc.hardware import load_hardware  # noqa: E402
 from calc.models import load_models  # noqa: E402
 from calc.published import load_published  # noqa: E402
-from calc.serving import (BOUND, SpecDecode, cost_per_mtok, serving_point,  # noqa: E402
-                          size_deployment)
+from calc.serving import (BOUND, SpecDecode, cost_per_mtok, max_throughput,  # noqa: E402
+                          serving_point, size_deployment)
 
 MODELS = load_models()
 DEVICES = load_hardware()
@@ -104,6 +106,43 @@ def cost_row() -> str:
                 cost_per_mtok(1.30, 2568) / 0.141)
 
 
+def throughput_ratios() -> list[tuple]:
+    """(run, isl, osl, published, estimate, ceiling) for every cell of every [[serving]] row
+    of published_mfu.toml (TensorRT-LLM's maximum-throughput table): calc.serving.max_throughput
+    of the run's replica, output tokens/s of the whole replica."""
+    out = []
+    for run in load_published().serving:
+        arch, dev = MODELS[run.model], DEVICES[run.device]
+        for isl, osl, pub in zip(run.isl, run.osl, run.tokens_per_s):
+            p = max_throughput(arch, device=dev, gpus=run.n_gpus, weights=run.weights,
+                               kv_dtype=run.kv, isl=isl, osl=osl)
+            out.append((run, isl, osl, pub, p.tokens_per_s, p.ceiling_tokens_per_s))
+    return out
+
+
+def throughput_table() -> tuple[list[str], str]:
+    """The README's second table: one row per (isl, osl), one column per published replica;
+    a cell is published → estimate (estimate ÷ published)."""
+    cells = throughput_ratios()
+    runs = list(dict.fromkeys(c[0] for c in cells))
+    head = ["| isl / osl |" + "".join(
+        f" {MODELS[r.model].name}, {r.n_gpus} × {r.device.split('-')[0].upper()} |" for r in runs),
+        "|---|" + "---|" * len(runs)]
+    body = []
+    for isl, osl in dict.fromkeys((c[1], c[2]) for c in cells):
+        row = f"| {isl} / {osl} |"
+        for r in runs:
+            c = next(c for c in cells if c[0] is r and c[1] == isl and c[2] == osl)
+            row += f" {c[3]:,.0f} → {c[4]:,.0f} ({c[4] / c[3]:.2f}) |"
+        body.append(row)
+    ratios = sorted(c[4] / c[3] for c in cells)
+    n_above = sum(c[5] >= c[3] for c in cells)
+    mid = ratios[len(ratios) // 2] if len(ratios) % 2 else 0.5 * (ratios[len(ratios) // 2 - 1] + ratios[len(ratios) // 2])
+    summary = (f"{len(cells)} cells: estimate ÷ published {ratios[0]:.2f}-{ratios[-1]:.2f}, median "
+               f"{mid:.2f}; the ceiling is at or above the published figure in {n_above} of {len(cells)}")
+    return head + body, summary
+
+
 def main() -> None:
     print("| published run | published | bound | estimate | estimate ÷ published |")
     print("|---|---|---|---|---|")
@@ -112,6 +151,11 @@ def main() -> None:
         print(line)
     print()
     print(sized)
+    print()
+    table, summary = throughput_table()
+    print("\n".join(table))
+    print()
+    print(summary)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,14 @@
-"""What published runs reached: MFU of training at scale and decode efficiency, cited.
+"""What published runs reached: MFU of training at scale, decode efficiency and serving
+throughput, cited.
 
 ``load_published()`` reads ``published_mfu.toml`` (the repository's small, cited table:
 MosaicML's MPT benchmarks, Megatron-LM's GPT-3 scaling, Narayanan et al. 2021, the
-Llama 3 report, PaLM, gpt-fast) and validates every row, naming the file, row and
-field of anything wrong.  Figures are stored as published (percent) and converted to
-fractions 0..1 here.
+Llama 3 report, PaLM, gpt-fast, TensorRT-LLM's throughput table) and validates every row,
+naming the file, row and field of anything wrong.  Figures are stored as published
+(percent) and converted to fractions 0..1 here.
+
+The serving rows (``[[serving]]``) are only compared against (``bench/serving_predictions.py``,
+``tests/calc/test_serving.py``): no efficiency of the app is read from them.
 
 The realistic range beside a bound:
 
@@ -37,6 +41,7 @@ __all__ = [
     "Source",
     "TrainingRun",
     "DecodeRun",
+    "ServingRun",
     "Published",
     "MfuRange",
     "EfficiencyRange",
@@ -94,10 +99,31 @@ class DecodeRun:
 
 
 @dataclass(frozen=True)
+class ServingRun:
+    """One column of a published serving-throughput table: one model on ``n_gpus``
+    tensor-parallel GPUs, its output tokens/s (the whole replica, all requests queued at
+    once) at each input / output length pair (``isl[i]``, ``osl[i]``, ``tokens_per_s[i]``).
+    ``model`` is a models.toml id; ``weights`` / ``kv`` are serving precisions (bf16, fp8,
+    fp4); ``note`` says what the source does not print and was assumed."""
+    source: str
+    model: str
+    device: str
+    n_gpus: int
+    weights: str
+    kv: str
+    isl: tuple[int, ...]
+    osl: tuple[int, ...]
+    tokens_per_s: tuple[float, ...]
+    where: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Published:
     sources: Mapping[str, Source]
     training: tuple[TrainingRun, ...]
     decode: tuple[DecodeRun, ...]
+    serving: tuple[ServingRun, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -156,6 +182,26 @@ _TRAINING_KEYS = {"source", "model", "n_params", "device", "n_gpus", "mfu_pct", 
                   "seq_len", "recompute", "where"}
 _DECODE_KEYS = {"source", "model", "n_params", "device", "weights", "n_gpus", "batch",
                 "tokens_per_s", "achieved_gbs", "where"}
+_SERVING_KEYS = {"source", "model", "device", "n_gpus", "weights", "kv", "isl", "osl",
+                 "tokens_per_s", "where", "note"}
+
+
+def _numbers(path, where, row, name, kind) -> tuple:
+    """A required non-empty list of numbers > 0 (``kind`` "int": whole numbers)."""
+    if name not in row:
+        raise _err(path, where, f"{name} is missing")
+    vals = row[name]
+    if not isinstance(vals, list) or not vals:
+        raise _err(path, where, f"{name} must be a non-empty list of numbers, got {vals!r}")
+    return tuple(_field(path, f"{where}.{name}[{i}]", {name: x}, name, kind) for i, x in enumerate(vals))
+
+
+def _source(path, where, row, sources) -> str:
+    """The row's ``source``: required, and an id of the file's [sources]."""
+    src = _field(path, where, row, "source", "text")
+    if src not in sources:
+        raise _err(path, where, f"source {src!r} is not in [sources]")
+    return src
 
 
 def _rows(path, data, key, allowed):
@@ -175,7 +221,8 @@ def load_published(path: Optional[str | Path] = None) -> Published:
     Percentages are converted to fractions (42.57 -> 0.4257), GB/s to bytes/s (×1e9).
     Raises PublishedFileError naming the file, the row (``training[3]``) and the field
     for: unreadable or non-TOML text, unknown keys, missing or non-positive numbers,
-    percentages over 100, a training row without mfu_pct or hfu_pct, an unknown source.
+    percentages over 100, a training row without mfu_pct or hfu_pct, an unknown source,
+    a serving row whose isl / osl / tokens_per_s lists are empty or of different lengths.
     """
     p = DEFAULT_PUBLISHED_PATH if path is None else Path(path)
     try:
@@ -184,9 +231,9 @@ def load_published(path: Optional[str | Path] = None) -> Published:
         raise _err(p, "file", f"cannot be read ({e.strerror or e})") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise _err(p, "file", f"is not valid TOML ({e})") from None
-    extra = sorted(set(data) - {"sources", "training", "decode"})
+    extra = sorted(set(data) - {"sources", "training", "decode", "serving"})
     if extra:
-        raise _err(p, extra[0], "is not a known top-level key (sources, training, decode)")
+        raise _err(p, extra[0], "is not a known top-level key (sources, training, decode, serving)")
     src_raw = data.get("sources", {})
     if not isinstance(src_raw, dict) or not src_raw:
         raise _err(p, "sources", "must be a non-empty table of [sources.<id>]")
@@ -205,9 +252,7 @@ def load_published(path: Optional[str | Path] = None) -> Published:
     training = []
     for i, r in enumerate(_rows(p, data, "training", _TRAINING_KEYS)):
         where = f"training[{i}]"
-        src = _field(p, where, r, "source", "text")
-        if src not in sources:
-            raise _err(p, where, f"source {src!r} is not in [sources]")
+        src = _source(p, where, r, sources)
         mfu = _field(p, where, r, "mfu_pct", "pct", required=False)
         hfu = _field(p, where, r, "hfu_pct", "pct", required=False)
         if mfu is None and hfu is None:
@@ -225,9 +270,7 @@ def load_published(path: Optional[str | Path] = None) -> Published:
     decode = []
     for i, r in enumerate(_rows(p, data, "decode", _DECODE_KEYS)):
         where = f"decode[{i}]"
-        src = _field(p, where, r, "source", "text")
-        if src not in sources:
-            raise _err(p, where, f"source {src!r} is not in [sources]")
+        src = _source(p, where, r, sources)
         decode.append(DecodeRun(
             source=src, model=_field(p, where, r, "model", "text"),
             n_params=_field(p, where, r, "n_params", "num"),
@@ -238,7 +281,23 @@ def load_published(path: Optional[str | Path] = None) -> Published:
             tokens_per_s=_field(p, where, r, "tokens_per_s", "num"),
             achieved_bw=_field(p, where, r, "achieved_gbs", "num") * 1e9,
             where=_field(p, where, r, "where", "text")))
-    return Published(sources, tuple(training), tuple(decode))
+    serving = []
+    for i, r in enumerate(_rows(p, data, "serving", _SERVING_KEYS)):
+        where = f"serving[{i}]"
+        src = _source(p, where, r, sources)
+        isl, osl = _numbers(p, where, r, "isl", "int"), _numbers(p, where, r, "osl", "int")
+        tps = _numbers(p, where, r, "tokens_per_s", "num")
+        if not len(isl) == len(osl) == len(tps):
+            raise _err(p, where, f"isl, osl and tokens_per_s must have the same length, got "
+                                 f"{len(isl)}, {len(osl)} and {len(tps)}")
+        serving.append(ServingRun(
+            source=src, model=_field(p, where, r, "model", "text"),
+            device=_field(p, where, r, "device", "text"),
+            n_gpus=_field(p, where, r, "n_gpus", "int"),
+            weights=_field(p, where, r, "weights", "text"), kv=_field(p, where, r, "kv", "text"),
+            isl=isl, osl=osl, tokens_per_s=tps, where=_field(p, where, r, "where", "text"),
+            note=_field(p, where, r, "note", "text", required=False) or ""))
+    return Published(sources, tuple(training), tuple(decode), tuple(serving))
 
 
 _SAME_DIE = {"h200": "h100", "h800": "h100", "a800": "a100"}

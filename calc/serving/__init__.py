@@ -14,7 +14,8 @@ them.  The modules, by concern:
 ``steady``       aggregated_curve (chunked prefill), disaggregated (prefill/decode pools)
 ``simulate``     simulate: Poisson or closed-loop continuous batching, percentiles; rate_sweep
 ``cost``         cost_per_mtok, joules_per_token (InferenceX constants)
-``plan``         serving_point, size_deployment, frontier, pareto_front
+``plan``         serving_point, max_throughput (offline), size_deployment, frontier,
+                 pareto_front
 ``compare``      compare_candidates: the Serving page's question in one call
 
 Public API (stable; add, never rename): every name in ``__all__``.
@@ -24,8 +25,8 @@ from .compare import (PLAN_WEIGHTS, Candidate, Comparison, ModeEconomics, SizedO
                       compare_candidates, per_user_target, serving_plan)
 from .cost import INFERENCEX_ALL_IN_KW, INFERENCEX_PRICE_PER_GPU_HOUR, cost_per_mtok, joules_per_token
 from .plan import (DEFAULT_BATCHES, DEFAULT_TPS, DEFINITIONS, MODES, Deployment, DeploymentOption,
-                   PoolLayout, ServingPoint, default_act, frontier, pareto_front, serving_point,
-                   size_deployment)
+                   PoolLayout, ServingPoint, ThroughputPoint, default_act, frontier, max_throughput,
+                   pareto_front, serving_point, size_deployment)
 from .replica import (BOUND, NETWORK_BW, SERVING_PRECISIONS,
                       STORAGE_BYTES_PER_ELEM, Efficiency, Replica, ReplicaMemory, StepTime,
                       prefill_flops_per_token, published_efficiency,
@@ -41,8 +42,8 @@ __all__ = [
     "compare_candidates", "per_user_target", "serving_plan",
     "INFERENCEX_ALL_IN_KW", "INFERENCEX_PRICE_PER_GPU_HOUR", "cost_per_mtok", "joules_per_token",
     "DEFAULT_BATCHES", "DEFAULT_TPS", "DEFINITIONS", "MODES", "Deployment", "DeploymentOption",
-    "PoolLayout", "ServingPoint", "default_act", "frontier", "pareto_front", "serving_point",
-    "size_deployment",
+    "PoolLayout", "ServingPoint", "ThroughputPoint", "default_act", "frontier", "max_throughput",
+    "pareto_front", "serving_point", "size_deployment",
     "BOUND", "NETWORK_BW", "SERVING_PRECISIONS", "STORAGE_BYTES_PER_ELEM",
     "Efficiency", "Replica", "ReplicaMemory", "StepTime", "prefill_flops_per_token",
     "published_efficiency", "replica_memory", "replica_network", "step_time",

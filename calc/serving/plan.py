@@ -1,6 +1,7 @@
 """The serving questions, one function each: one configuration's numbers
-(:func:`serving_point`), the fewest GPUs for a rate at a TTFT / TPOT target
-(:func:`size_deployment`), and the frontier the Serving page draws (:func:`frontier`,
+(:func:`serving_point`), the most tokens/s a replica reaches when every request is queued at
+once (:func:`max_throughput`, what an offline benchmark measures), the fewest GPUs for a
+rate at a TTFT / TPOT target (:func:`size_deployment`), and the frontier the Serving page draws (:func:`frontier`,
 :func:`pareto_front`).
 
 Every number is computed from the one decode and prefill records (calc.inference via
@@ -26,8 +27,8 @@ from .steady import AggregatedCurve, aggregated_curve, decode_pool, disaggregate
 from .workload import Workload
 
 __all__ = ["DEFINITIONS", "MODES", "DEFAULT_BATCHES", "DEFAULT_TPS", "ServingPoint", "serving_point",
-           "PoolLayout", "DeploymentOption", "Deployment", "size_deployment", "frontier",
-           "pareto_front", "default_act"]
+           "ThroughputPoint", "max_throughput", "PoolLayout", "DeploymentOption", "Deployment",
+           "size_deployment", "frontier", "pareto_front", "default_act"]
 
 MODES = ("aggregated", "disaggregated")
 DEFAULT_BATCHES = tuple(sorted({1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384,
@@ -97,6 +98,16 @@ def _cost(tps_gpu: float, price: Optional[float], watts: Optional[float]):
     return c, j
 
 
+def _replica_batches(arch: Any, device: Any, gpus: int, weights: str, kv_dtype: str,
+                     act: Optional[str], ep: int, wl: Workload):
+    """The replica (act: :func:`default_act` when None), its KV budget at the workload's full
+    context, and the batches 1 … max sequences that fit (just 1 when none does)."""
+    r = Replica(arch=arch, device=device, tp=int(gpus), ep=ep, weights=weights, kv=kv_dtype,
+                act=act or default_act(device, weights))
+    mem = replica_memory(r, wl.context_len)
+    return r, mem, np.arange(1, max(mem.max_seqs, 1) + 1)
+
+
 def _pick_batch(curve: AggregatedCurve, concurrency: Optional[int], rate: Optional[float]):
     """Index into the curve for a closed-loop concurrency or a Poisson rate, and stability."""
     if curve.batch.size == 0:
@@ -139,11 +150,8 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
     wl = Workload(isl=float(isl), osl=float(osl), distribution=distribution, spread=spread,
                   prefix_hit=prefix_hit, request_rate=request_rate, concurrency=concurrency)
     eff = efficiency if efficiency is not None else published_efficiency()
-    act = act or default_act(device, weights)
-    r = Replica(arch=arch, device=device, tp=int(gpus), ep=ep, weights=weights, kv=kv_dtype, act=act)
-    mem = replica_memory(r, wl.context_len)
+    r, mem, batches = _replica_batches(arch, device, gpus, weights, kv_dtype, act, ep, wl)
     dev_id = getattr(device, "id", "")
-    batches = np.arange(1, max(mem.max_seqs, 1) + 1)
     if mode == "aggregated":
         curve = aggregated_curve(r, wl, batches, eff, token_budget, spec)
         ceiling = aggregated_curve(r, wl, batches, BOUND, token_budget, spec)
@@ -191,7 +199,7 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
         return ServingPoint(**point, cost_per_mtok=c, joules_per_token=jt)
     # disaggregated
     pr = Replica(arch=arch, device=device, tp=int(prefill_gpus or gpus), ep=ep, weights=weights,
-                 kv=kv_dtype, act=act)
+                 kv=kv_dtype, act=r.act)
     B_all, tpot_all, _, _, _ = decode_pool(r, wl, batches, eff, spec)
     if B_all.size == 0:
         return ServingPoint(mode, dev_id, r.tp + pr.tp, r.tp, pr.tp, 0.0, mem.max_seqs, math.inf, math.inf,
@@ -222,6 +230,73 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
                                                                       p.tokens_per_s_per_gpu),
                         stable=stable, ratio=p.ratio, kv_transfer_seconds=p.kv_transfer_seconds,
                         cost_per_mtok=c, joules_per_token=jt, efficiency=eff.source)
+
+
+@dataclass(frozen=True)
+class ThroughputPoint:
+    """The offline maximum of one aggregated replica (output tokens; seconds; per GPU where
+    named).  ``tokens_per_s``: the whole replica (``tp`` GPUs); ``batch``: the sequences
+    decoding together at that maximum (at most ``max_batch``, the KV budget);
+    ``ceiling_tokens_per_s``: the same replica at 100 % of the datasheet (:data:`BOUND`);
+    ``bound``: what sets the step there ("weights", "kv", "compute", "network");
+    ``fits`` False: not one sequence fits (every rate 0)."""
+    device_id: str
+    tp: int
+    batch: float
+    max_batch: int
+    tokens_per_s: float
+    tokens_per_s_per_gpu: float
+    tokens_per_s_per_user: float
+    tpot_seconds: float
+    ceiling_tokens_per_s: float
+    bound: str
+    fits: bool
+    efficiency: str = ""
+    definitions: str = DEFINITIONS
+
+
+def max_throughput(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: str, isl: float,
+                   osl: float, act: Optional[str] = None, ep: int = 1, prefix_hit: float = 0.0,
+                   token_budget: int = 8192, spec: Optional[SpecDecode] = None,
+                   efficiency: Optional[Efficiency] = None) -> ThroughputPoint:
+    """The most output tokens/s one aggregated replica of ``gpus`` tensor-parallel GPUs
+    reaches when every request of ``isl`` / ``osl`` tokens is queued at once (an offline
+    benchmark: ``trtllm-bench throughput``, vLLM's ``benchmark_throughput``)   [tokens/s].
+
+        tokens/s = max over B of  B / TPOT(B)          B = 1 … max sequences that fit
+
+    on :func:`calc.serving.steady.aggregated_curve` (continuous batching, chunked prefill in
+    a ``token_budget`` of 8,192 tokens per step, TensorRT-LLM's default ``max_num_tokens``,
+    at most one prompt chunk per step, so B · n_c <= osl for n_c chunks per prompt), each
+    sequence's KV reserved at its full isl + osl (:func:`calc.serving.replica.replica_memory`:
+    what TensorRT-LLM's default GUARANTEED_NO_EVICT scheduler admits).  Queueing does not
+    lower an offline rate, so TTFT is not a limit here.  ``efficiency`` None: the published
+    estimate; :data:`BOUND`: the ceiling.  The ceiling is computed too
+    (``ceiling_tokens_per_s``): no engine exceeds it for the same work.
+    """
+    wl = Workload(isl=float(isl), osl=float(osl), prefix_hit=prefix_hit)
+    eff = efficiency if efficiency is not None else published_efficiency()
+    r, mem, batches = _replica_batches(arch, device, gpus, weights, kv_dtype, act, ep, wl)
+    dev_id = getattr(device, "id", "")
+    best = []
+    for e in (eff, BOUND):
+        c = aggregated_curve(r, wl, batches, e, token_budget, spec)
+        if c.batch.size == 0:
+            best.append(None)
+            continue
+        best.append((c, int(np.argmax(c.tokens_per_s_per_gpu))))
+    if best[0] is None:
+        return ThroughputPoint(dev_id, r.tp, 0.0, mem.max_seqs, 0.0, 0.0, 0.0, math.inf, 0.0,
+                               "kv", False, efficiency=eff.source)
+    (c, i), ceiling = best[0], best[1]
+    per_gpu = float(c.tokens_per_s_per_gpu[i])
+    ceil_total = float(ceiling[0].tokens_per_s_per_gpu[ceiling[1]]) * r.tp if ceiling else 0.0
+    return ThroughputPoint(device_id=dev_id, tp=r.tp, batch=float(c.batch[i]), max_batch=mem.max_seqs,
+                           tokens_per_s=per_gpu * r.tp, tokens_per_s_per_gpu=per_gpu,
+                           tokens_per_s_per_user=float(c.tokens_per_s_per_user[i]),
+                           tpot_seconds=float(c.tpot_seconds[i]),
+                           ceiling_tokens_per_s=max(ceil_total, per_gpu * r.tp), bound=str(c.bound[i]),
+                           fits=mem.fits, efficiency=eff.source)
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,18 @@ def test_every_row_cites_a_source_with_a_url():
     assert llama == [pytest.approx(0.38), pytest.approx(0.41), pytest.approx(0.43)]   # Table 4
 
 
+def test_serving_rows_are_tensorrt_llm_columns_as_printed():
+    # TensorRT-LLM perf overview (commit 00f37686): six columns of ten (isl, osl) cells.
+    assert len(PUB.serving) == 6 and all(len(r.isl) == len(r.osl) == len(r.tokens_per_s) == 10
+                                         for r in PUB.serving)
+    assert all(PUB.sources[r.source].url.startswith("https://") and r.where and r.note for r in PUB.serving)
+    h100_8b = next(r for r in PUB.serving if r.model == "llama-3.1-8b" and r.device == "h100-sxm")
+    cells = dict(zip(zip(h100_8b.isl, h100_8b.osl), h100_8b.tokens_per_s))
+    assert cells[(128, 128)] == 28312 and cells[(2048, 128)] == 3450 and cells[(20000, 2000)] == 1351
+    tp2 = next(r for r in PUB.serving if r.model == "llama-3.3-70b" and r.device == "h100-sxm")
+    assert tp2.n_gpus == 2 and tp2.tokens_per_s[0] == 6378
+
+
 def test_hfu_only_rows_stay_out_of_mfu_ranges():
     # Narayanan et al. count recomputation: 52 % is an HFU. A 1T plan on 3072 A100s must
     # not see 52 % as an MFU.
@@ -100,6 +112,15 @@ def test_decode_efficiency_from_gpt_fast():
     ("[sources.a]\ntitle='t'\nurl='u'\ndefinition='d'\n[[decode]]\nsource='a'\nmodel='m'\n"
      "n_params=1\ndevice='x'\nweights='int8'\nn_gpus=1\nbatch=1\ntokens_per_s=-3\n"
      "achieved_gbs=1\nwhere='w'\n", "decode[0]: tokens_per_s must be a number > 0"),
+    ("[sources.a]\ntitle='t'\nurl='u'\ndefinition='d'\n[[serving]]\nsource='a'\nmodel='m'\n"
+     "device='x'\nn_gpus=1\nweights='fp8'\nkv='fp8'\nisl=[128, 128]\nosl=[128]\n"
+     "tokens_per_s=[1, 2]\nwhere='w'\n", "serving[0]: isl, osl and tokens_per_s must have the same length"),
+    ("[sources.a]\ntitle='t'\nurl='u'\ndefinition='d'\n[[serving]]\nsource='a'\nmodel='m'\n"
+     "device='x'\nn_gpus=1\nweights='fp8'\nkv='fp8'\nisl=[128, 0.5]\nosl=[128, 128]\n"
+     "tokens_per_s=[1, 2]\nwhere='w'\n", "serving[0].isl[1]: isl must be a whole number"),
+    ("[sources.a]\ntitle='t'\nurl='u'\ndefinition='d'\n[[serving]]\nsource='a'\nmodel='m'\n"
+     "device='x'\nn_gpus=1\nweights='fp8'\nkv='fp8'\nisl=[]\nosl=[128]\n"
+     "tokens_per_s=[1]\nwhere='w'\n", "serving[0]: isl must be a non-empty list"),
     ("[sources.a]\ntitle='t'\nurl='u'\ndefinition='d'\nextra=1\n", "unknown"),
     ("not toml [", "is not valid TOML"),
 ])

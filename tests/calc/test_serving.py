@@ -11,7 +11,7 @@ from calc.inference import decode_step
 from calc.models import load_models
 from calc.serving import (BOUND, Replica, SpecDecode, Workload, aggregated_curve, cost_per_mtok,
                           decode_pool, disaggregated, expected_tokens_per_step, joules_per_token,
-                          pareto_front, prefill_flops_per_token, prefill_pool, published_efficiency,
+                          max_throughput, pareto_front, prefill_flops_per_token, prefill_pool, published_efficiency,
                           replica_memory, serving_point, simulate, size_deployment, step_model,
                           step_time)
 
@@ -455,6 +455,85 @@ def test_aiconfigurator_qwen3_32b_fp8_h200_prediction():
                           osl=500, prefix_hit=0.125, request_rate=40, ttft_target=0.3, tpot_target=0.010,
                           efficiency=BOUND)
     assert dep.disaggregated.tokens_per_s_per_gpu >= 684.79
+
+
+# --- the offline maximum against TensorRT-LLM's throughput table -----------------------------
+
+def _trtllm_runs():
+    from calc.published import load_published
+    return load_published().serving
+
+
+def test_max_throughput_batch_is_the_kv_budget_by_hand():
+    # Llama 3.1 8B on one H100 (80 GiB), FP8 weights and KV, 128 in / 2048 out.  By hand:
+    # usable 0.9 · 80 GiB = 77,309,411,328 B; weights 8,030,261,248 params × 1 B (Meta's
+    # count); KV per token 32 layers × 2 (K, V) × 8 heads × 128 × 1 B = 65,536 B, per
+    # sequence at 2,176 tokens 142,606,336 B -> floor(69,279,150,080 / 142,606,336) = 485.
+    # Every extra sequence still adds tokens/s (KV-bound), so the maximum sits at the budget.
+    p = max_throughput(MODELS["llama-3.1-8b"], device=DEVICES["h100-sxm"], gpus=1, weights="fp8",
+                       kv_dtype="fp8", isl=128, osl=2048)
+    assert p.max_batch == 485 and p.batch == 485 and p.bound == "kv" and p.fits
+    assert p.tokens_per_s == pytest.approx(p.batch * p.tokens_per_s_per_user)
+    assert p.tokens_per_s < p.ceiling_tokens_per_s
+    # 405B in FP8 (405 GB) on one 80 GiB GPU: not one sequence fits, every rate is 0
+    none = max_throughput(MODELS["llama-3.1-405b"], device=DEVICES["h100-sxm"], gpus=1, weights="fp8",
+                          kv_dtype="fp8", isl=128, osl=128)
+    assert not none.fits and none.tokens_per_s == 0.0 and none.max_batch == 0
+
+
+def test_max_throughput_ceiling_of_a_compute_bound_workload_by_hand():
+    # 2,048 in / 128 out on the same replica at 100 % of the FP8 peak (1,978.9 TFLOP/s).  By
+    # hand, one request: linear layers 32 × (4096·6144 + 4096² + 3·4096·14336) = 6.98 G
+    # parameters, the LM head 128,256 × 4096 = 0.525 G (prefill computes logits for its last
+    # token only: that one is the first output token's pass).  Prompt: 2,048 × 2 × 6.98 G
+    # = 28.59 T, causal attention 4·d·L per token per context token, mean context 1,024.5:
+    # 1.10 T.  Decode: 128 × 2 × 7.50 G = 1.92 T, attention at contexts 2,048-2,175: 0.14 T.
+    # 31.75 TFLOP per request -> 16.04 ms -> 62.3 requests/s × 128 = 7,979 tokens/s.
+    lin = 32 * (4096 * 6144 + 4096 ** 2 + 3 * 4096 * 14336)
+    head = 128256 * 4096
+    attn = 4 * 4096 * 32
+    flop = (2048 * 2 * lin + attn * sum(range(1, 2049)) + 128 * 2 * (lin + head)
+            + attn * sum(range(2049, 2049 + 128)))
+    hand = 128 / (flop / 1978.9e12)
+    p = max_throughput(MODELS["llama-3.1-8b"], device=DEVICES["h100-sxm"], gpus=1, weights="fp8",
+                       kv_dtype="fp8", isl=2048, osl=128, efficiency=BOUND)
+    assert p.bound == "compute"
+    assert p.tokens_per_s == pytest.approx(hand, rel=0.01)
+
+
+@pytest.mark.parametrize("run", _trtllm_runs(), ids=lambda r: f"{r.model}-{r.device}-tp{r.n_gpus}")
+def test_trtllm_maximum_throughput_table(run):
+    # TensorRT-LLM's perf overview (published_mfu.toml [[serving]]): trtllm-bench throughput,
+    # every request queued at once, FP8 weights and activations (KV FP8: see the row's note).
+    # The ceiling (100 % of the datasheet, no communication) must stay above every cell; the
+    # estimate (gpt-fast's bandwidth band, Calculon's GEMM efficiency capped at H100's best
+    # published MFU, the ring all-reduce) is fitted to none of them and lands within 0.8-1.7×
+    # of each cell, the column's median within 0.85-1.35×.
+    arch, dev = MODELS[run.model], DEVICES[run.device]
+    ratios = []
+    for isl, osl, pub in zip(run.isl, run.osl, run.tokens_per_s):
+        p = max_throughput(arch, device=dev, gpus=run.n_gpus, weights=run.weights, kv_dtype=run.kv,
+                           isl=isl, osl=osl)
+        assert p.ceiling_tokens_per_s >= pub, (isl, osl, p.ceiling_tokens_per_s, pub)
+        ratios.append(p.tokens_per_s / pub)
+        assert 0.8 <= ratios[-1] <= 1.7, (isl, osl, p.tokens_per_s, pub)
+    assert 0.85 <= float(np.median(ratios)) <= 1.35, ratios
+
+
+def test_readme_throughput_table_is_what_the_model_predicts_now():
+    # The README's TensorRT-LLM table is printed by bench/serving_predictions.py; a change to
+    # calc.serving (or to a model, a device) must rerun it into the README.
+    import importlib.util
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("serving_predictions", root / "bench" / "serving_predictions.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    table, summary = bench.throughput_table()
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    stale = [line for line in table if line not in readme.splitlines()]
+    assert not stale, "rerun python bench/serving_predictions.py into the README:\n" + "\n".join(stale)
+    assert summary in readme
 
 
 def test_serving_plan_carries_the_estimate_into_the_plans_table():
