@@ -1,8 +1,9 @@
 """Serving, predicted vs published: calc.serving's bound and estimate for each published
 serving run of ../shared/reference/published-figures.md and of published_mfu.toml's
 [[serving]] rows.  Prints the README tables ("Serving: predicted vs published": the runs,
-then the offline maximum throughput against TensorRT-LLM's table) and the aiconfigurator
-sizing the text below them quotes.
+the offline maximum throughput against TensorRT-LLM's throughput table, the first-token
+latency at batch 1 against its latency table) and the aiconfigurator sizing the text
+quotes.
 
 Nothing here is fitted: the estimate is calc.serving.published_efficiency() (gpt-fast's
 measured bandwidth band, Calculon's GEMM and network efficiencies, the family's best
@@ -143,6 +144,39 @@ def throughput_table() -> tuple[list[str], str]:
     return head + body, summary
 
 
+TTFT_RUNS = (
+    # TensorRT-LLM docs/source/performance.md (commit 138f96d4), "Low Latency" (v0.5 data):
+    # batch 1, one output token, first-token latency in ms; H100 FP8 (--enable_fp8
+    # --fp8_kv_cache), A100 FP16; "LLaMA" = the Llama 2 7B / 70B of its build commands.
+    ("llama-2-7b", "h100-sxm", 1, "fp8", 128, 7.0), ("llama-2-7b", "h100-sxm", 1, "fp8", 2048, 36.0),
+    ("llama-2-70b", "h100-sxm", 4, "fp8", 128, 26.0), ("llama-2-70b", "h100-sxm", 4, "fp8", 2048, 109.0),
+    ("llama-2-7b", "a100-80gb-sxm", 1, "bf16", 128, 16.0), ("llama-2-7b", "a100-80gb-sxm", 1, "bf16", 2048, 133.0),
+    ("llama-2-70b", "a100-80gb-sxm", 4, "bf16", 128, 47.0), ("llama-2-70b", "a100-80gb-sxm", 4, "bf16", 2048, 377.0),
+)
+
+
+def ttft_cells() -> list[tuple]:
+    """(model, device, tp, precision, isl, published ms, bound ms, estimate ms) for each
+    TTFT_RUNS cell: serving_point at one request in flight, the prompt's first token."""
+    out = []
+    for model, dev, tp, prec, isl, pub in TTFT_RUNS:
+        kw = dict(device=DEVICES[dev], gpus=tp, weights=prec, kv_dtype=prec, isl=isl, osl=2, concurrency=1)
+        bound = serving_point(MODELS[model], efficiency=BOUND, **kw).ttft_seconds * 1e3
+        est = serving_point(MODELS[model], **kw).ttft_seconds * 1e3
+        out.append((model, dev, tp, prec, isl, pub, bound, est))
+    return out
+
+
+def ttft_table() -> list[str]:
+    """The README's first-token latency table."""
+    rows = ["| run (batch 1) | prompt | published | bound | estimate | estimate ÷ published |",
+            "|---|---|---|---|---|---|"]
+    for model, dev, tp, prec, isl, pub, bound, est in ttft_cells():
+        rows.append(f"| {MODELS[model].name} {prec.upper()}, {tp} × {DEVICES[dev].name} | {isl} | "
+                    f"{pub:g} ms | {bound:.1f} ms | {est:.1f} ms | {est / pub:.2f} |")
+    return rows
+
+
 def main() -> None:
     print("| published run | published | bound | estimate | estimate ÷ published |")
     print("|---|---|---|---|---|")
@@ -156,6 +190,8 @@ def main() -> None:
     print("\n".join(table))
     print()
     print(summary)
+    print()
+    print("\n".join(ttft_table()))
 
 
 if __name__ == "__main__":
