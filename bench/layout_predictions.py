@@ -94,6 +94,58 @@ RUNS = [
      "DeepSeek-V3 report §1, §3.2, §4.2", "every GEMM and attention at the FP8 peak (the run keeps attention in BF16), selective recompute"),
 ]
 
+def _megatron_gpt(size: str, n_layers: int, d_model: int, n_heads: int) -> ModelArch:
+    """A GPT of Korthikanti et al. 2022 (arXiv:2205.05198) Table 3: the Megatron-LM GPT of
+    GPT_1T above (learned positions 2,048, LayerNorm, GELU FFN 4·d, tied embeddings) at
+    its layers, hidden size and heads; vocabulary 51,200 as in Narayanan et al. 2021 (the
+    same padded GPT-2 BPE; Korthikanti's table does not print it)."""
+    return ModelArch(id=f"megatron-gpt-{size.lower()}", name=f"GPT {size} (Korthikanti 2022)",
+                     source="arXiv:2205.05198 Table 3", n_layers=n_layers, d_model=d_model,
+                     n_heads=n_heads, n_kv_heads=n_heads, head_dim=d_model // n_heads,
+                     ffn_size=4 * d_model, vocab_size=51200, ffn_kind="plain",
+                     tied_embeddings=True, norm="layernorm", learned_positions=2048,
+                     context_length=2048)
+
+
+# Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models":
+# measured seconds per iteration on Selene (DGX A100 80GB), fp16, sequence 2,048, DP 1,
+# no FlashAttention (2022), for full recomputation (tensor-parallel all-reduces) and for the
+# paper's "present work" (selective recomputation + sequence parallelism).  The iteration
+# times and layouts as calculon-ai/calculon restates them (calculon/megatron/validation.py
+# kProfile; validation/*_full.json, *_seqsel.json), the interleaving depth among them.
+# (model, GPUs, pp, global batch, micro-batch, interleave, s/iteration full, present work)
+KORTHIKANTI = [
+    (_megatron_gpt("22B", 48, 6144, 64), 8, 1, 4, 4, 1, 1.42, 1.10),
+    (_megatron_gpt("175B", 96, 12288, 96), 64, 8, 64, 1, 3, 18.13, 13.75),
+    (_megatron_gpt("530B", 105, 20480, 128), 280, 35, 280, 1, 3, 49.05, 37.83),
+    (GPT_1T, 512, 64, 512, 1, 1, 94.42, 71.49),
+]
+
+
+def _korthikanti(arch: ModelArch, gpus: int, pp: int, batch: int, micro_batch: int,
+                 interleave: int, seconds: float, mode: str):
+    """A row of Korthikanti et al.'s iteration-time table as tokens/s per GPU =
+    batch · 2,048 ÷ seconds ÷ GPUs (the same direction as every other row: above 1 is
+    optimistic)."""
+    full = mode == "full"
+    label = (f"{arch.name.split(' (')[0]}, {gpus} × A100, "
+             f"{'full recompute' if full else 'selective + sequence parallel'}")
+    v = f"v = {interleave} (Calculon's config)" if interleave > 1 else ""
+    return (label, arch, "a100-80gb-sxm", gpus,
+            dict(tp=8, pp=pp, seq_len=2048, global_batch=batch, micro_batch=micro_batch,
+                 schedule="interleaved" if interleave > 1 else "1f1b", interleave=interleave,
+                 recompute="full" if full else "selective", sequence_parallel=not full,
+                 zero_stage=0, precision="fp16", flash_attention=False),
+            batch * 2048 / seconds / gpus, "tok/s/GPU",
+            f"Korthikanti et al. 2022 ({seconds:.2f} s/iteration, via Calculon's validation)",
+            "; ".join(x for x in (v, "attention unfused") if x))
+
+
+RUNS += [_korthikanti(arch, gpus, pp, batch, mb, v, sec, mode)
+         for arch, gpus, pp, batch, mb, v, full_s, present_s in KORTHIKANTI
+         for mode, sec in (("full", full_s), ("present", present_s))]
+
+
 # llm-foundry's benchmark tables: (model, device, GPUs, sequence, global batch, micro-batch,
 # recompute, published tokens/s per GPU).
 FOUNDRY = [
@@ -125,7 +177,11 @@ def predicted(step, quantity: str) -> float:
 
 
 def fmt(x: float, quantity: str) -> str:
-    return f"{100 * x:.1f} %" if quantity in ("mfu", "hfu") else f"{x:,.0f}"
+    """A percentage for MFU and HFU; tokens/s to the token, with a decimal below 100 (the
+    large models' few tokens/s per GPU keep three digits)."""
+    if quantity in ("mfu", "hfu"):
+        return f"{100 * x:.1f} %"
+    return f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
 
 
 def rows():

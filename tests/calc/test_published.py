@@ -171,3 +171,31 @@ def test_benchmark_mpt_architectures_have_the_published_parameter_counts():
     assert by_hand == 1_315_950_592
     assert param_counts(bench.MPT_1B).total == 1_315_950_592
     assert param_counts(bench.MPT_3B).total == 2_651_837_440
+
+
+def test_korthikanti_rows_restate_the_iteration_times_by_hand():
+    # Korthikanti et al. 2022 time one iteration (s); the rows compare tokens/s per GPU =
+    # batch · 2,048 ÷ seconds ÷ GPUs: 22B full recompute 4 · 2048 / 1.42 / 8 = 721.1,
+    # 1T with the paper's method 512 · 2048 / 71.49 / 512 = 28.65.
+    bench = _layout_bench()
+    by_label = {r[0]: r for r in bench.RUNS}
+    assert by_label["GPT 22B, 8 × A100, full recompute"][5] == pytest.approx(721.1, abs=0.1)
+    assert by_label["GPT 1T, 512 × A100, selective + sequence parallel"][5] == pytest.approx(28.65, abs=0.01)
+    full = by_label["GPT 175B, 64 × A100, full recompute"][4]
+    present = by_label["GPT 175B, 64 × A100, selective + sequence parallel"][4]
+    assert (full["recompute"], full["sequence_parallel"]) == ("full", False)
+    assert (present["recompute"], present["sequence_parallel"]) == ("selective", True)
+    assert full["tp"] * full["pp"] == 64 and full["interleave"] == 3
+
+
+def test_korthikanti_architectures_have_their_names_parameter_counts():
+    # 12·L·h² (blocks) + 51,200·h (tied embedding) + 2,048·h (positions), by hand:
+    # 22B: 12·48·6144² + 53,248·6144 = 22.07e9; 175B: 12·96·12288² + 53,248·12288 = 174.6e9;
+    # 530B: 12·105·20480² + 53,248·20480 = 529.6e9 (biases and norms add < 0.1 %).
+    from calc.arch import param_counts
+    bench = _layout_bench()
+    archs = {a.name: a for a, *_ in bench.KORTHIKANTI}
+    for name, by_hand in (("GPT 22B (Korthikanti 2022)", 22.07e9),
+                          ("GPT 175B (Korthikanti 2022)", 174.6e9),
+                          ("GPT 530B (Korthikanti 2022)", 529.6e9)):
+        assert param_counts(archs[name]).total == pytest.approx(by_hand, rel=2e-3), name
