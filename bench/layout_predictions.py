@@ -81,10 +81,6 @@ RUNS = [
      dict(tp=8, pp=12, seq_len=2048, global_batch=1152, schedule="interleaved", interleave=2,
           recompute="selective", zero_stage=1), 0.42, "mfu",
      "Megatron-LM README, strong scaling", "layout tp 8 · pp 12, v = 2 (not printed)"),
-    ("GPT 1T, 3,072 × A100", GPT_1T, "a100-80gb-sxm", 3072,
-     dict(tp=8, pp=64, seq_len=2048, global_batch=3072, schedule="interleaved", interleave=2,
-          recompute="full", zero_stage=0, sequence_parallel=False, flash_attention=False), 0.52,
-     "hfu", "Narayanan et al. 2021, abstract / Table 1", "v = 2; attention unfused (2021: before FlashAttention)"),
     # DeepSeek-V3 report (arXiv 2412.19437) §1 / §3.2: 180K H800 GPU-hours per trillion
     # tokens on 2,048 H800 = 1e12 / (180e3 · 3600) = 1,543 tokens/s per GPU; PP 16, EP 64,
     # no TP, DualPipe, ZeRO-1; §4.2: sequence 4K, batch 15,360 sequences.
@@ -94,17 +90,66 @@ RUNS = [
      "DeepSeek-V3 report §1, §3.2, §4.2", "every GEMM and attention at the FP8 peak (the run keeps attention in BF16), selective recompute"),
 ]
 
-def _megatron_gpt(size: str, n_layers: int, d_model: int, n_heads: int) -> ModelArch:
-    """A GPT of Korthikanti et al. 2022 (arXiv:2205.05198) Table 3: the Megatron-LM GPT of
-    GPT_1T above (learned positions 2,048, LayerNorm, GELU FFN 4·d, tied embeddings) at
-    its layers, hidden size and heads; vocabulary 51,200 as in Narayanan et al. 2021 (the
-    same padded GPT-2 BPE; Korthikanti's table does not print it)."""
-    return ModelArch(id=f"megatron-gpt-{size.lower()}", name=f"GPT {size} (Korthikanti 2022)",
-                     source="arXiv:2205.05198 Table 3", n_layers=n_layers, d_model=d_model,
+def _megatron_gpt(size: str, n_layers: int, d_model: int, n_heads: int, *,
+                  paper: str = "Korthikanti 2022", source: str = "arXiv:2205.05198 Table 3") -> ModelArch:
+    """A Megatron-LM GPT of Narayanan et al. 2021 (arXiv:2104.04473) Table 1 or Korthikanti
+    et al. 2022 (arXiv:2205.05198) Table 3, like GPT_1T above (learned positions 2,048,
+    LayerNorm, GELU FFN 4·d, tied embeddings) at its layers, hidden size and heads;
+    vocabulary 51,200, Narayanan et al.'s (the same padded GPT-2 BPE; Korthikanti's table
+    does not print it)."""
+    return ModelArch(id=f"megatron-gpt-{size.lower()}", name=f"GPT {size} ({paper})",
+                     source=source, n_layers=n_layers, d_model=d_model,
                      n_heads=n_heads, n_kv_heads=n_heads, head_dim=d_model // n_heads,
                      ffn_size=4 * d_model, vocab_size=51200, ffn_kind="plain",
                      tied_embeddings=True, norm="layernorm", learned_positions=2048,
                      context_length=2048)
+
+
+# Narayanan et al. 2021 (arXiv:2104.04473), Table 1: the weak-scaling runs of Megatron-LM's
+# PTD-P on Selene (A100 80GB), fp16, sequence 2,048, vocabulary 51,200, full activation
+# recomputation; "achieved teraFLOP/s per GPU" counts the recomputed forward (their Eq. 3),
+# so the row compares HFU = that ÷ 312.  The table prints the layout but not the micro-batch
+# (1 assumed) nor the interleaving depth (§5.1: the interleaved schedule is on for these
+# runs; assumed the smallest depth > 1 that splits each stage's layers evenly).
+# (billions, heads, hidden, layers, tp, pp, GPUs, batch, achieved TFLOP/s per GPU)
+NARAYANAN = [
+    ("1.7B", 24, 2304, 24, 1, 1, 32, 512, 137),
+    ("3.6B", 32, 3072, 30, 2, 1, 64, 512, 138),
+    ("7.5B", 32, 4096, 36, 4, 1, 128, 512, 142),
+    ("18B", 48, 6144, 40, 8, 1, 256, 1024, 135),
+    ("39B", 64, 8192, 48, 8, 2, 512, 1536, 138),
+    ("76B", 80, 10240, 60, 8, 4, 1024, 1792, 140),
+    ("145B", 96, 12288, 80, 8, 8, 1536, 2304, 148),
+    ("310B", 128, 16384, 96, 8, 16, 1920, 2160, 155),
+    ("530B", 128, 20480, 105, 8, 35, 2520, 2520, 163),
+    ("1T", 160, 25600, 128, 8, 64, 3072, 3072, 163),
+]
+A100_DENSE_FP16 = 312e12
+"""The peak Narayanan et al. divide by (FLOP/s): the A100's dense fp16 tensor rate."""
+
+
+def _interleave_depth(n_layers: int, pp: int) -> int:
+    """The smallest v > 1 dividing each stage's n_layers ÷ pp layers (1 without a pipeline)."""
+    per_stage = n_layers // pp
+    return 1 if pp == 1 else next(v for v in range(2, per_stage + 1) if per_stage % v == 0)
+
+
+def _narayanan(size: str, heads: int, hidden: int, layers: int, tp: int, pp: int, gpus: int,
+               batch: int, tflops: float):
+    arch = GPT_1T if size == "1T" else _megatron_gpt(size, layers, hidden, heads, paper="Narayanan 2021",
+                                                     source="arXiv:2104.04473 Table 1")
+    v = _interleave_depth(layers, pp)
+    return (f"GPT {size}, {gpus:,} × A100", arch, "a100-80gb-sxm", gpus,
+            dict(tp=tp, pp=pp, seq_len=2048, global_batch=batch, micro_batch=1,
+                 schedule="interleaved" if v > 1 else "1f1b", interleave=v, recompute="full",
+                 zero_stage=0, sequence_parallel=False, flash_attention=False, precision="fp16"),
+            tflops * 1e12 / A100_DENSE_FP16, "hfu",
+            f"Narayanan et al. 2021, Table 1 ({tflops} TFLOP/s per GPU)",
+            "; ".join(x for x in (f"v = {v}" if v > 1 else "", "micro-batch 1",
+                                  "attention unfused (2021: before FlashAttention)") if x))
+
+
+RUNS += [_narayanan(*row) for row in NARAYANAN]
 
 
 # Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models":

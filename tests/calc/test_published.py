@@ -199,3 +199,21 @@ def test_korthikanti_architectures_have_their_names_parameter_counts():
                           ("GPT 175B (Korthikanti 2022)", 174.6e9),
                           ("GPT 530B (Korthikanti 2022)", 529.6e9)):
         assert param_counts(archs[name]).total == pytest.approx(by_hand, rel=2e-3), name
+
+
+def test_narayanan_table_1_rows_by_hand():
+    # Narayanan et al. 2021 Table 1 prints achieved teraFLOP/s per GPU counting the
+    # recomputed forward: HFU = 137 / 312 = 43.9 % (1.7B), 163 / 312 = 52.2 % (1T). Its
+    # parameter column, from 12·l·h² + (51,200 + 2,048)·h by hand: 3.6B = 12·30·3072² +
+    # 53,248·3072 = 3.56e9; 145.6B = 12·80·12288² + 53,248·12288 = 145.6e9.
+    from calc.arch import param_counts
+    bench = _layout_bench()
+    by_label = {r[0]: r for r in bench.RUNS}
+    assert by_label["GPT 1.7B, 32 × A100"][5] == pytest.approx(0.439, abs=5e-4)
+    assert by_label["GPT 1T, 3,072 × A100"][5] == pytest.approx(0.522, abs=5e-4)
+    assert param_counts(by_label["GPT 3.6B, 64 × A100"][1]).total == pytest.approx(3.56e9, rel=3e-3)
+    assert param_counts(by_label["GPT 145B, 1,536 × A100"][1]).total == pytest.approx(145.6e9, rel=2e-3)
+    # interleaving: the smallest depth > 1 dividing the layers per stage (60 / 4 = 15 → 3)
+    assert [bench._interleave_depth(l, p) for l, p in ((24, 1), (48, 2), (60, 4), (105, 35), (128, 64))] \
+        == [1, 2, 3, 3, 2]
+    assert by_label["GPT 76B, 1,024 × A100"][4]["interleave"] == 3
