@@ -4,9 +4,10 @@ each published run, against what the run measured.  Prints the README table
 
 Nothing here is fitted: every constant is calc.parallel's cited one.  Where a source does not
 give a setting (schedule, recompute), the row says what was assumed.  Compared quantity:
-MFU where the source prints a model-FLOPs MFU (Llama 3, Megatron-LM), HFU where it counts
-recomputed FLOPs (Narayanan et al. 2021), tokens/s per GPU where its MFU uses another FLOP
-count (MosaicML counts non-causal attention; tokens/s does not depend on a definition).
+MFU where the source prints a model-FLOPs MFU (Llama 3, Megatron-LM), tokens/s per GPU where
+its FLOP count is another (MosaicML and Narayanan et al. count non-causal attention,
+Narayanan et al. the recomputed forward too; tokens/s does not depend on a definition) or
+where it prints a time (Korthikanti et al.).
 
     python bench/layout_predictions.py
 """
@@ -107,10 +108,14 @@ def _megatron_gpt(size: str, n_layers: int, d_model: int, n_heads: int, *,
 
 # Narayanan et al. 2021 (arXiv:2104.04473), Table 1: the weak-scaling runs of Megatron-LM's
 # PTD-P on Selene (A100 80GB), fp16, sequence 2,048, vocabulary 51,200, full activation
-# recomputation; "achieved teraFLOP/s per GPU" counts the recomputed forward (their Eq. 3),
-# so the row compares HFU = that ÷ 312.  The table prints the layout but not the micro-batch
-# (1 assumed) nor the interleaving depth (§5.1: the interleaved schedule is on for these
-# runs; assumed the smallest depth > 1 that splits each stage's layers evenly).
+# recomputation.  "Achieved teraFLOP/s per GPU" divides their Eq. 3 FLOP count by the time;
+# Eq. 3 counts every attention score (non-causal, as their unfused kernels compute them) and
+# the recomputed forward, neither of which calc.training_flops' HFU counts the same way, so
+# the rows compare tokens/s per GPU = achieved FLOP/s ÷ Eq. 3's FLOP per token,
+#     96·l·h²·(1 + s/(6h) + V/(16·l·h))   (Eq. 3 ÷ B·s),
+# which does not depend on a FLOP count.  The table prints the layout but not the
+# micro-batch (1 assumed) nor the interleaving depth (§5.1: the interleaved schedule is on
+# for these runs; assumed the smallest depth > 1 that splits each stage's layers evenly).
 # (billions, heads, hidden, layers, tp, pp, GPUs, batch, achieved TFLOP/s per GPU)
 NARAYANAN = [
     ("1.7B", 24, 2304, 24, 1, 1, 32, 512, 137),
@@ -124,8 +129,11 @@ NARAYANAN = [
     ("530B", 128, 20480, 105, 8, 35, 2520, 2520, 163),
     ("1T", 160, 25600, 128, 8, 64, 3072, 3072, 163),
 ]
-A100_DENSE_FP16 = 312e12
-"""The peak Narayanan et al. divide by (FLOP/s): the A100's dense fp16 tensor rate."""
+
+
+def narayanan_flops_per_token(layers: int, hidden: int, seq: int = 2048, vocab: int = 51200) -> float:
+    """Narayanan et al. 2021 Eq. 3 per token: 96·l·h²·(1 + s/(6h) + V/(16·l·h))   [FLOP]."""
+    return 96.0 * layers * hidden**2 * (1 + seq / (6 * hidden) + vocab / (16 * layers * hidden))
 
 
 def _interleave_depth(n_layers: int, pp: int) -> int:
@@ -142,11 +150,12 @@ def _narayanan(size: str, heads: int, hidden: int, layers: int, tp: int, pp: int
     return (f"GPT {size}, {gpus:,} × A100", arch, "a100-80gb-sxm", gpus,
             dict(tp=tp, pp=pp, seq_len=2048, global_batch=batch, micro_batch=1,
                  schedule="interleaved" if v > 1 else "1f1b", interleave=v, recompute="full",
-                 zero_stage=0, sequence_parallel=False, flash_attention=False, precision="fp16"),
-            tflops * 1e12 / A100_DENSE_FP16, "hfu",
-            f"Narayanan et al. 2021, Table 1 ({tflops} TFLOP/s per GPU)",
+                 zero_stage=0, sequence_parallel=False, flash_attention=False, attention_dropout=True,
+                 precision="fp16"),
+            tflops * 1e12 / narayanan_flops_per_token(layers, hidden), "tok/s/GPU",
+            f"Narayanan et al. 2021, Table 1 ({tflops} TFLOP/s per GPU ÷ Eq. 3 per token)",
             "; ".join(x for x in (f"v = {v}" if v > 1 else "", "micro-batch 1",
-                                  "attention unfused (2021: before FlashAttention)") if x))
+                                  "attention unfused (2021: before FlashAttention), with dropout") if x))
 
 
 RUNS += [_narayanan(*row) for row in NARAYANAN]
@@ -180,10 +189,10 @@ def _korthikanti(arch: ModelArch, gpus: int, pp: int, batch: int, micro_batch: i
             dict(tp=8, pp=pp, seq_len=2048, global_batch=batch, micro_batch=micro_batch,
                  schedule="interleaved" if interleave > 1 else "1f1b", interleave=interleave,
                  recompute="full" if full else "selective", sequence_parallel=not full,
-                 zero_stage=0, precision="fp16", flash_attention=False),
+                 zero_stage=0, precision="fp16", flash_attention=False, attention_dropout=True),
             batch * 2048 / seconds / gpus, "tok/s/GPU",
             f"Korthikanti et al. 2022 ({seconds:.2f} s/iteration, via Calculon's validation)",
-            "; ".join(x for x in (v, "attention unfused") if x))
+            "; ".join(x for x in (v, "attention unfused, with dropout") if x))
 
 
 RUNS += [_korthikanti(arch, gpus, pp, batch, mb, v, sec, mode)

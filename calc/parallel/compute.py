@@ -11,6 +11,10 @@ the sequence, every position's logits):
     attention (unfused, flash=False) QKᵀ and ·V as batched GEMMs (η_gemm of their FLOP, every
                                      score computed even when causal), the softmax as a
                                      memory-bound operator over the s×s scores (model_ops)
+    attention dropout (unfused, dropout=True)  t = bytes / (bw · η_mem(bytes)), bytes = P read,
+                                     P' written (b_a each) and a 1-byte mask per element,
+                                     forward and backward alike (the backward reads the
+                                     gradient and the mask, writes the gradient)
     norm, rope, activation, residual t = bytes / (bw · η_mem(bytes))
 
     forward F = Σ t;   backward B = 2 · GEMM + 2 · attention GEMMs + 1.5 · memory-bound;
@@ -31,6 +35,13 @@ split ``tp`` ways too (Korthikanti et al. 2022 §4.2.2).
 
 Recompute: "selective" runs the attention forward once more in the backward pass,
 "full" the whole forward (Korthikanti et al. 2022 §5).
+
+Attention dropout: Megatron-LM drops attention probabilities by default
+(``--attention-dropout`` 0.1, megatron/training/arguments.py), and its unfused attention
+does so as a separate kernel over the s×s probabilities (the 1-byte mask of Korthikanti et
+al.'s Table 2, which :func:`calc.training_memory.activation_bytes_per_layer` stores).  A
+fused attention kernel applies it in registers (no memory term), and most runs since
+(Llama, MPT) train without it, so it is counted only when asked for.
 """
 from __future__ import annotations
 
@@ -54,6 +65,10 @@ ATTENTION_EFFICIENCY = 0.5
 """Share of peak of fused attention, forward and backward: FlashAttention-2 (Dao 2023)."""
 BACKWARD_MEMORY_FACTOR = 1.5
 """Bytes of an elementwise operator's backward over its forward (3 tensors vs 2)."""
+ACT_BYTES = 2.0
+"""Bytes of a 16-bit activation element (the operators' ``act_bytes_per_elem``)."""
+DROPOUT_MASK_BYTES = 1.0
+"""Bytes per element of a dropout mask (a torch.bool tensor; Korthikanti et al. Table 2)."""
 
 _ATTN_KEYS = {"attn_fused", "attn_qk", "attn_softmax", "attn_pv"}
 _SP_SPLIT = {"norm_in", "norm_post", "norm_extra", "residual_attn", "residual_mlp"}
@@ -118,13 +133,14 @@ class StageCompute:
 @lru_cache(maxsize=4096)
 def _layer_costs(arch: ModelArch, micro_batch: int, seq_len: int, tp: int, cp: int, ep: int,
                  sequence_parallel: bool, peak: float, mem_bw: float, top: float | None,
-                 flash: bool = True):
+                 flash: bool = True, dropout: bool = False):
     s_local = max(1, seq_len // cp)
     ops = model_operators(arch, phase="prefill", batch=micro_batch, tokens=s_local,
-                          peak_flops=peak, mem_bw=mem_bw, tp=tp, flash=flash)
+                          peak_flops=peak, mem_bw=mem_bw, tp=tp, flash=flash,
+                          act_bytes_per_elem=ACT_BYTES)
     L = arch.n_layers
     gemm_t = gemm_f = gemm_eff_num = mem_t = 0.0
-    unfused_gemm = unfused_mem = 0.0
+    unfused_gemm = unfused_mem = drop_t = 0.0
     for op in ops.operators:
         if not flash and op.key in ("attn_qk", "attn_pv"):
             unfused_gemm += op.count * max(op.flops / (peak * gemm_efficiency(op.flops, top)),
@@ -132,6 +148,9 @@ def _layer_costs(arch: ModelArch, micro_batch: int, seq_len: int, tp: int, cp: i
             continue
         if not flash and op.key == "attn_softmax":
             unfused_mem += op.count * op.bytes_moved / (mem_bw * memory_efficiency(op.bytes_moved))
+            if dropout:     # the softmax's bytes are S in and P out: 2·b_a per element
+                drop = op.bytes_moved * (1.0 + DROPOUT_MASK_BYTES / (2.0 * ACT_BYTES))
+                drop_t += op.count * drop / (mem_bw * memory_efficiency(drop))
             continue
         if op.key in _ATTN_KEYS or op.key in ("lm_head", "embedding", "norm_final"):
             continue
@@ -157,8 +176,8 @@ def _layer_costs(arch: ModelArch, micro_batch: int, seq_len: int, tp: int, cp: i
         attn_t = attn_f / (peak * ATTENTION_EFFICIENCY)
         attn_b = 2 * attn_t
     else:
-        attn_t = unfused_gemm + unfused_mem
-        attn_b = 2 * unfused_gemm + BACKWARD_MEMORY_FACTOR * unfused_mem
+        attn_t = unfused_gemm + unfused_mem + drop_t
+        attn_b = 2 * unfused_gemm + BACKWARD_MEMORY_FACTOR * unfused_mem + drop_t
     head_f = 2.0 * T_local * arch.d_model * arch.vocab_size / tp
     head_eff = gemm_efficiency(head_f, top)
     head_t = head_f / (peak * head_eff)
@@ -170,12 +189,15 @@ def stage_compute(arch: ModelArch, *, micro_batch: int, seq_len: int, tp: int, c
                   ep: int = 1, layers: int, recompute: str = "selective",
                   sequence_parallel: bool = True, peak_flops: float, mem_bw: float,
                   matmul_fraction: float | None = None, last_stage: bool = True,
-                  flash_attention: bool = True) -> StageCompute:
+                  flash_attention: bool = True, attention_dropout: bool = False) -> StageCompute:
     """F, B and W of one micro-batch on a stage of ``layers`` layers (formulas: module
-    docstring).  The LM head (2·T·d·V/tp, forward) is added on the last stage."""
+    docstring).  The LM head (2·T·d·V/tp, forward) is added on the last stage.
+    ``attention_dropout``: count the unfused attention's dropout kernel (no effect with
+    ``flash_attention``)."""
     g, gf, geff, mem, at, ab, af, head_t, head_f = _layer_costs(
         arch, int(micro_batch), int(seq_len), int(tp), int(cp), int(ep), bool(sequence_parallel),
-        float(peak_flops), float(mem_bw), matmul_fraction, bool(flash_attention))
+        float(peak_flops), float(mem_bw), matmul_fraction, bool(flash_attention),
+        bool(attention_dropout) and not flash_attention)
     head = head_t if last_stage else 0.0
     fwd_layer = g + at + mem
     forward = layers * fwd_layer + head

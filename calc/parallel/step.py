@@ -140,6 +140,7 @@ class TrainingStep:
     tiers: dict = field(hash=False)
     domain_gpus: int = 0
     warnings: tuple = ()
+    attention_dropout: bool = False
 
     @property
     def tokens_per_step(self) -> int:
@@ -264,7 +265,8 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
                   interleave: int = 1, recompute: str = "selective", zero_stage: int = 1,
                   sequence_parallel: bool = True, optimizer: str = "adam-mixed",
                   network: Optional[Network] = None, overlap_dp: bool = True,
-                  precision: Optional[str] = None, flash_attention: bool = True) -> TrainingStep:
+                  precision: Optional[str] = None, flash_attention: bool = True,
+                  attention_dropout: bool = False) -> TrainingStep:
     """Predicted time and terms of one training step (formulas: the module docstring).
 
     device: a calc.hardware.Accelerator (its peak at ``precision``, default bf16; its
@@ -273,7 +275,9 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
     ValueError naming the field for a layout that cannot run (see layout_problems); a TP
     group wider than the scale-up domain is computed on the slow tier with a warning.
     ``flash_attention=False``: attention as separate kernels (QKᵀ, softmax, ·V: the runs of
-    2021-2022), timed and stored (activations) as such.
+    2021-2022), timed and stored (activations) as such; ``attention_dropout=True`` with it:
+    the dropout kernel over the attention probabilities those runs also paid (Megatron-LM's
+    default, calc.parallel.compute).
     """
     gpus = _whole("gpus", gpus)
     tp, pp, ep, cp = (_whole(n, x) for n, x in (("tp", tp), ("pp", pp), ("ep", ep), ("cp", cp)))
@@ -311,7 +315,7 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
                        layers=layers, recompute=recompute, sequence_parallel=sequence_parallel,
                        peak_flops=peak, mem_bw=bw, last_stage=True,
                        matmul_fraction=getattr(device, "matmul_fraction", None),
-                       flash_attention=flash_attention)
+                       flash_attention=flash_attention, attention_dropout=attention_dropout)
     tiers = {"tp": net.tier(tp).name, "cp": net.tier(tp * cp).name,
              "ep": net.tier(tp * cp * ep).name, "dp": net.tier(tp * cp * dp).name,
              "pp": net.tier(gpus).name}
@@ -405,7 +409,8 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
         tp=tp, pp=pp, dp=dp, ep=ep, cp=cp, micro_batch=micro_batch, n_microbatches=m, gpus=gpus,
         seq_len=seq_len, global_batch=global_batch, schedule=schedule, interleave=v,
         recompute=recompute, zero_stage=zero_stage, sequence_parallel=sequence_parallel,
-        flash_attention=flash_attention, step_seconds=step, compute_seconds=compute, bubble_seconds=bub.bubble,
+        flash_attention=flash_attention, attention_dropout=attention_dropout and not flash_attention,
+        step_seconds=step, compute_seconds=compute, bubble_seconds=bub.bubble,
         bubble_fraction=bub.bubble / step, tp_comm_seconds=m * (tp_f + tp_b),
         cp_comm_seconds=m * (cp_f + cp_b), ep_comm_seconds=m * (ep_f + ep_b),
         pp_comm_seconds=m * 2 * p2p if pp > 1 else 0.0, dp_comm_seconds=dp_exposed,

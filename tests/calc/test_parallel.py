@@ -327,6 +327,29 @@ def test_unfused_attention_costs_more_than_flash(hw, models):
     assert plain.step_seconds > fused.step_seconds and not fused.stage.attention_backward == 0
 
 
+def test_attention_dropout_of_unfused_attention_by_hand(hw, models):
+    # Megatron's unfused attention drops the probabilities in a kernel of its own: Llama-2-7B
+    # (32 heads) at tp 8, one sequence of 8,192: 32/8 · 8192² = 268.4 M elements per layer,
+    # P read and P' written (2 B each) and a 1-byte mask = 5 B each = 1.342 GB, at 90 % of
+    # HBM (Calculon's η_mem above 100 MB); the backward moves as much (gradient and mask in,
+    # gradient out), and selective recomputation runs the forward once more.
+    arch, dev = models["llama-2-7b"], hw["h100-sxm"]
+    kw = dict(device=dev, gpus=8, tp=8, seq_len=8192, global_batch=8, recompute="selective",
+              flash_attention=False)
+    plain = training_step(arch, **kw)
+    drop = training_step(arch, attention_dropout=True, **kw)
+    t = 32 / 8 * 8192**2 * 5 / (dev.mem_bw * 0.90)
+    assert drop.stage.attention - plain.stage.attention == pytest.approx(t)
+    assert drop.stage.attention_backward - plain.stage.attention_backward == pytest.approx(t)
+    layers = arch.n_layers
+    assert drop.stage.backward - plain.stage.backward == pytest.approx(2 * layers * t)
+    assert drop.attention_dropout and not plain.attention_dropout
+    # a fused kernel applies dropout in registers: nothing changes
+    fused = training_step(arch, **{**kw, "flash_attention": True})
+    fused_drop = training_step(arch, attention_dropout=True, **{**kw, "flash_attention": True})
+    assert fused_drop.step_seconds == fused.step_seconds and not fused_drop.attention_dropout
+
+
 def test_1f1b_with_chunks_is_the_interleaved_schedule(hw, models):
     # calc.training_memory spells interleaving as 1F1B with interleave ≥ 2: the same step
     arch, dev = models["llama-3.1-70b"], hw["h100-sxm"]
