@@ -171,7 +171,8 @@ def _layer_costs(arch: ModelArch, micro_batch: int, seq_len: int, tp: int, cp: i
             nbytes = op.bytes_moved / (tp if (sequence_parallel and op.key in _SP_SPLIT) else 1)
             mem_t += n * nbytes / (mem_bw * memory_efficiency(nbytes))
     T_local = micro_batch * s_local
-    attn_f = float(attention_flops_per_token(arch, seq_len, causal=True)) * T_local / tp
+    # executed attention FLOP: a fused kernel skips the masked half, unfused QKᵀ and ·V do not
+    attn_f = float(attention_flops_per_token(arch, seq_len, causal=flash)) * T_local / tp
     if flash:
         attn_t = attn_f / (peak * ATTENTION_EFFICIENCY)
         attn_b = 2 * attn_t

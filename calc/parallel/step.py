@@ -40,7 +40,8 @@ activation element, d = d_model):
     step          pipeline + DP exposed + optimizer
 
     MFU = model FLOP per token · tokens per step / (step · GPUs · peak)   (PaLM App. B)
-    HFU = the same with the recomputed FLOP
+    HFU = the same with the recomputed FLOP, and every attention score when attention
+          is unfused (its QKᵀ and ·V compute the masked half too)
 
 Not modelled (say so beside every prediction): stragglers and slow nodes, data loading,
 kernel launch gaps and CPU overhead, checkpointing, failures and restarts, NCCL's choice of
@@ -393,9 +394,12 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
 
     step = bub.seconds + dp_exposed + opt
     fpt = flops_per_token(arch, seq_len, causal=True, recompute=recompute)
+    # hardware FLOPs are what runs: an unfused attention computes every score of the s×s
+    # matrix (the causal mask is applied after), a fused kernel skips the masked blocks
+    hw_fpt = fpt if flash_attention else flops_per_token(arch, seq_len, causal=False, recompute=recompute)
     tokens = global_batch * seq_len
     mfu = fpt.model * tokens / (step * gpus * peak)
-    hfu = fpt.hardware * tokens / (step * gpus * peak)
+    hfu = hw_fpt.hardware * tokens / (step * gpus * peak)
 
     cap = device.memory_bytes
     mem = training_memory(arch, seq_len=seq_len, micro_batch=micro_batch, dp=dp, tp=tp, pp=pp,
@@ -419,7 +423,7 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
         ep_comm_hidden_seconds=m * (ep_total_f + ep_total_b - ep_f - ep_b),
         dp_comm_hidden_seconds=max(0.0, dp_total - dp_exposed),
         mfu=mfu, hfu=hfu, tokens_per_s=tokens / step, model_flops_per_token=fpt.model,
-        hardware_flops_per_token=fpt.hardware, peak_flops=peak, gemm_efficiency=sc.gemm_eff,
+        hardware_flops_per_token=hw_fpt.hardware, peak_flops=peak, gemm_efficiency=sc.gemm_eff,
         forward_seconds=F_all, backward_seconds=B_all,
         weight_grad_seconds=min(sc.weight_grad, B_all), stage=sc, memory=mem, memory_capacity=cap, fits=fits, tiers=tiers,
         warnings=tuple(p[0] for p in problems))

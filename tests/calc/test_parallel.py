@@ -357,3 +357,20 @@ def test_1f1b_with_chunks_is_the_interleaved_schedule(hw, models):
     a = training_step(arch, schedule="1f1b", **kw)
     b = training_step(arch, schedule="interleaved", **kw)
     assert a.schedule == "interleaved" and a.step_seconds == pytest.approx(b.step_seconds)
+
+
+def test_unfused_attention_hfu_counts_every_score(hw, models):
+    # HFU counts the FLOPs that run: unfused QKᵀ and ·V compute all s² scores, so the
+    # hardware count per token adds the causal half back: forward attention per token
+    # non-causal 4·L·s·A = 4·32·8192·4096 = 4.295 GFLOP vs causal about half; with selective
+    # recompute the hardware count is 6N + 4 × forward attention (fwd, bwd 2×, recompute).
+    arch, dev = models["llama-2-7b"], hw["h100-sxm"]
+    kw = dict(device=dev, gpus=8, tp=8, seq_len=8192, global_batch=8, recompute="selective")
+    fused = training_step(arch, **kw)
+    plain = training_step(arch, flash_attention=False, **kw)
+    extra = plain.hardware_flops_per_token - fused.hardware_flops_per_token
+    full = 4 * 32 * 8192 * 4096
+    assert extra == pytest.approx(4 * full / 2, rel=1e-3)     # the masked half, four times
+    assert plain.model_flops_per_token == fused.model_flops_per_token
+    assert plain.hfu == pytest.approx(plain.hardware_flops_per_token * plain.tokens_per_s
+                                      / (8 * plain.peak_flops))
