@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from calc.arch import ModelArch  # noqa: E402
 from calc.hardware import load_hardware  # noqa: E402
 from calc.models import load_models  # noqa: E402
-from calc.parallel import training_step  # noqa: E402
+from calc.parallel import custom_network, training_step  # noqa: E402
 
 # GPT 1T of Narayanan et al. 2021, Table 1: 128 layers, hidden 25600, 160 heads, seq 2048,
 # vocabulary 51200 (GPT-2 BPE padded), plain GELU FFN 4h.
@@ -199,6 +199,29 @@ RUNS += [_korthikanti(arch, gpus, pp, batch, mb, v, sec, mode)
          for arch, gpus, pp, batch, mb, v, full_s, present_s in KORTHIKANTI
          for mode, sec in (("full", full_s), ("present", present_s))]
 
+
+# BLOOM 176B (BigScience, train/tr11-176B-ml: README and tr11-176B-ml.slurm, commit e726b159):
+# 70 layers, hidden 14336, 112 heads, vocabulary padded to 250,880, ALiBi (no position
+# table), LayerNorm, GELU FFN 4h, Linear biases, tied embeddings; Megatron-DeepSpeed, bf16,
+# TP 4 · PP 12 · DP 8 on 384 A100 80GB, micro-batch 2, global batch 2,048 of 2,048 tokens,
+# activation checkpointing (full), its BF16 optimizer's own ZeRO-1, Megatron's default
+# dropout 0.1.  Measured, the log line that ends epoch one (iteration 85,376): 104.70 s per
+# iteration = 2048 · 2048 / 104.70 / 384 = 104.3 tokens/s per GPU (the log's 149.77 TFLOPs).
+BLOOM_176B = ModelArch(id="bloom-176b-bench", name="BLOOM 176B", source="bigscience-workshop/bigscience train/tr11-176B-ml",
+                       n_layers=70, d_model=14336, n_heads=112, n_kv_heads=112, head_dim=128,
+                       ffn_size=4 * 14336, vocab_size=250880, ffn_kind="plain", tied_embeddings=True,
+                       norm="layernorm", context_length=2048, attention_bias="all", mlp_bias=True)
+# Jean Zay's A100 nodes: 8 GPUs on NVLink and "4 OmniPath links" per node (the README);
+# Omni-Path's link rate is 100 Gb/s, so 4 · 100 / 8 bits / 8 GPUs = 6.25 GB/s per GPU beyond
+# the node (a quarter of a DGX A100's 25), Calculon's efficiencies as for every network.
+JEAN_ZAY_A100 = custom_network(8, 300e9, 4 * 100e9 / 8 / 8,
+                               source="BigScience tr11 README: 8 A100 per node, 4 OmniPath (100 Gb/s) links")
+RUNS.append(("BLOOM 176B, 384 × A100", BLOOM_176B, "a100-80gb-sxm", 384,
+             dict(tp=4, pp=12, seq_len=2048, global_batch=2048, micro_batch=2, schedule="1f1b",
+                  recompute="full", sequence_parallel=False, zero_stage=1, flash_attention=False,
+                  attention_dropout=True, network=JEAN_ZAY_A100),
+             2048 * 2048 / 104.70 / 384, "tok/s/GPU", "BigScience tr11-176B-ml README (104.70 s/iteration)",
+             "Omni-Path 6.25 GB/s per GPU across nodes; DeepSpeed's 1F1B; attention unfused, with dropout"))
 
 # llm-foundry's benchmark tables: (model, device, GPUs, sequence, global batch, micro-batch,
 # recompute, published tokens/s per GPU).

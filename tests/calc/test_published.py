@@ -221,3 +221,17 @@ def test_narayanan_table_1_rows_by_hand():
     assert [bench._interleave_depth(l, p) for l, p in ((24, 1), (48, 2), (60, 4), (105, 35), (128, 64))] \
         == [1, 2, 3, 3, 2]
     assert by_label["GPT 76B, 1,024 × A100"][4]["interleave"] == 3
+
+
+def test_bloom_row_by_hand():
+    # BigScience tr11-176B-ml: 104.70 s for 2,048 sequences of 2,048 tokens on 384 GPUs =
+    # 104.3 tokens/s per GPU; parameters l·(12h² + 13h) + v·h (the README's own formula,
+    # without its position term: ALiBi has none) = 70·2,466,437,120 + 250,880·14,336 =
+    # 176,247,214,080, plus the final LayerNorm's 2h; Omni-Path 4 × 100 Gb/s per 8 GPUs.
+    from calc.arch import param_counts
+    bench = _layout_bench()
+    row = next(r for r in bench.RUNS if r[0] == "BLOOM 176B, 384 × A100")
+    assert row[5] == pytest.approx(104.32, abs=0.01)
+    assert param_counts(bench.BLOOM_176B).total == 176_247_214_080 + 2 * 14336
+    assert bench.JEAN_ZAY_A100.tier(16).bandwidth == pytest.approx(6.25e9)
+    assert bench.JEAN_ZAY_A100.tier(8).name == "scale_up"
