@@ -152,3 +152,19 @@ def test_add_this_layout_to_the_plans(lang, named):
     assert any(added.name in s.value for s in at.success)       # "Added “…”": the message names it
     assert added.mfu == pytest.approx(best.mfu)
     assert (added.tp, added.pp, added.n_gpus, added.seq_len) == (best.tp, best.pp, 64, 4096)
+
+
+def test_attention_dropout_is_asked_only_without_flash_attention():
+    # FlashAttention on: no dropout checkbox (a fused kernel drops in registers). Off: the
+    # checkbox appears, and ticking it shows the step of search_layouts(attention_dropout=True)
+    at = open_app_page(PAGE, "en", timeout=120, **RUN)
+    assert not any(c.key == "dropout" for c in at.checkbox)
+    at = open_app_page(PAGE, "en", timeout=120, flash="false", **RUN)
+    assert not at.exception
+    plain = _search(flash_attention=False)[0]
+    assert at.metric[0].value == format_si(plain.step_seconds, "s")
+    at.checkbox(key="dropout").check().run()
+    assert not at.exception
+    dropped = _search(flash_attention=False, attention_dropout=True)[0]
+    assert format_si(dropped.step_seconds, "s") != format_si(plain.step_seconds, "s")
+    assert at.metric[0].value == format_si(dropped.step_seconds, "s")

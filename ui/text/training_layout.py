@@ -68,6 +68,12 @@ EN = {
                                   "memory. Off: QKᵀ, softmax and ·V as separate kernels, as "
                                   "the 2021-2022 Megatron runs did (slower, more activation "
                                   "memory without recomputation).",
+    "training_layout.dropout": "Attention dropout",
+    "training_layout.dropout_help": "Megatron-LM drops 10 % of the attention probabilities by "
+                                    "default; without FlashAttention that is one more pass over "
+                                    "the s×s probabilities (read, write and a 1-byte mask, in "
+                                    "the backward pass too). On for the 2021-2022 Megatron runs; "
+                                    "Llama-style runs train without dropout.",
     "training_layout.net_heading": "The network",
     "training_layout.net": "Network",
     "training_layout.net_help": "The device's reference system from hardware.toml (GPUs per "
@@ -273,6 +279,10 @@ ZH = {
     "training_layout.flash_help": "融合的注意力（Dao 等 2022）：s×s 的注意力分数不写回显存。关闭时 QKᵀ、softmax "
                                   "和 ·V 是三个独立 kernel，如 2021–2022 年的 Megatron 训练（更慢，不重计算时激活"
                                   "显存更多）。",
+    "training_layout.dropout": "注意力 dropout",
+    "training_layout.dropout_help": "Megatron-LM 默认丢弃 10% 的注意力概率；不用 FlashAttention 时，这是对 s×s 概率矩阵"
+                                    "多出的一遍读写（读、写，外加 1 字节的掩码，反向同样一遍）。2021–2022 年的 Megatron "
+                                    "训练应打开；Llama 一类的训练不用 dropout。",
     "training_layout.net_heading": "网络",
     "training_layout.net": "网络",
     "training_layout.net_help": "hardware.toml 中该设备的参考系统（每个 NVLink 域的 GPU 数、域内及到 "

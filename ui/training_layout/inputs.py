@@ -4,7 +4,9 @@ URL names (README, "Share links"): ``gpus`` (the cluster, as on the Training tim
 ``seq``, ``gbatch`` and ``gbatch_unit`` (seq / tokens), ``recompute`` (none / selective /
 full), ``zero`` (0-3), ``schedule`` (1f1b / zb1p / dualpipe) and ``interleave`` (model chunks per
 GPU; 1F1B with interleave ≥ 2 is the interleaved schedule), ``sp`` (sequence parallelism,
-true / false), ``flash`` (FlashAttention, true / false) — the names and meanings of the Training time page's memory section.
+true / false), ``flash`` (FlashAttention, true / false) — the names and meanings of the Training time page's memory section —
+and ``dropout`` (attention dropout as a kernel of its own, true / false; asked only when
+FlashAttention is off).
 """
 from __future__ import annotations
 
@@ -31,13 +33,15 @@ class LayoutInputs:
     interleave: int
     sequence_parallel: bool
     flash_attention: bool = True
+    attention_dropout: bool = False
 
     def search_kwargs(self) -> dict:
         """training_step's fixed arguments."""
         return {"recompute": self.recompute, "zero_stage": self.zero_stage,
                 "schedule": self.schedule, "interleave": self.interleave,
                 "sequence_parallel": self.sequence_parallel,
-                "flash_attention": self.flash_attention}
+                "flash_attention": self.flash_attention,
+                "attention_dropout": self.attention_dropout}
 
 
 def render_inputs(t) -> LayoutInputs | None:
@@ -71,6 +75,10 @@ def render_inputs(t) -> LayoutInputs | None:
     sp = bound_checkbox(t("training_layout.sp"), "sp", value=True, help=t("training_layout.sp_help"))
     flash = bound_checkbox(t("training_layout.flash"), "flash", value=True,
                            help=t("training_layout.flash_help"))
+    dropout = False
+    if not flash:
+        dropout = bound_checkbox(t("training_layout.dropout"), "dropout", value=False,
+                                 help=t("training_layout.dropout_help"))
     if gpus is None or seq is None or gbatch is None or interleave is None:
         return None
     if schedule == "1f1b" and interleave > 1:
@@ -84,4 +92,4 @@ def render_inputs(t) -> LayoutInputs | None:
         st.caption(t("training_layout.gbatch_tokens_note", tokens=format_quantity(gbatch),
                      seqs=f"{seqs:,}", seq=format_quantity(seq)))
     return LayoutInputs(int(gpus), int(seq), seqs, recompute, int(zero), schedule, int(interleave),
-                        bool(sp), bool(flash))
+                        bool(sp), bool(flash), bool(dropout) and not flash)
