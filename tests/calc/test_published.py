@@ -235,3 +235,16 @@ def test_bloom_row_by_hand():
     assert param_counts(bench.BLOOM_176B).total == 176_247_214_080 + 2 * 14336
     assert bench.JEAN_ZAY_A100.tier(16).bandwidth == pytest.approx(6.25e9)
     assert bench.JEAN_ZAY_A100.tier(8).name == "scale_up"
+
+
+def test_readme_megatron_era_summary_is_the_tables_own():
+    # "the 19 Megatron-era A100 rows ... sit at 0.98-1.20, median 1.12": recomputed from the
+    # rows, so a change to the model that moves them must rewrite the sentence
+    import statistics
+    bench = _layout_bench()
+    ratios = [r[5] for r in bench.rows()
+              if any(k in r[6] for k in ("Narayanan", "Korthikanti", "BigScience"))]
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    claim = (f"Together the {len(ratios)} Megatron-era A100 rows (Narayanan, Korthikanti, BLOOM) sit at\n"
+             f"  {min(ratios):.2f}-{max(ratios):.2f}, median {statistics.median(ratios):.2f}")
+    assert claim in readme
