@@ -558,6 +558,23 @@ def test_first_token_latency_against_tensorrt_llm_batch_1():
     assert not stale, "rerun python bench/serving_predictions.py into the README:\n" + "\n".join(stale)
 
 
+def test_serving_page_states_the_measured_first_token_ranges():
+    # The Serving page's definitions say what the TTFT leaves out, with the ranges measured
+    # against TensorRT-LLM (rounded to one decimal, both languages): recomputed here so a
+    # model change that moves them must rewrite the sentence.
+    from ui.text.serving import EN, ZH
+    bench, _ = _serving_bench()
+    cells = bench.ttft_cells()
+    long = [est / pub for *_, isl, pub, _b, est in cells if isl >= 2048]
+    short = [est / pub for *_, isl, pub, _b, est in cells if isl < 2048]
+    f = lambda r: (f"{min(r):.1f}", f"{max(r):.1f}")
+    (lo_l, hi_l), (lo_s, hi_s) = f(long), f(short)
+    assert f"{lo_l}-{hi_l}× the measurement for 2,048-token prompts but {lo_s}-{hi_s}× for " \
+           f"128-token" in EN["serving.definitions"]
+    assert f"2,048 token 的提示是实测的 {lo_l}–{hi_l} 倍" in ZH["serving.definitions"]
+    assert f"128 token 的提示只有 {lo_s}–{hi_s} 倍" in ZH["serving.definitions"]
+
+
 def test_serving_plan_carries_the_estimate_into_the_plans_table():
     # Plans shows a serving plan's decode bound and the same "at efficiency": the plan built
     # from the Serving page sets efficiency = estimate ÷ bound, so Plans' tokens/s at
