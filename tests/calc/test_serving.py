@@ -571,8 +571,8 @@ def test_serving_page_states_the_measured_first_token_ranges():
     (lo_l, hi_l), (lo_s, hi_s) = f(long), f(short)
     assert f"{lo_l}-{hi_l}× the measurement for 2,048-token prompts but {lo_s}-{hi_s}× for " \
            f"128-token" in EN["serving.definitions"]
-    assert f"2,048 token 的提示是实测的 {lo_l}–{hi_l} 倍" in ZH["serving.definitions"]
-    assert f"128 token 的提示只有 {lo_s}–{hi_s} 倍" in ZH["serving.definitions"]
+    assert f"2,048 token 的提示词是实测的 {lo_l}–{hi_l} 倍" in ZH["serving.definitions"]
+    assert f"128 token 的提示词只有 {lo_s}–{hi_s} 倍" in ZH["serving.definitions"]
 
 
 def test_serving_plan_carries_the_estimate_into_the_plans_table():

@@ -261,8 +261,8 @@ ZH = {
                            "排队 + 预填充（预填充与解码分离时再加 KV 传输）。**TPOT** 是第一个 token 之后相邻输出 token 的平均间隔。"
                            "**每个用户**的 tokens/秒 = 1 / TPOT；每张卡的 = 输出 tokens/秒 ÷ GPU 数。"
                            "**未计入：** 推理引擎每个请求的固定开销（调度、分词、采样、启动 kernel）：与 TensorRT-LLM "
-                           "公布的批大小为 1 的延迟相比，这里的 TTFT 对 2,048 token 的提示是实测的 0.8–1.1 倍，"
-                           "对 128 token 的提示只有 0.4–0.6 倍（见 README「First-token latency at batch 1」）。",
+                           "公布的批大小为 1 的延迟相比，这里的 TTFT 对 2,048 token 的提示词是实测的 0.8–1.1 倍，"
+                           "对 128 token 的提示词只有 0.4–0.6 倍（见 README「First-token latency」一节）。",
     "serving.no_model": "侧边栏的模型是「自定义：只填参数量」：规划推理服务需要模型结构（它的 KV cache）。这里显示 **{name}**；"
                         "可在侧边栏选择任意模型。",
     "serving.use_default": "使用 {name}",
