@@ -23,13 +23,24 @@ from calc.hardware import load_hardware  # noqa: E402
 from calc.models import load_models  # noqa: E402
 from calc.parallel import custom_network, training_step  # noqa: E402
 
-# GPT 1T of Narayanan et al. 2021, Table 1: 128 layers, hidden 25600, 160 heads, seq 2048,
-# vocabulary 51200 (GPT-2 BPE padded), plain GELU FFN 4h.
-GPT_1T = ModelArch(id="gpt-1t", name="GPT 1T (Narayanan 2021)", source="arXiv:2104.04473 Table 1",
-                   n_layers=128, d_model=25600, n_heads=160, n_kv_heads=160, head_dim=160,
-                   ffn_size=102400, vocab_size=51200, ffn_kind="plain", tied_embeddings=True,
-                   norm="layernorm", learned_positions=2048, context_length=2048)
 
+def _megatron_gpt(size: str, n_layers: int, d_model: int, n_heads: int, *,
+                  paper: str = "Korthikanti 2022", source: str = "arXiv:2205.05198 Table 3") -> ModelArch:
+    """A Megatron-LM GPT of Narayanan et al. 2021 (arXiv:2104.04473) Table 1 or Korthikanti
+    et al. 2022 (arXiv:2205.05198) Table 3 (learned positions 2,048, LayerNorm, GELU FFN
+    4·d, tied embeddings) at its layers, hidden size and heads;
+    vocabulary 51,200, Narayanan et al.'s (the same padded GPT-2 BPE; Korthikanti's table
+    does not print it)."""
+    return ModelArch(id=f"megatron-gpt-{size.lower()}", name=f"GPT {size} ({paper})",
+                     source=source, n_layers=n_layers, d_model=d_model,
+                     n_heads=n_heads, n_kv_heads=n_heads, head_dim=d_model // n_heads,
+                     ffn_size=4 * d_model, vocab_size=51200, ffn_kind="plain",
+                     tied_embeddings=True, norm="layernorm", learned_positions=2048,
+                     context_length=2048)
+
+
+# GPT 1T of Narayanan et al. 2021, Table 1: 128 layers, hidden 25600, 160 heads.
+GPT_1T = _megatron_gpt("1T", 128, 25600, 160, paper="Narayanan 2021", source="arXiv:2104.04473 Table 1")
 
 
 def _mpt_benchmark(size: str, n_layers: int, d_model: int, n_heads: int) -> ModelArch:
@@ -91,19 +102,9 @@ RUNS = [
      "DeepSeek-V3 report §1, §3.2, §4.2", "every GEMM and attention at the FP8 peak (the run keeps attention in BF16), selective recompute"),
 ]
 
-def _megatron_gpt(size: str, n_layers: int, d_model: int, n_heads: int, *,
-                  paper: str = "Korthikanti 2022", source: str = "arXiv:2205.05198 Table 3") -> ModelArch:
-    """A Megatron-LM GPT of Narayanan et al. 2021 (arXiv:2104.04473) Table 1 or Korthikanti
-    et al. 2022 (arXiv:2205.05198) Table 3, like GPT_1T above (learned positions 2,048,
-    LayerNorm, GELU FFN 4·d, tied embeddings) at its layers, hidden size and heads;
-    vocabulary 51,200, Narayanan et al.'s (the same padded GPT-2 BPE; Korthikanti's table
-    does not print it)."""
-    return ModelArch(id=f"megatron-gpt-{size.lower()}", name=f"GPT {size} ({paper})",
-                     source=source, n_layers=n_layers, d_model=d_model,
-                     n_heads=n_heads, n_kv_heads=n_heads, head_dim=d_model // n_heads,
-                     ffn_size=4 * d_model, vocab_size=51200, ffn_kind="plain",
-                     tied_embeddings=True, norm="layernorm", learned_positions=2048,
-                     context_length=2048)
+# What every Megatron-era A100 run below shares: sequence 2,048, attention unfused (before
+# FlashAttention) with Megatron's default dropout 0.1 as a kernel of its own.
+MEGATRON_2022 = dict(seq_len=2048, flash_attention=False, attention_dropout=True)
 
 
 # Narayanan et al. 2021 (arXiv:2104.04473), Table 1: the weak-scaling runs of Megatron-LM's
@@ -144,14 +145,13 @@ def _interleave_depth(n_layers: int, pp: int) -> int:
 
 def _narayanan(size: str, heads: int, hidden: int, layers: int, tp: int, pp: int, gpus: int,
                batch: int, tflops: float):
-    arch = GPT_1T if size == "1T" else _megatron_gpt(size, layers, hidden, heads, paper="Narayanan 2021",
-                                                     source="arXiv:2104.04473 Table 1")
+    arch = _megatron_gpt(size, layers, hidden, heads, paper="Narayanan 2021",
+                         source="arXiv:2104.04473 Table 1")
     v = _interleave_depth(layers, pp)
     return (f"GPT {size}, {gpus:,} × A100", arch, "a100-80gb-sxm", gpus,
-            dict(tp=tp, pp=pp, seq_len=2048, global_batch=batch, micro_batch=1,
+            dict(MEGATRON_2022, tp=tp, pp=pp, global_batch=batch, micro_batch=1,
                  schedule="interleaved" if v > 1 else "1f1b", interleave=v, recompute="full",
-                 zero_stage=0, sequence_parallel=False, flash_attention=False, attention_dropout=True,
-                 precision="fp16"),
+                 zero_stage=0, sequence_parallel=False, precision="fp16"),
             tflops * 1e12 / narayanan_flops_per_token(layers, hidden), "tok/s/GPU",
             f"Narayanan et al. 2021, Table 1 ({tflops} TFLOP/s per GPU ÷ Eq. 3 per token)",
             "; ".join(x for x in (f"v = {v}" if v > 1 else "", "micro-batch 1",
@@ -186,10 +186,10 @@ def _korthikanti(arch: ModelArch, gpus: int, pp: int, batch: int, micro_batch: i
              f"{'full recompute' if full else 'selective + sequence parallel'}")
     v = f"v = {interleave} (Calculon's config)" if interleave > 1 else ""
     return (label, arch, "a100-80gb-sxm", gpus,
-            dict(tp=8, pp=pp, seq_len=2048, global_batch=batch, micro_batch=micro_batch,
+            dict(MEGATRON_2022, tp=8, pp=pp, global_batch=batch, micro_batch=micro_batch,
                  schedule="interleaved" if interleave > 1 else "1f1b", interleave=interleave,
                  recompute="full" if full else "selective", sequence_parallel=not full,
-                 zero_stage=0, precision="fp16", flash_attention=False, attention_dropout=True),
+                 zero_stage=0, precision="fp16"),
             batch * 2048 / seconds / gpus, "tok/s/GPU",
             f"Korthikanti et al. 2022 ({seconds:.2f} s/iteration, via Calculon's validation)",
             "; ".join(x for x in (v, "attention unfused, with dropout") if x))
@@ -213,13 +213,14 @@ BLOOM_176B = ModelArch(id="bloom-176b-bench", name="BLOOM 176B", source="bigscie
                        norm="layernorm", context_length=2048, attention_bias="all", mlp_bias=True)
 # Jean Zay's A100 nodes: 8 GPUs on NVLink and "4 OmniPath links" per node (the README);
 # Omni-Path's link rate is 100 Gb/s, so 4 · 100 / 8 bits / 8 GPUs = 6.25 GB/s per GPU beyond
-# the node (a quarter of a DGX A100's 25), Calculon's efficiencies as for every network.
-JEAN_ZAY_A100 = custom_network(8, 300e9, 4 * 100e9 / 8 / 8,
+# the node (a quarter of a DGX A100's 25); NVLink as hardware.toml's A100, Calculon's
+# efficiencies as for every network.
+_A100 = load_hardware()["a100-80gb-sxm"]
+JEAN_ZAY_A100 = custom_network(_A100.scale_up_gpus, _A100.scale_up_bw, 4 * 100e9 / 8 / 8,
                                source="BigScience tr11 README: 8 A100 per node, 4 OmniPath (100 Gb/s) links")
 RUNS.append(("BLOOM 176B, 384 × A100", BLOOM_176B, "a100-80gb-sxm", 384,
-             dict(tp=4, pp=12, seq_len=2048, global_batch=2048, micro_batch=2, schedule="1f1b",
-                  recompute="full", sequence_parallel=False, zero_stage=1, flash_attention=False,
-                  attention_dropout=True, network=JEAN_ZAY_A100),
+             dict(MEGATRON_2022, tp=4, pp=12, global_batch=2048, micro_batch=2, schedule="1f1b",
+                  recompute="full", sequence_parallel=False, zero_stage=1, network=JEAN_ZAY_A100),
              2048 * 2048 / 104.70 / 384, "tok/s/GPU", "BigScience tr11-176B-ml README (104.70 s/iteration)",
              "Omni-Path 6.25 GB/s per GPU across nodes; DeepSpeed's 1F1B; attention unfused, with dropout"))
 

@@ -65,8 +65,8 @@ ATTENTION_EFFICIENCY = 0.5
 """Share of peak of fused attention, forward and backward: FlashAttention-2 (Dao 2023)."""
 BACKWARD_MEMORY_FACTOR = 1.5
 """Bytes of an elementwise operator's backward over its forward (3 tensors vs 2)."""
-ACT_BYTES = 2.0
-"""Bytes of a 16-bit activation element (the operators' ``act_bytes_per_elem``)."""
+ACT_BYTES_PER_ELEM = 2.0
+"""Bytes per activation element (BF16): the operators' and the ones sent between GPUs."""
 DROPOUT_MASK_BYTES = 1.0
 """Bytes per element of a dropout mask (a torch.bool tensor; Korthikanti et al. Table 2)."""
 
@@ -137,7 +137,7 @@ def _layer_costs(arch: ModelArch, micro_batch: int, seq_len: int, tp: int, cp: i
     s_local = max(1, seq_len // cp)
     ops = model_operators(arch, phase="prefill", batch=micro_batch, tokens=s_local,
                           peak_flops=peak, mem_bw=mem_bw, tp=tp, flash=flash,
-                          act_bytes_per_elem=ACT_BYTES)
+                          act_bytes_per_elem=ACT_BYTES_PER_ELEM)
     L = arch.n_layers
     gemm_t = gemm_f = gemm_eff_num = mem_t = 0.0
     unfused_gemm = unfused_mem = drop_t = 0.0
@@ -149,7 +149,7 @@ def _layer_costs(arch: ModelArch, micro_batch: int, seq_len: int, tp: int, cp: i
         if not flash and op.key == "attn_softmax":
             unfused_mem += op.count * op.bytes_moved / (mem_bw * memory_efficiency(op.bytes_moved))
             if dropout:     # the softmax's bytes are S in and P out: 2·b_a per element
-                drop = op.bytes_moved * (1.0 + DROPOUT_MASK_BYTES / (2.0 * ACT_BYTES))
+                drop = op.bytes_moved * (1.0 + DROPOUT_MASK_BYTES / (2.0 * ACT_BYTES_PER_ELEM))
                 drop_t += op.count * drop / (mem_bw * memory_efficiency(drop))
             continue
         if op.key in _ATTN_KEYS or op.key in ("lm_head", "embedding", "norm_final"):

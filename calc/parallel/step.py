@@ -57,7 +57,8 @@ from ..arch import ModelArch, attention_width, param_counts
 from ..placement import MEMORY_RESERVE
 from ..training_flops import flops_per_token
 from ..training_memory import TrainingMemory, training_memory
-from .compute import StageCompute, layers_on_worst_stage, memory_efficiency, stage_compute
+from .compute import (ACT_BYTES_PER_ELEM, StageCompute, layers_on_worst_stage, memory_efficiency,
+                      stage_compute)
 from .network import Network, collective_seconds, network_for
 from .schedules import SCHEDULES, pipeline_bubble
 
@@ -72,8 +73,6 @@ DP_BUCKET_PARAMS = 40e6
 """Parameters per gradient bucket: Megatron-LM DistributedDataParallelConfig.bucket_size."""
 OPTIMIZER_STEP_BYTES_PER_PARAM = 30.0
 """HBM bytes per parameter of one Adam step (see the module docstring)."""
-ACT_BYTES_PER_ELEM = 2.0
-"""Bytes per activation element sent between GPUs (BF16)."""
 
 PROBLEMS = ("gpus_not_divisible", "tp_heads", "tp_crosses_domain", "pp_layers", "cp_seq",
             "ep_dense", "ep_experts", "ep_dp", "batch_not_divisible", "interleave_pp",
@@ -286,6 +285,7 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
     seq_len = _whole("seq_len", seq_len)
     global_batch = _whole("global_batch", global_batch)
     interleave = _whole("interleave", interleave)
+    attention_dropout = bool(attention_dropout) and not flash_attention   # fused: in registers
     if schedule not in SCHEDULES:
         raise ValueError(f"schedule must be one of {', '.join(SCHEDULES)}, got {schedule!r}")
     if schedule == "1f1b" and interleave > 1:
@@ -413,7 +413,7 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
         tp=tp, pp=pp, dp=dp, ep=ep, cp=cp, micro_batch=micro_batch, n_microbatches=m, gpus=gpus,
         seq_len=seq_len, global_batch=global_batch, schedule=schedule, interleave=v,
         recompute=recompute, zero_stage=zero_stage, sequence_parallel=sequence_parallel,
-        flash_attention=flash_attention, attention_dropout=attention_dropout and not flash_attention,
+        flash_attention=flash_attention, attention_dropout=attention_dropout,
         step_seconds=step, compute_seconds=compute, bubble_seconds=bub.bubble,
         bubble_fraction=bub.bubble / step, tp_comm_seconds=m * (tp_f + tp_b),
         cp_comm_seconds=m * (cp_f + cp_b), ep_comm_seconds=m * (ep_f + ep_b),

@@ -92,4 +92,4 @@ def render_inputs(t) -> LayoutInputs | None:
         st.caption(t("training_layout.gbatch_tokens_note", tokens=format_quantity(gbatch),
                      seqs=f"{seqs:,}", seq=format_quantity(seq)))
     return LayoutInputs(int(gpus), int(seq), seqs, recompute, int(zero), schedule, int(interleave),
-                        bool(sp), bool(flash), bool(dropout) and not flash)
+                        bool(sp), bool(flash), bool(dropout))
