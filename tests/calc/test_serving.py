@@ -293,6 +293,37 @@ def test_simulator_one_request():
     assert s.tpot_p50 == pytest.approx(step_time(r, 1, 4250, 0, 0, BOUND).seconds, rel=1e-3)
 
 
+@pytest.mark.parametrize("m0, m1, c0, c1, q", [
+    (5e-3, 2e-6, 3e-3, 5e-6, 1e-5),     # memory-bound first, compute-bound from step 667 on
+    (3e-3, 5e-6, 5e-3, 2e-6, 0.0),      # compute-bound first, memory-bound from step 667 on
+    (5e-3, 2e-6, 1e-3, 2e-6, 4e-6),     # parallel lines: memory-bound throughout
+    (1e-3, 3e-6, 2e-3, 3e-6, 0.0),      # parallel lines: compute-bound throughout
+    (4e-3, 1e-6, 4e-3, 1e-6, 2e-6),     # the same line
+    (2e-3, 0.0, 1e-3, 1e-6, 0.0),       # flat memory, compute overtakes at step 1000
+])
+def test_decode_run_sums_are_the_step_by_step_sums(m0, m1, c0, c1, q):
+    # A run of pure decode steps, step j lasting max(m0 + m1·j, c0 + c1·j) + q: the closed-form
+    # time of k steps and the fewest steps reaching a time, against summing the steps one by one
+    from calc.serving.simulate import _DecodeRun
+    run = _DecodeRun(m0, m1, c0, c1, q)
+    steps = [max(m0 + m1 * j, c0 + c1 * j) + q for j in range(1500)]
+    total = 0.0
+    cum = []
+    for t in steps:
+        total += t
+        cum.append(total)
+    for k in (0, 1, 2, 500, 666, 667, 668, 999, 1000, 1001, 1500):
+        assert run.seconds(k) == pytest.approx(cum[k - 1] if k else 0.0, rel=1e-12, abs=1e-15)
+    k_max = 1500
+    # targets just off a step's end (a target on one is a tie of the last bit: either side is right)
+    up, down = 1 + 1e-9, 1 - 1e-9
+    for target in (1e-9, steps[0] * down, cum[1] * 0.999, cum[1] * up, cum[665] * 1.0001, cum[666] * down,
+                   cum[999] * down, cum[999] * up, cum[-1] * down, 2 * cum[-1]):
+        brute = next((k + 1 for k, c in enumerate(cum) if c >= target), k_max)
+        assert run.steps_to_reach(target, k_max) == brute, target
+    assert run.steps_to_reach(cum[99], 50) == 50          # k_max steps do not reach it
+
+
 def test_step_model_is_step_time():
     r = r70()
     wl = Workload(isl=4000, osl=500)
