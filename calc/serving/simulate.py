@@ -132,52 +132,51 @@ class _DecodeRun:
     arrays): Σ_{a ≤ j < b} (x0 + x1·j) = (b − a)·x0 + x1·(b(b − 1) − a(a − 1))/2, the
     memory branch where m0 − c0 + (m1 − c1)·j ≥ 0 (one switch at most)."""
 
-    __slots__ = ("m0", "m1", "c0", "c1", "q")
+    __slots__ = ("x0", "x1", "y0", "y1", "q", "s")
 
     def __init__(self, m0: float, m1: float, c0: float, c1: float, q: float):
-        self.m0, self.m1, self.c0, self.c1, self.q = m0, m1, c0, c1, q
+        # steps j < s on the line x0 + x1·j, steps j ≥ s on y0 + y1·j
+        dm = m1 - c1
+        if dm == 0.0:
+            line = (m0, m1) if m0 >= c0 else (c0, c1)
+            (self.x0, self.x1), (self.y0, self.y1), self.s = line, line, 0
+        elif dm > 0.0:          # compute first, memory from j ≥ (c0 − m0) / dm on
+            (self.x0, self.x1), (self.y0, self.y1) = (c0, c1), (m0, m1)
+            self.s = max(0, math.ceil((c0 - m0) / dm))
+        else:                   # memory first, compute after j > (m0 − c0) / (c1 − m1)
+            (self.x0, self.x1), (self.y0, self.y1) = (m0, m1), (c0, c1)
+            self.s = max(0, math.floor((m0 - c0) / (c1 - m1)) + 1)
+        self.q = q
 
     @staticmethod
     def _linear_sum(x0: float, x1: float, a: int, b: int) -> float:
         return (b - a) * x0 + x1 * (b * (b - 1) - a * (a - 1)) / 2.0 if b > a else 0.0
 
-    def _pieces(self, k: int):
-        """(s, (x0, x1), (y0, y1)): steps j < s on the line x0 + x1·j, j ≥ s on y0 + y1·j."""
-        m0, m1, c0, c1 = self.m0, self.m1, self.c0, self.c1
-        dm = m1 - c1
-        if dm == 0.0:
-            line = (m0, m1) if m0 >= c0 else (c0, c1)
-            return k, line, line
-        if dm > 0.0:            # compute first, memory from j ≥ (c0 − m0) / dm on
-            return max(0, min(k, math.ceil((c0 - m0) / dm))), (c0, c1), (m0, m1)
-        # memory first, compute after j > (m0 − c0) / (c1 − m1)
-        return max(0, min(k, math.floor((m0 - c0) / (c1 - m1)) + 1)), (m0, m1), (c0, c1)
-
     def seconds(self, k: int) -> float:
         """Σ_{j < k} t_j: the first k steps of the run [s]."""
-        s, (x0, x1), (y0, y1) = self._pieces(k)
-        return self._linear_sum(x0, x1, 0, s) + self._linear_sum(y0, y1, s, k) + self.q * k
+        s = self.s if self.s < k else k
+        return (self._linear_sum(self.x0, self.x1, 0, s) + self._linear_sum(self.y0, self.y1, s, k)
+                + self.q * k)
 
     def steps_to_reach(self, seconds: float, k_max: int) -> int:
         """The fewest steps k (1 ≤ k ≤ k_max) whose time reaches ``seconds``; k_max when
         even k_max steps do not.  On each line the time of k steps is a quadratic in k,
         a·k² + b·k + c, solved for k and then checked step by step against
         :meth:`seconds` (every t_j > 0, so the time grows with k)."""
-        if self.seconds(k_max) < seconds:
-            return k_max
-        s, (x0, x1), (y0, y1) = self._pieces(k_max)
-        t_s = self.seconds(s)
+        s, q = min(self.s, k_max), self.q
+        t_s = self.seconds(s) if s > 0 else 0.0
         if seconds <= t_s:      # within the first line: (x1/2)k² + (x0 + q − x1/2)k
-            a, b, c = x1 / 2.0, x0 + self.q - x1 / 2.0, -seconds
+            a, b, c = self.x1 / 2.0, self.x0 + q - self.x1 / 2.0, -seconds
         else:                   # t_s + (k − s)(y0 + q) + y1·(k² − k − s² + s)/2
-            a, b = y1 / 2.0, y0 + self.q - y1 / 2.0
-            c = t_s - s * (y0 + self.q) - y1 * (s * s - s) / 2.0 - seconds
+            y0, y1 = self.y0, self.y1
+            a, b = y1 / 2.0, y0 + q - y1 / 2.0
+            c = t_s - s * (y0 + q) - y1 * (s * s - s) / 2.0 - seconds
         disc = b * b - 4.0 * a * c
         den = b + math.sqrt(disc) if disc >= 0.0 else 0.0
         k = max(1, min(k_max, math.ceil(-2.0 * c / den))) if den > 0.0 else 1
         while k > 1 and self.seconds(k - 1) >= seconds:
             k -= 1
-        while self.seconds(k) < seconds:
+        while k < k_max and self.seconds(k) < seconds:
             k += 1
         return k
 
