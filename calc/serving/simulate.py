@@ -173,7 +173,7 @@ class _DecodeRun:
             c = t_s - s * (y0 + q) - y1 * (s * s - s) / 2.0 - seconds
         disc = b * b - 4.0 * a * c
         den = b + math.sqrt(disc) if disc >= 0.0 else 0.0
-        k = max(1, min(k_max, math.ceil(-2.0 * c / den))) if den > 0.0 else 1
+        k = max(1, math.ceil(min(float(k_max), -2.0 * c / den))) if den > 0.0 else 1
         while k > 1 and self.seconds(k - 1) >= seconds:
             k -= 1
         while k < k_max and self.seconds(k) < seconds:
