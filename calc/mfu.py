@@ -85,6 +85,17 @@ def _attention_term(L, h, s, causal: bool):
     return 3.0 * params_only_attention_forward(L, h, s, causal)
 
 
+def _shape(n_params, n_layers, d_model, seq_len, causal):
+    """The checked (N, L, h, s) of the attention-aware FLOP count; ``causal`` a bool."""
+    N = v.number("n_params", n_params, "positive", "parameters")
+    L = v.number("n_layers", n_layers, "non_negative", "layers")
+    h = v.number("d_model", d_model, "non_negative", "hidden size")
+    s = v.number("seq_len", seq_len, "non_negative", "tokens")
+    if not isinstance(causal, bool):
+        raise ValueError(f"causal must be True or False, got {causal!r}")
+    return N, L, h, s
+
+
 def training_flops_per_token(n_params: Any, n_layers: Any = 0, d_model: Any = 0, seq_len: Any = 0,
                              causal: bool = CAUSAL_DEFAULT):
     """Training FLOP per token ≈ 6·N + 12·L·h·s   [FLOP/token].
@@ -104,12 +115,7 @@ def training_flops_per_token(n_params: Any, n_layers: Any = 0, d_model: Any = 0,
     ``params_only_arch`` (same formula).
     Sources: seed chapter 04; Kaplan et al. 2020 §2.1; PaLM (Chowdhery et al. 2022) App. B.
     """
-    N = v.number("n_params", n_params, "positive", "parameters")
-    L = v.number("n_layers", n_layers, "non_negative", "layers")
-    h = v.number("d_model", d_model, "non_negative", "hidden size")
-    s = v.number("seq_len", seq_len, "non_negative", "tokens")
-    if not isinstance(causal, bool):
-        raise ValueError(f"causal must be True or False, got {causal!r}")
+    N, L, h, s = _shape(n_params, n_layers, d_model, seq_len, causal)
     return v.finish(6.0 * N + _attention_term(L, h, s, causal), N, L, h, s)
 
 
@@ -122,12 +128,7 @@ def attention_flops_share(n_params: Any, n_layers: Any, d_model: Any, seq_len: A
     Use it to warn when 6N under-counts (e.g. share > a few % or seq_len ≥ 8192).
     Accepts arrays.  Source: seed chapter 04; PaLM (2022) App. B.
     """
-    N = v.number("n_params", n_params, "positive", "parameters")
-    L = v.number("n_layers", n_layers, "non_negative", "layers")
-    h = v.number("d_model", d_model, "non_negative", "hidden size")
-    s = v.number("seq_len", seq_len, "non_negative", "tokens")
-    if not isinstance(causal, bool):
-        raise ValueError(f"causal must be True or False, got {causal!r}")
+    N, L, h, s = _shape(n_params, n_layers, d_model, seq_len, causal)
     attn = _attention_term(L, h, s, causal)
     return v.finish(attn / (6.0 * N + attn), N, L, h, s)
 
