@@ -19,7 +19,8 @@ The realistic range beside a bound:
   widens (×4 each, up to any size) on the same family first, then over every device.
   The result names the runs it used and whether it had to widen or leave the family,
   so the page can say so.  Rows that publish only an HFU (recomputation counted) are
-  not mixed into an MFU range.
+  not mixed into an MFU range: :func:`hfu_runs` lists those at the same scale on the
+  same family beside it, with the MFU their recomputation implies.
 * decoding (:func:`decode_efficiency_range`): achieved bandwidth ÷ the device's
   datasheet bandwidth of the published decode runs with the same tensor-parallel
   size (else all of them): the share of the bandwidth bound that real decoders reach.
@@ -44,10 +45,13 @@ __all__ = [
     "ServingRun",
     "Published",
     "MfuRange",
+    "HfuRuns",
     "EfficiencyRange",
     "load_published",
     "device_family",
     "mfu_range",
+    "hfu_runs",
+    "implied_mfu",
     "decode_efficiency",
     "decode_efficiency_range",
 ]
@@ -138,6 +142,20 @@ class MfuRange:
     runs: tuple[TrainingRun, ...]
     same_family: bool
     widened: bool
+
+
+@dataclass(frozen=True)
+class HfuRuns:
+    """Published runs at a scale that print only an HFU (fractions).
+
+    ``lo`` / ``hi``: their HFU range; ``mfu_lo`` / ``mfu_hi``: the MFU it implies
+    (``implied_mfu`` of each run), None when a run does not say whether it recomputed.
+    """
+    lo: float
+    hi: float
+    mfu_lo: Optional[float]
+    mfu_hi: Optional[float]
+    runs: tuple[TrainingRun, ...]
 
 
 @dataclass(frozen=True)
@@ -345,6 +363,50 @@ def mfu_range(n_params: float, n_gpus: float, device_id: Optional[str], publishe
                 return MfuRange(min(values), max(values), hit,
                                 same_family=same, widened=level > 0)
     return None
+
+
+def implied_mfu(run: TrainingRun) -> Optional[float]:
+    """The MFU an HFU-only run implies: its HFU ÷ (hardware FLOPs / model FLOPs).
+
+        MFU = HFU × 6·N / (8·N)  = HFU × 3/4    recompute = true (one more forward pass)
+        MFU = HFU                               recompute = false
+
+    The ratio is ``calc.training_flops.recompute_flops_per_token``'s "full" mode (8·N + 4·A
+    over 6·N + 3·A: 4/3 whatever the attention term), MosaicML's 4/3 for activation
+    checkpointing and the full recomputation of Narayanan et al. 2021 and BLOOM.  (Their
+    Eq. 3 runs the logits layer 3×, not 4×: V/(16·l·h) of the count, 1 % or less for
+    their models, not corrected here.)  None when the run has no HFU or does not say
+    whether it recomputed.
+    """
+    if run.hfu is None or run.recompute is None:
+        return None
+    if not run.recompute:
+        return run.hfu
+    from calc.training_flops import recompute_flops_per_token   # numpy: only when asked
+    return run.hfu / recompute_flops_per_token(1.0, 0.0, "full").hardware_ratio
+
+
+def hfu_runs(n_params: float, n_gpus: float, device_id: Optional[str], published: Published,
+             k_params: float = 4.0, k_gpus: float = 8.0) -> Optional[HfuRuns]:
+    """The runs that print only an HFU at this scale: parameters within ×k_params and GPUs
+    within ×k_gpus of (n_params, n_gpus), on ``device_family(device_id)`` (the first
+    window of :func:`mfu_range`, never widened: they are shown beside an MFU range, not
+    instead of one).  None when there is none, or no device.
+    E.g. 7B on 64 A100s: Narayanan et al.'s 3.6B, 7.5B and 18.4B (43-46 % HFU).
+    """
+    if not device_id:
+        return None
+    family = device_family(device_id)
+    hit = tuple(r for r in published.training
+                if r.mfu is None and r.hfu is not None and device_family(r.device) == family
+                and _within(r.n_params, n_params, k_params) and _within(r.n_gpus, n_gpus, k_gpus))
+    if not hit:
+        return None
+    hfus = [r.hfu for r in hit]
+    mfus = [implied_mfu(r) for r in hit]
+    known = None not in mfus
+    return HfuRuns(min(hfus), max(hfus), min(mfus) if known else None,
+                   max(mfus) if known else None, hit)
 
 
 def decode_efficiency(run: DecodeRun, devices: Mapping[str, object]) -> Optional[float]:

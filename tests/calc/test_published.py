@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from calc.hardware import load_hardware
-from calc.published import (PublishedFileError, decode_efficiency, decode_efficiency_range,
-                            device_family, load_published, mfu_range)
+from calc.published import (PublishedFileError, TrainingRun, decode_efficiency,
+                            decode_efficiency_range, device_family, hfu_runs, implied_mfu,
+                            load_published, mfu_range)
 
 PUB = load_published()
 DEV = load_hardware()
@@ -53,6 +54,41 @@ def test_hfu_only_rows_stay_out_of_mfu_ranges():
     rng = mfu_range(1e12, 3072, "a100-80gb-sxm", PUB)
     assert nar not in rng.runs
 
+
+
+def test_hfu_only_runs_at_175b_on_1024_a100():
+    # Window: N in [43.75B, 700B], GPUs in [128, 8192], family a100. HFU-only rows inside:
+    # Narayanan et al. Table 1 76.1B / 1024 45 %, 145.6B / 1536 47 %, 310.1B / 1920 50 %,
+    # 529.6B / 2520 52 %; BLOOM 176B / 384 48 % (149.77 TFLOP/s ÷ 312). Outside: 39.1B
+    # (below 43.75B) and 1T (above 700B). All recompute fully: MFU = HFU × 6N / 8N,
+    # 45 × 3/4 = 33.75 %, 52 × 3/4 = 39 %.
+    got = hfu_runs(175e9, 1024, "a100-80gb-sxm", PUB)
+    assert sorted(r.model for r in got.runs) == ["BLOOM 176B", "GPT 145.6B", "GPT 310.1B",
+                                                 "GPT 529.6B", "GPT 76.1B"]
+    assert (got.lo, got.hi) == (pytest.approx(0.45), pytest.approx(0.52))
+    assert (got.mfu_lo, got.mfu_hi) == (pytest.approx(0.3375), pytest.approx(0.39))
+    assert all(r.mfu is None for r in got.runs)
+
+
+def test_hfu_only_runs_at_the_seed_scale_and_where_there_are_none():
+    # 7B on 64 A100s: N in [1.75B, 28B], GPUs in [8, 512]: Narayanan's 3.6B / 64 44 %,
+    # 7.5B / 128 46 %, 18.4B / 256 43 % (1.7B is below 1.75B) -> 43-46 %, MFU 32.25-34.5 %.
+    got = hfu_runs(7e9, 64, "a100-80gb-sxm", PUB)
+    assert sorted(r.model for r in got.runs) == ["GPT 18.4B", "GPT 3.6B", "GPT 7.5B"]
+    assert (got.mfu_lo, got.mfu_hi) == (pytest.approx(0.3225), pytest.approx(0.345))
+    # every HFU-only row is an A100 row: none on H100, none without a device; never widened
+    assert hfu_runs(7e9, 64, "h100-sxm", PUB) is None
+    assert hfu_runs(7e9, 64, None, PUB) is None
+    assert hfu_runs(7e9, 1, "a100-80gb-sxm", PUB) is None       # GPUs in [0.125, 8]: none
+
+
+def test_implied_mfu_follows_the_recomputation():
+    row = dict(source="x", model="m", n_params=1e9, device="a100-80gb-sxm", n_gpus=8,
+               mfu=None, seq_len=None, where="w")
+    assert implied_mfu(TrainingRun(**row, hfu=0.48, recompute=True)) == pytest.approx(0.36)
+    assert implied_mfu(TrainingRun(**row, hfu=0.48, recompute=False)) == pytest.approx(0.48)
+    assert implied_mfu(TrainingRun(**row, hfu=0.48, recompute=None)) is None
+    assert implied_mfu(TrainingRun(**row, hfu=None, recompute=True)) is None
 
 def test_seed_plan_7b_on_64_a100():
     # Window: N in [1.75B, 28B], GPUs in [8, 512], family a100. MosaicML A100 rows inside:

@@ -118,3 +118,16 @@ def test_adam_fp32_on_the_page():
     values = [m.value for m in at.metric]
     assert "27 GB" in values                    # weights 4 B x 6.738e9 = 26.95 GB
     assert "126 GB" in values
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_mfu_caption_names_the_hfu_only_runs_at_this_scale(lang):
+    # 7B on 64 A100s (the seed's run): MosaicML's MFU rows give 50-64 %; Narayanan et al.
+    # 2021 print only HFU at this scale: 3.6B / 64 44 %, 7.5B / 128 46 %, 18.4B / 256 43 %,
+    # so 43-46 % HFU, with full recomputation an MFU of 32.25-34.5 %.
+    cap = texts(open_page(lang), "caption")
+    assert "50%–64%" in cap and "Narayanan et al. 2021" in cap and "GPT 7.5B × 128 A100" in cap
+    assert "HFU **43%–46%**" in cap and "MFU = HFU × 3/4" in cap
+    assert ("an MFU of about 32%–34%" if lang == "en" else "相当于 MFU 约 32%–34%") in cap
+    # on H100 no run prints only an HFU: the caption has no HFU sentence
+    assert "HFU" not in texts(open_page(lang, device="h100-sxm"), "caption")

@@ -17,7 +17,7 @@ import streamlit as st
 from calc.models import param_counts
 from calc.plans import (KV_PRECISIONS, MAX_PLANS, RECOMPUTE, SERVING, TRAINING,
                         WEIGHT_PRECISIONS, Plan, auto_name, default_plans, display_name)
-from calc.published import decode_efficiency_range, device_family, mfu_range
+from calc.published import decode_efficiency_range, device_family, hfu_runs, mfu_range
 from calc.units import QuantityError, format_percent, format_si, parse_price, parse_quantity
 from ui.i18n import Translator
 from ui.model_sections import OPTIMIZERS, ZERO_OPTIONS
@@ -404,19 +404,34 @@ def render_editor(t: Translator, devices: Mapping[str, Any], published, models=N
 
 def published_mfu_text(t: Translator, n_params: float, n_gpus: float, device: str,
                        published) -> str:
-    """The caption beside an MFU input: the MFU range published runs reached at this scale."""
-    rng = mfu_range(n_params, n_gpus, None if device == CUSTOM else device, published) \
-        if published is not None else None
+    """The caption beside an MFU input: the MFU range published runs reached at this scale,
+    and the runs there that print only an HFU, with the MFU it implies (calc.published)."""
+    dev = None if device == CUSTOM else device
+    rng = mfu_range(n_params, n_gpus, dev, published) if published is not None else None
+    hfu = hfu_runs(n_params, n_gpus, dev, published) if published is not None else None
     if rng is None:
-        return t("plans.published_none")
-    note = "" if rng.same_family and not rng.widened else t(
-        "plans.published_mfu_note_family" if not rng.same_family else "plans.published_mfu_note_wider")
+        text = t("plans.published_none")
+    else:
+        note = "" if rng.same_family and not rng.widened else t(
+            "plans.published_mfu_note_family" if not rng.same_family else "plans.published_mfu_note_wider")
+        text = t("plans.published_mfu", lo=format_percent(rng.lo, 0), hi=format_percent(rng.hi, 0),
+                 runs=_run_names(rng.runs, published), note=note)
+    if hfu is not None:
+        pct = dict(lo=format_percent(hfu.lo, 0), hi=format_percent(hfu.hi, 0),
+                   runs=_run_names(hfu.runs, published))
+        text += (t("plans.published_hfu_only", **pct) if hfu.mfu_lo is None else
+                 t("plans.published_hfu", mlo=format_percent(hfu.mfu_lo, 0),
+                   mhi=format_percent(hfu.mfu_hi, 0), **pct))
+    return text
+
+
+def _run_names(runs, published) -> str:
+    """"Source: model × GPUs FAMILY, ..." per source, in the runs' order."""
     by_source: dict[str, list[str]] = {}
-    for r in rng.runs:
+    for r in runs:
         by_source.setdefault(r.source, []).append(f"{r.model} × {r.n_gpus:,} {_family_name(r.device)}")
-    runs = "; ".join(f"{_short(published.sources[k])}: {', '.join(dict.fromkeys(v))}"
+    return "; ".join(f"{_short(published.sources[k])}: {', '.join(dict.fromkeys(v))}"
                      for k, v in by_source.items())
-    return t("plans.published_mfu", lo=format_percent(rng.lo, 0), hi=format_percent(rng.hi, 0), runs=runs, note=note)
 
 
 def _short(source) -> str:

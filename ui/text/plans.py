@@ -151,6 +151,11 @@ EN = {
     "plans.published_mfu_note_family": "; no runs on this device family, so runs on other "
                                        "devices are shown",
     "plans.published_none": "No published runs to compare with.",
+    "plans.published_hfu": " Runs at this scale that print only an HFU (recomputation counted): "
+                           "{runs}: HFU **{lo}–{hi}**, an MFU of about {mlo}–{mhi} (with full "
+                           "recomputation, MFU = HFU × 3/4).",
+    "plans.published_hfu_only": " Runs at this scale that print only an HFU (recomputation "
+                                "counted, so above their MFU): {runs}: HFU **{lo}–{hi}**.",
     "plans.published_eff": "Published decoders reached **{lo}–{hi}** of the bandwidth bound "
                            "({runs}){note}.",
     "plans.published_eff_note_all": "; no runs with this many GPUs, so all runs are shown",
@@ -373,6 +378,10 @@ ZH = {
     "plans.published_mfu_note_wider": "；为找到至少两个结果放宽了规模范围",
     "plans.published_mfu_note_family": "；这一设备系列没有公开结果，显示的是其他设备上的结果",
     "plans.published_none": "没有可比较的公开结果。",
+    "plans.published_hfu": "同规模只公布 HFU（计入重计算）的训练：{runs}：HFU **{lo}–{hi}**，"
+                           "相当于 MFU 约 {mlo}–{mhi}（全量重计算时 MFU = HFU × 3/4）。",
+    "plans.published_hfu_only": "同规模只公布 HFU（计入重计算，因此高于其 MFU）的训练：{runs}："
+                                "HFU **{lo}–{hi}**。",
     "plans.published_eff": "公开的解码结果达到带宽上限的 **{lo}–{hi}**（{runs}）{note}。",
     "plans.published_eff_note_all": "；没有相同 GPU 数的结果，显示全部结果",
     "plans.err.field": "{label}：{message}",
