@@ -233,8 +233,9 @@ EN = {
     "serving.how.step": "**One step** of B decode tokens at context c and P prompt tokens: the "
                         "larger of memory and compute time, plus two all-reduces per layer "
                         "(the ring formula on the group's network tier: 2(t − 1)/t of the volume "
-                        "and 2(t − 1) steps of latency α; NVLink at η_l = {link_eff}, α = {link_us}). "
-                        "The bound takes η = 1 and no communication.",
+                        "and 2(t − 1) steps of latency α; NVLink at η_l = {link_eff}, α = {link_us}), "
+                        "each of (B + P)·d elements of a = 2 bytes: the GEMM output is BF16 even "
+                        "with FP8 or FP4 weights. The bound takes η = 1 and no communication.",
     "serving.how.mix": "**Aggregated** (chunked prefill): a prompt's n new tokens are prefilled in "
                        "n_c = ⌈n / (T − B)⌉ chunks; a share f of the steps carries one.",
     "serving.how.disagg": "**Disaggregated:** prefill instances (k prompts per step) and decode "
@@ -433,7 +434,8 @@ ZH = {
                           "KV 头数)；MLA 的潜在向量不切分）。",
     "serving.how.step": "**一步**：上下文为 c 的 B 个解码 token 加上 P 个提示词 token：显存时间与"
                         "算力时间取大者，再加每层两次 all-reduce（按所在网络层级的环形公式：通信量的 2(t − 1)/t，"
-                        "加 2(t − 1) 步、每步延迟 α；NVLink 按 η_l = {link_eff}，α = {link_us}）。理论界限"
+                        "加 2(t − 1) 步、每步延迟 α；NVLink 按 η_l = {link_eff}，α = {link_us}），每次 (B + P)·d "
+                        "个元素、每个 a = 2 字节：即使权重是 FP8 或 FP4，GEMM 的输出也是 BF16。理论界限"
                         "取 η = 1、不计通信。",
     "serving.how.mix": "**聚合**（分块预填充）：一个提示词的 n 个新 token 分 n_c = ⌈n / (T − B)⌉ "
                        "块预填充；比例为 f 的步带有一块。",
