@@ -121,6 +121,19 @@ def _pick_batch(curve: AggregatedCurve, concurrency: Optional[int], rate: Option
     return int(ok[0]), True
 
 
+def _carrying(rate: float, requests_per_s, batch, *curves):
+    """The batch that carries ``rate`` requests/s per replica, and each of ``curves`` there.
+
+        B = interp(rate; requests/s(B), B)      Little's law on the curve: B in flight carry
+        y = interp(B; B, y(B))                  B / (TPOT · osl) requests/s, linear between
+
+    ``requests_per_s`` increases with ``batch`` (one replica's curve, memory-bound steps
+    growing slower than the batch); a rate beyond its last point is not carried (the caller
+    checks)."""
+    B = float(np.interp(rate, requests_per_s, batch))
+    return (B,) + tuple(float(np.interp(B, batch, y)) for y in curves)
+
+
 def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: str,
                   isl: float, osl: float, concurrency: Optional[int] = None,
                   request_rate: Optional[float] = None, mode: str = "aggregated",
@@ -171,9 +184,8 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
         if request_rate is not None:
             if stable:
                 # the batch that carries the rate: Little's law on the curve (interpolated)
-                B = float(np.interp(request_rate, curve.requests_per_s, curve.batch))
-                tpot = float(np.interp(B, curve.batch, curve.tpot_seconds))
-                ttft = float(np.interp(B, curve.batch, curve.ttft_seconds))
+                B, tpot, ttft = _carrying(request_rate, curve.requests_per_s, curve.batch,
+                                          curve.tpot_seconds, curve.ttft_seconds)
                 rps = float(request_rate)
             else:
                 ttft = math.inf
@@ -357,9 +369,13 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
     targets carries r = requests/s per replica; replicas = ceil(rate / r); GPUs = replicas · tp.
     Disaggregated, for each (tp_p, tp_d): prefill instances run the most prompts per step
     whose TTFT (+ KV transfer) meets the target, decode instances the largest batch whose
-    TPOT does; instances = ceil(rate / r_p) and ceil(rate / r_d).  The layout with the
-    fewest GPUs wins (ties: the lower TPOT).  Analytic steady state (no queueing: leave
-    headroom, or check the simulator's p90 on the page).
+    TPOT does; instances = ceil(rate / r_p) and ceil(rate / r_d).  The batch, TTFT and TPOT
+    reported are where the replicas (decode instances) run at the rate: each carries
+    rate / replicas, at the batch Little's law puts on its curve (:func:`_carrying`, as
+    :func:`serving_point` does), at or below the sized point; the prefill pool's TTFT is at
+    its sized prompts per step.  Tokens/s per GPU is the rate's, tokens/s per user
+    1 / that TPOT.  The layout with the fewest GPUs wins (ties: the lower TPOT).  Analytic
+    steady state (no queueing: leave headroom, or check the simulator's p90 on the page).
     """
     wl = Workload(isl=float(isl), osl=float(osl), prefix_hit=prefix_hit)
     eff = efficiency if efficiency is not None else published_efficiency()
@@ -385,9 +401,13 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
                 continue
             i = int(ok[np.argmax(c.requests_per_s[ok])])
             n = int(math.ceil(rate / float(c.requests_per_s[i]) - 1e-9))
-            opt = DeploymentOption("aggregated", n * r.tp, (PoolLayout("aggregated", r.tp, n, float(c.batch[i])),),
-                                   float(c.ttft_seconds[i]), float(c.tpot_seconds[i]),
-                                   rate * wl.osl / (n * r.tp), 1.0 / float(c.tpot_seconds[i]), str(c.bound[i]))
+            # each of the n replicas carries rate / n: report the batch, TTFT and TPOT there
+            # (at most the sized point's: the curve up to i meets both targets)
+            B, tpot, ttft = _carrying(rate / n, c.requests_per_s[:i + 1], c.batch[:i + 1],
+                                      c.tpot_seconds[:i + 1], c.ttft_seconds[:i + 1])
+            j = min(int(np.searchsorted(c.batch, B, side="left")), i)
+            opt = DeploymentOption("aggregated", n * r.tp, (PoolLayout("aggregated", r.tp, n, B),),
+                                   ttft, tpot, rate * wl.osl / (n * r.tp), 1.0 / tpot, str(c.bound[j]))
             if agg is None or (opt.gpus, opt.tpot_seconds) < (agg.gpus, agg.tpot_seconds):
                 agg = opt
     if "disaggregated" in modes:
@@ -407,11 +427,15 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             ok = np.nonzero(tpot <= tpot_target)[0]
             if ok.size:
                 i = int(ok[-1])
-                dec.append((r, float(B[i]), float(tpot[i]), float(B[i] / (tpot[i] * wl.osl)), str(bound[i])))
+                dec.append((r, B[:i + 1], tpot[:i + 1], bound[:i + 1]))
         for rp, k, ttft, r_p in pre:
             n_p = int(math.ceil(rate / r_p - 1e-9))
-            for rd, B, tpot, r_d, bound in dec:
-                n_d = int(math.ceil(rate / r_d - 1e-9))
+            for rd, Bs, tpots, bounds in dec:
+                rps = Bs / (tpots * wl.osl)
+                n_d = int(math.ceil(rate / float(rps[-1]) - 1e-9))
+                # each decode instance carries rate / n_d: its batch and TPOT there
+                B, tpot = _carrying(rate / n_d, rps, Bs, tpots)
+                bound = str(bounds[min(int(np.searchsorted(Bs, B, side="left")), Bs.size - 1)])
                 g = n_p * rp.tp + n_d * rd.tp
                 opt = DeploymentOption("disaggregated", g, (PoolLayout("prefill", rp.tp, n_p, float(k)),
                                                             PoolLayout("decode", rd.tp, n_d, B)),

@@ -203,7 +203,9 @@ EN = {
     "serving.col.energy_all_in": "J/token (all-in)",
     "serving.col.bound": "Limited by",
     "serving.table_caption": "Each row: the fewest GPUs of that device and precision meeting both "
-                             "targets at the rate (tokens/s per GPU = rate × output tokens ÷ GPUs). "
+                             "targets at the rate (tokens/s per GPU = rate × output tokens ÷ GPUs); "
+                             "TTFT and TPOT where each replica runs at the rate (its share of the "
+                             "requests, at the batch that carries them), not at its capacity. "
                              "Cost and energy per output token at the rate, for each row's layout "
                              "(they follow the GPU count: same GPUs, same cost). \"Add this setup "
                              "to the plans\" adds the best aggregated layout (one replica and its "
@@ -411,7 +413,8 @@ ZH = {
     "serving.col.energy": "J/token（TDP）",
     "serving.col.energy_all_in": "J/token（全口径）",
     "serving.col.bound": "瓶颈",
-    "serving.table_caption": "每行：该设备与精度在该速率下同时满足两个目标的最少 GPU 数（每张卡 tokens/秒 = 速率 × 输出 token ÷ GPU 数）。"
+    "serving.table_caption": "每行：该设备与精度在该速率下同时满足两个目标的最少 GPU 数（每张卡 tokens/秒 = 速率 × 输出 token ÷ GPU 数）；"
+                             "TTFT 与 TPOT 取每个副本按该速率运行时的值（它分到的请求，以及承载这些请求的批大小），不是它的容量上限。"
                              "费用与能耗是该速率下每行部署的每个输出 token 的费用与能耗（随 GPU 数变化：GPU 数相同，费用相同）。「把这个配置加入方案」加入最佳的聚合部署（一个副本及其批大小；方案对比表没有预填充/解码分离的方案）。",
     "serving.skipped": "{n} 个候选未列入",
     "serving.skipped_row": "- {device} · {prec} · TP{tp}：{why}",
