@@ -268,7 +268,9 @@ def prefill(arch: ModelArch, prompt_len: Any, *, peak_flops: float, mem_bw: floa
     after the K/V up-projection of every prompt token), as vLLM computes prefill
     (``v1/attention/backends/mla/common.py``: the absorbed form is for decode).
     DeepSeek-V3, one prompt of 4096 tokens: 334 TFLOP (the absorbed form would give
-    435); 32768 tokens: 5.02e15, TTFT 5.02e15 / (8 × 989e12) = 0.63 s on 8 × H200.
+    435); 32768 tokens: 5.02e15 in all, 6.87e14 per GPU on 8 × H200 (more than an
+    eighth: the replicated down-projections and router run whole on every GPU), TTFT
+    6.87e14 / 989e12 = 0.69 s.
     Queueing and the KV-cache write are not counted.  Accepts arrays (broadcast).
     Sources: Kaplan et al. 2020 (2N per token); PaLM (2022) App. B; Pope et al. 2022.
     """

@@ -50,7 +50,8 @@ projection, expert, attention head and the LM head is split ``tp`` ways (Megatro
 per GPU each does 1/tp of its FLOPs and bytes; norms, residual adds, the router and the
 embedding are replicated. K,V heads split min(tp, kv_heads) ways (with more GPUs than KV
 heads each GPU keeps a copy of one), so the KV cache and the K,V weights do too; MLA's
-latent cache, shared by all heads, is replicated on every GPU. The step's time bound is the sum over operators and layers
+latent cache, shared by all heads, and its down-projections (``q_a_proj``, ``kv_a_proj``)
+are replicated on every GPU, as calc.placement places them. The step's time bound is the sum over operators and layers
 (``ModelOps.step_seconds``); below the ridge every operator is memory-bound and the sum is
 the step's bytes over the bandwidth — the Decode page's ceiling
 (:func:`calc.inference.decode_step`; tests/calc/test_model_ops.py proves the two agree).
@@ -335,12 +336,18 @@ def _block_ops(a: ModelArch, *, kind: str, count: int, moe: bool, window: int, B
         Aq = H * (a.qk_nope_head_dim + a.qk_rope_head_dim)
         Av = H * float(a.v_head_dim)
         # Query d → q_lora → H·(nope + rope) (or d → H·(nope + rope)); KV d → r + r_rope.
-        w = (d * ql + ql * Aq if ql else d * Aq) + d * (r + rr)
+        # The down-projections (d·q_lora, d·(r + r_rope)) are on every GPU, computed whole
+        # (vLLM ReplicatedLinear; calc.placement.weight_split): per GPU, the up-projection's
+        # 1/tp plus all of them, so the block is added per GPU (split=False).
+        w_rep = (d * ql if ql else 0.0) + d * (r + rr)
+        w_shard = ql * Aq if ql else d * Aq
+        w = w_shard / tp + w_rep
         f = 2 * T * w
-        nb = w * bw + T * (d + Aq + r + rr) * ba
-        blk.add("qkv", "matmul", f, nb, w * bw,
-                formula=f"FLOP = 2·T·(query path + d·(r + r_rope)) = 2·{T:g}·{w:g} = {_g(f)}; "
-                        f"bytes = weights·b_w + T·(d + A_q + r + r_rope)·b_a = {_g(nb)}")
+        nb = w * bw + T * ((d + Aq) / tp + r + rr) * ba
+        blk.add("qkv", "matmul", f, nb, w * bw, split=False,
+                formula=f"FLOP per GPU = 2·T·(query up-projection / tp + down-projections "
+                        f"d·(q_lora + r + r_rope), on every GPU) = 2·{T:g}·{w:g} = {_g(f)}; "
+                        f"bytes = weights·b_w + T·((d + A_q) / tp + r + r_rope)·b_a = {_g(nb)}")
         # Decode, absorbed: W_UK folded into the query (nope part → r), W_UV into the output
         # (r → d_v). Prefill, not absorbed: the same W_UK, W_UV up-project every prompt
         # token's latent to its heads' K (nope) and V: the same weights and FLOP, other traffic.

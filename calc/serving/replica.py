@@ -1,7 +1,8 @@
 """One serving replica: what each GPU holds, the KV budget, and the time of one engine step.
 
 A replica is ``tp`` GPUs (tensor parallel; a mixture of experts splits its experts over
-``ep`` GPUs, ``ep = tp`` by default) running one copy of the model with weights, KV cache
+``ep`` GPUs, a divisor of ``tp``; 1 by default, and calc.placement splits the experts over
+``tp`` either way) running one copy of the model with weights, KV cache
 and activations in their own precisions.  Everything here is per GPU of the replica.
 
 Memory first (what a serving engine does at start-up: vLLM's ``gpu_memory_utilization``):

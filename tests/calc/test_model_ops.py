@@ -169,13 +169,24 @@ def test_sum_over_operators_is_the_decode_pages_ceiling(catalog):
     # Below the ridge every operator is memory-bound, so Σ max(F/P, B/bw) = Σ bytes / bw: the
     # same bytes as calc.inference.decode_step (weights read + KV cache) up to the activations
     # (a few MB) and the biases / q-k norms the operator model leaves out.
+    # Per GPU too, at tp 8 (the placement of calc.placement: the Decode page's): an
+    # independent audit found MLA's replicated down-projections split 8 ways on the Model page
+    # only (DeepSeek-V3 at tp 8: 14 % fewer weight bytes than the Decode page).
+    from calc.placement import check_tp
     for mid, arch in catalog.items():
-        for batch, ctx in ((1, 2048), (4, 8192)):
-            ops = model_operators(arch, phase="decode", batch=batch, tokens=ctx, **A100)
-            ds = decode_step(arch, batch, ctx, peak_flops=A100["peak_flops"], mem_bw=A100["mem_bw"])
-            assert ops.weight_bytes == pytest.approx(float(ds.weight_bytes), rel=0.01), mid
-            assert ops.kv_bytes == pytest.approx(float(ds.kv_bytes), rel=0.01), mid
-            assert ops.tokens_per_s == pytest.approx(float(ds.tokens_per_s), rel=0.01), mid
+        for tp in (1, 8):
+            try:
+                check_tp(arch, tp)
+            except ValueError:
+                continue
+            for batch, ctx in ((1, 2048), (4, 8192)):
+                ops = model_operators(arch, phase="decode", batch=batch, tokens=ctx, tp=tp, **A100)
+                ds = decode_step(arch, batch, ctx, peak_flops=A100["peak_flops"], mem_bw=A100["mem_bw"],
+                                 tp=tp)
+                where = (mid, tp, batch)
+                assert ops.weight_bytes == pytest.approx(float(ds.weight_bytes), rel=0.01), where
+                assert ops.kv_bytes == pytest.approx(float(ds.kv_bytes), rel=0.01), where
+                assert ops.tokens_per_s == pytest.approx(float(ds.tokens_per_s), rel=0.01), where
 
 
 def test_every_catalog_model_both_phases(catalog):
@@ -237,6 +248,19 @@ def test_kv_heads_split_at_most_kv_heads_ways():
     assert t16["attn_fused"].flops == pytest.approx(one["attn_fused"].flops / 16)
     # QKV weights per GPU: Q 8192·8192/16 + K,V 8192·2048/8, in bf16.
     assert t16["qkv"].weight_bytes == pytest.approx((8192 * 8192 / 16 + 8192 * 2048 / 8) * 2)
+
+
+def test_mla_down_projections_are_whole_on_every_gpu(catalog):
+    # DeepSeek-V3 (config.json: hidden 7168, q_lora_rank 1536, 128 heads of qk_nope 128 +
+    # qk_rope 64, kv_lora_rank 512): per layer the query up-projection 1536 · 128 · 192 =
+    # 37,748,736 parameters splits over tp; the down-projections 7168 · 1536 + 7168 · (512 + 64)
+    # = 15,138,816 do not (vLLM ReplicatedLinear).  At tp 8: 4,718,592 + 15,138,816 per GPU.
+    ds3 = catalog["deepseek-v3"]
+    one = ops_by_key(model_operators(ds3, phase="decode", batch=1, tokens=4096, **A100))
+    t8 = ops_by_key(model_operators(ds3, phase="decode", batch=1, tokens=4096, tp=8, **A100))
+    assert one["qkv"].weight_bytes == pytest.approx((37_748_736 + 15_138_816) * 2)
+    assert t8["qkv"].weight_bytes == pytest.approx((37_748_736 / 8 + 15_138_816) * 2)
+    assert t8["qkv"].flops == pytest.approx(2 * (37_748_736 / 8 + 15_138_816))     # one token
 
 
 def test_memory_per_gpu():
