@@ -14,7 +14,7 @@ Terms (per GPU of the worst stage; N parameters of ``arch``, ``calc.arch.param_c
 
     parameters held   P_dense(t) / p + N_experts / (t·e·p)        (× 2 under DualPipe)
     weights           params held × w / (ZeRO-3 ? d_dense : 1)      (w = 2 B bf16, 4 B fp32 Adam)
-    gradients         params held × g / (ZeRO ≥ 2 ? d : 1)
+    gradients         params held × g / (ZeRO ≥ 2 ? d : 1)          (g = 4 B: FP32, mixed precision)
     optimizer         params held × o / (ZeRO ≥ 1 ? d : 1)          (o = 12 B Adam mixed precision)
     activations       layers in flight × activation_bytes_per_layer(s / c, b, h, a, recompute, t)
     ZeRO-3 buffers    (2·w + g) × one layer's parameters held       (the unit in use, the prefetched
@@ -37,7 +37,9 @@ the worst (it holds the most micro-batches):
     DualPipe                 (p + 1) micro-batches × L/p layers, parameters 2× (same table)
     no pipeline (p = 1)      L layers, one micro-batch
 
-Sources: Rajbhandari et al., "ZeRO" (2020) §3 and §5 (2 + 2 + 12 bytes per parameter);
+Sources: Rajbhandari et al., "ZeRO" (2020) §3 and §5 (sharding; its 2 + 2 + 12 bytes per
+parameter with 16-bit gradients); Megatron-LM's distributed optimizer (bf16 parameters, FP32
+gradients: 6 + 12/d bytes per parameter, ``MIXED_PRECISION_GRAD_BYTES``);
 Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models" (2022),
 Table 2, eq. (1)-(2) and §4.2.3 (1F1B keeps p micro-batches of L/p layers: L layers' worth;
 interleaving multiplies it by 1 + (p−1)/(p·v)); Narayanan et al., "Efficient Large-Scale
@@ -67,6 +69,7 @@ __all__ = [
     "ZERO_STAGES",
     "SCHEDULES",
     "OPTIMIZERS",
+    "MIXED_PRECISION_GRAD_BYTES",
     "OPTIMIZER_BYTES_PER_PARAM",
     "TRAINING_MEMORY_RESERVE",
     "OptimizerBytes",
@@ -92,6 +95,15 @@ NCCL buffers, the allocator's fragmentation and temporaries (the logits, s·b·V
 among them); a total above (1 − reserve) × memory is "tight", above the memory "no"."""
 
 
+MIXED_PRECISION_GRAD_BYTES = 4.0
+"""Bytes per gradient of mixed-precision (bf16) training: FP32.  Megatron-LM accumulates and
+reduces bf16 training's gradients in FP32 (``arguments.py``: bf16 turns on
+``accumulate_allreduce_grads_in_fp32``), so its distributed optimizer holds 6 + 12/d bytes per
+parameter for "bf16 param, fp32 grads" (``docs/source/api-guide/dist_optimizer.md``: 18
+without sharding).  ZeRO §3.1 counts 16 (2 + 2 + 12) with 16-bit gradients, as its fp16
+training kept them.  The data-parallel reduction (calc.parallel.step) moves these 4 bytes."""
+
+
 @dataclass(frozen=True)
 class OptimizerBytes:
     """Bytes per parameter of one optimizer: its states (what ZeRO-1 shards) and, when the
@@ -103,8 +115,9 @@ class OptimizerBytes:
 
 
 OPTIMIZERS = {
-    # fp32 master weights + fp32 m + fp32 v = 12 B; bf16 weights and gradients (ZeRO §3.1: 2+2+12)
-    "adam-mixed": OptimizerBytes(12.0),
+    # fp32 master weights + fp32 m + fp32 v = 12 B; bf16 weights, FP32 gradients: 2 + 4 + 12
+    # = 18 B per parameter (Megatron-LM's "bf16 param, fp32 grads"; ZeRO §3.1's 16 kept 2-B grads)
+    "adam-mixed": OptimizerBytes(12.0, gradients=MIXED_PRECISION_GRAD_BYTES),
     # FP32 training: fp32 weights, fp32 gradients, fp32 m + v = 4 + 4 + 8 = 16 B
     "adam-fp32": OptimizerBytes(8.0, weights=4.0, gradients=4.0),
     # 8-bit m + v (Dettmers et al. 2022), no master copy
@@ -296,7 +309,8 @@ def training_memory(arch: ModelArch, *, tp: Any = 1, pp: Any = 1, dp: Any = 1, e
     D is d·c for the dense weights and d·c / e for the routed experts (see the module
     docstring; tp validated by ``calc.placement.check_tp``).  w =
     ``weight_bytes_per_elem`` (2: bf16) and g = ``grad_bytes_per_elem`` (default w) unless
-    the optimizer fixes them ("adam-fp32": 4 + 4 + 8 = 16 B per parameter); o from
+    the optimizer fixes them ("adam-mixed": FP32 gradients, 2 + 4 + 12 = 18 B per parameter;
+    "adam-fp32": 4 + 4 + 8 = 16 B per parameter); o from
     :data:`OPTIMIZERS`.  The world is t·p·c·d GPUs; e must divide d·c.  Parameters are
     split evenly over the stages (embedding and LM head inside the split, as Megatron's
     uneven first/last stages balance them), so the first stage, which holds the most

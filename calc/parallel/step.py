@@ -56,7 +56,7 @@ from typing import Any, Optional
 from ..arch import ModelArch, attention_width, param_counts
 from ..placement import MEMORY_RESERVE
 from ..training_flops import flops_per_token
-from ..training_memory import TrainingMemory, training_memory
+from ..training_memory import MIXED_PRECISION_GRAD_BYTES, TrainingMemory, training_memory
 from .compute import (ACT_BYTES_PER_ELEM, StageCompute, layers_on_worst_stage, memory_efficiency,
                       stage_compute)
 from .network import Network, collective_seconds, network_for
@@ -67,8 +67,9 @@ __all__ = ["global_batch_sequences", "step_timeline", "GANTT_MAX_MICROBATCHES", 
            "TrainingStep", "Rejection", "LayoutSearch", "layout_problems", "training_step",
            "search_layouts"]
 
-GRAD_REDUCE_BYTES = 4.0
-"""Bytes per gradient element in the data-parallel reduction (FP32, Megatron-LM default)."""
+GRAD_REDUCE_BYTES = MIXED_PRECISION_GRAD_BYTES
+"""Bytes per gradient element in the data-parallel reduction: the FP32 gradients the memory
+holds (calc.training_memory, Megatron-LM's default for bf16 training)."""
 DP_BUCKET_PARAMS = 40e6
 """Parameters per gradient bucket: Megatron-LM DistributedDataParallelConfig.bucket_size."""
 OPTIMIZER_STEP_BYTES_PER_PARAM = 30.0

@@ -184,7 +184,7 @@ EN = {
     "arch.mem.optim": "Optimizer",
     "arch.mem.optim_help": "Bytes of optimizer state per parameter. Adam in mixed precision "
                             "keeps an FP32 copy of the weights and two FP32 moments: 12 bytes.",
-    "arch.mem.optim.adam-mixed": "Adam, mixed precision (12 B/param)",
+    "arch.mem.optim.adam-mixed": "Adam, mixed precision (FP32 gradients 4 B + states 12 B/param)",
     "arch.mem.optim.adam-fp32": "Adam, FP32 weights and gradients (4 + 4 + 8 B/param)",
     "arch.mem.optim.adam-8bit": "Adam, 8-bit states (2 B/param)",
     "arch.mem.optim.sgd-momentum": "SGD with momentum (4 B/param)",
@@ -353,7 +353,7 @@ ZH = {
     "arch.mem.zero.3": "3：+ 权重（FSDP 全切分）",
     "arch.mem.optim": "优化器",
     "arch.mem.optim_help": "每个参数的优化器状态字节数。混合精度 Adam 保存一份 FP32 权重和两个 FP32 动量：12 字节。",
-    "arch.mem.optim.adam-mixed": "Adam，混合精度（12 字节/参数）",
+    "arch.mem.optim.adam-mixed": "Adam，混合精度（FP32 梯度 4 字节 + 状态 12 字节/参数）",
     "arch.mem.optim.adam-fp32": "Adam，FP32 权重和梯度（4 + 4 + 8 字节/参数）",
     "arch.mem.optim.adam-8bit": "Adam，8 位状态（2 字节/参数）",
     "arch.mem.optim.sgd-momentum": "带动量的 SGD（4 字节/参数）",
