@@ -371,9 +371,10 @@ def _block_ops(a: ModelArch, *, kind: str, count: int, moe: bool, window: int, B
                 formula=f"FLOP = 2·T·d·(A_q + 2·A_kv) = 2·{T:g}·{d:g}·({Aq:g} + 2·{Akv:g}) = {_g(f)}; "
                         f"bytes = d·(A_q + 2·A_kv)·b_w + T·(d + A_q + 2·A_kv)·b_a = {_g(nb)}")
         rope = T * (Aq + Akv)
-    blk.add("rope", "elementwise", ROPE_FLOPS_PER_ELEM * rope, 2 * rope * ba,
-            formula=f"FLOP = 3·T·(A_q + A_kv) = {_g(ROPE_FLOPS_PER_ELEM * rope)}; "
-                    f"bytes = 2·T·(A_q + A_kv)·b_a = {_g(2 * rope * ba)}")
+    if not a.learned_positions:     # a learned position table (GPT-3) is added once, no RoPE
+        blk.add("rope", "elementwise", ROPE_FLOPS_PER_ELEM * rope, 2 * rope * ba,
+                formula=f"FLOP = 3·T·(A_q + A_kv) = {_g(ROPE_FLOPS_PER_ELEM * rope)}; "
+                        f"bytes = 2·T·(A_q + A_kv)·b_a = {_g(2 * rope * ba)}")
     _attention(blk, a, B, q, c, window, flash, ba, bkv)
 
     wo = Av * d

@@ -299,3 +299,13 @@ def test_mla_prefill_operators_are_not_absorbed(catalog):
     # router the record leaves out (< 1 %)
     assert ops.flops == pytest.approx(prefill(a, 4096, peak_flops=312e12, mem_bw=2.039e12).flops,
                                       rel=0.01)
+
+
+def test_learned_positions_have_no_rope(catalog):
+    # GPT-3 (learned position table of 2,048 rows, models.toml) rotates nothing: no RoPE
+    # operator; Llama (rotary) has one per layer, 3 FLOP per rotated element:
+    # decode, one token, 32 heads x 128 + 32 KV x 128 = 8,192 elements -> 24,576 FLOP per layer.
+    gpt3 = next(a for a in catalog.values() if a.learned_positions)
+    assert "rope" not in ops_by_key(model_operators(gpt3, phase="decode", batch=1, tokens=2048, **A100))
+    rope = ops_by_key(model_operators(LLAMA2_7B, phase="decode", batch=1, tokens=2048, **A100))["rope"]
+    assert rope.count == 32 and rope.flops == pytest.approx(3 * (32 * 128 + 32 * 128))
