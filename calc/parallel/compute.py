@@ -28,7 +28,7 @@ stas00/ml-engineering, H100 SXM 0.803, A100 SXM 0.869); Calculon's 0.95 where no
 measured, so c keeps its shape and its top is what the device was measured to reach.  η_mem: the same files' "MB_efficiency" of HBM: 0.90 at
 ≥ 100 MB, 0.75 at ≥ 10, 0.60 at ≥ 1, 0.30 below.  η_attn = 0.5: FlashAttention-2 (Dao
 2023, abstract) reaches 50–73 % of the A100's peak; the low end, since the backward pass
-(two thirds of the work) is its slower part.  The backward of an elementwise operator reads
+(2.5 of the 3.5 forward-equivalents of work, ``FLASH_BACKWARD_FLOPS``) is its slower part.  The backward of an elementwise operator reads
 the output gradient and the saved input and writes the input gradient: 3 tensors where the
 forward moves 2, hence 1.5.  With sequence parallelism the norms and residual adds are
 split ``tp`` ways too (Korthikanti et al. 2022 §4.2.2).
@@ -52,7 +52,7 @@ from functools import lru_cache
 from ..arch import ModelArch, attention_flops_per_token
 from ..model_ops import model_operators
 
-__all__ = ["GEMM_EFFICIENCY", "MEMORY_EFFICIENCY", "ATTENTION_EFFICIENCY",
+__all__ = ["GEMM_EFFICIENCY", "MEMORY_EFFICIENCY", "ATTENTION_EFFICIENCY", "FLASH_BACKWARD_FLOPS",
            "BACKWARD_MEMORY_FACTOR", "gemm_efficiency", "memory_efficiency", "StageCompute",
            "stage_compute", "layers_on_worst_stage"]
 
@@ -63,6 +63,11 @@ MEMORY_EFFICIENCY = ((100e6, 0.90), (10e6, 0.75), (1e6, 0.60), (0.0, 0.30))
 (the files write MB; 1 MB = 1e6 bytes here)."""
 ATTENTION_EFFICIENCY = 0.5
 """Share of peak of fused attention, forward and backward: FlashAttention-2 (Dao 2023)."""
+FLASH_BACKWARD_FLOPS = 2.5
+"""A fused attention backward runs 2.5× its forward's FLOPs: it recomputes S = QKᵀ (5 matrix
+products to the forward's 2).  The convention FlashAttention's measured shares of peak are
+counted in (flash-attn ``benchmarks/benchmark_flash_attention.py``: ``flops(mode="bwd") =
+2.5 * f``), so the backward takes 2.5× the forward's time at η_attn."""
 BACKWARD_MEMORY_FACTOR = 1.5
 """Bytes of an elementwise operator's backward over its forward (3 tensors vs 2)."""
 ACT_BYTES_PER_ELEM = 2.0
@@ -175,7 +180,7 @@ def _layer_costs(arch: ModelArch, micro_batch: int, seq_len: int, tp: int, cp: i
     attn_f = float(attention_flops_per_token(arch, seq_len, causal=flash)) * T_local / tp
     if flash:
         attn_t = attn_f / (peak * ATTENTION_EFFICIENCY)
-        attn_b = 2 * attn_t
+        attn_b = FLASH_BACKWARD_FLOPS * attn_t
     else:
         attn_t = unfused_gemm + unfused_mem + drop_t
         attn_b = 2 * unfused_gemm + BACKWARD_MEMORY_FACTOR * unfused_mem + drop_t

@@ -327,6 +327,20 @@ def test_unfused_attention_costs_more_than_flash(hw, models):
     assert plain.step_seconds > fused.step_seconds and not fused.stage.attention_backward == 0
 
 
+
+def test_fused_attention_forward_and_backward_by_hand(hw, models):
+    # Llama-2-7B (d = 32 heads × 128 = 4096) at tp 8, one sequence of 8,192 tokens, causal:
+    # QKᵀ and ·V are 2·2·s·d FLOP per token, half of it masked: 2·8192·4096 per token, ×
+    # 8192 tokens ÷ 8 GPUs = 6.87e10 FLOP per layer, at FlashAttention-2's 0.5 of 989.4 TFLOP/s
+    # = 0.139 ms.  The backward recomputes QKᵀ, 2.5× the forward's FLOPs (flash-attn's
+    # benchmark convention, the one its shares of peak are measured in): 0.347 ms, not 2×.
+    arch, dev = models["llama-2-7b"], hw["h100-sxm"]
+    st = training_step(arch, device=dev, gpus=8, tp=8, seq_len=8192, global_batch=8,
+                       recompute="selective")
+    fwd = 2 * 8192 * 4096 * 8192 / 8 / (0.5 * 989.4e12)
+    assert st.stage.attention == pytest.approx(fwd, rel=1e-3)
+    assert st.stage.attention_backward == pytest.approx(2.5 * fwd, rel=1e-3)
+
 def test_attention_dropout_of_unfused_attention_by_hand(hw, models):
     # Megatron's unfused attention drops the probabilities in a kernel of its own: Llama-2-7B
     # (32 heads) at tp 8, one sequence of 8,192: 32/8 · 8192² = 268.4 M elements per layer,
