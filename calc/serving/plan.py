@@ -127,10 +127,11 @@ def _carrying(rate: float, requests_per_s, batch, *curves):
         B = interp(rate; requests/s(B), B)      Little's law on the curve: B in flight carry
         y = interp(B; B, y(B))                  B / (TPOT · osl) requests/s, linear between
 
-    ``requests_per_s`` increases with ``batch`` (one replica's curve, memory-bound steps
-    growing slower than the batch); a rate beyond its last point is not carried (the caller
-    checks)."""
-    B = float(np.interp(rate, requests_per_s, batch))
+    ``requests_per_s`` grows with ``batch`` on one replica's curve (memory-bound steps grow
+    slower than the batch); where a chunked-prefill share makes it dip, the running maximum
+    is read (the smallest batch that carries the rate, as :func:`_pick_batch` picks).  A
+    rate beyond the curve's last point is not carried (the caller checks)."""
+    B = float(np.interp(rate, np.maximum.accumulate(np.asarray(requests_per_s, dtype=float)), batch))
     return (B,) + tuple(float(np.interp(B, batch, y)) for y in curves)
 
 
