@@ -308,9 +308,9 @@ def training_memory(arch: ModelArch, *, tp: Any = 1, pp: Any = 1, dp: Any = 1, e
 
     D is d·c for the dense weights and d·c / e for the routed experts (see the module
     docstring; tp validated by ``calc.placement.check_tp``).  w =
-    ``weight_bytes_per_elem`` (2: bf16) and g = ``grad_bytes_per_elem`` (default w) unless
-    the optimizer fixes them ("adam-mixed": FP32 gradients, 2 + 4 + 12 = 18 B per parameter;
-    "adam-fp32": 4 + 4 + 8 = 16 B per parameter); o from
+    ``weight_bytes_per_elem`` (2: bf16) and g = ``grad_bytes_per_elem`` if given, else the
+    optimizer's ("adam-mixed": FP32 gradients, 2 + 4 + 12 = 18 B per parameter), else w;
+    "adam-fp32" fixes both (4 + 4 + 8 = 16 B per parameter); o from
     :data:`OPTIMIZERS`.  The world is t·p·c·d GPUs; e must divide d·c.  Parameters are
     split evenly over the stages (embedding and LM head inside the split, as Megatron's
     uneven first/last stages balance them), so the first stage, which holds the most
@@ -338,9 +338,10 @@ def training_memory(arch: ModelArch, *, tp: Any = 1, pp: Any = 1, dp: Any = 1, e
     opt = OPTIMIZERS[optimizer]
     w = opt.weights if opt.weights is not None else v.number(
         "weight_bytes_per_elem", weight_bytes_per_elem, "positive", "bytes")
-    g = opt.gradients if opt.gradients is not None else (
-        w if grad_bytes_per_elem is None
-        else v.number("grad_bytes_per_elem", grad_bytes_per_elem, "positive", "bytes"))
+    if opt.weights is not None or grad_bytes_per_elem is None:   # FP32 Adam fixes all three
+        g = opt.gradients if opt.gradients is not None else w
+    else:
+        g = v.number("grad_bytes_per_elem", grad_bytes_per_elem, "positive", "bytes")
     o = opt.states
     s = v.number("seq_len", seq_len, "positive", "tokens")
     b = v.number("micro_batch", micro_batch, "positive", "sequences")

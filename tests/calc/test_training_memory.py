@@ -151,3 +151,16 @@ def test_data_parallel_size_names_the_fields():
     m = training_memory(a, tp=8, pp=16, dp=16, seq_len=8192, memory_bytes=80e9)
     assert m.spare_bytes == pytest.approx(80e9 - 93_277_548_288)
     assert m.seq_per_gpu == 8192
+
+
+def test_gradient_bytes_follow_the_optimizer_unless_given(catalog):
+    # Llama 2 7B on one GPU, ZeRO-0: Adam mixed precision keeps FP32 gradients (4 B per
+    # parameter), a given grad_bytes_per_elem (2: bf16 gradients, ZeRO §3.1's count) wins;
+    # 8-bit Adam keeps the weights' 2 B; FP32 Adam fixes 4 B whatever is given.
+    a = catalog["llama-2-7b"]
+    kw = dict(seq_len=2048, recompute="full")
+    assert training_memory(a, **kw).gradients == pytest.approx(4 * N_7B)
+    assert training_memory(a, grad_bytes_per_elem=2, **kw).gradients == pytest.approx(2 * N_7B)
+    assert training_memory(a, optimizer="adam-8bit", **kw).gradients == pytest.approx(2 * N_7B)
+    assert training_memory(a, optimizer="adam-fp32", grad_bytes_per_elem=2, **kw).gradients == \
+        pytest.approx(4 * N_7B)
