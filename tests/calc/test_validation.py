@@ -138,6 +138,26 @@ def test_kernels_reject_arrays():
         kernels.gemm([1, 2], 3, 4)
 
 
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: kernels.gemm(4, 2.5, 4), "n"), (lambda: kernels.gemm(1e-3, 4, 4), "m"),
+    (lambda: kernels.gemv(3.7, 4), "m"), (lambda: kernels.elementwise(10.5), "n"),
+    (lambda: kernels.elementwise(10, n_inputs=1.5), "n_inputs"),
+    (lambda: kernels.elementwise(10, n_outputs=0.3), "n_outputs"),
+    (lambda: kernels.reduction(2.5), "n"), (lambda: kernels.softmax(4, 1.5), "cols"),
+    (lambda: kernels.layernorm(0.5, 4), "rows"), (lambda: kernels.attention(1, 2.5, 8, 4), "heads")])
+def test_kernel_shapes_are_whole_numbers(call, name):
+    # a shape counts elements, rows, heads or tensors: 2.5 of them is a wrong input (an
+    # independent audit found these returned numbers and a label like "GEMM 4×2.5×4")
+    with pytest.raises(ValueError, match=rf"^{name} must be a whole number"):
+        call()
+
+
+def test_whole_floats_and_fractional_bytes_are_shapes_and_sizes():
+    # 4096.0 (a parsed "4k") is a shape; bytes per element may be fractional (FP4: 0.5)
+    assert kernels.gemm(4096.0, 4096, 4096).flops == 2 * 4096**3
+    assert kernels.gemv(4096, 4096, 0.5).bytes_moved == (4096 * 4096 + 2 * 4096) * 0.5
+
 def test_boolean_flags_checked():
     with pytest.raises(ValueError, match="causal"):
         mfu.training_flops_per_token(7e9, causal="yes")
