@@ -139,6 +139,19 @@ def number(
     return arr
 
 
+def whole(name: str, value: Any, rule: str = "positive", unit: str | None = None) -> float:
+    """``number`` for a count (elements, rows, heads, tokens): a single value that is a whole
+    number (4096.0 is one, 2.5 is not); ValueError naming ``name`` otherwise."""
+    x = number(name, value, rule, unit)
+    if not isinstance(x, float):
+        raise ValueError(f"{name} must be a single number {describe_rule(rule)}"
+                         + (f" ({unit})" if unit else "") + ", not an array")
+    if not x.is_integer():
+        raise ValueError(f"{name} must be a whole number {describe_rule(rule)}"
+                         + (f" ({unit})" if unit else "") + f", got {value!r}")
+    return x
+
+
 def is_scalar(*values: Any) -> bool:
     """True when every (already validated) value is a Python float."""
     return all(isinstance(v, float) for v in values)

@@ -62,6 +62,7 @@ __all__ = [
     "prefill",
     "decode_weight_params",
     "allreduce_seconds",
+    "ALLREDUCE_BYTES_PER_ELEM",
     "decode_knee",
     "batch_for_decode_mfu",
     "max_batch_that_fits",
@@ -97,8 +98,16 @@ def decode_weight_params(arch: ModelArch, tokens: Any):
     return read * np.ones_like(T)
 
 
+ALLREDUCE_BYTES_PER_ELEM = 2.0
+"""Bytes per element of a tensor-parallel all-reduce: the BF16 output of a row-parallel GEMM,
+whatever the weights' and matrix units' precision (an FP8 GEMM writes the activations' dtype:
+vLLM's ``apply_fp8_linear`` returns ``input.dtype``, and ``RowParallelLinear`` all-reduces
+that output).  The Decode page's and the Serving page's all-reduces both use it."""
+
+
 def allreduce_seconds(arch: ModelArch, tokens: Any, tp: int, link_bw: Optional[float] = None,
-                      bytes_per_elem: float = 2.0, *, tier: Optional[NetworkTier] = None):
+                      bytes_per_elem: float = ALLREDUCE_BYTES_PER_ELEM, *,
+                      tier: Optional[NetworkTier] = None):
     """Tensor-parallel all-reduce time of one forward step over ``tokens`` tokens   [s].
 
         2·L · all_reduce(T·d·e bytes over t GPUs)

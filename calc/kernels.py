@@ -62,15 +62,6 @@ def _n(name: str, value: Any, unit: str, rule: str = "positive") -> float:
     return x
 
 
-def _count(name: str, value: Any, unit: str, rule: str = "positive") -> float:
-    """A shape: a single finite number of ``rule`` that is whole (elements, rows, heads,
-    tensors; 4096.0 is accepted, 2.5 is not)."""
-    x = _n(name, value, unit, rule)
-    if not x.is_integer():
-        raise ValueError(f"{name} must be a whole number ({unit}), got {value!r}")
-    return x
-
-
 def _s(x: float) -> str:
     """Number as text: integers without '.0', others with up to 6 significant digits."""
     return str(int(x)) if x.is_integer() and abs(x) < 1e16 else f"{x:.6g}"
@@ -87,7 +78,8 @@ def gemm(m: Any, n: Any, k: Any, bytes_per_elem: Any = 2) -> KernelCost:
     intensity = 2k³ / (3k²·b) = 2k / (3b), e.g. 8192 in bf16 ≈ 2731 FLOP/byte.
     Source: seed chapter 04 (6N derivation: 2mn per matrix-vector product).
     """
-    M, N, K = _count("m", m, "elements"), _count("n", n, "elements"), _count("k", k, "elements")
+    M, N, K = (v.whole("m", m, unit="elements"), v.whole("n", n, unit="elements"),
+               v.whole("k", k, unit="elements"))
     b = _n("bytes_per_elem", bytes_per_elem, "bytes")
     flops = 2.0 * M * N * K
     nbytes = (M * K + K * N + M * N) * b
@@ -109,7 +101,7 @@ def gemv(m: Any, n: Any, bytes_per_elem: Any = 2) -> KernelCost:
     Intensity ≈ 2 / bytes_per_elem (1 FLOP/byte in bf16): always memory-bound.
     Source: seed chapter 04 (decode reads all weights per token).
     """
-    M, N = _count("m", m, "elements"), _count("n", n, "elements")
+    M, N = v.whole("m", m, unit="elements"), v.whole("n", n, unit="elements")
     b = _n("bytes_per_elem", bytes_per_elem, "bytes")
     flops = 2.0 * M * N
     nbytes = (M * N + N + M) * b
@@ -133,11 +125,11 @@ def elementwise(n: Any, bytes_per_elem: Any = 2, flops_per_elem: Any = 1, n_inpu
     a + b.  Intensity is tiny (0.25 FLOP/byte for a bf16 unary op): memory-bound.
     flops_per_elem may be 0 (a copy).  Source: Williams et al. 2009.
     """
-    N = _count("n", n, "elements")
+    N = v.whole("n", n, unit="elements")
     b = _n("bytes_per_elem", bytes_per_elem, "bytes")
     f = _n("flops_per_elem", flops_per_elem, "FLOP per element", "non_negative")
-    i = _count("n_inputs", n_inputs, "tensors", "non_negative")
-    o = _count("n_outputs", n_outputs, "tensors", "non_negative")
+    i = v.whole("n_inputs", n_inputs, "non_negative", "tensors")
+    o = v.whole("n_outputs", n_outputs, "non_negative", "tensors")
     if i + o <= 0:
         raise ValueError("n_inputs + n_outputs must be > 0 (tensors), got 0")
     flops = N * f
@@ -159,7 +151,7 @@ def reduction(n: Any, bytes_per_elem: Any = 2) -> KernelCost:
     Intensity ≈ 1 / bytes_per_elem (1/8 FLOP/byte in fp64): always memory-bound.
     n must be >= 2 (a sum of one number does no arithmetic).  Source: Williams et al. 2009.
     """
-    N = _count("n", n, "elements")
+    N = v.whole("n", n, unit="elements")
     if N < 2:
         raise ValueError(f"n must be >= 2 elements (a sum of one number has no FLOP), got {n!r}")
     b = _n("bytes_per_elem", bytes_per_elem, "bytes")
@@ -183,7 +175,7 @@ def softmax(rows: Any, cols: Any, bytes_per_elem: Any = 2) -> KernelCost:
     kernel keeping each row on chip).  Source: Milakov & Gimelshein, "Online
     normalizer calculation for softmax" (2018); Williams et al. 2009.
     """
-    R, C = _count("rows", rows, "elements"), _count("cols", cols, "elements")
+    R, C = v.whole("rows", rows, unit="elements"), v.whole("cols", cols, unit="elements")
     b = _n("bytes_per_elem", bytes_per_elem, "bytes")
     flops = SOFTMAX_FLOPS_PER_ELEM * R * C
     nbytes = 2.0 * R * C * b
@@ -204,7 +196,7 @@ def layernorm(rows: Any, cols: Any, bytes_per_elem: Any = 2) -> KernelCost:
     Traffic model: input read once, output written once, gamma and beta (cols
     each) read once.  Source: Ba et al., "Layer Normalization" (2016); Williams et al. 2009.
     """
-    R, C = _count("rows", rows, "elements"), _count("cols", cols, "elements")
+    R, C = v.whole("rows", rows, unit="elements"), v.whole("cols", cols, unit="elements")
     b = _n("bytes_per_elem", bytes_per_elem, "bytes")
     flops = LAYERNORM_FLOPS_PER_ELEM * R * C
     nbytes = (2.0 * R * C + 2.0 * C) * b
@@ -235,10 +227,10 @@ def attention(batch: Any, heads: Any, seq_len: Any, head_dim: Any, bytes_per_ele
     are re-read once per query block when s·d exceeds on-chip memory).
     Source: Dao et al., "FlashAttention" (2022), §3.2 and Theorem 2.
     """
-    B = _count("batch", batch, "sequences")
-    H = _count("heads", heads, "heads")
-    S = _count("seq_len", seq_len, "tokens")
-    D = _count("head_dim", head_dim, "elements")
+    B = v.whole("batch", batch, unit="sequences")
+    H = v.whole("heads", heads, unit="heads")
+    S = v.whole("seq_len", seq_len, unit="tokens")
+    D = v.whole("head_dim", head_dim, unit="elements")
     b = _n("bytes_per_elem", bytes_per_elem, "bytes")
     if not isinstance(flash, bool):
         raise ValueError(f"flash must be True or False, got {flash!r}")

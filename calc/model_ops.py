@@ -207,10 +207,7 @@ class ModelOps:
 
 
 def _int(name: str, value: Any, rule: str = "positive") -> int:
-    x = v.number(name, value, rule)
-    if not isinstance(x, float) or not x.is_integer():
-        raise ValueError(f"{name} must be a whole number {v.describe_rule(rule)}, got {value!r}")
-    return int(x)
+    return int(v.whole(name, value, rule))
 
 
 def _g(x: float) -> str:

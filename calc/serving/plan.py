@@ -122,7 +122,8 @@ def _pick_batch(curve: AggregatedCurve, concurrency: Optional[int], rate: Option
 
 
 def _carrying(rate: float, requests_per_s, batch, *curves):
-    """The batch that carries ``rate`` requests/s per replica, and each of ``curves`` there.
+    """The batch that carries ``rate`` requests/s per replica, the index of the first curve
+    point at or above it (whose bound names the step), and each of ``curves`` there.
 
         B = interp(rate; requests/s(B), B)      Little's law on the curve: B in flight carry
         y = interp(B; B, y(B))                  B / (TPOT · osl) requests/s, linear between
@@ -131,8 +132,10 @@ def _carrying(rate: float, requests_per_s, batch, *curves):
     slower than the batch); where a chunked-prefill share makes it dip, the running maximum
     is read (the smallest batch that carries the rate, as :func:`_pick_batch` picks).  A
     rate beyond the curve's last point is not carried (the caller checks)."""
+    batch = np.asarray(batch, dtype=float)
     B = float(np.interp(rate, np.maximum.accumulate(np.asarray(requests_per_s, dtype=float)), batch))
-    return (B,) + tuple(float(np.interp(B, batch, y)) for y in curves)
+    j = min(int(np.searchsorted(batch, B, side="left")), batch.size - 1)
+    return (B, j) + tuple(float(np.interp(B, batch, y)) for y in curves)
 
 
 def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: str,
@@ -185,8 +188,8 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
         if request_rate is not None:
             if stable:
                 # the batch that carries the rate: Little's law on the curve (interpolated)
-                B, tpot, ttft = _carrying(request_rate, curve.requests_per_s, curve.batch,
-                                          curve.tpot_seconds, curve.ttft_seconds)
+                B, _, tpot, ttft = _carrying(request_rate, curve.requests_per_s, curve.batch,
+                                             curve.tpot_seconds, curve.ttft_seconds)
                 rps = float(request_rate)
             else:
                 ttft = math.inf
@@ -404,9 +407,8 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             n = int(math.ceil(rate / float(c.requests_per_s[i]) - 1e-9))
             # each of the n replicas carries rate / n: report the batch, TTFT and TPOT there
             # (at most the sized point's: the curve up to i meets both targets)
-            B, tpot, ttft = _carrying(rate / n, c.requests_per_s[:i + 1], c.batch[:i + 1],
-                                      c.tpot_seconds[:i + 1], c.ttft_seconds[:i + 1])
-            j = min(int(np.searchsorted(c.batch, B, side="left")), i)
+            B, j, tpot, ttft = _carrying(rate / n, c.requests_per_s[:i + 1], c.batch[:i + 1],
+                                         c.tpot_seconds[:i + 1], c.ttft_seconds[:i + 1])
             opt = DeploymentOption("aggregated", n * r.tp, (PoolLayout("aggregated", r.tp, n, B),),
                                    ttft, tpot, rate * wl.osl / (n * r.tp), 1.0 / tpot, str(c.bound[j]))
             if agg is None or (opt.gpus, opt.tpot_seconds) < (agg.gpus, agg.tpot_seconds):
@@ -435,8 +437,8 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
                 rps = Bs / (tpots * wl.osl)
                 n_d = int(math.ceil(rate / float(rps[-1]) - 1e-9))
                 # each decode instance carries rate / n_d: its batch and TPOT there
-                B, tpot = _carrying(rate / n_d, rps, Bs, tpots)
-                bound = str(bounds[min(int(np.searchsorted(Bs, B, side="left")), Bs.size - 1)])
+                B, j, tpot = _carrying(rate / n_d, rps, Bs, tpots)
+                bound = str(bounds[j])
                 g = n_p * rp.tp + n_d * rd.tp
                 opt = DeploymentOption("disaggregated", g, (PoolLayout("prefill", rp.tp, n_p, float(k)),
                                                             PoolLayout("decode", rd.tp, n_d, B)),

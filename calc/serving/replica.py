@@ -22,10 +22,9 @@ prefilled in the same forward pass, ``B + P`` at most the token budget.
     FLOP   = [B · (2·N_active + A_dec(c))  +  P · F_prefill] / tp
     time   = max(bytes / (mem_bw · η_mem), FLOP / (peak · η_compute)) + all-reduce(B + P)
 
-The all-reduce carries (B + P)·d elements of ``ALLREDUCE_BYTES_PER_ELEM`` (2: BF16) whatever
-the matrix units compute in: an FP8 or FP4 GEMM writes its output in the activations' BF16
-(vLLM's ``apply_fp8_linear`` returns ``input.dtype``; its ``RowParallelLinear`` all-reduces
-that output), as the Decode page's ``calc.inference.allreduce_seconds`` counts it.
+The all-reduce is the Decode page's, ``calc.inference.allreduce_seconds``: (B + P)·d elements
+of ``calc.inference.ALLREDUCE_BYTES_PER_ELEM`` (2: BF16) whatever the matrix units compute in, since an FP8
+or FP4 GEMM writes its output in the activations' BF16.
 
 The ceiling (``BOUND``) takes η = 1 and no communication; the estimate takes the
 published band (:func:`published_efficiency`).  Sources: seed chapter 04 (bytes over
@@ -56,7 +55,6 @@ from ..published import device_family
 __all__ = [
     "SERVING_PRECISIONS",
     "STORAGE_BYTES_PER_ELEM",
-    "ALLREDUCE_BYTES_PER_ELEM",
     "NETWORK_BW",
     "replica_network",
     "Efficiency",
@@ -74,9 +72,6 @@ SERVING_PRECISIONS = ("bf16", "fp8", "fp4")
 """Precisions a serving replica can store weights / KV in and compute activations at."""
 
 STORAGE_BYTES_PER_ELEM = {"bf16": 2.0, "fp8": 1.0, "fp4": 0.5 + 1.0 / 16.0}
-ALLREDUCE_BYTES_PER_ELEM = 2.0
-"""Bytes per element of a tensor-parallel all-reduce: the BF16 output of a row-parallel GEMM,
-whatever its weights' and matrix units' precision (module docstring)."""
 """Bytes per element: BF16 2; FP8 (E4M3, per-tensor or per-channel scale) 1; FP4 as NVFP4,
 4 bits plus one FP8 scale per 16 values = 0.5625 (NVIDIA, "Introducing NVFP4", 2025)."""
 
@@ -404,8 +399,7 @@ def step_time(r: Replica, decode_tokens: Any, context_len: Any, prefill_tokens: 
         eta_c = np.minimum(eta_c, cap)
     t_cmp = flops / (r.peak_flops * eta_c)
     if r.tp > 1 and eff.communication:
-        t_ar = allreduce_seconds(arch, np.maximum(n, 1.0), r.tp, bytes_per_elem=ALLREDUCE_BYTES_PER_ELEM,
-                                 tier=r.tp_tier)
+        t_ar = allreduce_seconds(arch, np.maximum(n, 1.0), r.tp, tier=r.tp_tier)
         t_net = np.where(n > 0, t_ar, 0.0)
     else:
         t_net = np.zeros_like(n)
