@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "pages"))
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
+sys.path.insert(0, str(ROOT / "bench"))
 
 CALCULATORS = ("pages/2_MFU.py", "pages/3_Training_time.py", "pages/4_Decode_speed.py",
                "pages/5_Model.py", "pages/9_Training_layout.py", "pages/10_Serving.py")
@@ -50,19 +51,9 @@ DRAW = """async ([spec, draws]) => {
 
 
 def floor_spec() -> str:
-    """The one-chart floor's figure (bench/chart_page.py at its default slider value)."""
-    import numpy as np
-    import plotly.graph_objects as go
-    x = np.geomspace(1e-2, 1e4, 256)
-    s = 50
-    fig = go.Figure([
-        go.Scatter(x=x, y=np.minimum(x * s * 1e11, 3e14), mode="lines", name="roof"),
-        go.Scatter(x=x, y=np.minimum(x * s * 5e10, 1e14), mode="lines", name="roof 2"),
-        go.Scatter(x=[s], y=[min(s * s * 1e11, 3e14)], mode="markers", marker={"size": 12},
-                   name="point"),
-    ])
-    fig.update_layout(xaxis_type="log", yaxis_type="log", height=460)
-    return fig.to_json()
+    """The one-chart floor's figure (bench/floor_figure.py) at chart_page.py's default 50."""
+    from floor_figure import floor_figure
+    return floor_figure(50).to_json()
 
 
 def page_specs(page: str) -> list[str]:
