@@ -174,6 +174,10 @@ SIMT_FIRES = 0.20
 #: (a share of 1 of 1, or a rate extrapolated from one 2 µs kernel, is noise): a training
 #: step launches hundreds to thousands of kernels; 20 is far below any real step.
 MIN_KERNELS_TO_JUDGE = 20
+#: The idle verdict names the CPU span of the largest gap (and calls it the data loader)
+#: only when that span covers at least this share of the gap: a span that touches 0.0004 %
+#: of it says nothing about what the CPU did meanwhile.
+GAP_CPU_MIN_COVER = 0.5
 #: Holes in the GPU timeline shorter than this are rounding, not gaps: Kineto writes times in
 #: µs with ns decimals, and back-to-back kernels (start = previous end) can differ by 1e-18 s
 #: after the conversion to seconds.
@@ -704,11 +708,12 @@ def _verdicts(d: dict) -> tuple[Verdict, ...]:
     gaps = d["idle_gaps"]
     if idle >= IDLE_FIRES:
         g = gaps[0] if gaps else IdleGap(0.0, 0.0)
-        vid = "idle_data" if g.cpu_name and _DATA_LOADER.search(g.cpu_name) else "idle"
+        cpu = g.cpu_name if g.cpu_overlap_fraction >= GAP_CPU_MIN_COVER else ""
+        vid = "idle_data" if cpu and _DATA_LOADER.search(cpu) else "idle"
         out.append(Verdict(vid, "②", "warn", {
             "idle_fraction": idle, "idle_seconds": d["window_seconds"] - d["busy_seconds"],
             "window_seconds": d["window_seconds"], "gap_count": len(gaps),
-            "largest_gap_seconds": g.length_seconds, "cpu_name": g.cpu_name}))
+            "largest_gap_seconds": g.length_seconds, "cpu_name": cpu}))
     if d["comm_share"] >= COMM_FIRES:
         hidden = d["comm_overlap_fraction"] >= COMM_HIDDEN_OVERLAP
         out.append(Verdict("comm_hidden" if hidden else "comm", "③", "info" if hidden else "warn", {
@@ -717,7 +722,7 @@ def _verdicts(d: dict) -> tuple[Verdict, ...]:
             "exposed_seconds": d["exposed_comm_seconds"],
             "exposed_fraction": (d["exposed_comm_seconds"] / d["window_seconds"]
                                  if d["window_seconds"] > 0 else 0.0)}))
-    if d["non_matmul_share"] >= NON_MATMUL_FIRES:
+    if judge and d["non_matmul_share"] >= NON_MATMUL_FIRES:
         shares = d["class_shares"]
         rest = [c for c in CLASSES if c not in ("matmul", "attention", "communication")]
         top = max(rest, key=lambda c: shares[c])

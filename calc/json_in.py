@@ -48,9 +48,11 @@ def _reject_constant(name: str):
 
 
 def read_json(data: str | bytes | bytearray | memoryview, what: str, *, max_bytes: int,
-              error: Type[Exception] = JSONInputError, hint: str = "") -> object:
+              error: Type[Exception] = JSONInputError, hint: str = "",
+              parse_float=None) -> object:
     """Parse ``data`` (text, or bytes in a JSON encoding) as JSON with the limits and
-    messages of the module docstring; raises ``error(message)``."""
+    messages of the module docstring; raises ``error(message)``.  ``parse_float``: as
+    ``json.loads``' (``str`` keeps every digit of a number with a fraction)."""
     tail = f" {hint}" if hint else ""
     if isinstance(data, (bytearray, memoryview)):
         data = bytes(data)
@@ -63,7 +65,7 @@ def read_json(data: str | bytes | bytearray | memoryview, what: str, *, max_byte
     if not data.strip():
         raise error(f"The {what} is empty.")
     try:
-        return json.loads(data, parse_constant=_reject_constant)
+        return json.loads(data, parse_constant=_reject_constant, parse_float=parse_float)
     except _Constant as c:
         raise error(f"The {what} contains {c.name}, which is not a number JSON allows.") from None
     except RecursionError:

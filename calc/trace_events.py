@@ -227,7 +227,7 @@ def _json_fields(raw: bytes, filename: str):
     """The general path: json.loads, same fields as :func:`_fast_fields`."""
     from calc.json_in import read_json
     from calc.importers import MAX_DECOMPRESSED_BYTES
-    doc = read_json(raw, filename, max_bytes=MAX_DECOMPRESSED_BYTES)
+    doc = read_json(raw, filename, max_bytes=MAX_DECOMPRESSED_BYTES, parse_float=str)
     if isinstance(doc, dict):
         events = doc.get("traceEvents")
         if not isinstance(events, list):
@@ -245,7 +245,8 @@ def _json_fields(raw: bytes, filename: str):
         if e.get("ph") != "X" or e.get("cat") == "Trace":
             continue
         try:
-            t = float(e["ts"])
+            t = e["ts"]                     # a str (parse_float=str: all its digits) or an int
+            float(t)
             d = float(e.get("dur", 0.0))
         except (KeyError, TypeError, ValueError):
             continue
@@ -306,6 +307,31 @@ def _floats(values: list) -> np.ndarray:
     return np.asarray(values, dtype=np.float64)
 
 
+_EXACT_TS_US = 2.0 ** 52 / 1e3
+"""Above this many µs a float64 keeps less than 1 ns (its step at x is x·2⁻⁵²): absolute
+epoch timestamps (~1.7e15 µs, Kineto's before relative ones) step by 0.25 µs."""
+
+
+def _timestamps(values: list) -> np.ndarray:
+    """Event start times   [µs, shifted by a whole number of µs].
+
+    Timestamps too large for a float64 to keep to 1 ns (:data:`_EXACT_TS_US`) are read as
+    whole µs (int64, exact) minus the smallest, plus their decimals: only differences of
+    timestamps are used, so the shift changes nothing and back-to-back kernels stay
+    back-to-back.  Scientific notation is read as a float as it stands."""
+    ts = _floats(values)
+    if ts.size == 0 or float(np.abs(ts).max()) < _EXACT_TS_US:
+        return ts
+    txt = np.array([x if isinstance(x, (bytes, bytearray)) else str(x).encode() for x in values])
+    if (np.char.find(txt, b"e") >= 0).any() or (np.char.find(txt, b"E") >= 0).any():
+        return ts
+    whole, _, decimals = np.char.partition(txt, b".").T
+    ip = whole.astype(np.int64)
+    frac = np.char.add(b"0.", decimals).astype(np.float64)
+    frac = np.where(np.char.startswith(whole, b"-"), -frac, frac)
+    return (ip - ip.min()).astype(np.float64) + frac
+
+
 def _build(f: dict, filename: str, path: str, device_names: dict) -> TraceArrays:
     esc = f["escaped"]
     cat_code, cats = _codes(f["cat"])
@@ -321,7 +347,7 @@ def _build(f: dict, filename: str, path: str, device_names: dict) -> TraceArrays
                         "recorded without ProfilerActivity.CUDA). The diagnosis reads the GPU "
                         "timeline; record with activities=[ProfilerActivity.CPU, "
                         "ProfilerActivity.CUDA].")
-    ts_all = _floats(f["ts"])
+    ts_all = _timestamps(f["ts"])
     dur_all = _floats(f["dur"])
     if not (np.all(np.isfinite(ts_all)) and np.all(np.isfinite(dur_all))):
         _fail(filename, "some events have a non-numeric ts or dur.")

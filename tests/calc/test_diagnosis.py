@@ -631,3 +631,62 @@ def test_no_import_circle_between_diagnosis_and_trace_events():
 
     assert "diagnosis" not in imported("trace_events")
     assert "trace_events" in imported("diagnosis")
+
+
+def test_absolute_epoch_timestamps_keep_their_nanoseconds():
+    # Kineto wrote absolute epoch timestamps with ns decimals for a while (µs since 1970,
+    # ~1.687e15, e.g. 1687345678901234.567). A float64 there steps by 2⁻⁵² × 1.687e15 =
+    # 0.25 µs, so back-to-back kernels of 3.3 µs read as gaps and overlaps of up to 0.125 µs.
+    # By hand: kernel i runs [3.3i, 3.3i + 3.3) µs after the first; union = 2,000 × 3.3 =
+    # 6,600 µs = the whole window: busy 100 %, no gap, on both reading paths.
+    import re
+    from decimal import Decimal
+    base = Decimal("1687345678901234.567")
+    data = kineto([(GEMM, i, 3.3, 7) for i in range(2000)])         # ts written as 1000 + i
+
+    def epoch(m):                                                   # 1000 + i -> base + 3.3 i
+        i = Decimal(m.group(1).decode()) - 1000
+        return b'"ts": ' + str(base + i * Decimal("3.3")).encode()
+    data = re.sub(rb'"ts": ([0-9.]+)', epoch, data)
+    assert b'"ts": 1687345678901234.567' in data and b'"ts": 1687345678901237.867' in data
+    doc = json.loads(data, parse_float=str)
+    doc["traceEvents"] = [dict(reversed(list(e.items()))) for e in doc["traceEvents"]]
+    other = re.sub(r'"(-?[0-9]+\.[0-9]+)"', r"\1", json.dumps(doc)).encode()
+    from calc.trace_events import read_trace
+    assert read_trace(other, "b.json").path == "json"
+    for d in (diagnose_trace(data, "a.json"), diagnose_trace(other, "b.json")):
+        assert d.window_seconds == pytest.approx(6600 * US, rel=1e-9)
+        assert d.busy_fraction == pytest.approx(1.0, abs=1e-9)
+        assert d.idle_gaps == ()
+
+
+def test_a_cpu_span_touching_a_gap_does_not_name_it():
+    # the 100-150 µs gap; the data loader runs 145-200 µs on the CPU: it covers 5 of the
+    # gap's 50 µs (10 % < GAP_CPU_MIN_COVER = 50 %). The gap table keeps the span and its
+    # 10 %; the verdict does not say the CPU was in the data loader.
+    from calc.diagnosis import GAP_CPU_MIN_COVER
+    assert GAP_CPU_MIN_COVER == 0.5
+    spans = ([145 * US], [55 * US], ["enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"])
+    d = diagnose_activity([0, 150 * US], [100 * US, 100 * US], [7, 7], [GEMM, GEMM],
+                          cpu_spans=spans)
+    assert d.idle_gaps[0].cpu_name.startswith("enumerate(DataLoader)")
+    assert d.idle_gaps[0].cpu_overlap_fraction == pytest.approx(0.1)
+    assert ids(d) == ["idle"] and d.verdicts[0].params["cpu_name"] == ""
+    # covering 30 of the 50 µs (60 %): named, and it is the data loader
+    spans = ([120 * US], [55 * US], spans[2])
+    d = diagnose_activity([0, 150 * US], [100 * US, 100 * US], [7, 7], [GEMM, GEMM],
+                          cpu_spans=spans)
+    assert ids(d) == ["idle_data"]
+
+
+def test_non_matmul_share_needs_enough_kernels():
+    # one 10 µs GEMM and four 10 µs gelu kernels back to back: 80 % of GPU time is not matrix
+    # multiplication, but five kernels are too few to judge (MIN_KERNELS_TO_JUDGE = 20);
+    # the same pattern four times over (20 kernels, 80 %) fires.
+    def run(blocks):
+        names = [GEMM, "gelu", "gelu", "gelu", "gelu"] * blocks
+        n = len(names)
+        return diagnose_activity([i * 10 * US for i in range(n)], [10 * US] * n, [7] * n, names)
+    few, enough = run(1), run(4)
+    assert few.non_matmul_share == pytest.approx(0.8) and "non_matmul" not in ids(few)
+    assert enough.non_matmul_share == pytest.approx(0.8) and "non_matmul" in ids(enough)
