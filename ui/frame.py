@@ -191,7 +191,7 @@ def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
         rows.append((t("common.fact.memory"),
                      t("common.fact.memory_binary", gib=format_binary_bytes(mem),
                        gb=format_si(mem, "B")) if device.memory_binary else format_si(mem, "B")))
-    sb.markdown("\n".join(f"- {name}: **{value}**" for name, value in rows))
+    sb.markdown("\n".join("- " + t("common.fact.row", name=name, value=value) for name, value in rows))
     sparse = device.sparse_headline_flops(precision) if device is not None else None
     if sparse is not None:
         sb.caption(t("common.sparse_caption", sparse=format_si(sparse, "FLOP/s"),

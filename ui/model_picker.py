@@ -209,7 +209,7 @@ def model_facts(sb, t: Translator, arch: ModelArch) -> None:
         rows.append((t("arch.fact.window"), t("arch.fact.window_value",
                                                w=f"{arch.sliding_window:,}",
                                                n=arch.n_sliding_layers, layers=arch.n_layers)))
-    sb.markdown("\n".join(f"- {name}: **{value}**" for name, value in rows))
+    sb.markdown("\n".join("- " + t("common.fact.row", name=name, value=value) for name, value in rows))
     sb.caption(t("arch.fact.convention"))
     arch_notes = arch.notes_for(getattr(t, "lang", "en"))
     if arch_notes:

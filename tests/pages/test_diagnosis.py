@@ -210,7 +210,7 @@ def test_triton_trace_is_idle_over_its_step_and_too_few_to_judge(lang):
     upload(at, (DATA / "triton_example.json.gz").read_bytes(), "triton_example.json.gz")
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["GPU busy" if lang == "en" else "GPU 忙碌"] == "0.0%"
-    assert metrics["Steps' time" if lang == "en" else "各 step 总时长"] == "13.3 s"
+    assert metrics["Steps' time" if lang == "en" else "各训练步总时长"] == "13.3 s"
     assert metrics["Kernels per ms" if lang == "en" else "每毫秒 kernel 数"] == "—"
     warnings = [w.value for w in at.warning]
     assert any(("idle 100.0%" if lang == "en" else "100.0% 的时间空闲") in w for w in warnings)

@@ -21,7 +21,7 @@ def sidebar_errors(at):
 
 @pytest.mark.parametrize("lang, peak, got", [
     ("en", "3 TB/s", "a bandwidth"), ("en", "14 GB", "an amount of memory"),
-    ("zh", "3 TB/s", "带宽"), ("zh", "14 GB", "显存容量"),
+    ("zh", "3 TB/s", "带宽"), ("zh", "14 GB", "字节数"),
 ])
 def test_custom_peak_rejects_other_units(lang, peak, got):
     at = run_home(lang=lang, device="custom", peak=peak, bw="2 TB/s")

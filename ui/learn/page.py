@@ -130,8 +130,8 @@ def lesson_body(ctx: PageContext, lesson: int, quiz: int, teacher: bool) -> None
         with st.container(border=True):
             st.markdown(f"**{t('learn.teacher_heading')}**")
             label = _choice_label(t, lesson)
-            st.markdown("\n".join(f"- {question_label(t, problem, q.id)}: "
-                                  f"**{answer_text(t, q, label)}**"
+            st.markdown("\n".join("- " + t("learn.teacher_row", question=question_label(t, problem, q.id),
+                                                   answer=answer_text(t, q, label))
                                   for q in problem.questions))
             st.markdown(worked(t, problem))
             st.caption(t(f"learn.l{lesson}.answer"))

@@ -47,6 +47,7 @@ EN = {
     "common.fact.peak": "Peak {precision} (dense)",
     "common.fact.bw": "Memory bandwidth",
     "common.fact.ridge": "Ridge point",
+    "common.fact.row": "{name}: **{value}**",
     "common.fact.memory": "Memory",
     "common.fact.memory_binary": "{gib} ({gb})",
     "common.sparse_caption": "The vendor's {precision} headline ({sparse}) assumes 2:4 "
@@ -151,6 +152,7 @@ ZH = {
     "common.fact.peak": "{precision} 峰值（稠密）",
     "common.fact.bw": "显存带宽",
     "common.fact.ridge": "拐点",
+    "common.fact.row": "{name}：**{value}**",
     "common.fact.memory": "显存",
     "common.fact.memory_binary": "{gib}（{gb}）",
     "common.sparse_caption": "厂商宣传的 {precision} 数字 {sparse} 是按 2:4 结构化稀疏算的，是稠密值的两倍。"
@@ -167,7 +169,7 @@ ZH = {
     "common.kind.any": "数字",
     "common.kind.count": "普通数字",
     "common.kind.time": "时间",
-    "common.kind.bytes": "显存容量（字节）",
+    "common.kind.bytes": "字节数",
     "common.kind.bandwidth": "带宽",
     "common.kind.flops": "FLOP 数",
     "common.kind.flop_rate": "算力（FLOP/s）",

@@ -207,7 +207,7 @@ ZH = {
     "decode.metric.needs": "批大小 {batch} 每卡需要",
     "decode.metric.has": "单卡显存",
     "decode.metric.throughput": "批大小 {batch} 的总吞吐",
-    "decode.metric.throughput_help": "整批每秒生成的 token 数：batch ÷ 单步时间。这是上限，不是预测。"
+    "decode.metric.throughput_help": "整批每秒生成的 token 数：批大小 ÷ 单步时间。这是上限，不是预测。"
                                      "这个 batch 的权重和 KV cache 放不进显存时，改为显示需要多少显存。",
     "decode.metric.per_request": "批大小 {batch} 时每个请求",
     "decode.metric.per_request_help": "单个用户感受到的速度：每一步一个 token。",
@@ -221,7 +221,7 @@ ZH = {
     "decode.knee_text": "**临界批大小 ≈ {knee}。** 低于它时，每一步的瓶颈是读权重，1 个请求和 {knee} 个请求"
                         "一步花的时间差不多：批处理几乎免费——吞吐随 batch 增长，每个请求仍然能拿到约 {per}。"
                         "超过它，计算本身成了瓶颈：吞吐停在约 {thr}，每个请求开始变慢。",
-    "decode.knee_never": "**没有临界批大小**：在这样的 KV cache 下，每多一个请求多读的字节比它的计算更费时，所以无论 batch 多大，"
+    "decode.knee_never": "**没有临界批大小**：在这样的 KV cache 下，每多一个请求多读的字节比它的计算更费时，所以无论批大小多大，"
                          "解码都一直带宽受限。缩短上下文、减少 KV 头数（GQA）或者用 FP8 缓存会有帮助。",
     "decode.fits": "放得下：每张卡存权重 {model} + KV cache {kv} = {total}，单卡 {mem}（{gpus}），至少留出 {reserve} 给激活和运行时。",
     "decode.fits_tight": "偏紧：每张卡的权重 {model} + KV cache {kv} = {total} 放得进单卡 {mem}（{gpus}），但留给激活和运行时的不到 {reserve}（vLLM 的默认预留）。",
@@ -241,7 +241,7 @@ ZH = {
                                "kernel 写得再好，MFU 最多也只有 **{mfu1}**（不计缓存时为 2 ÷ (每参数字节数 × 拐点) = {rule}）。"
                                "它随批大小增长，但比不计缓存时慢，因为每个请求都要多读自己的缓存：{reach}{at_batch}所以推理优化的方向是提高算术强度（批处理、"
                                "量化、更小的缓存），而不是买更强的算力。",
-    "decode.reach": "在这台设备上，batch ≈ {b1} 时达到 1%，batch ≈ {b5} 时达到 5%。",
+    "decode.reach": "在这台设备上，批大小 ≈ {b1} 时达到 1%，批大小 ≈ {b5} 时达到 5%。",
     "decode.reach_b1": "在这台设备上批大小 1 就已超过 1%，批大小 ≈ {b5} 时达到 5%。",
     "decode.reach_never": "在这样的 KV cache 下，批大小再大也到不了 5%（批大小 1 时为 {mfu}）。",
     "decode.at_batch": "批大小 {batch} 时为 {mfub}。",
@@ -253,15 +253,15 @@ ZH = {
     "decode.how.weights": "权重字节数（参数量 × 每参数字节数）：",
     "decode.how.bound": "单请求上限。每个 token 计入的字节：全部权重 W 读一遍（KV cache 关闭，KV_seq = 0）：",
     "decode.how.bound_kv": "单请求上限。每个 token 计入的字节：全部权重 W 读一遍，再加上这个请求的全部 KV cache KV_seq：",
-    "decode.how.step": "batch b = {batch} 时的一步解码：读数据（整批读一遍权重，加上每个请求的 KV cache）"
+    "decode.how.step": "批大小 b = {batch} 时的一步解码：读数据（整批读一遍权重，加上每个请求的 KV cache）"
                        "和做计算，取较慢的那个：",
-    "decode.how.knee": "临界批大小：读数据和做计算两项相等的 batch：",
+    "decode.how.knee": "临界批大小：读数据和做计算两项相等的批大小：",
     "decode.how.kv": "KV cache（K 和 V，按层、头、位置、请求计）：",
     "decode.fig.throughput": "整批吞吐",
     "decode.fig.per_request": "每个请求的速度",
     "decode.fig.throughput_hover": "batch %{x:.0f}<br>共 %{y:,.0f} tok/s",
     "decode.fig.per_request_hover": "batch %{x:.0f}<br>每请求 %{y:,.1f} tok/s",
-    "decode.fig.current": "当前 batch",
+    "decode.fig.current": "当前批大小",
     "decode.fig.max_fit": "显存最多放得下的批大小：{batch}",
     "decode.fig.none_fit": "显存里什么都放不下",
     "decode.fig.current_hover": "批大小 {batch}：{tps}",

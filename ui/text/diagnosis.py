@@ -385,9 +385,9 @@ ZH = {
                              "暴露的通信：{exposed}。",
     "diagnosis.m.window": "GPU 时间窗口",
     "diagnosis.m.window_help": "trace 中从第一个到最后一个 GPU 活动。",
-    "diagnosis.m.window_steps": "各 step 总时长",
+    "diagnosis.m.window_steps": "各训练步总时长",
     "diagnosis.m.window_steps_help": "{n} 个 ProfilerStep# 区间之和，即程序运行的时间。GPU 忙碌和空闲"
-                                     "空隙都在这段时间上计算，所以 GPU 在等待的 step 算作空闲。GPU "
+                                     "空隙都在这段时间上计算，所以 GPU 在等待的训练步算作空闲。GPU "
                                      "活动本身跨越 {activity}。",
     "diagnosis.m.per_ms": "每毫秒 kernel 数",
     "diagnosis.m.per_ms_help": "kernel 启动次数 ÷ 以毫秒计的时间窗口。",
@@ -398,10 +398,10 @@ ZH = {
     "diagnosis.m.small_few_launches": "没有融合结论：不到 50% 的启动。",
     "diagnosis.verdict.too_few_kernels": "**kernel 太少，无法判断**启动开销：trace 中只有 "
                                          "{kernel_count} 个 kernel（至少需要 {min_count} 个，"
-                                         "启动速率和小 kernel 占比才有意义）。请 profile 几个完整的训练 step。",
+                                         "启动速率和小 kernel 占比才有意义）。请录制几个完整的训练步。",
     "diagnosis.m.non_matmul": "非矩阵乘操作",
     "diagnosis.m.non_matmul_help": "GPU 时间（通信除外）中不在矩阵乘、卷积或注意力 kernel 上的比例（第 ④ 步）。",
-    "diagnosis.m.step": "平均训练步",
+    "diagnosis.m.step": "平均单步时间",
     "diagnosis.m.step_help": "{n} 个 ProfilerStep# 区间的平均时长（两次 prof.step() 之间的时间）。",
     "diagnosis.gaps_heading": "最大的空隙",
     "diagnosis.gaps_none": "没有空隙：时间窗口内每一刻都有 GPU 活动。",
@@ -470,7 +470,7 @@ ZH = {
     "diagnosis.params_help": "模型的参数量，例如 7B、125M、6.7e9（6·N 规则适用于稠密 Transformer；"
                              "MoE 用激活参数量）。",
     "diagnosis.tokens_step": "每步 token 数",
-    "diagnosis.tokens_step_help": "整个任务一步处理的 token 数：全局 batch × 序列长度，例如 1024 × 4096 = 4M。",
+    "diagnosis.tokens_step_help": "整个任务一步处理的 token 数：全局批大小 × 序列长度，例如 1024 × 4096 = 4M。",
     "diagnosis.gpus": "GPU 数",
     "diagnosis.gpus_help": "这一步的 token 分布在多少张卡上（这份 trace 是其中一张卡的）。",
     "diagnosis.seq": "序列长度",
@@ -478,12 +478,12 @@ ZH = {
     "diagnosis.causal": "因果注意力",
     "diagnosis.causal_help": "因果掩码跳过一半的分数矩阵（FlashAttention）：注意力的 FLOP 减半。",
     "diagnosis.mfu_mean": "MFU（按平均单步时间）",
-    "diagnosis.mfu_mean_help": "有效模型 FLOP/s ÷ 所有 GPU 的峰值算力，按平均单步时间计算。区间：{band}。",
+    "diagnosis.mfu_mean_help": "有效模型 FLOP/s ÷ 所有 GPU 的峰值算力，按平均单步时间计算。档位：{band}。",
     "diagnosis.hfu_mean": "HFU（按平均单步时间）",
     "diagnosis.hfu_mean_help": "硬件算力利用率：把重计算的前向也算进去。",
     "diagnosis.tokens_per_s": "吞吐",
     "diagnosis.tokens_per_s_help": "每步 token 数 ÷ 平均单步时间（{step}）。",
-    "diagnosis.mfu_caption": "每卡峰值算力 {peak}（{device}，{precision}）；每个 token MFU 按 {fpt}，HFU 按 {hw}。区间：{band}。",
+    "diagnosis.mfu_caption": "每卡峰值算力 {peak}（{device}，{precision}）；每个 token MFU 按 {fpt}，HFU 按 {hw}。档位：{band}。",
     "diagnosis.device_same": "记录于 {trace}：就是侧边栏选的设备（{sidebar}），下面的 MFU 除以它的峰值。",
     "diagnosis.device_unknown": "记录于 {trace}，它不在设备列表里：下面的 MFU 除以侧边栏 {sidebar} 的峰值。",
     "diagnosis.device_differs": "这个 trace 记录于 **{trace}**，但侧边栏选的设备是 **{sidebar}**：下面的 MFU 会除以错误的峰值。"

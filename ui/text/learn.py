@@ -34,6 +34,7 @@ EN = {
                           "for checking a class. Not kept in the link, so a shared link never "
                           "shows the answers.",
     "learn.teacher_heading": "Teacher view: the answers for these numbers",
+    "learn.teacher_row": "{question}: **{answer}**",
     "learn.prev": "Previous lesson",
     "learn.prev_help": "Go to the previous checkpoint question.",
     "learn.next": "Next lesson",
@@ -374,6 +375,7 @@ ZH = {
     "learn.teacher": "教师视图",
     "learn.teacher_help": "显示当前这组数字的答案，适合投影或批改。它不写进链接，分享出去的链接不会带答案。",
     "learn.teacher_heading": "教师视图：这组数字的答案",
+    "learn.teacher_row": "{question} → **{answer}**",
     "learn.prev": "上一课",
     "learn.prev_help": "回到上一个检查点问题。",
     "learn.next": "下一课",

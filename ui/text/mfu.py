@@ -280,7 +280,7 @@ ZH = {
     "mfu.diag_heading": "MFU 损失在哪里：按这个顺序查",
     "mfu.diag_heading.problem": "MFU 很低：按这个顺序查",
     "mfu.diag_heading.low": "MFU 偏低：按这个顺序查",
-    "mfu.diag_heading.fair": "MFU 中等：剩下的损失在哪里，按这个顺序看",
+    "mfu.diag_heading.fair": "MFU 一般：剩下的损失在哪里，按这个顺序看",
     "mfu.diag_heading.good": "MFU 良好：还想再提高，按这个顺序看",
     "mfu.diag_heading.excellent": "MFU 已接近天花板：剩下的空间，按这个顺序看",
     "mfu.diag_heading.suspicious": "MFU 高得可疑：先检查输入，再看这个清单",

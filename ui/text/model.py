@@ -195,7 +195,7 @@ ZH = {
     "model.phase.prefill": "预填充（处理提示词）",
     "model.phase.decode": "解码（一个 token）",
     "model.batch": "批大小（请求数）",
-    "model.batch_help": "一步里一起处理的请求数。权重读一遍就服务整个 batch，所以 batch 越大，"
+    "model.batch_help": "一步里一起处理的请求数。权重读一遍就服务整个 batch，所以批大小越大，"
                       "矩阵乘每字节做的计算越多；而每个请求的 KV cache 只为它自己读。",
     "model.prompt": "提示词长度（token）",
     "model.prompt_help": "预填充这一步里每个提示词的 token 数，例如 2048 或 32k。注意力是因果的：每个 query 只看它之前的 token。",
@@ -317,7 +317,7 @@ ZH = {
     "model.how.gemm": "对 T 个 token 做 d_in × d_out 的投影：每个权重、每个 token 2 FLOP；权重对整个 batch 只读一遍，"
                     "所以算术强度随 T 增长（2 字节权重时约 T FLOP/字节）。",
     "model.how.attention": "注意力：每个 query 看 k̄ 个 key（解码：整个 cache，滑动窗口层不超过窗口；预填充：因果，约为提示词的一半）。"
-                         "每个请求读自己的 KV cache，所以它的算术强度不随 batch 增长。",
+                         "每个请求读自己的 KV cache，所以它的算术强度不随批大小增长。",
     "model.how.step": "单步时间下限：每个算子按自己的 Roofline 计时，对所有层求和（按张量并行组里的单卡计）。",
     "model.how.tokens_per_s": "解码：整个 batch 的 tokens/秒；预填充：首 token 时间就是这一步本身。",
     "model.how.experts": "MoE：batch 里 T 个 token 各从 E 个专家中选 k 个；在均匀路由假设下，会用到 D = E·(1 − (1 − k/E)^T) 个不同的专家，"

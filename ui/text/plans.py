@@ -363,14 +363,14 @@ ZH = {
     "plans.f.output": "输出长度（token）",
     "plans.f.output_help": "每个请求生成的 token 数：请求时间 = 首 token 时间 + 输出长度 × 每 token 时间。",
     "plans.f.kv": "计入 KV cache",
-    "plans.f.kv_help": "每步读取 KV cache 并占用显存（2 × 层数 × KV 头数 × 头维度 × 上下文 × batch × 字节数）。",
+    "plans.f.kv_help": "每步读取 KV cache 并占用显存（2 × 层数 × KV 头数 × 每头维度 × 上下文 × 批大小 × 字节数）。",
     "plans.f.context": "上下文（每个序列的 KV token 数）",
     "plans.f.context_help": "每个序列 KV cache 中保存的 token 数，例如 4096。",
     "plans.f.layers": "层数",
     "plans.f.layers_help": "Transformer 层数（用于 KV cache），例如 32。",
     "plans.f.kv_heads": "KV 头数",
     "plans.f.kv_heads_help": "key/value 头数（GQA 时少于 query 头数），例如 8。",
-    "plans.f.head_dim": "头维度",
+    "plans.f.head_dim": "每头维度",
     "plans.f.head_dim_help": "每个头的元素数，例如 128。",
     "plans.f.efficiency": "设定的解码效率",
     "plans.f.efficiency_help": "你的推理服务能达到带宽上限的比例。公开的解码结果见下方范围。",
@@ -436,7 +436,7 @@ ZH = {
     "plans.report.a_training": "训练：C = 6·N·D FLOP；时间 = C ÷ (GPU 数 × 稠密峰值 × MFU)；GPU 小时 = C ÷ (峰值 × MFU) ÷ 3600；"
                                "费用 = GPU 小时 × 单价。MFU 只计模型 FLOP；重计算提高的是 HFU，不是 MFU。",
     "plans.report.a_serving": "推理服务：每个解码步读取全部权重和整个 batch 的 KV cache：单步时间 = max((权重 + KV) ÷ (GPU 数 × 带宽), 2·N·batch "
-                              "÷ (GPU 数 × 峰值))；tokens/秒 = batch ÷ 单步时间；首 token 最短时间 = max(2·N·提示词长度 ÷ 峰值, 权重 ÷ 带宽)；"
+                              "÷ (GPU 数 × 峰值))；tokens/秒 = 批大小 ÷ 单步时间；首 token 最短时间 = max(2·N·提示词长度 ÷ 峰值, 权重 ÷ 带宽)；"
                               "张量并行按理想扩展（不计 all-reduce 时间）。速度上限乘以设定效率。",
     "plans.report.a_memory": "显存是否够（推理服务）：权重 + KV cache ≤ 全部卡显存的 90%（留 10% 给激活和运行时）。",
     "plans.report.a_published": "同规模公开 MFU：参数量在 ×4、GPU 数在 ×8 以内、同一设备系列的公开训练中 MFU 的最低值和最高值（不足两个时放宽范围）。"

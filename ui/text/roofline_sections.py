@@ -295,7 +295,7 @@ ZH = {
     "roofline.warn.flops_missing": "{n} 个 kernel 没有 FLOP 计数（没有 FLOP 计数器的 Nsight Compute 文件常见）："
                               "在表格里填上 FLOP 才能画到 Roofline 上。",
     "roofline.warn.dtype_assumed": "trace 中部分算子没有 'Input type'，按 {dtype} 计算（上面选择的数据类型）。",
-    "roofline.warn.conv_geometry_assumed": "{n} 个卷积在 trace 中没有 stride/padding：按 stride 1、'same' padding 计算（对带 stride 的卷积是 FLOP 上界）。",
+    "roofline.warn.conv_geometry_assumed": "{n} 个卷积在 trace 中没有 stride/padding：按 stride 1、'same' padding 计算（对带 stride 的卷积是 FLOP 上限）。",
     "roofline.warn.no_gpu_time": "trace 中没有 GPU kernel；时间取算子在 CPU 上的持续时间"
                             "（墙钟时间，含启动开销）。",
     "roofline.warn.names_truncated": "部分 kernel 名称过长，已截短。",

@@ -346,7 +346,7 @@ ZH = {
     "serving.alpha_help": "主模型接受草稿 token 的比例：取决于草稿、主模型和文本。0.8 是 Leviathan "
                           "等人的算例，不是你这对模型的实测值：请实测（EAGLE 和 Medusa 按任务报告 "
                           "α）。URL 参数 s_alpha。",
-    "serving.alpha_source": "在推理服务页面输入",
+    "serving.alpha_source": "在「推理服务」页输入",
     "serving.gamma": "草稿长度 γ",
     "serving.gamma_help": "每次验证的草稿 token 数，例如 4。URL 参数 s_gamma。",
     "serving.spec_invalid": "投机解码需要有效的 α 和 γ。",

@@ -254,7 +254,7 @@ ZH = {
                                       "计算多 1/3）。它改变 HFU，不改变 MFU。",
     "training_layout.recompute.none": "不重计算",
     "training_layout.recompute.selective": "选择性",
-    "training_layout.recompute.full": "完全",
+    "training_layout.recompute.full": "全量",
     "training_layout.zero": "ZeRO 阶段",
     "training_layout.zero_help": "数据并行切分什么：0 不切分，1 优化器状态（Megatron 的分布式优化器），"
                                  "2 再加梯度，3 再加权重（FSDP）：每个微批都要收集权重。",
@@ -331,7 +331,7 @@ ZH = {
     "training_layout.metric.step": "单步时间",
     "training_layout.metric.mfu": "MFU（预测）",
     "training_layout.metric.hfu": "HFU（预测）",
-    "training_layout.metric.tokens": "Token/s（整个集群）",
+    "training_layout.metric.tokens": "tokens/秒（整个集群）",
     "training_layout.metric.bubble": "气泡占比",
     "training_layout.metric.memory": "每卡显存（最差的流水线级）",
     "training_layout.tiers": "各通信组及其所在网络层级：{tiers}。",
@@ -342,10 +342,10 @@ ZH = {
     "training_layout.hidden": "与计算重叠（不计入柱状图）：上下文并行 {cp}，专家 all-to-all {ep}，"
                               "数据并行 {dp}。",
     "training_layout.use_heading": "使用这个布局",
-    "training_layout.use": "在训练时间页使用这个布局的 MFU",
-    "training_layout.use_help": "打开训练时间页，带上这个集群规模和预测的 MFU；那里会把它标为预测值，"
+    "training_layout.use": "在「训练时长」页使用这个布局的 MFU",
+    "training_layout.use_help": "打开「训练时长」页，带上这个集群规模和预测的 MFU；那里会把它标为预测值，"
                                 "与公开实测区间并列。",
-    "training_layout.predicted_caption": "**预测值**（来自并行布局页）：{gpus} 张卡上 {layout} 的 MFU 为 "
+    "training_layout.predicted_caption": "**预测值**（来自「并行布局」页）：{gpus} 张卡上 {layout} 的 MFU 为 "
                                          "{mfu}（这是预测；公开训练的区间见下方）。",
     "training_layout.use_plans": "加入方案对比",
     "training_layout.use_plans_help": "在「方案对比」页添加一个训练方案：本模型、设备、GPU 数和预测的 MFU。",
