@@ -11,8 +11,8 @@ EN = {
     "learn.quiz": "Quiz number",
     "learn.quiz_help": "Draws this lesson's numbers (0 … 999999). The same quiz number and "
                        "device give everyone the same numbers: a teacher's link (it carries "
-                       "quiz= and lesson=) opens a whole class on the same problem. Quiz 0 is "
-                       "the chapter's own worked example.",
+                       "quiz= and lesson=) opens a whole class on the same problem. Quiz 0 on "
+                       "the chapter's numbers (the button) is the chapter's own worked example.",
     "learn.quiz_bad": "Quiz number: “{text}” is not a whole number from 0 to 999999; "
                       "keeping quiz {quiz}.",
     "learn.new_numbers": "New numbers",
@@ -358,7 +358,7 @@ ZH = {
                    "算出 MFU、说出 trace 里的信号；题目里的数字由**题号**和侧边栏选的设备生成。每个答案都由计算其他页面的同一套代码检查。",
     "learn.quiz": "题号",
     "learn.quiz_help": "决定本课的数字（0 … 999999）。题号和设备相同，大家拿到的数字就相同："
-                       "老师的链接（带 quiz= 和 lesson=）能让全班打开同一道题。题号 0 就是本章自己的算例。",
+                       "老师的链接（带 quiz= 和 lesson=）能让全班打开同一道题。题号 0 配合「用本章的数字」就是本章自己的算例。",
     "learn.quiz_bad": "题号：“{text}”不是 0 到 999999 之间的整数，仍用题号 {quiz}。",
     "learn.new_numbers": "换一组数字",
     "learn.new_numbers_help": "随机换一个题号：每一课都换成新的数字。",

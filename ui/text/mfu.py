@@ -50,7 +50,8 @@ EN = {
     "mfu.peak_used": "Peak used: **{peak}** per GPU — {source}.",
     "mfu.attn_heading": "Attention term (long sequences)",
     "mfu.attn_intro": "6N ignores attention's O(s²) part. From about 8K tokens per sequence "
-                      "it is no longer small: add 12·L·h·s FLOP per token.",
+                      "it is no longer small: add 12·L·h·s FLOP per token (6·L·h·s when the causal mask's "
+                      "skipped half is not counted, the default below).",
     "mfu.attn": "Add the attention term 12·L·h·s",
     "mfu.attn_help": "Count the FLOP of QKᵀ and attention·V too (forward + backward). "
                      "Turn it on for sequences of 8K tokens and more.",
@@ -212,7 +213,7 @@ ZH = {
     "mfu.peak_from_override": "上面手动填写",
     "mfu.peak_used": "采用的峰值：单卡 **{peak}**——{source}。",
     "mfu.attn_heading": "注意力项（长序列时需要）",
-    "mfu.attn_intro": "6N 忽略了注意力的 O(s²) 部分。序列到 8K 左右这一项就不能再忽略了：每个 token 要再加 12·L·h·s FLOP。",
+    "mfu.attn_intro": "6N 忽略了注意力的 O(s²) 部分。序列到 8K 左右这一项就不能再忽略了：每个 token 要再加 12·L·h·s FLOP（不计因果掩码跳过的一半时是 6·L·h·s，即下面的默认设置）。",
     "mfu.attn": "加上注意力项 12·L·h·s",
     "mfu.attn_help": "把 QKᵀ 和注意力·V 的计算量（前向 + 反向）也算进去。序列 ≥ 8K 时请打开。",
     "mfu.layers": "层数 L",
