@@ -55,6 +55,20 @@ def test_peak_override():
     assert metric(at, "mfu.metric.peak") == "624 TFLOP/s"
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_typed_sparse_headline_is_named(lang):
+    # the A100's BF16 datasheet headline 624 TFLOP/s is 2:4-sparse, 2 x its 312 dense peak
+    # (hardware.toml): typed, it is still used (10.1 %), and a warning names the dense 312;
+    # 400 TFLOP/s (1.28 x dense, 0.64 x sparse) is no datasheet figure: no such warning
+    at = open_page(lang, peak_override="624T")
+    assert metric(at, "mfu.metric.mfu") == "10.1%"
+    warn = texts(at, "warning")
+    assert "312 TFLOP/s" in warn and ("2:4-sparse" in warn if lang == "en" else "2:4 结构化稀疏" in warn)
+    at = open_page(lang, peak_override="400T")
+    assert metric(at, "mfu.metric.mfu") == "15.8%"              # 5.04e14 / 3.2e15 = 15.75 %
+    assert "2:4" not in texts(at, "warning")
+
+
 def test_over_60_and_over_100():
     at = open_page("en", tokens_per_s="40k")      # 20.19 % x 40/12 = 67.3 %
     assert metric(at, "mfu.metric.mfu") == "67.3%"

@@ -48,6 +48,9 @@ EN = {
     "mfu.peak_from_sidebar": "{device}, {precision} (sidebar)",
     "mfu.peak_from_override": "typed above",
     "mfu.peak_used": "Peak used: **{peak}** per GPU — {source}.",
+    "mfu.peak_is_sparse": "{peak} is the 2:4-sparse headline of the {device}, twice its dense "
+                          "peak ({dense}). Dense training runs at most at the dense peak, so "
+                          "this MFU reads half of what it is: leave the field empty to use {dense}.",
     "mfu.attn_heading": "Attention term (long sequences)",
     "mfu.attn_intro": "6N ignores attention's O(s²) part. From about 8K tokens per sequence "
                       "it is no longer small: add 12·L·h·s FLOP per token (6·L·h·s when the causal mask's "
@@ -212,6 +215,8 @@ ZH = {
     "mfu.peak_from_sidebar": "{device}，{precision}（侧边栏）",
     "mfu.peak_from_override": "上面手动填写",
     "mfu.peak_used": "采用的峰值：单卡 **{peak}**——{source}。",
+    "mfu.peak_is_sparse": "{peak} 是 {device} 按 2:4 结构化稀疏宣传的数字，是稠密峰值（{dense}）的两倍。"
+                          "稠密训练最多只能跑到稠密峰值，所以这样算出的 MFU 只有实际的一半：把这一栏留空就用 {dense}。",
     "mfu.attn_heading": "注意力项（长序列时需要）",
     "mfu.attn_intro": "6N 忽略了注意力的 O(s²) 部分。序列到 8K 左右这一项就不能再忽略了：每个 token 要再加 12·L·h·s FLOP（不计因果掩码跳过的一半时是 6·L·h·s，即下面的默认设置）。",
     "mfu.attn": "加上注意力项 12·L·h·s",
