@@ -229,9 +229,20 @@ _OP_RULES: tuple[tuple[int, re.Pattern], ...] = tuple((c, re.compile(p)) for c, 
     (ELEMENTWISE, r"aten::"),
 ))
 
-_SIMT_GEMM = re.compile(r"(^|[^a-z0-9])(sgemm|dgemm)|_sgemm|_dgemm|gemmsn|gemv2t|gemv2n")
+_SIMT_GEMM = re.compile(r"(^|[^a-z0-9])(sgemm|dgemm)|_sgemm|_dgemm|gemmsn|gemv2t|gemv2n"
+                        # cuDNN's FP32/FP64 convolutions: volta_scudnn_* / dcudnn_* (h: half),
+                        # and its engines templated on float or double (dgrad_engine<float, …>,
+                        # wgrad_alg0_engine<float, …>, winograd_nonfused::…<float, float>)
+                        r"|(^|_)[sd]cudnn_|cudnn::.*<(float|double)[,>]")
 _TENSOR_MARK = re.compile(r"tensorop|xmma|hmma|wgmma|1688|16816|884|tf32|bf16|f16|h\d{3,5}|"
                           r"i8816|nvjet|s16816")
+
+
+def _is_simt(name: str) -> bool:
+    """A matmul kernel's name says FP32/FP64 SIMT (no Tensor Core): an sgemm/dgemm or a
+    cuDNN single/double convolution, with no Tensor Core marker (tensorop, xmma, 16816, …)."""
+    low = name.lower()
+    return bool(_SIMT_GEMM.search(low)) and not _TENSOR_MARK.search(low)
 _DATA_LOADER = re.compile(r"dataloader|data_loader|__next__|collate|_next_data|fetch",
                           re.IGNORECASE)
 
@@ -527,8 +538,7 @@ def diagnose_activity(start, duration, stream, name, *,
     else:
         cls = np.array([_name_class(nm) for nm in names], dtype=np.int64)[name_code]
     is_kernel = ~np.array([_is_copy(nm) for nm in names], dtype=bool)[name_code]
-    simt_names = np.array([bool(_SIMT_GEMM.search(nm.lower())) and not _TENSOR_MARK.search(nm.lower())
-                           for nm in names], dtype=bool)
+    simt_names = np.array([_is_simt(nm) for nm in names], dtype=bool)
     spans = None
     if cpu_spans is not None:
         cs = _as_float("cpu_spans start", cpu_spans[0])
@@ -882,8 +892,7 @@ def diagnose_parsed(trace: TraceArrays, *, small_kernel_threshold_seconds: float
     # names used by this device only, recoded
     uname, ninv = np.unique(name_code, return_inverse=True)
     dev_names = tuple(names[i] for i in uname.tolist())
-    simt = np.array([bool(_SIMT_GEMM.search(nm.lower())) and not _TENSOR_MARK.search(nm.lower())
-                     for nm in dev_names], dtype=bool)
+    simt = np.array([_is_simt(nm) for nm in dev_names], dtype=bool)
     ustream, sinv = np.unique(trace.gpu_stream[sel], return_inverse=True)
     stream_labels = tuple(trace.streams[i] for i in ustream.tolist())
     spans = (trace.cpu_start, trace.cpu_dur,

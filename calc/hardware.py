@@ -24,6 +24,7 @@ __all__ = [
     "FLOAT_PRECISIONS",
     "SPARSE_PRECISIONS",
     "SPARSE_HEADLINE_FACTOR",
+    "SPARSE_MATCH",
     "DEFAULT_HARDWARE_PATH",
     "Accelerator",
     "HardwareFileError",
@@ -43,6 +44,10 @@ SPARSE_HEADLINE_FACTOR = 2.0
 """A 2:4-sparse headline over the dense peak: two of every four weights are zero and
 skipped, so the vendor counts twice the dense rate (NVIDIA A100 whitepaper, "Fine-grained
 structured sparsity")."""
+
+SPARSE_MATCH = 0.02
+"""A figure within 2 % of a sparse headline is taken to be that headline
+(``Accelerator.is_sparse_headline``; datasheets round: H100 SXM BF16 1,979 = 2 × 989.4)."""
 SPARSE_PRECISIONS = ("tf32", "bf16", "fp16", "fp8", "int8", "fp4")
 """Tensor precisions that can have a 2:4-sparse headline (twice the dense peak).
 
@@ -150,6 +155,12 @@ class Accelerator(NotesInLanguages):
         if precision not in self.sparse_precisions:
             return None
         return SPARSE_HEADLINE_FACTOR * self.peak_flops(precision)
+
+    def is_sparse_headline(self, flops: float, precision: Optional[str] = None) -> bool:
+        """Whether ``flops`` (FLOP/s) is this device's 2:4-sparse headline at ``precision``,
+        within :data:`SPARSE_MATCH` (a typed "624T" on an A100 BF16: True; 400T: False)."""
+        sparse = self.sparse_headline_flops(precision)
+        return sparse is not None and abs(float(flops) / sparse - 1.0) <= SPARSE_MATCH
 
     @property
     def precisions(self) -> tuple[str, ...]:

@@ -690,3 +690,32 @@ def test_non_matmul_share_needs_enough_kernels():
     few, enough = run(1), run(4)
     assert few.non_matmul_share == pytest.approx(0.8) and "non_matmul" not in ids(few)
     assert enough.non_matmul_share == pytest.approx(0.8) and "non_matmul" in ids(enough)
+
+
+@pytest.mark.parametrize("name, simt", [
+    # cuDNN FP32 convolutions (the ResNet-50 fixture on a V100): s = single precision
+    ("volta_scudnn_128x64_relu_interior_nn_v1", True),
+    ("void cudnn::detail::dgrad_engine<float, 512, 6, 5, 3, 3, 3, false>(int, int)", True),
+    ("void cudnn::cnn::wgrad_alg0_engine<float, 128, 6, 7, 3, 3, 5, false, 512>(int)", True),
+    ("void cudnn::winograd_nonfused::winogradForwardOutput4x4<float, float>(cudnn::x)", True),
+    ("volta_dcudnn_128x64_relu_interior_nn_v1", True),
+    ("volta_sgemm_64x64_nt", True),
+    # half precision or Tensor Cores
+    ("volta_hcudnn_128x128_relu_interior_nn_v1", False),
+    ("volta_fp16_s884cudnn_fp16_128x128_ldg8_relu_f2f_exp_interior_nhwc_tn_v1", False),
+    ("void cudnn::detail::dgrad2d_alg1_1<__half, 0, 6, 7, 5, 4, 5, true, true>(int)", False),
+    ("sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x128x16", False),
+    (GEMM, False),
+])
+def test_simt_names(name, simt):
+    from calc.diagnosis import _is_simt
+    assert _is_simt(name) is simt
+
+
+def test_resnet50_fixture_matmuls_are_all_fp32():
+    # worker0: FP32 ResNet-50 on a V100 (every operator input is float): by hand, of its
+    # matmul-class GPU time only cuDNN's layout transforms and offset kernels (nchwToNhwc,
+    # computeOffsets, splitKreduce: 0.3 %) are not FP32 SIMT convolutions or sgemms
+    d = diagnose_trace(SAMPLE_TRACE.read_bytes(), SAMPLE_TRACE.name)
+    assert d.simt_matmul_share == pytest.approx(0.997, abs=0.002)
+    assert "no_tensor_core" in ids(d)

@@ -498,3 +498,15 @@ def test_the_scale_up_bandwidth_is_half_the_interconnect_figure_wherever_both_ar
     assert hw["h100-sxm"].scale_up_bw == 450e9
     for dev_id, d in both.items():
         assert d.scale_up_bw == pytest.approx(link_bw_one_way(d.interconnect_bytes_per_s)), dev_id
+
+
+def test_is_sparse_headline():
+    # A100 BF16: dense 312, sparse headline 2 x 312 = 624 TFLOP/s (datasheet); H100 SXM BF16
+    # dense 989.4, the datasheet prints 1,979 (= 2 x 989.4 = 1,978.8, within 2 %)
+    from calc.hardware import load_hardware
+    devs = load_hardware()
+    a100, h100 = devs["a100-80gb-sxm"], devs["h100-sxm"]
+    assert a100.is_sparse_headline(624e12, "bf16") and not a100.is_sparse_headline(400e12, "bf16")
+    assert not a100.is_sparse_headline(312e12, "bf16")
+    assert h100.is_sparse_headline(1979e12, "bf16")
+    assert not a100.is_sparse_headline(39e12, "fp32")     # no sparse FP32 figure

@@ -47,10 +47,6 @@ class MfuInputs:
         return None not in (self.n_layers, self.hidden, self.seq)
 
 
-SPARSE_MATCH = 0.02
-"""A typed peak within 2 % of the device's 2:4-sparse headline is taken to be that figure."""
-
-
 def _peak(ctx) -> Optional[float]:
     """The sidebar's device and precision, unless typed here; None when a typed one is refused."""
     t = ctx.t
@@ -64,8 +60,8 @@ def _peak(ctx) -> Optional[float]:
                    precision=t(f"common.prec.{ctx.precision}"))
     else:
         peak, source = override, t("mfu.peak_from_override")
-        sparse = ctx.device.sparse_headline_flops(ctx.precision) if ctx.device is not None else None
-        if peak is not None and sparse is not None and abs(peak / sparse - 1.0) <= SPARSE_MATCH:
+        if peak is not None and ctx.device is not None and \
+                ctx.device.is_sparse_headline(peak, ctx.precision):
             st.warning(t("mfu.peak_is_sparse", peak=format_si(peak, "FLOP/s"),
                          dense=format_si(ctx.peak_flops, "FLOP/s"), device=ctx.device_label()),
                        icon=":material/warning:")
