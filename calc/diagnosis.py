@@ -243,6 +243,8 @@ def _is_simt(name: str) -> bool:
     cuDNN single/double convolution, with no Tensor Core marker (tensorop, xmma, 16816, …)."""
     low = name.lower()
     return bool(_SIMT_GEMM.search(low)) and not _TENSOR_MARK.search(low)
+
+
 _DATA_LOADER = re.compile(r"dataloader|data_loader|__next__|collate|_next_data|fetch",
                           re.IGNORECASE)
 

@@ -48,6 +48,7 @@ structured sparsity")."""
 SPARSE_MATCH = 0.02
 """A figure within 2 % of a sparse headline is taken to be that headline
 (``Accelerator.is_sparse_headline``; datasheets round: H100 SXM BF16 1,979 = 2 × 989.4)."""
+
 SPARSE_PRECISIONS = ("tf32", "bf16", "fp16", "fp8", "int8", "fp4")
 """Tensor precisions that can have a 2:4-sparse headline (twice the dense peak).
 

@@ -326,8 +326,11 @@ def _timestamps(values: list) -> np.ndarray:
     if (np.char.find(txt, b"e") >= 0).any() or (np.char.find(txt, b"E") >= 0).any():
         return ts
     whole, _, decimals = np.char.partition(txt, b".").T
-    ip = whole.astype(np.int64)
-    frac = np.char.add(b"0.", decimals).astype(np.float64)
+    try:
+        ip = whole.astype(np.int64)
+        frac = np.char.add(b"0.", decimals).astype(np.float64)
+    except (ValueError, OverflowError):    # not plain decimals (true, 1e30 as an integer, …)
+        return ts
     frac = np.where(np.char.startswith(whole, b"-"), -frac, frac)
     return (ip - ip.min()).astype(np.float64) + frac
 
