@@ -77,9 +77,9 @@ Definitions (all times from the GPU activity intervals [ts, ts + dur])
   nvjet/Tensile ``Cijk``/cuDNN/MIOpen → matmul/conv; flash/fmha → attention; nccl/rccl →
   communication; ``Memcpy``/``Memset``/copy/fill kernels → memory …, see :func:`kernel_class`);
   where the name says nothing (``other``) or the launching operator is an optimizer step,
-  the operator's name decides. ``non_matmul_share`` = 1 − (matmul + attention +
-  communication time) / (total time − communication time): the share of the remaining GPU
-  time not spent in matrix multiplication (step ④).
+  the operator's name decides. ``non_matmul_share`` = 1 − (matmul + attention time) /
+  (total time − communication time): the share of the GPU time outside communication not
+  spent in matrix multiplication (step ④); judged from :data:`MIN_KERNELS_TO_JUDGE` kernels.
 * steps (``ProfilerStep#N``): step time = the span's duration (the time between two
   ``prof.step()`` calls); GPU busy = union of activity within the span.
 * MFU per step: :func:`step_mfu` (6·N·tokens per step / step time, through
