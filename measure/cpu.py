@@ -99,14 +99,12 @@ class GemmPoint:
 
 def working_set_sizes(max_bytes: int, per_octave: int = 2, min_bytes: int = 4096) -> list[int]:
     """Log-spaced working sets (bytes) from min_bytes to max_bytes, per_octave points per
-    doubling, each rounded up to a multiple of 192 bytes (whole float64 elements for 2 and 3
-    arrays), so none is below min_bytes and the last is at least max_bytes (a sweep "to
-    64 MiB" reaches 64 MiB: rounded to the nearest, 64 MiB became 64 bytes less)."""
+    doubling, each a multiple of 192 bytes (whole float64 elements for 2 and 3 arrays)."""
     if max_bytes < min_bytes:
         raise ValueError(f"max_bytes ({max_bytes}) must be >= min_bytes ({min_bytes})")
     octaves = math.log2(max_bytes / min_bytes)
     count = max(2, int(round(octaves * per_octave)) + 1)
-    sizes = sorted({math.ceil(s / 192.0) * 192 for s in np.geomspace(min_bytes, max_bytes, count)})
+    sizes = sorted({int(round(s / 192.0)) * 192 for s in np.geomspace(min_bytes, max_bytes, count)})
     return [s for s in sizes if s > 0]
 
 
