@@ -713,9 +713,10 @@ def test_simt_names(name, simt):
 
 
 def test_resnet50_fixture_matmuls_are_all_fp32():
-    # worker0: FP32 ResNet-50 on a V100 (every operator input is float): by hand, of its
-    # matmul-class GPU time only cuDNN's layout transforms and offset kernels (nchwToNhwc,
-    # computeOffsets, splitKreduce: 0.3 %) are not FP32 SIMT convolutions or sgemms
+    # worker0: FP32 ResNet-50 on a V100 (every operator input is float, no kernel name
+    # carries a Tensor Core marker): by hand (the audit's own reading of the raw JSON) all
+    # matmul-class time is FP32; only cuDNN's layout-transform and offset helpers (nchwToNhwc,
+    # computeOffsets, splitKreduce) are neither convolutions nor sgemms: well under 1 %
     d = diagnose_trace(SAMPLE_TRACE.read_bytes(), SAMPLE_TRACE.name)
-    assert d.simt_matmul_share == pytest.approx(0.997, abs=0.002)
+    assert 0.99 <= d.simt_matmul_share < 1.0
     assert "no_tensor_core" in ids(d)
