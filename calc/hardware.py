@@ -65,7 +65,7 @@ _MIB = 2.0**20
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 _REQUIRED = ("name", "vendor", "year", "mem_bw_gbs", "sparse_headline", "source", "peak_tflops")
-_OPTIONAL = ("notes", "notes_zh", "l2_mb", "interconnect_gbs", "tdp_w", "memory_gb", "memory_gib", "memory_binary",
+_OPTIONAL = ("name_zh", "notes", "notes_zh", "l2_mb", "interconnect_gbs", "tdp_w", "memory_gb", "memory_gib", "memory_binary",
              "kind")
 #: What a device is (optional field ``kind``): measured figures are compared only with a
 #: device of the same kind (a CPU's 0.7 TFLOP/s ÷ a GPU's 312 TFLOP/s says nothing).
@@ -125,6 +125,7 @@ class Accelerator(NotesInLanguages):
     tdp_w: Optional[float] = None
     notes: str = ""
     notes_zh: str = ""                 # the notes in Chinese; "" = none (notes_for falls back)
+    name_zh: str = ""                  # the name in Chinese; "" = none (name_for falls back)
     measured: bool = False
     date: str = ""
     host: str = ""
@@ -139,6 +140,12 @@ class Accelerator(NotesInLanguages):
     network_source_zh: str = ""        # the network's source in Chinese; "" = none
     matmul_fraction: Optional[float] = None
     kind: str = "accelerator"          # one of DEVICE_KINDS
+
+    def name_for(self, lang: str) -> str:
+        """The name in ``lang``: ``name_zh`` for "zh" when the file gives one, else ``name``
+        (the rule of calc.notes.in_language; the textbook A100 has one, datasheet names do not
+        need one)."""
+        return in_language(self.name, self.name_zh, lang)
 
     def network_source_for(self, lang: str) -> str:
         """The network's source in ``lang`` (the rule of calc.notes.in_language)."""
@@ -319,6 +326,7 @@ def _device(path: Path, dev_id: str, d: Any) -> Accelerator:
         tdp_w=opt["tdp_w"],
         notes=_str(path, dev_id, "notes", d.get("notes", ""), allow_empty=True),
         notes_zh=_str(path, dev_id, "notes_zh", d.get("notes_zh", ""), allow_empty=True),
+        name_zh=_str(path, dev_id, "name_zh", d.get("name_zh", ""), allow_empty=True),
         kind=_kind(path, dev_id, d),
         matmul_fraction=_fraction(path, dev_id, "matmul_fraction", d.get("matmul_fraction")),
         **_network_fields(path, dev_id, d),

@@ -63,7 +63,7 @@ class PageContext:
     def device_label(self) -> str:
         if self.device_id == CUSTOM or self.device is None:
             return self.t("common.custom_device")
-        return self.device.name
+        return self.device.name_for(self.lang)
 
     def chart_config(self, stem: str) -> dict:
         """Plotly config whose download button names the chart and the device."""
@@ -116,7 +116,8 @@ def page_frame(page_id: str) -> PageContext:
         if dev_id == CUSTOM:
             return t("common.custom_option")
         dev = devices[dev_id]
-        return dev.name if dev.name.startswith(dev.vendor) else f"{dev.vendor} · {dev.name}"
+        name = dev.name_for(lang)
+        return name if name.startswith(dev.vendor) else f"{dev.vendor} · {name}"
 
     sb.markdown(f"### {t('common.device_heading')}")
     device_id = bound(sb.selectbox, t("common.device"), device_ids, key="device",

@@ -30,7 +30,7 @@ def render_trace_device(t: Translator, device_name: str, ctx, *, key: str,
         st.info(t(f"{what}.device_same", trace=device_name, sidebar=ctx.device_label()),
                 icon=":material/memory:")
     else:
-        name = ctx.devices[dev_id].name
+        name = ctx.devices[dev_id].name_for(ctx.lang)
         st.warning(t(f"{what}.device_differs", trace=device_name, sidebar=ctx.device_label(),
                      device=name), icon=":material/warning:")
         st.button(t("roofline.imp.switch_device", device=name), key=key,

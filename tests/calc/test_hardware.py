@@ -133,6 +133,29 @@ def test_notes_zh_is_read_beside_notes(tmp_path):
     assert (dev.notes, dev.notes_zh) == ("Dense.", "稠密。")
 
 
+def test_name_zh_is_shown_in_chinese_only_and_falls_back_to_name(tmp_path):
+    dev = load_hardware(_write(tmp_path, _with_notes('name_zh = "设备甲"')))["dev-a"]
+    assert (dev.name_for("zh"), dev.name_for("en"), dev.name_for("fr")) == ("设备甲", "Dev A", "Dev A")
+    plain = load_hardware(_write(tmp_path, GOOD))["dev-a"]
+    assert (plain.name_zh, plain.name_for("zh")) == ("", "Dev A")      # optional: name is the fallback
+
+
+def test_the_textbook_a100_has_a_chinese_name_with_the_chapters_figures():
+    dev = load_hardware()["a100-textbook"]
+    zh = dev.name_for("zh")
+    assert "教材" in zh and "textbook" not in zh, zh
+    for figure in ("312 TFLOP/s", "2 TB/s"):        # the chapter's two numbers, in both names
+        assert figure in zh and figure in dev.name_for("en")
+
+
+def test_a_non_string_name_zh_names_file_device_and_field(tmp_path):
+    p = _write(tmp_path, _with_notes("name_zh = 3"))
+    with pytest.raises(HardwareFileError) as e:
+        load_hardware(p)
+    msg = str(e.value)
+    assert str(p) in msg and "device 'dev-a'" in msg and "field 'name_zh'" in msg, msg
+
+
 @pytest.mark.parametrize("value", ["3", "true", '["稠密"]', "{ a = 1 }"])
 def test_a_non_string_notes_zh_names_file_device_and_field(tmp_path, value):
     p = _write(tmp_path, _with_notes(f'notes = "x"\nnotes_zh = {value}'))

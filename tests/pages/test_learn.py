@@ -420,3 +420,14 @@ def test_textbook_device_reproduces_the_chapter_on_home(lang):
     at = open_app_page("app.py", lang, device="a100-textbook")
     info = " ".join(i.value for i in at.info)
     assert "156 FLOP/B" in info and "4 TFLOP/s" in info, info
+
+
+@pytest.mark.parametrize("lang, shown, absent", [("zh", "NVIDIA A100（教材版：312 TFLOP/s，2 TB/s）", "textbook"),
+                                                 ("en", "NVIDIA A100 (textbook: 312 TFLOP/s, 2 TB/s)", "教材")])
+def test_the_textbook_device_is_named_in_the_pages_language(lang, shown, absent):
+    # the sidebar's choice and the page's device line both use hardware.toml's name_zh in Chinese
+    at = open_lesson(1, device="a100-textbook", lang=lang)
+    box = at.sidebar.selectbox(key="device")
+    assert shown in box.options, box.options
+    page_text = " ".join(m.value for m in at.markdown)
+    assert shown in page_text and absent not in page_text

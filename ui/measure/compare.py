@@ -37,7 +37,7 @@ def choose_measured(ctx: PageContext) -> tuple[Accelerator, str]:
     ids = list(devices)
     c1, c2 = st.columns(2)
     dev_id = bound(c1.selectbox, t("measure.measured_device"), ids, key="m_dev",
-                   index=len(ids) - 1, format_func=lambda i: devices[i].name,
+                   index=len(ids) - 1, format_func=lambda i: devices[i].name_for(t.lang),
                    help=t("measure.measured_device_help"), is_valid=lambda v: v in ids)
     dev = devices[dev_id]
     precisions = list(dev.precisions)
@@ -143,7 +143,7 @@ def render_ratio_table(ctx: PageContext, dev: Accelerator, sheet: Optional[Datas
     t = ctx.t
     st.subheader(t("measure.table_heading"))
     if sheet is None and not comparable(ctx, dev):
-        st.info(t("measure.not_comparable", measured=dev.name, sidebar=ctx.device_label(),
+        st.info(t("measure.not_comparable", measured=dev.name_for(t.lang), sidebar=ctx.device_label(),
                   kind=t(f"measure.kind.{dev.kind}"),
                   other=t(f"measure.kind.{ctx.device.kind}")), icon=":material/info:")
     elif sheet is None:

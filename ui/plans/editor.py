@@ -311,7 +311,7 @@ def render_editor(t: Translator, devices: Mapping[str, Any], published, models=N
         st.session_state[P + "device"] = device_ids[0]
 
     def dev_label(d: str) -> str:
-        return t("common.custom_option") if d == CUSTOM else devices[d].name
+        return t("common.custom_option") if d == CUSTOM else devices[d].name_for(t.lang)
 
     c1, c2 = st.columns(2)
     with c1:

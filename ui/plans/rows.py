@@ -58,13 +58,9 @@ def fmt_count(x: float) -> str:
     return count_text(x)
 
 
-def device_name(plan, devices) -> str:
-    dev = devices.get(plan.device)
-    return dev.name if dev is not None else plan.device
-
-
 def setup_text(t: Translator, plan, devices) -> str:
-    return t("plans.setup", gpus=f"{plan.n_gpus:,}", device=short_device(plan, devices),
+    """"8 × A100 SXM4 80GB · BF16": the plan's GPUs, device and precision (tables, report)."""
+    return t("plans.setup", gpus=f"{plan.n_gpus:,}", device=short_device(plan, devices, t.lang),
              precision=t(f"common.prec.{plan.precision}") if plan.precision else "")
 
 
@@ -233,22 +229,17 @@ def errors(t: Translator, table: PlanTable, results: Sequence) -> list[tuple[str
 # The printed page has room for about ten columns (180 mm): the same cells as the page's
 # tables, merged into fewer columns.
 
-def short_device(plan, devices) -> str:
-    """Device name without the vendor prefix ("A100 SXM4 80GB")."""
+def short_device(plan, devices, lang: str = "en") -> str:
+    """Device name in ``lang`` without the vendor prefix ("A100 SXM4 80GB")."""
     dev = devices.get(plan.device)
     if dev is None:
         return plan.device
-    name = dev.name
+    name = dev.name_for(lang)
     for prefix in (dev.vendor + " ", "NVIDIA ", "AMD ", "Google "):
         if prefix.strip() and name.startswith(prefix):
             name = name[len(prefix):]
             break
     return name
-
-
-def _short_setup(t: Translator, plan, devices) -> str:
-    return t("plans.setup", gpus=f"{plan.n_gpus:,}", device=short_device(plan, devices),
-             precision=t(f"common.prec.{plan.precision}") if plan.precision else "")
 
 
 def training_report_rows(t: Translator, table: PlanTable, results: Sequence, devices,
@@ -265,7 +256,7 @@ def training_report_rows(t: Translator, table: PlanTable, results: Sequence, dev
     out = []
     for r, i in zip(rows, idx):
         plan = table.plans[i]
-        setup = f"{_short_setup(t, plan, devices)} · {g(r, 'plans.col.model')} · " \
+        setup = f"{setup_text(t, plan, devices)} · {g(r, 'plans.col.model')} · " \
                 f"{g(r, 'plans.col.tokens')} {t('plans.report.tokens')}"
         days = g(r, "plans.col.days")
         rng = g(r, "plans.col.days_range")
@@ -295,7 +286,7 @@ def serving_report_rows(t: Translator, table: PlanTable, results: Sequence, devi
     out = []
     for r, i in zip(rows, idx):
         plan = table.plans[i]
-        setup = f"{_short_setup(t, plan, devices)} · {g(r, 'plans.col.model')} · " \
+        setup = f"{setup_text(t, plan, devices)} · {g(r, 'plans.col.model')} · " \
                 f"{g(r, 'plans.col.weights')}"
         rel = [g(r, k) for k in ("plans.col.x_user", "plans.col.d_cost_m")]
         out.append([g(r, "plans.col.name"), setup, g(r, "plans.col.shape"),

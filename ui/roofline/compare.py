@@ -111,7 +111,7 @@ def set_selection(options: Sequence[str]) -> None:
 
 
 def device_label(t: Translator, dev: Accelerator, precision: str) -> str:
-    return f"{dev.name} · {t(f'common.prec.{precision}')}"
+    return f"{dev.name_for(t.lang)} · {t(f'common.prec.{precision}')}"
 
 
 def main_label(ctx) -> str:

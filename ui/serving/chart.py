@@ -16,7 +16,7 @@ def render_frontier(ctx, comp, inp) -> None:
     if not comp.candidates:
         st.warning(t("serving.no_candidate"), icon=":material/warning:")
         return
-    names = {d: ctx.devices[d].name for d in inp.devices}
+    names = {d: ctx.devices[d].name_for(ctx.lang) for d in inp.devices}
     fig = frontier_figure(t, comp.candidates, names, per_user_target=per_user_target(inp.tpot_target),
                           pareto_x=comp.pareto_x, pareto_y=comp.pareto_y)
     st.plotly_chart(fig, config=ctx.chart_config("serving_frontier"), key="serving_frontier")

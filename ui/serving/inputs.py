@@ -163,7 +163,7 @@ def render_candidates(t, devices) -> dict:
     st.markdown(f"**{t('serving.candidates_heading')}**")
     ids = [d for d, dev in devices.items() if getattr(dev, "memory_bytes", None)]
     devs = bound_multiselect(t("serving.devices"), ids, "s_devices", DEFAULT_DEVICES,
-                             format_func=lambda d: devices[d].name, help=t("serving.devices_help"))
+                             format_func=lambda d: devices[d].name_for(t.lang), help=t("serving.devices_help"))
     precs = bound_multiselect(t("serving.precisions"), list(SERVING_PRECISIONS), "s_prec",
                               DEFAULT_PRECISIONS, format_func=lambda p: p.upper(),
                               help=t("serving.precisions_help"))

@@ -37,7 +37,7 @@ def render_queueing(ctx, arch, comp, inp) -> None:
     if not sweep:
         st.info(t("serving.sim_none"), icon=":material/info:")
         return
-    st.markdown(t("serving.sim_intro", device=dev.name, prec=best.precision.upper(), tp=tp,
+    st.markdown(t("serving.sim_intro", device=dev.name_for(ctx.lang), prec=best.precision.upper(), tp=tp,
                   n=N_REQUESTS))
     fig = rate_figure(t, cap, sweep, ttft_target=inp.ttft_target, tpot_target=inp.tpot_target)
     st.plotly_chart(fig, config=ctx.chart_config("serving_rate"), key="serving_rate")

@@ -44,7 +44,7 @@ def render_answer(ctx, comp, inp) -> None:
     c3.metric(t("serving.metric.energy"), joules(best.economics.joules_per_token_tdp),
               help=t("serving.metric.energy_help"))
     c4.metric(t("serving.metric.bound"), t(f"serving.bound.{o.bound}"), help=t("serving.metric.bound_help"))
-    st.markdown(t("serving.best", device=ctx.devices[best.device_id].name, prec=best.precision.upper(),
+    st.markdown(t("serving.best", device=ctx.devices[best.device_id].name_for(ctx.lang), prec=best.precision.upper(),
                   kv=best.kv.upper(), mode=t(f"serving.mode.{o.mode}"), layout=layout_text(t, o),
                   ttft=format_si(o.ttft_seconds, "s"), tpot=format_si(o.tpot_seconds, "s"),
                   per_gpu=format_si(o.tokens_per_s_per_gpu, "tok/s"),
@@ -63,7 +63,7 @@ def render_table(ctx, comp, inp) -> None:
             # the answer's columns first (GPUs, latency, throughput, cost), the layout and
             # the rest after them: a 1,400 px screen shows the cost without scrolling
             rows.append({
-                t("serving.col.device"): ctx.devices[s.device_id].name,
+                t("serving.col.device"): ctx.devices[s.device_id].name_for(ctx.lang),
                 t("serving.col.precision"): f"{s.precision.upper()} / KV {s.kv.upper()}",
                 t("serving.col.mode"): t(f"serving.mode.{mode}"),
                 t("serving.col.gpus"): "—" if o is None else f"{o.gpus:,}",
@@ -83,5 +83,5 @@ def render_table(ctx, comp, inp) -> None:
     if comp.skipped:
         with st.expander(t("serving.skipped", n=len(comp.skipped))):
             for dev, p, tp, why in comp.skipped:
-                st.markdown(t("serving.skipped_row", device=ctx.devices[dev].name, prec=p.upper(),
+                st.markdown(t("serving.skipped_row", device=ctx.devices[dev].name_for(ctx.lang), prec=p.upper(),
                               tp=tp, why=t("serving.no_fit") if why == "no_fit" else why))
