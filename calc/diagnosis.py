@@ -832,12 +832,14 @@ def step_mfu(step_seconds, n_params: float, tokens_per_step: float, n_gpus: floa
 
 
 def roofline_coverage(placed_seconds: float, d: TraceDiagnosis) -> float:
-    """Share (0..1) of the trace's GPU time that the roofline import placed:
+    """Share (0..1) of the diagnosed GPU's time that the roofline import placed:
 
         placed_seconds / d.covered_seconds      (covered = every kernel, copy and memset)
 
-    ``placed_seconds``: GPU time of the kernels the importer placed (its total minus its
-    skipped time). The diagnosis itself covers all of ``d.covered_seconds``."""
+    ``placed_seconds``: GPU time the importer placed on the GPU the diagnosis covers
+    (``ImportReport.placed_gpu_seconds_on(d.device)`` when the trace holds several GPUs,
+    else its total minus its skipped time). The diagnosis itself covers all of
+    ``d.covered_seconds``."""
     placed = float(placed_seconds)
     if not math.isfinite(placed) or placed < 0:
         raise ValueError(f"placed_seconds must be a finite number >= 0, got {placed_seconds!r}")

@@ -121,6 +121,9 @@ class ImportReport:
     #: ("skipped", S), ("other", O)) with R = P + S + O (items = operators and GPU events
     #: that belong to no operator; "other": no GPU work of their own)
     item_counts: tuple[tuple[str, int], ...] = ()
+    #: The placed GPU time split by the GPU it ran on, when the importer knows it (torch
+    #: traces: (("0", s), ("1", s)), the GPU as the trace's pid); () when it does not
+    placed_seconds_by_device: tuple[tuple[str, float], ...] = ()
 
     @property
     def placed_gpu_seconds(self) -> float:
@@ -129,6 +132,16 @@ class ImportReport:
         if self.time_basis != "gpu_kernels":
             return 0.0
         return max(0.0, self.total_seconds - self.skipped_seconds)
+
+    def placed_gpu_seconds_on(self, device: str) -> float:
+        """GPU time this import placed on one GPU (s): its share of ``placed_gpu_seconds``
+        from ``placed_seconds_by_device`` (0 for a GPU with nothing placed); the whole
+        ``placed_gpu_seconds`` when the importer does not split it by GPU."""
+        if self.time_basis != "gpu_kernels":
+            return 0.0
+        if not self.placed_seconds_by_device:
+            return self.placed_gpu_seconds
+        return dict(self.placed_seconds_by_device).get(str(device), 0.0)
 
     def reason_counts(self) -> dict[str, int]:
         """Number of skipped items per reason key."""
@@ -175,6 +188,11 @@ class ReportBuilder:
         self.device_name = ""
         self.device_cc = ""
         self.item_counts: tuple[tuple[str, int], ...] = ()
+        self._placed_by_device: dict[str, float] = {}
+
+    def placed_on(self, device: str, seconds: float) -> None:
+        """Record ``seconds`` of placed GPU time on ``device`` (ImportReport.placed_seconds_by_device)."""
+        self._placed_by_device[device] = self._placed_by_device.get(device, 0.0) + seconds
 
     def tick(self, fraction: float) -> None:
         """Report progress 0..1 to the callback (errors in the callback are ignored)."""
@@ -241,6 +259,7 @@ class ReportBuilder:
             device_name=self.device_name,
             device_cc=self.device_cc,
             item_counts=self.item_counts,
+            placed_seconds_by_device=tuple(sorted(self._placed_by_device.items())),
         )
         self.tick(1.0)
         return ImportResult(tuple(kernels), report, self.format)

@@ -799,6 +799,12 @@ def _precision_of(types: tuple, default: str) -> str:
     return floats[0] if floats else (found[0] if found else default)
 
 
+def _gpu_of(event: dict) -> str:
+    """The GPU a kernel, copy or memset ran on: its ``pid`` as text, the rule the Trace
+    doctor's reader uses (calc.trace_events: the device of a GPU event is its pid)."""
+    return str(event.get("pid", ""))
+
+
 def _device_from_properties(props) -> tuple[str, str]:
     """(name, compute capability) of the first GPU in a trace's ``deviceProperties``."""
     if not isinstance(props, list):
@@ -881,7 +887,9 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
 
     groups: dict[tuple, list] = {}
 
-    def place(op: _Op, seconds: float, n_inst: int = 1):
+    def place(op: _Op, seconds: float, n_inst: int = 1, on_devices=None):
+        """Place ``op`` with ``seconds`` of time; ``on_devices``: {GPU (its pid): seconds} of
+        the kernels behind it, recorded as placed on each GPU when the op is placed."""
         r = cost_of(op)
         if r[0] != "ok":
             reason = r[0]
@@ -895,6 +903,8 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
             tally["skipped"] += 1
             return
         tally["placed"] += 1
+        for dev, dev_s in (on_devices or {}).items():
+            rb.placed_on(dev, dev_s)
         # flops == 0 with bytes > 0 (copy_, fill_, cat, ...): real GPU time, kept as a
         # zero-FLOP record judged by its bandwidth (calc.roofline.place_kernels).
         g = groups.get(key)
@@ -923,10 +933,10 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
                 same += 1
             d = k.get("dur")
             dur = float(d) if isinstance(d, (int, float)) and d >= 0 else 0.0
-            kinfo.append((ext, corr, dur, str(k.get("name", "kernel"))))
+            kinfo.append((ext, corr, dur, str(k.get("name", "kernel")), _gpu_of(k)))
         scheme_b = same > len(kernels) / 2 and bool(runtime_by_corr)
         queries = []
-        for qi, (ext, corr, dur, name) in enumerate(kinfo):
+        for qi, (ext, corr, dur, name, _dev) in enumerate(kinfo):
             if (scheme_b or ext not in op_by_ext) and corr in runtime_by_corr:
                 r = runtime_by_corr[corr]
                 rts = r.get("ts")
@@ -934,7 +944,7 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
                     queries.append((r.get("pid"), str(r.get("tid")), float(rts), qi))
         launch_owner = _enclosing(ops, queries) if queries else {}
         attributed: dict[int, list] = {}
-        for qi, (ext, corr, dur, name) in enumerate(kinfo):
+        for qi, (ext, corr, dur, name, dev) in enumerate(kinfo):
             total_s += dur * 1e-6
             owner = launch_owner.get(qi)
             if owner is None and not scheme_b:
@@ -955,12 +965,12 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
                     target = p
             slot = attributed.get(target.idx)
             if slot is None:
-                attributed[target.idx] = [target, dur * 1e-6]
-            else:
-                slot[1] += dur * 1e-6
+                slot = attributed[target.idx] = [target, 0.0, {}]
+            slot[1] += dur * 1e-6
+            slot[2][dev] = slot[2].get(dev, 0.0) + dur * 1e-6
         rb.tick(0.85)
-        for target, secs in attributed.values():
-            place(target, secs)
+        for target, secs, on_devices in attributed.values():
+            place(target, secs, on_devices=on_devices)
         for e in copies:
             d = e.get("dur")
             dur = float(d) if isinstance(d, (int, float)) and d >= 0 else 0.0
@@ -984,6 +994,7 @@ def import_trace_events(events: list, filename: str = "trace.json", *, default_d
                 tally["skipped"] += 1
                 continue
             tally["placed"] += 1
+            rb.placed_on(_gpu_of(e), dur * 1e-6)
             g = groups.get((name, "", ()))
             if g is None:
                 groups[(name, "", ())] = [0.0, dram, dur * 1e-6, 1]

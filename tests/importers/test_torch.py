@@ -327,3 +327,36 @@ def test_progress_callback_reaches_one(cpu_small):
     import_file((DATA / "cpu_small.json").read_bytes(), "cpu_small.json", progress=seen.append)
     assert seen and seen[-1] == 1.0 and all(0 <= x <= 1 for x in seen)
     assert seen == sorted(seen)
+
+
+def _two_gpu_trace():
+    """GPU 0: a 100 µs GEMM kernel under aten::mm and a 100 µs kernel with no operator;
+    GPU 1: a 50 µs GEMM kernel under its own aten::mm (a second rank's process)."""
+    mm = {"Input Dims": [[64, 64], [64, 64]], "Input type": ["c10::BFloat16"] * 2}
+    return [
+        X("aten::mm", "cpu_op", 0, 20, pid=10, **{"External id": 1, **mm}),
+        X("gemm", "kernel", 100, 100, pid=0, tid=7, **{"External id": 1, "correlation": 11}),
+        X("orphan", "kernel", 300, 100, pid=0, tid=7, **{"External id": 99, "correlation": 12}),
+        X("aten::mm", "cpu_op", 0, 20, pid=20, **{"External id": 2, **mm}),
+        X("gemm", "kernel", 100, 50, pid=1, tid=7, **{"External id": 2, "correlation": 13}),
+    ]
+
+
+def test_placed_time_is_split_by_the_gpu_it_ran_on():
+    rep = imp(_two_gpu_trace()).report
+    # placed: 100 µs on GPU 0 (its orphan is skipped) and 50 µs on GPU 1; 150 µs in all
+    assert rep.placed_seconds_by_device == (("0", pytest.approx(100e-6)), ("1", pytest.approx(50e-6)))
+    assert rep.placed_gpu_seconds == pytest.approx(150e-6)
+    assert rep.placed_gpu_seconds_on("0") == pytest.approx(100e-6)
+    assert rep.placed_gpu_seconds_on("7") == 0.0               # a GPU with nothing placed
+
+
+def test_roofline_coverage_of_a_two_gpu_trace_is_the_diagnosed_gpus():
+    from calc.diagnosis import diagnose_trace, roofline_coverage
+    data = json.dumps({"traceEvents": _two_gpu_trace()}).encode()
+    d = diagnose_trace(data, "t.json")
+    rep = import_file(data, "t.json").report
+    # the doctor takes GPU 0 (200 µs, the most GPU time): 100 of its 200 µs placed = 50 %,
+    # not the 150 µs placed over both GPUs against GPU 0's 200 µs (75 %)
+    assert (d.device, d.devices) == ("0", ("0", "1"))
+    assert roofline_coverage(rep.placed_gpu_seconds_on(d.device), d) == pytest.approx(0.5)

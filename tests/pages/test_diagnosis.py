@@ -262,3 +262,35 @@ def test_sample_button_opens_the_shipped_trace(lang):
     assert "worker0.1623143089861.pt.trace.json.gz" in captions
     assert ("The sample trace" if lang == "en" else "示例 trace") in captions
     assert not [b for b in at.button if b.key == "diag_sample"]    # the empty page's button is gone
+
+
+@pytest.mark.parametrize("lang, words", [("en", ("The trace holds 2 GPUs", "GPU 0", "(50.0%)")),
+                                         ("zh", ("含 2 块 GPU", "GPU 0", "（50.0%）"))])
+def test_roofline_coverage_of_a_two_gpu_trace_names_the_diagnosed_gpu(lang, words):
+    import json
+
+    from ui.roofline.import_panel import process_upload
+
+    def X(name, cat, ts, dur, pid, **args):
+        return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": 7, "ts": ts, "dur": dur,
+                "args": args}
+    mm = {"Input Dims": [[64, 64], [64, 64]], "Input type": ["c10::BFloat16"] * 2}
+    # GPU 0: 100 µs placed (a GEMM under aten::mm) + 100 µs with no operator; GPU 1: 50 µs placed
+    data = json.dumps({"traceEvents": [
+        X("aten::mm", "cpu_op", 0, 20, 10, **{"External id": 1, **mm}),
+        X("gemm", "kernel", 100, 100, 0, **{"External id": 1, "correlation": 11}),
+        X("orphan", "kernel", 300, 100, 0, **{"External id": 99, "correlation": 12}),
+        X("aten::mm", "cpu_op", 0, 20, 20, **{"External id": 2, **mm}),
+        X("gemm", "kernel", 100, 50, 1, **{"External id": 2, "correlation": 13}),
+    ]}).encode()
+    session: dict = {}
+    assert process_upload(session, data, "two.json", {"default_dtype": "bf16"},
+                          lambda records, source_label: len(records)).ok
+    at = open_app_page("pages/1_Roofline.py", lang)
+    for k, v in session.items():
+        at.session_state[k] = v
+    at.run()
+    assert not at.exception, at.exception
+    infos = [i.value for i in at.info]
+    # the doctor diagnoses GPU 0 (the most GPU time); on it 100 of 200 µs are placed
+    assert any(all(w in i for w in words) for i in infos), infos

@@ -25,9 +25,11 @@ def render_coverage(t: Translator, filename: str, report) -> None:
     except ValueError:
         st.caption(t("diagnosis.rl.no_gpu"))
         return
-    placed = report.placed_gpu_seconds
-    st.info(t("diagnosis.rl.coverage", placed=format_si(placed, "s"),
-              share=format_percent(roofline_coverage(placed, d)),
+    several = len(d.devices) > 1          # the doctor diagnoses one GPU: compare on that one
+    placed = report.placed_gpu_seconds_on(d.device) if several else report.placed_gpu_seconds
+    st.info(t("diagnosis.rl.coverage_gpu" if several else "diagnosis.rl.coverage",
+              placed=format_si(placed, "s"), share=format_percent(roofline_coverage(placed, d)),
               covered=format_si(d.covered_seconds, "s"), kernels=f"{d.kernel_count:,}",
-              verdicts=len(d.verdicts)), icon=":material/troubleshoot:")
+              verdicts=len(d.verdicts), device=d.device, n_devices=len(d.devices)),
+            icon=":material/troubleshoot:")
     st.page_link(DOCTOR_PAGE, label=t("diagnosis.rl.link"), icon=":material/troubleshoot:")

@@ -264,6 +264,12 @@ EN = {
                              "placed. The Trace doctor covers all of it — {kernels} kernels plus "
                              "copies and memsets, classified by name — and has findings "
                              "for it: {verdicts}.",
+    "diagnosis.rl.coverage_gpu": "The trace holds {n_devices} GPUs; the Trace doctor diagnoses "
+                                 "GPU {device}. On it the roofline placed {placed} of {covered} "
+                                 "of GPU time ({share}): only kernels linked to an operator with "
+                                 "shapes can be placed. The Trace doctor covers all of it — "
+                                 "{kernels} kernels plus copies and memsets, classified by name "
+                                 "— and has findings for it: {verdicts}.",
     "diagnosis.rl.no_gpu": "The Trace doctor needs GPU activity; this trace has none.",
     "diagnosis.rl.link": "Open the Trace doctor for this trace",
     # how computed
@@ -499,6 +505,10 @@ ZH = {
     "diagnosis.rl.coverage": "Roofline 放置了这份 trace {covered} GPU 时间中的 {placed}（{share}）："
                              "只有关联到带形状算子的 kernel 才能放上去。Trace 诊断覆盖全部时间——"
                              "{kernels} 个 kernel 加上拷贝和 memset，按名字分类——共有 {verdicts} 条发现。",
+    "diagnosis.rl.coverage_gpu": "这份 trace 含 {n_devices} 块 GPU；Trace 诊断分析的是 GPU {device}。"
+                                 "在这块 GPU 上，Roofline 放置了 {covered} GPU 时间中的 {placed}（{share}）："
+                                 "只有关联到带形状算子的 kernel 才能放上去。Trace 诊断覆盖全部时间——"
+                                 "{kernels} 个 kernel 加上拷贝和 memset，按名字分类——共有 {verdicts} 条发现。",
     "diagnosis.rl.no_gpu": "Trace 诊断需要 GPU 活动；这份 trace 没有。",
     "diagnosis.rl.link": "用 Trace 诊断打开这份 trace",
     "diagnosis.how.busy": "**GPU 忙碌**：所有 kernel、拷贝和 memset 区间的并集占时间窗口 W 的比例"
