@@ -13,7 +13,10 @@ activation element, d = d_model):
     TP            per layer: 2 all-reduces of T·d·e forward, 2 backward (with sequence
                   parallelism 2 all-gathers + 2 reduce-scatters, the same bytes), +2 for full
                   recompute (Korthikanti et al. 2022 §4.2.2); not overlapped (Calculon's
-                  "no_overlap")
+                  "no_overlap"); at the model's ends the LM head's input (SP: all-gather
+                  forward, reduce-scatter backward; else an all-reduce backward), the
+                  vocab-parallel cross entropy's 3 all-reduces of T FP32 numbers, and with
+                  pp = 1 the embedding's output (``_tp_model_ends``)
     CP            per layer: all-gather of the K,V of T tokens forward, twice that backward
                   (K,V again and their gradients' reduce-scatter); overlapped with the
                   attention it feeds, only the excess is exposed (Llama 3 report §3.3.2;
@@ -260,6 +263,42 @@ def _dp_grad_params(arch: ModelArch, tp: int, pp: int, ep: int) -> float:
     return (pc.total - pc.routed_experts) / (tp * pp) + pc.routed_experts / (tp * pp * ep)
 
 
+CROSS_ENTROPY_ALL_REDUCES = 3
+"""All-reduces of one FP32 number per token in the vocab-parallel cross entropy: the logits'
+maximum, the target's logit and the sum of exponentials (Megatron-LM
+``mpu/cross_entropy.py``, ``_VocabParallelCrossEntropy.forward``); the backward needs none."""
+
+
+def _tp_model_ends(act: float, tokens: float, tp: int, tier, sequence_parallel: bool, *,
+                   embedding: bool) -> tuple[float, float]:
+    """TP communication outside the layers, on the worst (last) stage, per micro-batch:
+    (forward, backward) seconds.  Megatron-LM's output layer and loss:
+
+        LM head input   SP: all-gather of T·d·e forward, reduce-scatter backward
+                        no SP: identity forward, all-reduce backward (``copy_to_tensor_model_parallel_region``)
+        cross entropy   3 all-reduces of T·4 bytes forward (CROSS_ENTROPY_ALL_REDUCES)
+        embedding       (only when one stage holds the whole model, pp = 1: a later stage has none)
+                        SP: reduce-scatter forward, all-gather backward;
+                        no SP: all-reduce forward, identity backward (VocabParallelEmbedding)
+
+    ``act`` = T·d·e bytes, ``tokens`` = T.  Zero for tp = 1 (collective_seconds).  Source:
+    Megatron-LM ``core/tensor_parallel/layers.py`` and ``mappings.py``; Korthikanti et al.
+    2022 §4.2.2 (the same conjugate pairs as inside a layer)."""
+    ce = CROSS_ENTROPY_ALL_REDUCES * collective_seconds("all_reduce", tokens * 4.0, tp, tier)
+    if sequence_parallel:
+        ag = collective_seconds("all_gather", act, tp, tier)
+        rs = collective_seconds("reduce_scatter", act, tp, tier)
+        f, b = ag + ce, rs
+        if embedding:
+            f, b = f + rs, b + ag
+    else:
+        ar = collective_seconds("all_reduce", act, tp, tier)
+        f, b = ce, ar
+        if embedding:
+            f += ar
+    return f, b
+
+
 def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 1,
                   dp: Optional[int] = None, ep: int = 1, cp: int = 1, seq_len: int,
                   global_batch: int, micro_batch: int = 1, schedule: str = "1f1b",
@@ -333,6 +372,8 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
         one = collective_seconds("all_reduce", act, tp, t_tier)
     tp_f = layers * 2 * one
     tp_b = layers * 2 * one + (tp_f if recompute == "full" else 0.0)
+    ends_f, ends_b = _tp_model_ends(act, T, tp, t_tier, sequence_parallel, embedding=pp == 1)
+    tp_f, tp_b = tp_f + ends_f, tp_b + ends_b
 
     # CP: K,V all-gather forward, twice backward, overlapped with attention
     if arch.is_mla:

@@ -188,11 +188,33 @@ def test_tp_communication_by_hand(hw, models):
     r = training_step(arch, device=dev, gpus=8, tp=8, seq_len=4096, global_batch=4, micro_batch=1,
                       recompute="selective")
     one = 7 / 8 * 4096 * 4096 * 2 / 270e9 + 7e-6
+    # the model's ends (one stage holds embedding and LM head): the LM head's input AG forward
+    # and RS backward, the embedding's RS forward and AG backward: 4 more; the cross entropy's
+    # 3 all-reduces of 4,096 FP32 numbers: 3 · (14/8 · 16,384 B / 270e9 + 14 µs) = 42.3 µs
+    ce = 3 * (14 / 8 * 4096 * 4 / 270e9 + 14e-6)
     assert r.n_microbatches == 4
-    assert r.tp_comm_seconds == pytest.approx(4 * 32 * 8 * one)
-    # full recompute runs the forward's 2 (AG + RS) once more: 12 instead of 8
+    assert r.tp_comm_seconds == pytest.approx(4 * (32 * 8 * one + 4 * one + ce))
+    # full recompute runs the layers' forward 2 (AG + RS) once more: 12 instead of 8 (the
+    # ends are not recomputed: Megatron-LM recomputes transformer layers only)
     f = training_step(arch, device=dev, gpus=8, tp=8, seq_len=4096, global_batch=4, recompute="full")
-    assert f.tp_comm_seconds == pytest.approx(4 * 32 * 12 * one)
+    assert f.tp_comm_seconds == pytest.approx(4 * (32 * 12 * one + 4 * one + ce))
+    # without sequence parallelism: an all-reduce (14 ring steps) per collective pair; the LM
+    # head's input all-reduced backward, the embedding's output forward: 2 at the ends
+    ar = 14 / 8 * 4096 * 4096 * 2 / 270e9 + 14e-6
+    n = training_step(arch, device=dev, gpus=8, tp=8, seq_len=4096, global_batch=4,
+                      sequence_parallel=False)
+    assert n.tp_comm_seconds == pytest.approx(4 * (32 * 4 * ar + 2 * ar + ce))
+
+
+def test_tp_at_the_model_ends_of_a_later_pipeline_stage(hw, models):
+    # pp 2: the worst (last) stage has 16 layers and the LM head but no embedding: AG + RS
+    # at its end and the cross entropy, per micro-batch (8 micro-batches of 1 sequence)
+    arch, dev = models["llama-2-7b"], hw["h100-sxm"]
+    r = training_step(arch, device=dev, gpus=16, tp=8, pp=2, seq_len=4096, global_batch=8)
+    one = 7 / 8 * 4096 * 4096 * 2 / 270e9 + 7e-6
+    ce = 3 * (14 / 8 * 4096 * 4 / 270e9 + 14e-6)
+    assert r.n_microbatches == 8
+    assert r.tp_comm_seconds == pytest.approx(8 * (16 * 8 * one + 2 * one + ce))
 
 
 def test_bubble_in_the_step_uses_the_schedule_formula(hw, models):

@@ -216,7 +216,10 @@ EN = {
     "training_layout.how.tp": "Tensor parallelism: per layer 2 all-reduces forward and 2 "
                               "backward of b·s·h·2 bytes (with sequence parallelism all-gathers "
                               "and reduce-scatters of the same bytes), ring cost "
-                              "2(n−1)/n · bytes ÷ bandwidth.",
+                              "2(n−1)/n · bytes ÷ bandwidth; at the model's ends one more pair "
+                              "for the LM head's input (and the embedding's output when one "
+                              "stage holds the whole model) and the vocab-parallel cross "
+                              "entropy's 3 all-reduces of one FP32 number per token.",
     "training_layout.how.bubble": "The schedule's bubble (1F1B (p−1)(F+B); interleaved ÷ v; "
                                   "ZB1P (p−1)(F+B−2W); DualPipe (p/2−1)(F&B+B−3W)).",
     "training_layout.how.dp": "Data parallelism: the gradients' reduce-scatter (and the weights' "
@@ -404,7 +407,9 @@ ZH = {
     "training_layout.how.fb": "最差流水线级（{layers} 层）上一个微批的前向与反向，各自包含张量并行、"
                               "上下文并行、专家和流水线通信。",
     "training_layout.how.tp": "张量并行：每层前向 2 次、反向 2 次 b·s·h·2 字节的 all-reduce（序列并行时为"
-                              "同样字节数的 all-gather 和 reduce-scatter），环形通信代价 2(n−1)/n · 字节 ÷ 带宽。",
+                              "同样字节数的 all-gather 和 reduce-scatter），环形通信代价 2(n−1)/n · 字节 ÷ 带宽；模型两端再加一对："
+                              "LM head 的输入（单个流水级装下整个模型时还有 embedding 的输出），"
+                              "以及词表并行交叉熵的 3 次 all-reduce（每个 token 一个 FP32 数）。",
     "training_layout.how.bubble": "调度的气泡（1F1B (p−1)(F+B)；交错调度再除以 v；ZB1P (p−1)(F+B−2W)；"
                                   "DualPipe (p/2−1)(F&B+B−3W)）。",
     "training_layout.how.dp": "数据并行：梯度的 reduce-scatter（以及权重的 all-gather）与最后一个微批的"
