@@ -408,7 +408,7 @@ ZH = {
                               "上下文并行、专家和流水线通信。",
     "training_layout.how.tp": "张量并行：每层前向 2 次、反向 2 次 b·s·h·2 字节的 all-reduce（序列并行时为"
                               "同样字节数的 all-gather 和 reduce-scatter），环形通信代价 2(n−1)/n · 字节 ÷ 带宽；模型两端再加一对："
-                              "LM head 的输入（单个流水级装下整个模型时还有 embedding 的输出），"
+                              "输出头（lm_head）的输入（单个流水级装下整个模型时还有词嵌入的输出），"
                               "以及词表并行交叉熵的 3 次 all-reduce（每个 token 一个 FP32 数）。",
     "training_layout.how.bubble": "调度的气泡（1F1B (p−1)(F+B)；交错调度再除以 v；ZB1P (p−1)(F+B−2W)；"
                                   "DualPipe (p/2−1)(F&B+B−3W)）。",
