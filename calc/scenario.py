@@ -196,16 +196,16 @@ def _num(v: object, path: str, *, allow_none: bool = False, allow_zero: bool = F
         return None
     if allow_zero and not isinstance(v, bool) and isinstance(v, (int, float)) and v == 0:
         return 0.0          # a zero-FLOP kernel (copy, fill)
+    low = ">= 0" if allow_zero else "> 0"
+    extra = " or null" if allow_none else ""
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        extra = " or null" if allow_none else ""
-        raise ScenarioError(f"{path} must be a number > 0{extra}, got {_q(v)}")
+        raise ScenarioError(f"{path} must be a number {low}{extra}, got {_q(v)}")
     try:
         x = float(v)
     except OverflowError:
         raise ScenarioError(f"{path} is too large, got {_q(v)}") from None
     if not math.isfinite(x) or x <= 0:
-        extra = " or null" if allow_none else ""
-        raise ScenarioError(f"{path} must be a finite number > 0{extra}, got {_q(v)}")
+        raise ScenarioError(f"{path} must be a finite number {low}{extra}, got {_q(v)}")
     return x
 
 

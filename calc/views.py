@@ -10,7 +10,7 @@ another device can speed it up by at most the ratio of the two attainable values
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -139,28 +139,31 @@ def speedup_bound(intensity: Any, from_peak: float, from_bw: float,
     (A100 80GB SXM -> H100 SXM: 3350 / 2039 ≈ 1.643); compute-bound on both, the peak
     ratio; in between, something between the two. It is an upper bound: the kernel's
     measured time on A may already be below A's roof. Peaks in FLOP/s, bandwidths in
-    bytes/s; ``intensity`` a number or an array (> 0).
+    bytes/s (numbers or arrays, one per kernel); ``intensity`` a number or an array (≥ 0).
+    At I = 0 (a copy, a fill: bytes and no arithmetic) the bound is its limit I → 0, the
+    bandwidth ratio to_bw / from_bw: such a kernel's time is bytes ÷ bandwidth on both.
     """
-    i = v.number("intensity", intensity, "positive", "FLOP/byte")
+    i = v.number("intensity", intensity, "non_negative", "FLOP/byte")
     p0 = v.number("from_peak", from_peak, "positive", "FLOP/s")
     b0 = v.number("from_bw", from_bw, "positive", "bytes/s")
     p1 = v.number("to_peak", to_peak, "positive", "FLOP/s")
     b1 = v.number("to_bw", to_bw, "positive", "bytes/s")
     if v.is_scalar(i, p0, b0, p1, b1):
-        return min(p1, i * b1) / min(p0, i * b0)
-    return v.finish(np.minimum(p1, np.multiply(i, b1)) / np.minimum(p0, np.multiply(i, b0)),
-                    i, p0, b0, p1, b1)
+        return b1 / b0 if i == 0 else min(p1, i * b1) / min(p0, i * b0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.minimum(p1, np.multiply(i, b1)) / np.minimum(p0, np.multiply(i, b0))
+    return v.finish(np.where(np.asarray(i) == 0, np.divide(b1, b0), ratio), i, p0, b0, p1, b1)
 
 
 def speedup_regime(intensity: Any, from_peak: float, from_bw: float,
                    to_peak: float, to_bw: float) -> Any:
     """Which ratio :func:`speedup_bound` is, at intensity I (FLOP/byte):
 
-    "memory" when I is left of both ridge points (peak / bw): the bandwidth ratio;
-    "compute" when I is at or right of both: the peak ratio; "mixed" otherwise (memory-
-    bound on one device, compute-bound on the other). A str, or an array of str.
+    "memory" when I is left of both ridge points (peak / bw): the bandwidth ratio (I = 0
+    included); "compute" when I is at or right of both: the peak ratio; "mixed" otherwise
+    (memory-bound on one device, compute-bound on the other). A str, or an array of str.
     """
-    i = v.number("intensity", intensity, "positive", "FLOP/byte")
+    i = v.number("intensity", intensity, "non_negative", "FLOP/byte")
     r0 = v.number("from_peak", from_peak, "positive", "FLOP/s") / v.number(
         "from_bw", from_bw, "positive", "bytes/s")
     r1 = v.number("to_peak", to_peak, "positive", "FLOP/s") / v.number(
@@ -188,22 +191,38 @@ class CompareRow:
     slowdown: tuple[float, ...] = ()
 
 
+def kernel_peaks(kernels: Sequence[Any], peak: float, peaks: Mapping[str, float] | None) -> np.ndarray:
+    """Each kernel's roof (FLOP/s): ``peaks[k.precision]`` (a device's precision -> FLOP/s)
+    for a kernel that names a precision the device has, else ``peak`` (the chosen
+    precision's): the Results table's rule, so both sections judge a kernel alike."""
+    table = peaks or {}
+    return np.array([table.get(k.precision, peak) if k.precision else peak for k in kernels],
+                    dtype=float)
+
+
 def compare_rows(kernels: Sequence[Any], main_peak: float, main_bw: float,
-                 others: Sequence[tuple[float, float]]) -> list[CompareRow]:
-    """Per placeable kernel (a calc.kernel_table.KernelRecord with FLOPs known and bytes > 0):
-    attainable FLOP/s on the main device and on each of ``others`` ((peak FLOP/s, bandwidth
-    bytes/s) per compared device), the speed-up bound and its regime (vectorized over the
-    kernels)."""
+                 others: Sequence[tuple[float, float]], *,
+                 main_peaks: Mapping[str, float] | None = None,
+                 others_peaks: Sequence[Mapping[str, float] | None] = ()) -> list[CompareRow]:
+    """Per placeable kernel (a calc.kernel_table.KernelRecord with FLOPs known and bytes > 0;
+    a zero-FLOP copy or fill included, at the bandwidth ratio): attainable FLOP/s on the
+    main device and on each of ``others`` ((peak FLOP/s, bandwidth bytes/s) per compared
+    device), the speed-up bound and its regime (vectorized over the kernels).  A kernel that
+    names its precision is judged at that precision's peak where the device has one
+    (``main_peaks`` / ``others_peaks``: each device's precision -> FLOP/s;
+    :func:`kernel_peaks`)."""
     ks = [k for k in kernels if k.flops is not None and k.bytes_moved > 0]
     if not ks:
         return []
     inten = np.array([k.intensity for k in ks], dtype=float)
-    att_main = np.atleast_1d(attainable_flops(inten, main_peak, main_bw))
+    p_main = kernel_peaks(ks, main_peak, main_peaks)
+    att_main = np.atleast_1d(attainable_flops(inten, p_main, main_bw))
     atts, ratios, regimes = [], [], []
-    for peak, bw in others:
-        atts.append(np.atleast_1d(attainable_flops(inten, peak, bw)))
-        ratios.append(np.atleast_1d(speedup_bound(inten, main_peak, main_bw, peak, bw)))
-        regimes.append(np.atleast_1d(speedup_regime(inten, main_peak, main_bw, peak, bw)))
+    for j, (peak, bw) in enumerate(others):
+        p_other = kernel_peaks(ks, peak, others_peaks[j] if j < len(others_peaks) else None)
+        atts.append(np.atleast_1d(attainable_flops(inten, p_other, bw)))
+        ratios.append(np.atleast_1d(speedup_bound(inten, p_main, main_bw, p_other, bw)))
+        regimes.append(np.atleast_1d(speedup_regime(inten, p_main, main_bw, p_other, bw)))
     with np.errstate(divide="ignore"):
         slows = [np.where(r > 0, 1.0 / np.where(r > 0, r, 1.0), np.inf) for r in ratios]
     rows = []

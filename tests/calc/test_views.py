@@ -85,8 +85,12 @@ def test_speedup_bound_arrays_and_slower():
     assert r == pytest.approx([2039 / 3350, 312 / 989.4])
     reg = speedup_regime(np.array([2.0, 1000.0]), *H100, *A100)
     assert list(reg) == ["memory", "compute"]
+    # intensity 0 (a copy): the limit I -> 0, the bandwidth ratio 3350 / 2039, memory
+    assert speedup_bound(0.0, *A100, *H100) == pytest.approx(3350 / 2039)
+    assert speedup_bound(np.array([0.0, 2.0]), *A100, *H100) == pytest.approx([3350 / 2039] * 2)
+    assert speedup_regime(0.0, *A100, *H100) == "memory"
     with pytest.raises(ValueError):
-        speedup_bound(0.0, *A100, *H100)
+        speedup_bound(-1.0, *A100, *H100)
 
 
 def test_level_intensities():

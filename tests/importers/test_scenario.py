@@ -73,6 +73,8 @@ def mutate(fn):
     (lambda d: d.update(extra_roofs="fp8"), "extra_roofs must be a list"),
     (lambda d: d["kernels"][2].update(bytes="abc"), r'kernels\[2\]\.bytes must be a number > 0, got "abc"'),
     (lambda d: d["kernels"][0].update(flops=True), r"kernels\[0\]\.flops must be a number"),
+    # a zero-FLOP copy is accepted, so the message says >= 0
+    (lambda d: d["kernels"][0].update(flops=-5), r"kernels\[0\]\.flops must be a finite number >= 0 or null, got -5"),
     (lambda d: d["kernels"][0].update(count=1.5), r"kernels\[0\]\.count must be a whole number"),
     (lambda d: d["kernels"][0].pop("name"), r"kernels\[0\]\.name is missing"),
     (lambda d: d["kernels"][0].update(name=7), r"kernels\[0\]\.name must be text"),

@@ -68,6 +68,40 @@ def test_builder_adds_a_kernel():
     assert at.query_params["k"]                   # a changed table travels in the link
 
 
+def test_builder_judges_a_kernel_at_its_own_dtype():
+    # an FP8 GEMM 8192³ on an H100 in 0.7 ms: 2·8192³ / 0.7e-3 = 1.571 PFLOP/s, 79 % of the
+    # dense FP8 peak (1,978.9 TFLOP/s), not 159 % of the sidebar's BF16 989.4 ("wrong")
+    at = _open({"device": "h100-sxm"})
+    at.selectbox(key="b_dtype").set_value("fp8").run()
+    at.text_input(key="b_time").set_value("0.7 ms")
+    at.run()
+    at.button(key="b_add_button").click().run()
+    assert not at.exception
+    text = _md(at)
+    assert "5. GEMM 8192×8192×8192 fp8" in text
+    assert "1.57 PFLOP/s" in text and "79%" in text, text
+    assert "numbers are wrong" not in text.split("5. GEMM 8192×8192×8192 fp8")[1].split("\n")[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_measured_copy_gets_a_verdict_by_its_bandwidth(lang):
+    # 1 GB copies (0 FLOP) on the A100 80GB (2.039 TB/s): in 0.1 ms 10 TB/s = 490 % (above:
+    # impossible), in 0.5 ms 2 TB/s = 98 % (near), in 1 ms 1 TB/s = 49 % (below)
+    token = encode_kernels([KernelRecord("fast copy", 0.0, 1e9, 0.1e-3),
+                            KernelRecord("good copy", 0.0, 1e9, 0.5e-3),
+                            KernelRecord("slow copy", 0.0, 1e9, 1e-3)])
+    at = _open({"k": token, "lang": lang})
+    lines = {name: next(line for line in _md(at).split("\n") if name in line)
+             for name in ("fast copy", "good copy", "slow copy")}
+    words = {"en": ("490%", "the numbers are wrong", "98%", "as fast as the memory allows",
+                    "49%", "far below the roof", "moving fewer bytes"),
+             "zh": ("490%", "数字有误", "98%", "和显存允许的一样快", "49%", "远低于上限", "少搬字节")}[lang]
+    assert words[0] in lines["fast copy"] and words[1] in lines["fast copy"], lines
+    assert words[2] in lines["good copy"] and words[3] in lines["good copy"], lines
+    assert all(w in lines["slow copy"] for w in words[4:]), lines
+    assert all(not line.rstrip().endswith((":", "：")) for line in lines.values()), lines
+
+
 def test_builder_other_kind_shows_formula():
     at = _open()
     at.selectbox(key="b_kind").set_value("gemv").run()

@@ -155,6 +155,36 @@ def test_compare_rows_a100_to_h100_memory_bound_ratio_by_hand():
     assert "1.64× slower" in compare.sentence(T_EN, back, 0, "H100", "A100")
 
 
+def test_compare_rows_zero_flop_copy_is_the_bandwidth_ratio():
+    # a 1 GB copy (0 FLOP) in 1 ms beside a GEMM: bytes ÷ bandwidth on both devices, so
+    # the bound is 3350 / 2039 = 1.643 (memory), and the attainable FLOP/s is 0 on both
+    a100, h100 = DEVICES["a100-80gb-sxm"], DEVICES["h100-sxm"]
+    ks = [k("copy", 0.0, 1e9, 1e-3), k("GEMM", 2 * 8192**3, 3 * 8192**2 * 2, 4.4e-3)]
+    copy, gemm = compare_rows(ks, a100.peak_flops("bf16"), a100.mem_bw,
+                              [(h100.peak_flops("bf16"), h100.mem_bw)])
+    assert copy.ratio[0] == pytest.approx(3350 / 2039) and copy.regime == ("memory",)
+    assert copy.attainable_main == copy.attainable[0] == 0.0
+    assert gemm.ratio[0] == pytest.approx(989.4 / 312)
+
+
+def test_compare_rows_judge_a_kernel_at_its_own_precision():
+    # an FP32 GEMM 4096³ (intensity 2·4096/12 = 682.7 FLOP/B, right of both FP32 ridges:
+    # 19.5e12/2.039e12 = 9.6, 66.9e12/3.35e12 = 20.0) with BF16 chosen on both devices:
+    # its roofs are the FP32 peaks, 19.5 and 66.9 TFLOP/s, so the bound is 66.9/19.5 = 3.43
+    a100, h100 = DEVICES["a100-80gb-sxm"], DEVICES["h100-sxm"]
+    fp32 = KernelRecord("GEMM fp32", 2 * 4096**3, 3 * 4096**2 * 4, 10e-3, precision="fp32")
+    (row,) = compare_rows([fp32], a100.peak_flops("bf16"), a100.mem_bw,
+                          [(h100.peak_flops("bf16"), h100.mem_bw)],
+                          main_peaks=dict(a100.peaks), others_peaks=[dict(h100.peaks)])
+    assert row.attainable_main == pytest.approx(19.5e12)
+    assert row.attainable[0] == pytest.approx(66.9e12)
+    assert row.ratio[0] == pytest.approx(66.9 / 19.5) and row.regime == ("compute",)
+    # without the devices' tables the chosen precision's peak is used, as before
+    (plain,) = compare_rows([fp32], a100.peak_flops("bf16"), a100.mem_bw,
+                            [(h100.peak_flops("bf16"), h100.mem_bw)])
+    assert plain.ratio[0] == pytest.approx(989.4 / 312)
+
+
 # ----------------------------------------------------------------------------- import handler
 
 def test_handle_upload_kernel_csv():

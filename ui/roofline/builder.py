@@ -169,9 +169,11 @@ def kernel_name(cost: K.KernelCost, dtype: str) -> str:
 
 def record_for(cost: K.KernelCost, seconds: float | None, dtype: str = "") -> KernelRecord:
     """The table record of a built kernel (name: calc's language-neutral label, precision
-    named)."""
+    named; ``precision`` = the dtype, so an FP8 GEMM is judged against the FP8 roof, not the
+    sidebar's)."""
     name = kernel_name(cost, dtype) if dtype else cost.label
-    return KernelRecord(name, float(cost.flops), float(cost.bytes_moved), seconds, 1, "builder")
+    return KernelRecord(name, float(cost.flops), float(cost.bytes_moved), seconds, 1, "builder",
+                        precision=dtype)
 
 
 def row_for(record: KernelRecord, exprs: tuple[str, str] | None) -> dict[str, str]:
@@ -186,7 +188,8 @@ def row_for(record: KernelRecord, exprs: tuple[str, str] | None) -> dict[str, st
         except (QuantityError, ValueError, ArithmeticError):
             pass
     return {"name": record.name, "flops": flops, "bytes": nbytes,
-            "seconds": readable_number(record.seconds, "seconds"), "count": "1", "source": "builder"}
+            "seconds": readable_number(record.seconds, "seconds"), "count": "1", "source": "builder",
+            "precision": record.precision}
 
 
 def _add(row: dict) -> None:

@@ -193,7 +193,9 @@ def render_compare_section(ctx, kernels: Sequence[KernelRecord] = ()) -> list[Co
         st.warning(t("common.custom_incomplete"))
         return chosen
     rows = compare_rows(kernels, ctx.peak_flops, ctx.mem_bw,
-                        [(c.peak_flops, c.device.mem_bw) for c in chosen])
+                        [(c.peak_flops, c.device.mem_bw) for c in chosen],
+                        main_peaks=dict(ctx.device.peaks) if ctx.device is not None else None,
+                        others_peaks=[dict(c.device.peaks) for c in chosen])
     src = main_label(ctx)
     dst = [device_label(t, c.device, c.precision) for c in chosen]
     if not rows:

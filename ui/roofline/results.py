@@ -145,14 +145,16 @@ def sentence(t: Translator, a: Analysis, i: int) -> str:
         parts.append(t("roofline.s.measured_zero", achieved=format_si(float(p.achieved_bw[i]), "B/s"),
                        pct=percent_text(t, float(p.fraction_of_roof[i]), 0),
                        time=format_si(float(a.seconds[i]), "s")))
+        verdict = str(p.verdict[i])          # judged by its bandwidth against the memory roof
+        parts.append(t("roofline.s.below") + sep + t("roofline.s.fix.zero_flop")
+                     if verdict == "below_roof" else t(f"roofline.s.{verdict}_zero"))
     else:
         frac = float(p.fraction_of_roof[i])
         parts.append(t("roofline.s.measured", achieved=format_si(float(p.achieved_flops[i]), "FLOP/s"),
                        pct=percent_text(t, frac, 0), time=format_si(float(a.seconds[i]), "s")))
         verdict = str(p.verdict[i])
         if verdict == "below_roof":
-            parts.append(t("roofline.s.below") + sep
-                         + t("roofline.s.fix.zero_flop" if zero else f"roofline.s.fix.{bound}"))
+            parts.append(t("roofline.s.below") + sep + t(f"roofline.s.fix.{bound}"))
         elif verdict == "above_roof" and conv_algorithm_cause(a.names[i]):
             # a convolution: the algorithm first (Winograd / FFT do fewer FLOPs than counted)
             parts.append(t(f"roofline.s.above_roof_{conv_algorithm_cause(a.names[i])}"))

@@ -158,6 +158,15 @@ EN = {
     "roofline.s.fix.zero_flop": "It does no math, so the only fix is moving fewer bytes: fuse it into "
                                 "its neighbours, avoid the copy (views, in-place ops), or use a "
                                 "smaller data type.",
+    "roofline.s.near_roof_zero": "close to the memory roof — it moves its bytes as fast as the "
+                                 "memory allows; the only gain left is not moving them (fuse it "
+                                 "into its neighbours, views, in-place ops).",
+    "roofline.s.above_roof_zero": "above the memory roof, which is impossible — the numbers are "
+                                  "wrong. Likely causes: bytes counted too high (data still in "
+                                  "cache never reaches DRAM; a copy's bytes counted twice), a time "
+                                  "measured too short (asynchronous launches timed without "
+                                  "synchronising, ms read as µs), or a roof too low (the bandwidth "
+                                  "of a PCIe part for an SXM one).",
     "roofline.s.measured": "Measured {time} ⇒ {achieved}, **{pct} of its ceiling**:",
     "roofline.s.below": "far below the roof — a bug or a poor implementation; worth digging in.",
     "roofline.s.fix.memory": "It is memory-bound, so optimise data movement (fuse kernels, fewer "
@@ -337,6 +346,12 @@ ZH = {
     "roofline.s.measured_zero": "实测 {time} ⇒ {achieved}，**达到带宽上限的 {pct}**（带宽利用率）：",
     "roofline.s.fix.zero_flop": "它不做计算，唯一的优化是少搬字节：和前后的 kernel 做算子融合、避免拷贝（用 view、原地操作），"
                                 "或者换更小的数据类型。",
+    "roofline.s.near_roof_zero": "接近带宽上限——它搬字节已经和显存允许的一样快；剩下的收益只有不搬："
+                                 "和前后的 kernel 做算子融合、用 view、原地操作。",
+    "roofline.s.above_roof_zero": "超过了带宽上限，这在物理上不可能——数字有误。常见原因：字节数算多了"
+                                  "（还在缓存里的数据不会到达显存；拷贝的字节数算了两遍）、时间测短了"
+                                  "（异步启动没有同步就计时，把 ms 当成 µs），或者上限太低（拿 PCIe 版的带宽"
+                                  "去衡量 SXM 版）。",
     "roofline.s.measured": "实测 {time} ⇒ {achieved}，**达到上限的 {pct}**：",
     "roofline.s.below": "远低于上限——有 bug 或实现差，值得深挖。",
     "roofline.s.fix.memory": "它是带宽受限，应该优化**数据搬运**（算子融合、减少读写遍数、更小的数据类型、提高复用）；"
