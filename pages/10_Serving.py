@@ -6,7 +6,7 @@ A list of sections (ui.serving); the numbers come from calc.serving.
 """
 import streamlit as st
 
-from calc.serving import Workload, compare_candidates, serving_plan
+from calc.serving import Workload, compare_candidates, context_overflow, serving_plan
 from ui.frame import calculator, page_frame
 from ui.plans.add import serving_plan_button
 from ui.serving import chart, how, inputs, model, queueing, results
@@ -28,6 +28,11 @@ def serving_calculator() -> None:
         inp = inputs.render_inputs(t, ctx.devices, model.catalog())
     if not inp.ok:
         right.warning(t("common.missing_inputs"))
+        return
+    limit = context_overflow(arch, inp.isl, inp.osl)
+    if limit is not None:              # no engine serves it (vLLM: max_model_len)
+        right.error(t("serving.context_overflow", isl=f"{inp.isl:,.0f}", osl=f"{inp.osl:,.0f}",
+                      limit=f"{limit:,}", model=arch.name))
         return
     wl = Workload(isl=inp.isl, osl=inp.osl, distribution=inp.distribution, spread=inp.spread,
                   prefix_hit=inp.prefix_hit)

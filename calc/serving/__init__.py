@@ -31,11 +31,11 @@ from .replica import (BOUND, NETWORK_BW, SERVING_PRECISIONS,
                       STORAGE_BYTES_PER_ELEM, Efficiency, Replica, ReplicaMemory, StepTime,
                       prefill_flops_per_token, published_efficiency,
                       replica_memory, replica_network, step_time)
-from .simulate import SimResult, StepModel, rate_sweep, simulate, step_model
+from .simulate import RequestTooLongError, SimResult, StepModel, rate_sweep, simulate, step_model
 from .speculative import SPEC_METHODS, SpecDecode, expected_tokens_per_step
 from .steady import (AggregatedCurve, DisaggregatedPoint, aggregated_curve, decode_pass, decode_pool,
                      disaggregated, prefill_pool)
-from .workload import DISTRIBUTIONS, Workload, sample_lengths
+from .workload import DISTRIBUTIONS, Workload, context_overflow, sample_lengths
 
 __all__ = [
     "PLAN_WEIGHTS", "Candidate", "Comparison", "ModeEconomics", "SizedOption", "all_in_watts",
@@ -47,9 +47,9 @@ __all__ = [
     "BOUND", "NETWORK_BW", "SERVING_PRECISIONS", "STORAGE_BYTES_PER_ELEM",
     "Efficiency", "Replica", "ReplicaMemory", "StepTime", "prefill_flops_per_token",
     "published_efficiency", "replica_memory", "replica_network", "step_time",
-    "SimResult", "StepModel", "rate_sweep", "simulate", "step_model",
+    "RequestTooLongError", "SimResult", "StepModel", "rate_sweep", "simulate", "step_model",
     "SPEC_METHODS", "SpecDecode", "expected_tokens_per_step",
     "AggregatedCurve", "DisaggregatedPoint", "aggregated_curve", "decode_pass", "decode_pool",
     "disaggregated", "prefill_pool",
-    "DISTRIBUTIONS", "Workload", "sample_lengths",
+    "DISTRIBUTIONS", "context_overflow", "Workload", "sample_lengths",
 ]

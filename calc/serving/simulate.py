@@ -30,7 +30,21 @@ from ..arch import kv_cache_bytes_per_seq, kv_bytes_per_token
 from .replica import BOUND, Efficiency, Replica, prefill_flops_per_token, replica_memory, step_time
 from .workload import Workload, sample_lengths
 
-__all__ = ["StepModel", "step_model", "SimResult", "simulate"]
+__all__ = ["StepModel", "step_model", "SimResult", "simulate", "RequestTooLongError"]
+
+
+class RequestTooLongError(ValueError):
+    """A drawn request's KV cache (its isl + osl tokens) exceeds the replica's KV budget:
+    ``tokens`` (the longest drawn context), ``kv_bytes`` (its cache per GPU, bytes) and
+    ``budget_bytes`` (the KV budget per GPU, bytes).  A ValueError, so callers that catch
+    those keep working."""
+
+    def __init__(self, tokens: float, kv_bytes: float, budget_bytes: float):
+        self.tokens, self.kv_bytes, self.budget_bytes = float(tokens), float(kv_bytes), float(budget_bytes)
+        super().__init__(f"the longest drawn request ({self.tokens:,.0f} tokens of prompt and output) "
+                         f"needs {self.kv_bytes / 1e9:.3g} GB of KV cache per GPU, more than the "
+                         f"replica's KV budget of {self.budget_bytes / 1e9:.3g} GB: shorten the "
+                         "prompts, narrow the length spread, or use more GPUs per replica")
 
 
 @dataclass(frozen=True)
@@ -204,7 +218,8 @@ def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficie
     budget = mem.kv_budget_bytes * (1 + 1e-12)
     kv_need = np.asarray(kv_cache_bytes_per_seq(r.arch, isl + osl, r.kv_bytes_per_elem)) / r.kv_split
     if kv_need.max() > budget:
-        raise ValueError("the longest request's KV cache does not fit in the KV budget")
+        j = int(np.argmax(kv_need))
+        raise RequestTooLongError(isl[j] + osl[j], kv_need[j], mem.kv_budget_bytes)
     cap = mem.max_seqs if max_seqs is None else int(max_seqs)
     sm = step_model(r, wl, eff, T, max(cap, 1))
     closed = wl.concurrency is not None

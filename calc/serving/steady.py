@@ -16,8 +16,10 @@ f > 1 means the prefills need more tokens than the budget leaves: that batch is 
 reported (``feasible`` False).
 
 Disaggregated (DistServe, Zhong et al. 2024; Splitwise, Patel et al. 2024): prefill
-instances of tp_p GPUs run k = max(1, floor(T / n_new)) prompts per step, decode
-instances of tp_d GPUs run pure decode steps at batch B.
+instances of tp_p GPUs run k prompts per step (1 ≤ k ≤ max(1, floor(T / n_new)), the
+smallest k within PREFILL_BATCH_GAIN of the best r_p among those that meet the TTFT target:
+a compute-bound prefill gains nothing from batching, and each extra prompt adds its step to
+every TTFT), decode instances of tp_d GPUs run pure decode steps at batch B.
 
     TTFT     = t_p(k · n_new) + KV transfer           transfer = KV(isl) / kv_split / (bw · η) + α
     r_p      = k / t_p(k · n_new)                     requests/s per prefill instance
@@ -169,11 +171,18 @@ class DisaggregatedPoint:
     fits: bool
 
 
+PREFILL_BATCH_GAIN = 0.01
+"""A prefill instance batches more prompts per step only for at least this much more
+throughput (1 %): a larger k lengthens every TTFT by the whole step, so a k that buys less
+(a compute-bound prefill: t_p(k·n) ≈ k·t_p(n)) is not worth it."""
+
+
 def prefill_pool(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget: int = 8192,
                  ttft_target: Optional[float] = None):
     """(prompts per step k, TTFT, KV transfer seconds, requests/s per instance) of a prefill
-    instance.  k: the most prompts (up to T / n_new) whose step plus transfer meets
-    ``ttft_target`` (at least 1)."""
+    instance.  k: among 1 … max(1, ⌊T / n_new⌋) prompts whose step plus transfer meets
+    ``ttft_target`` (k = 1 when none does), the smallest whose r_p = k / t_p(k·n_new) is
+    within PREFILL_BATCH_GAIN of the best of them."""
     n_new = wl.new_tokens
     f_p = prefill_flops_per_token(r, wl.isl, wl.cached_tokens)
     k_max = max(1, int(token_budget // n_new))
@@ -184,7 +193,12 @@ def prefill_pool(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget
             if eff.communication else 0.0)
     ttft = t + xfer
     ok = np.ones_like(ks, dtype=bool) if ttft_target is None else ttft <= ttft_target
-    i = int(np.nonzero(ok)[0][-1]) if ok.any() else 0
+    rate = ks / t
+    if ok.any():
+        best = rate[ok].max()
+        i = int(np.nonzero(ok & (rate >= best * (1.0 - PREFILL_BATCH_GAIN)))[0][0])
+    else:
+        i = 0
     return int(ks[i]), float(ttft[i]), xfer, float(ks[i] / t[i])
 
 

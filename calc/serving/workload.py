@@ -21,7 +21,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["DISTRIBUTIONS", "Workload", "sample_lengths"]
+__all__ = ["DISTRIBUTIONS", "Workload", "sample_lengths", "context_overflow"]
 
 DISTRIBUTIONS = ("fixed", "uniform", "lognormal")
 
@@ -103,3 +103,12 @@ def sample_lengths(wl: Workload, n: int, rng: np.random.Generator):
     isl = _draw(wl.isl, wl, n, rng)
     osl = np.maximum(_draw(wl.osl, wl, n, rng), 2.0)
     return isl, osl
+
+
+def context_overflow(arch, isl: float, osl: float) -> Optional[int]:
+    """The model's context length (tokens) when a request of ``isl`` prompt + ``osl`` output
+    tokens does not fit in it, else None (it fits, or the architecture gives no
+    ``context_length``: 0).  An engine refuses such a request (vLLM: ``max_model_len``), so
+    no deployment serves it.  Source: the model's ``max_position_embeddings`` in models.toml."""
+    limit = int(getattr(arch, "context_length", 0) or 0)
+    return limit if limit > 0 and float(isl) + float(osl) > limit else None

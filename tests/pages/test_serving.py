@@ -121,3 +121,30 @@ def test_the_estimate_quotes_the_network_constants_it_uses(lang):
     captions = " ".join(c.value for c in at.caption)
     assert "60%" in captions and "1 µs" in captions, captions
     assert "8 µs" not in captions
+
+
+@pytest.mark.parametrize("lang, words", [("en", ("Not simulated", "Spread")), ("zh", ("未模拟", "离散程度"))])
+def test_a_long_tail_request_that_cannot_fit_is_named_not_a_traceback(lang, words):
+    # lognormal lengths with spread 2 around 20,000 prompt tokens draw requests far past one
+    # H100's KV budget for Llama 3.1 8B in BF16 (the audit's repro): the page says so
+    at = open_app_page(PAGE, lang, timeout=120, model="llama-3.1-8b", s_devices="h100-sxm",
+                       s_prec="bf16", s_dist="lognormal", s_spread="2", s_isl="20000")
+    assert not at.exception, at.exception
+    assert any(all(w in x.value for w in words) for x in at.warning), [x.value for x in at.warning]
+    assert gpus(at) >= 1                             # the sizing above it still stands
+
+
+@pytest.mark.parametrize("lang, words", [("en", ("131,072", "Prompt tokens")), ("zh", ("131,072", "提示词长度"))])
+def test_a_request_longer_than_the_context_is_refused_naming_the_fields(lang, words):
+    # Llama 3.1 8B's context is 131,072 tokens (max_position_embeddings); 200,000 + 500 is more
+    at = open_app_page(PAGE, lang, timeout=120, model="llama-3.1-8b", s_isl="200000", s_sim="false")
+    assert not at.exception, at.exception
+    assert any(all(w in e.value for w in words) for e in at.error), [e.value for e in at.error]
+    assert not at.dataframe                          # nothing sized for a request no engine serves
+
+
+def test_context_overflow_by_hand():
+    from calc.serving import context_overflow
+    arch = load_models()["llama-3.1-8b"]
+    assert context_overflow(arch, 131_072 - 500, 500) is None          # exactly the context: fits
+    assert context_overflow(arch, 131_072 - 499, 500) == 131_072

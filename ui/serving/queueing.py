@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from calc.serving import BOUND, Replica, Workload, default_act, published_efficiency, rate_sweep
+from calc.serving import (BOUND, Replica, RequestTooLongError, Workload, default_act,
+                          published_efficiency, rate_sweep)
+from calc.units import format_si
 from ui.figures.serving import rate_figure
 
 SWEEP = (0.2, 0.4, 0.6, 0.8, 0.9, 1.0, 1.15)
@@ -31,9 +33,15 @@ def render_queueing(ctx, arch, comp, inp) -> None:
     opt = best.deployment.aggregated
     tp = opt.pools[0].tp
     dev = ctx.devices[best.device_id]
-    cap, sweep = _sweep(arch, repr(arch), dev, best.device_id, tp, best.precision, best.kv,
-                        inp.isl, inp.osl, inp.distribution, inp.spread, inp.prefix_hit,
-                        inp.token_budget, inp.efficiency)
+    try:
+        cap, sweep = _sweep(arch, repr(arch), dev, best.device_id, tp, best.precision, best.kv,
+                            inp.isl, inp.osl, inp.distribution, inp.spread, inp.prefix_hit,
+                            inp.token_budget, inp.efficiency)
+    except RequestTooLongError as exc:       # a long tail of the length distribution
+        st.warning(t("serving.sim_too_long", tokens=f"{exc.tokens:,.0f}",
+                     need=format_si(exc.kv_bytes, "B"), budget=format_si(exc.budget_bytes, "B"),
+                     tp=tp, device=dev.name_for(ctx.lang)), icon=":material/warning:")
+        return
     if not sweep:
         st.info(t("serving.sim_none"), icon=":material/info:")
         return

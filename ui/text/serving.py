@@ -215,6 +215,14 @@ EN = {
     "serving.no_fit": "the weights leave no room for one sequence's KV cache",
     "serving.sim_heading": "Where queueing starts",
     "serving.sim_none": "No aggregated layout meets the targets: nothing to simulate.",
+    "serving.context_overflow": "**Prompt tokens (input length)** {isl} + **Output tokens (answer length)** {osl} "
+                                "is more than {model}'s context length, {limit} tokens: no "
+                                "engine serves such a request. Shorten one of them.",
+    "serving.sim_too_long": "Not simulated: the length distribution drew a request of {tokens} "
+                            "tokens (prompt and output), whose KV cache needs {need} per GPU — "
+                            "more than one replica of TP {tp} × {device} holds ({budget}). "
+                            "Narrow **Spread**, shorten **Prompt tokens (input length)**, or give "
+                            "a replica more GPUs.",
     "serving.sim_intro": "One replica of {device}, {prec}, TP{tp}, simulated with {n} requests per "
                          "rate (Poisson arrivals, iteration-level scheduling with the token budget "
                          "and the KV limit).",
@@ -421,6 +429,11 @@ ZH = {
     "serving.no_fit": "权重占满显存，放不下一个序列的 KV cache",
     "serving.sim_heading": "排队从哪里开始",
     "serving.sim_none": "没有满足目标的聚合部署：无可模拟。",
+    "serving.context_overflow": "**提示词长度（token）** {isl} + **输出 token 数（回答长度）** {osl} 超过了 {model} 的"
+                                "上下文长度 {limit} token：没有推理引擎会接这样的请求。请缩短其中一项。",
+    "serving.sim_too_long": "未模拟：长度分布抽到了一个 {tokens} token（提示词加输出）的请求，它的 KV 缓存"
+                            "每卡需要 {need}，超过一个 TP {tp} × {device} 副本能容纳的 {budget}。"
+                            "请调小 **离散程度**、缩短 **提示词长度（token）**，或给每个副本更多 GPU。",
     "serving.sim_intro": "{device}、{prec}、TP{tp} 的一个副本，每个速率模拟 {n} 个请求（泊松到达，"
                          "按 token 预算和 KV 上限逐步调度）。",
     "serving.sim_caption": "TTFT 含排队；超过容量（点线）后队列无限增长。虚线：目标。",
