@@ -55,6 +55,7 @@ __all__ = [
     "rows_to_csv",
     "readable_number",
     "canonical_column",
+    "column_unit",
 ]
 
 #: The CSV header written by :func:`to_csv` (optional extra columns follow these).
@@ -107,25 +108,78 @@ _NUMBER_HINT = {
 }
 
 
-def canonical_column(header: object) -> str | None:
-    """Map a header cell to its canonical column name, or None if it is not a table column.
-
-    Case-insensitive; spaces and dashes count as underscores; a unit suffix in brackets
-    such as "time (s)" or "bytes [B]" is ignored. Aliases: kernel/op -> name; bytes_moved,
-    bytes_accessed -> bytes; time, time_s, duration -> seconds; calls, invocations -> count.
-    """
+def _split_header(header: object) -> tuple[str | None, str]:
+    """(canonical column or None, the unit text the header names or "")."""
     if header is None:
-        return None
-    h = str(header).strip().lstrip("\ufeff").strip().lower()
-    h = h.replace("-", "_").replace(" ", "_")
+        return None, ""
+    raw = str(header).strip().lstrip("\ufeff").strip()
+    h = raw.lower().replace("-", "_").replace(" ", "_")
     if h in _ALIASES:
-        return _ALIASES[h]
-    for bracket in ("(", "["):
+        return _ALIASES[h], ""
+    for bracket, close in (("(", ")"), ("[", "]")):
         if bracket in h:
             base = h.split(bracket, 1)[0].rstrip("_")
             if base in _ALIASES:
-                return _ALIASES[base]
-    return None
+                unit = raw.split(bracket, 1)[1].split(close, 1)[0].strip()
+                return _ALIASES[base], unit
+    base, _, suffix = h.rpartition("_")       # "time_ms", "duration_us", "total_time_ns"
+    if base in _ALIASES and suffix and _ALIASES[base] in _KIND:
+        from calc.units import parse_quantity  # lazy: keeps the fast path import-free
+
+        try:
+            parse_quantity(f"1 {suffix}", _KIND[_ALIASES[base]])
+        except (ValueError, ArithmeticError):
+            return None, ""
+        return _ALIASES[base], suffix
+    return None, ""
+
+
+def canonical_column(header: object) -> str | None:
+    """Map a header cell to its canonical column name, or None if it is not a table column.
+
+    Case-insensitive; spaces and dashes count as underscores; a unit in brackets such as
+    "time (ms)" or "bytes [GB]", or after an underscore ("time_us"), is allowed (its factor
+    is :func:`column_unit`'s). Aliases: kernel/op -> name; bytes_moved, bytes_accessed ->
+    bytes; time, time_s, duration -> seconds; calls, invocations -> count.
+    """
+    return _split_header(header)[0]
+
+
+def column_unit(header: object) -> tuple[str | None, float]:
+    """(canonical column, factor from the header's unit to SI base units).
+
+    ``column_unit("time (ms)") == ("seconds", 1e-3)``: a plain number in that column is
+    milliseconds; ``column_unit("Bytes [GB]") == ("bytes", 1e9)``; ``column_unit("time_us")
+    == ("seconds", 1e-6)``; no unit -> factor 1.0. Units are read by
+    :func:`calc.units.parse_quantity` with the column's kind (s, ms, us, ns; B, KB, MB, GB,
+    KiB, ...; FLOP, GFLOP, TFLOP), so a header unit means what the same unit means in a cell.
+    Raises :class:`TableError` naming the header when its unit is not one of the column's
+    (a "time (%)" share, "bytes (furlongs)"): a silent factor of 1 would be wrong by the
+    unit's size.
+    """
+    col, unit = _split_header(header)
+    if col is None or not unit or col not in _KIND:
+        return col, 1.0
+    from calc.units import parse_quantity  # lazy: keeps the fast path import-free
+
+    try:
+        factor = float(parse_quantity(f"1 {unit}", _KIND[col]))
+    except (ValueError, ArithmeticError):
+        factor = 0.0
+    if not (factor > 0 and math.isfinite(factor)):
+        raise TableError(
+            f'The column "{str(header).strip()}" is read as "{col}", but "{unit}" is not a unit of '
+            f"{_KIND_WORDS[col]} ({_UNIT_EXAMPLES[col]}). Rename the column, or remove it."
+        )
+    return col, factor
+
+
+_KIND_WORDS = {"flops": "FLOPs", "bytes": "bytes", "seconds": "time", "count": "a count",
+               "dram_bytes": "bytes", "l2_bytes": "bytes", "l1_bytes": "bytes"}
+_UNIT_EXAMPLES = {"flops": "FLOP, GFLOP, TFLOP", "bytes": "B, KB, MB, GB, KiB, MiB, GiB",
+                  "seconds": "s, ms, us, ns", "count": "k, M",
+                  "dram_bytes": "B, KB, MB, GB", "l2_bytes": "B, KB, MB, GB",
+                  "l1_bytes": "B, KB, MB, GB"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,8 +287,12 @@ def _short(v: object) -> str:
     return s if len(s) <= 60 else s[:57] + "..."
 
 
-def _number(v: object, column: str) -> float:
-    """Read a cell as a finite float (fast path float(), then parse_quantity)."""
+def _number(v: object, column: str, factor: float = 1.0) -> float:
+    """Read a cell as a finite float in SI base units (fast path float(), then parse_quantity).
+
+    ``factor``: the header's unit (:func:`column_unit`, "time (ms)" -> 1e-3); it scales a
+    plain number or expression, not a cell that names its own unit ("1.2 ms" stays 1.2e-3 s).
+    """
     if isinstance(v, bool):
         raise _CellProblem(f'could not read "{v}" as a number ({_NUMBER_HINT[column]})')
     if isinstance(v, (int, float)):
@@ -261,11 +319,19 @@ def _number(v: object, column: str) -> float:
                 raise _CellProblem(msg) from None
     if not math.isfinite(x):
         raise _CellProblem(f'"{_short(v)}" is not a finite number')
+    if factor != 1.0 and not (isinstance(v, str) and _cell_unit(v)):
+        x *= factor
     return x
 
 
-def _positive(v: object, column: str, blank_hint: str = "") -> float:
-    x = _number(v, column)
+def _cell_unit(text: str) -> str:
+    from calc.units import unit_of  # lazy: keeps the fast path import-free
+
+    return unit_of(text)
+
+
+def _positive(v: object, column: str, blank_hint: str = "", factor: float = 1.0) -> float:
+    x = _number(v, column, factor)
     if x <= 0:
         raise _CellProblem(f"must be greater than 0, got {_short(v)}{blank_hint}")
     return _bounded(x, column)
@@ -335,11 +401,14 @@ def parse_rows(
             prev_keys = keys
             keymap = []
             seen_cols = set()
+            factors = {}
             for k in keys:
-                c = canonical_column(k)
+                c, f = column_unit(k)
                 if c is not None and c not in seen_cols:
                     seen_cols.add(c)
                     keymap.append((c, k))
+                    if f != 1.0:
+                        factors[c] = f
             level_cols = [c for c in LEVEL_COLUMNS if c in seen_cols]
             num_cols = _NUMERIC_COLUMNS[:4] + tuple(level_cols)
         cells = {c: row[k] for c, k in keymap}
@@ -357,9 +426,10 @@ def parse_rows(
         vals: dict[str, object] = {"flops": None, "bytes": None, "seconds": None, "count": None}
         for col in num_cols:
             v = cells.get(col)
-            # fast path: a plain positive finite number as text or float
+            factor = factors.get(col, 1.0) if factors else 1.0
+            # fast path: a plain positive finite number as text or float, in SI base units
             tv = type(v)
-            if tv is str or tv is float or tv is int:
+            if factor == 1.0 and (tv is str or tv is float or tv is int):
                 try:
                     x = float(v)
                 except (ValueError, OverflowError):
@@ -377,20 +447,20 @@ def parse_rows(
                         raise _CellProblem("is required (bytes moved to and from memory, > 0)")
                     vals[col] = None
                 elif col == "count":
-                    x = _number(v, col)
+                    x = _number(v, col, factor)
                     if x < 1 or x != int(x) or x > MAX_COUNT:
                         raise _CellProblem(f"must be a whole number of calls >= 1, got {_short(v)}")
                     vals[col] = int(x)
                 elif col == "flops":
-                    x = _number(v, col)
+                    x = _number(v, col, factor)
                     if x < 0:
                         raise _CellProblem(f"must be 0 or more, got {_short(v)} (leave it blank "
                                            "if unknown; 0 for a copy or fill)")
                     vals[col] = _bounded(x, col) if x else 0.0
                 elif col == "seconds":
-                    vals[col] = _positive(v, col, " (leave it blank if not measured)")
+                    vals[col] = _positive(v, col, " (leave it blank if not measured)", factor)
                 else:
-                    vals[col] = _positive(v, col)
+                    vals[col] = _positive(v, col, "", factor)
             except _CellProblem as exc:
                 bad = True
                 text = "" if v is None else _short(v)

@@ -83,6 +83,7 @@ __all__ = [
     "format_money",
     "CURRENCIES",
     "parse_quantity",
+    "unit_of",
     "format_si",
     "format_binary_bytes",
     "format_percent",
@@ -326,6 +327,18 @@ def _eval_expr(expr: str, text: str) -> float:
         return _eval(tree, text)
     except RecursionError:
         raise _fail(text, "the expression is nested too deeply") from None
+
+
+def unit_of(text: str) -> str:
+    """The unit part of a quantity's text ("" for a plain number or expression).
+
+    ``unit_of("1.2 ms") == "ms"``, ``unit_of("2*8192**3") == ""``, ``unit_of("1e-3") == ""``,
+    ``unit_of("3 毫秒") == "ms"``: the split :func:`parse_quantity` makes, so a caller can tell
+    a cell that carries its own unit from one that takes its column's (a header "time (ms)").
+    """
+    s = _english_units(unicodedata.normalize("NFKC", str(text)).translate(_TRANSLATE)).strip()
+    m = _SPLIT.match(s)
+    return re.sub(r"\s+", "", m.group("unit")) if m and m.group("unit") else ""
 
 
 def parse_quantity(text: Any, kind: str | None = None) -> float:

@@ -19,6 +19,9 @@ Skip reason keys (:data:`SKIP_REASONS`):
 Warning keys: ``flops_missing``, ``dtype_assumed``, ``conv_geometry_assumed``,
 ``no_gpu_time``, ``names_truncated``, ``time_missing``, ``unit_unknown``,
 ``scenario_kernels``, ``time_only``.
+
+Note keys (information, not a problem): ``tensor_k`` (the FLOPs per tensor instruction an
+Nsight Compute import used), ``header_units`` (CSV columns whose header names a unit).
 """
 from __future__ import annotations
 

@@ -1,7 +1,10 @@
 """Import the kernel table's own CSV format (see :mod:`calc.kernel_table`).
 
 Header ``name,flops,bytes,seconds,count`` (case-insensitive, aliases accepted, only
-``bytes`` required), units in cells ("1.2 ms", "14 GB"), one row per kernel. Rows with a
+``bytes`` required), units in cells ("1.2 ms", "14 GB") or in the header ("time (ms)",
+"bytes [GB]", "time_us": plain numbers in that column are in that unit, a note says so; a
+header unit that is not one of the column's is an :class:`ImportFormatError` naming it),
+one row per kernel. Rows with a
 bad cell are listed in the report as skipped (reason ``cell_error``, the cell error as
 message); the others are imported. No valid row at all -> :class:`ImportFormatError`.
 """
@@ -9,7 +12,7 @@ from __future__ import annotations
 
 import csv
 
-from calc.kernel_table import COLUMNS, MAX_ROWS, TableError, canonical_column, parse_rows
+from calc.kernel_table import COLUMNS, MAX_ROWS, TableError, canonical_column, column_unit, parse_rows
 
 from .common import ImportFormatError, ImportResult, ReportBuilder
 
@@ -57,6 +60,14 @@ def import_table_csv(text: str, filename: str = "table.csv", *, max_rows: int = 
             f"{', '.join(COLUMNS)} (bytes required; flops, seconds, count optional); "
             f"found {found}."
         )
+    try:
+        scaled = [(h.strip(), col, f) for h in header for col, f in [column_unit(h)] if f != 1.0]
+    except TableError as exc:
+        raise ImportFormatError(f"{filename}: {exc}") from None
+    if scaled:
+        columns = ", ".join(f'"{h}" ({col} x {f:g})' for h, col, f in scaled)
+        rb.note("header_units", f"Plain numbers in {columns} are read in the header's unit; "
+                "a cell with its own unit keeps it.", columns=columns)
     rows = []
     try:
         for rec in reader:

@@ -45,3 +45,33 @@ def test_too_many_rows():
     data = b"name,bytes\n" + b"k,1\n" * 300_001
     with pytest.raises(ImportFormatError, match="at most 200,000"):
         import_file(data, "big.csv")
+
+
+def test_header_units_scale_plain_numbers_not_cells_with_their_own_unit():
+    # A profiler export "time (ms)": 1.5 there is 1.5 milliseconds = 0.0015 s. Before the
+    # header's unit was read, the cell was taken as 1.5 s (1000x slower, 1000x lower FLOP/s).
+    data = (b"kernel,flops (GFLOP),bytes [MB],time (ms),calls\n"
+            b"gemm,2*3,40,1.5,2\n"
+            b"ew,0,8 GB,250 us,1\n")
+    r = import_file(data, "prof.csv")
+    g, e = r.kernels
+    assert g.flops == 6e9 and g.bytes_moved == 40e6 and g.seconds == 1.5e-3 and g.count == 2
+    assert e.flops == 0.0 and e.bytes_moved == 8e9 and e.seconds == 250e-6   # own units win
+    (note,) = [n for n in r.report.notes if n.key == "header_units"]
+    assert '"time (ms)" (seconds x 0.001)' in dict(note.detail)["columns"]
+
+
+@pytest.mark.parametrize("header,seconds", [
+    ("time_us", 3e-6), ("Duration (ns)", 3e-9), ("time (s)", 3.0), ("time", 3.0),
+])
+def test_time_header_suffixes(header, seconds):
+    r = import_file(f"name,bytes,{header}\nk,1e6,3\n".encode(), "t.csv")
+    assert r.kernels[0].seconds == pytest.approx(seconds, rel=1e-12)
+    assert any(n.key == "header_units" for n in r.report.notes) == (seconds != 3.0)
+
+
+def test_header_unit_of_the_wrong_kind_is_an_error_naming_the_column():
+    # nsys "Time (%)" is a share, not a time: reading it as seconds would be silently wrong
+    with pytest.raises(ImportFormatError, match=r'nsys\.csv: The column "Time \(%\)" is read as '
+                                                r'"seconds", but "%" is not a unit of time'):
+        import_file(b"Name,bytes,Time (%)\nk,1e6,42.0\n", "nsys.csv")

@@ -175,3 +175,23 @@ def test_cells_obey_the_field_bounds(cell, code):
 def test_bytes_and_seconds_bounded_too():
     r = parse_rows([{"name": "k", "flops": "1", "bytes": 1e40, "seconds": 1e-40}])
     assert {e.column for e in r.errors} == {"bytes", "seconds"}
+
+
+@pytest.mark.parametrize("header,expected", [
+    ("time (ms)", ("seconds", 1e-3)), ("Bytes [GB]", ("bytes", 1e9)), ("time_us", ("seconds", 1e-6)),
+    ("Total Time (ns)", ("seconds", 1e-9)), ("bytes (KiB)", ("bytes", 1024.0)),
+    ("flops (TFLOP)", ("flops", 1e12)), ("time", ("seconds", 1.0)), ("whatever_ms", (None, 1.0)),
+])
+def test_column_unit(header, expected):
+    from calc.kernel_table import column_unit
+    col, f = column_unit(header)
+    assert col == expected[0] and f == pytest.approx(expected[1], rel=1e-15)
+
+
+def test_header_unit_applies_to_float_cells_and_bounds_after_scaling():
+    r = parse_rows([{"name": "k", "bytes (GB)": 2.0, "time (ms)": 4.0}])
+    assert (r.kernels[0].bytes_moved, r.kernels[0].seconds) == (2e9, 4e-3)
+    r = parse_rows([{"name": "k", "bytes (GB)": "1e25"}])           # 1e34 B > the 1e30 limit
+    assert [e.column for e in r.errors] == ["bytes"]
+    with pytest.raises(TableError, match='"bytes \\(furlongs\\)"'):
+        parse_rows([{"name": "k", "bytes (furlongs)": "1"}])

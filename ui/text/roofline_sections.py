@@ -25,7 +25,10 @@ EN = {
     "roofline.imp.tensor_k_placeholder": "from the GPU",
     "roofline.imp.uploader": "Profiler trace or CSV",
     "roofline.imp.uploader_help": "At most 25 MB per file (gzip a larger trace: .json.gz). "
-                             "The file is read once; upload it again to import it again.",
+                             "The file is read once; upload it again to import it again. "
+                             "A kernel-table CSV has the columns name, flops, bytes, seconds, "
+                             "count (bytes required); a unit goes in a cell (1.2 ms, 14 GB) or "
+                             "in the header (time (ms), bytes [GB]).",
     "roofline.imp.ncu_heading": "Nsight Compute: the command that collects every metric used",
     "roofline.imp.ncu_caption": "Run your program under ncu with this command (replace "
                            "python train.py with your program). It writes a long-format CSV "
@@ -97,6 +100,8 @@ EN = {
     # warnings (calc.importers.WARNING_KEYS)
     "roofline.note.tensor_k": "Tensor-core FLOPs: {value} FLOPs per tensor instruction ({arch}, {inst}; from {basis}).",
     "roofline.note.tensor_k_option": "Tensor-core FLOPs: {value} FLOPs per tensor instruction (set in the import options).",
+    "roofline.note.header_units": "Plain numbers in {columns} are read in the unit the header names; "
+                                  "a cell that names its own unit keeps it.",
     "roofline.warn.tensor_k_unknown": "The report names no GPU and the selected device is not an NVIDIA GPU "
                                  "with tensor cores: tensor FLOPs assume {value} FLOPs per instruction "
                                  "(mma m16n8k16, Ampere and later). Set the value in the import options "
@@ -231,7 +236,9 @@ ZH = {
     "roofline.imp.tensor_k_placeholder": "按 GPU 取值",
     "roofline.imp.uploader": "Profiler trace 或 CSV",
     "roofline.imp.uploader_help": "每个文件最多 25 MB（更大的 trace 请压缩成 .json.gz）。"
-                             "同一个文件只读一次；想重新导入就再上传一次。",
+                             "同一个文件只读一次；想重新导入就再上传一次。"
+                             "kernel 表 CSV 的列是 name、flops、bytes、seconds、count（bytes 必填）；"
+                             "单位可以写在单元格里（1.2 ms、14 GB），也可以写在表头里（time (ms)、bytes [GB]）。",
     "roofline.imp.ncu_heading": "Nsight Compute：采集所需全部指标的命令",
     "roofline.imp.ncu_caption": "用这条命令在 ncu 下运行你的程序（把 python train.py 换成你的程序）。"
                            "它输出长格式 CSV，含时间、DRAM/L2/L1 字节数和 FLOP 计数器。",
@@ -290,6 +297,7 @@ ZH = {
     "roofline.note.tensor_k": "Tensor Core FLOP：每条 Tensor Core 指令按 {value} FLOP 计（{arch}，"
                          "{inst}；依据：{basis}）。",
     "roofline.note.tensor_k_option": "Tensor Core FLOP：每条 Tensor Core 指令按 {value} FLOP 计（在导入选项里设定）。",
+    "roofline.note.header_units": "{columns} 列里的纯数字按表头写的单位读取；自带单位的单元格按它自己的单位。",
     "roofline.warn.tensor_k_unknown": "报告里没有 GPU 信息，侧边栏选的设备也不是带 Tensor Core 的 NVIDIA GPU：Tensor Core FLOP 按每条指令 {value} FLOP "
                                  "计（mma m16n8k16，Ampere 及以后）。如果是更老的 GPU，请在导入选项里填写。",
     "roofline.warn.flops_missing": "{n} 个 kernel 没有 FLOP 计数（没有 FLOP 计数器的 Nsight Compute 文件常见）："
