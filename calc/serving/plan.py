@@ -21,9 +21,11 @@ import numpy as np
 
 from .cost import cost_per_mtok, joules_per_token
 from .replica import BOUND, Efficiency, Replica, published_efficiency, replica_memory
+from .queueing import mdc_wait_seconds
 from .simulate import simulate as run_simulation
 from .speculative import SpecDecode
-from .steady import AggregatedCurve, aggregated_curve, decode_pool, disaggregated, prefill_pool
+from .steady import (AggregatedCurve, aggregated_curve, decode_pool, disaggregated, prefill_pool,
+                     prefill_pool_ttft)
 from .workload import Workload
 
 __all__ = ["DEFINITIONS", "MODES", "DEFAULT_BATCHES", "DEFAULT_TPS", "ServingPoint", "serving_point",
@@ -154,9 +156,12 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
 
     Aggregated: :func:`calc.serving.steady.aggregated_curve` at the batch the load asks for
     (never beyond the KV budget: extra requests wait, their wait is in TTFT by Little's law,
-    wait = C / requests_per_s − (osl − 1)·TPOT − prefill); ``simulate=True`` runs
+    wait = C / requests_per_s − (osl − 1)·TPOT − prefill); at a ``request_rate`` the TTFT is
+    the mean with queueing for the prompt slot (M/D/1, Pollaczek–Khinchine:
+    :func:`calc.serving.queueing.mdc_wait_seconds`); ``simulate=True`` runs
     :func:`calc.serving.simulate.simulate` for the percentiles.  Disaggregated:
-    :func:`calc.serving.steady.disaggregated`.  Cost and energy when a price
+    :func:`calc.serving.steady.disaggregated`, the unit's ceil(ratio) prefill instances
+    queueing the rate as M/D/c (:func:`calc.serving.steady.prefill_pool_ttft`).  Cost and energy when a price
     (per GPU-hour) and watts per GPU are given.  ``efficiency`` None: the published
     estimate; :data:`BOUND` for the ceiling.
     """
@@ -190,7 +195,9 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
                 # the batch that carries the rate: Little's law on the curve (interpolated)
                 B, _, tpot, ttft = _carrying(request_rate, curve.requests_per_s, curve.batch,
                                              curve.tpot_seconds, curve.ttft_seconds)
+                ttft += float(mdc_wait_seconds(request_rate, ttft, 1))   # the prompt slot's queue
                 rps = float(request_rate)
+                stable = math.isfinite(ttft)
             else:
                 ttft = math.inf
         j = min(int(np.searchsorted(ceiling.batch, B, side="left")), ceiling.batch.size - 1)
@@ -234,9 +241,15 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
         stable = False
     bound = p.bound if not (concurrency is not None and concurrency > B) else "budget"
     c, jt = _cost(p.tokens_per_s_per_gpu, price_per_gpu_hour, watts_per_gpu)
-    unit_gpus = int(r.tp + math.ceil(p.ratio) * pr.tp)
+    n_prefill = max(int(math.ceil(p.ratio - 1e-9)), 1)
+    unit_gpus = int(r.tp + n_prefill * pr.tp)
+    ttft = p.ttft_seconds
+    if request_rate is not None and stable:      # the unit's prefill instances queue the rate
+        ttft = prefill_pool_ttft(request_rate, n_prefill, p.prompts_per_step, p.ttft_seconds,
+                                 p.prefill_requests_per_s)
+        stable = math.isfinite(ttft)
     return ServingPoint(mode=mode, device_id=dev_id, gpus=unit_gpus, tp=r.tp, prefill_tp=pr.tp, batch=B,
-                        max_batch=mem.max_seqs, ttft_seconds=p.ttft_seconds if stable else math.inf,
+                        max_batch=mem.max_seqs, ttft_seconds=ttft if stable else math.inf,
                         tpot_seconds=p.tpot_seconds, tokens_per_s_per_gpu=p.tokens_per_s_per_gpu,
                         tokens_per_s_per_user=p.tokens_per_s_per_user,
                         requests_per_s=p.decode_requests_per_s, kv_bytes_per_gpu=p.kv_bytes_per_gpu,
@@ -369,17 +382,23 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
     """The fewest GPUs that serve ``request_rate`` requests/s with TTFT <= ``ttft_target``
     and TPOT <= ``tpot_target`` (seconds), aggregated and disaggregated.
 
-    Aggregated, for each tp: the largest batch on :func:`aggregated_curve` meeting both
-    targets carries r = requests/s per replica; replicas = ceil(rate / r); GPUs = replicas · tp.
-    Disaggregated, for each (tp_p, tp_d): prefill instances run the most prompts per step
-    whose TTFT (+ KV transfer) meets the target, decode instances the largest batch whose
-    TPOT does; instances = ceil(rate / r_p) and ceil(rate / r_d).  The batch, TTFT and TPOT
+    The TTFT held to the target is the MEAN with queueing under Poisson arrivals
+    (:mod:`calc.serving.queueing`), so no pool is sized to run at ~100 % load.
+
+    Aggregated, for each tp: the batch on :func:`aggregated_curve` that carries the most
+    requests/s r per replica while TPOT and the queued TTFT (``ttft_queued_seconds``, M/D/1
+    prompt slot at that rate) meet the targets; replicas = ceil(rate / r); GPUs = replicas · tp.
+    Disaggregated, for each (tp_p, tp_d): prefill instances run k prompts per step
+    (:func:`calc.serving.steady.prefill_pool`), decode instances the largest batch whose
+    TPOT meets the target; decode instances = ceil(rate / r_d), prefill instances the fewest
+    n >= ceil(rate / r_p) whose M/D/c mean TTFT (:func:`calc.serving.steady.prefill_pool_ttft`)
+    meets it.  The batch, TTFT and TPOT
     reported are where the replicas (decode instances) run at the rate: each carries
     rate / replicas, at the batch Little's law puts on its curve (:func:`_carrying`, as
     :func:`serving_point` does), at or below the sized point; the prefill pool's TTFT is at
     its sized prompts per step.  Tokens/s per GPU is the rate's, tokens/s per user
-    1 / that TPOT.  The layout with the fewest GPUs wins (ties: the lower TPOT).  Analytic
-    steady state (no queueing: leave headroom, or check the simulator's p90 on the page).
+    1 / that TPOT.  The layout with the fewest GPUs wins (ties: the lower TPOT).  Means, not
+    percentiles: the simulator on the page gives the p90 and p99.
     """
     wl = Workload(isl=float(isl), osl=float(osl), prefix_hit=prefix_hit)
     eff = efficiency if efficiency is not None else published_efficiency()
@@ -400,7 +419,7 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             if not mem.fits:
                 continue
             c = aggregated_curve(r, wl, np.arange(1, mem.max_seqs + 1), eff, token_budget, spec)
-            ok = np.nonzero((c.tpot_seconds <= tpot_target) & (c.ttft_seconds <= ttft_target))[0]
+            ok = np.nonzero((c.tpot_seconds <= tpot_target) & (c.ttft_queued_seconds <= ttft_target))[0]
             if ok.size == 0:
                 continue
             i = int(ok[np.argmax(c.requests_per_s[ok])])
@@ -409,6 +428,7 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             # (at most the sized point's: the curve up to i meets both targets)
             B, j, tpot, ttft = _carrying(rate / n, c.requests_per_s[:i + 1], c.batch[:i + 1],
                                          c.tpot_seconds[:i + 1], c.ttft_seconds[:i + 1])
+            ttft += float(mdc_wait_seconds(rate / n, ttft, 1))
             opt = DeploymentOption("aggregated", n * r.tp, (PoolLayout("aggregated", r.tp, n, B),),
                                    ttft, tpot, rate * wl.osl / (n * r.tp), 1.0 / tpot, str(c.bound[j]))
             if agg is None or (opt.gpus, opt.tpot_seconds) < (agg.gpus, agg.tpot_seconds):
@@ -431,8 +451,11 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             if ok.size:
                 i = int(ok[-1])
                 dec.append((r, B[:i + 1], tpot[:i + 1], bound[:i + 1]))
-        for rp, k, ttft, r_p in pre:
-            n_p = int(math.ceil(rate / r_p - 1e-9))
+        for rp, k, ttft0, r_p in pre:
+            n_p = _prefill_instances(rate, k, ttft0, r_p, ttft_target)
+            if n_p is None:
+                continue
+            ttft = prefill_pool_ttft(rate, n_p, k, ttft0, r_p)
             for rd, Bs, tpots, bounds in dec:
                 rps = Bs / (tpots * wl.osl)
                 n_d = int(math.ceil(rate / float(rps[-1]) - 1e-9))
@@ -453,6 +476,27 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
         return DeploymentOption(o.mode, o.gpus, o.pools, o.ttft_seconds, o.tpot_seconds,
                                 o.tokens_per_s_per_gpu, o.tokens_per_s_per_user, o.bound, c, j)
     return Deployment(rate, float(ttft_target), float(tpot_target), priced(agg), priced(dis))
+
+
+def _prefill_instances(rate: float, k: int, ttft: float, r_p: float, ttft_target: float) -> Optional[int]:
+    """The fewest prefill instances n >= ceil(rate / r_p) whose mean TTFT with queueing
+    (:func:`calc.serving.steady.prefill_pool_ttft`) meets ``ttft_target``; None when even
+    64 × that many do not (a step plus transfer at the target leaves no time to wait).
+    The wait falls as n grows (the load per server a / n · k falls), so a doubling search
+    then a bisection finds it in O(log n) evaluations."""
+    lo = max(int(math.ceil(rate / r_p - 1e-9)), 1)
+    meets = lambda n: prefill_pool_ttft(rate, n, k, ttft, r_p) <= ttft_target
+    if meets(lo):
+        return lo
+    hi = lo
+    while not meets(hi):
+        hi *= 2
+        if hi > 64 * lo:
+            return None
+    while hi - lo > 1:                 # meets(hi), not meets(lo)
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if meets(mid) else (mid, hi)
+    return hi
 
 
 def frontier(replicas: Sequence[Replica], wl: Workload, eff: Optional[Efficiency] = None,

@@ -9,8 +9,15 @@ steps carry a chunk, so
     f       = B · n_c / osl                       (share of steps with a chunk; f <= 1)
     step    = (1 − f) · t(B, 0) + f · t(B, chunk)    t = calc.serving.replica.step_time
     TPOT    = step / E                              E = tokens per step (1, or speculative)
-    TTFT    = n_c · t(B, chunk)                     (no queueing: the simulator adds it)
+    TTFT    = n_c · t(B, chunk)                     (no queueing: a closed loop's)
     tokens/s per GPU = B / TPOT / tp;   requests/s = B / (TPOT · osl)
+
+Under Poisson arrivals at that rate λ = requests/s the one prompt slot per step is a
+single server held n_c · t(B, chunk) per prompt, busy ρ = λ · TTFT = f · t(B, chunk) / step
+(-> 1 as f -> 1), so the mean TTFT with queueing is (Pollaczek–Khinchine, M/D/1,
+:func:`calc.serving.queueing.mdc_wait_seconds`)
+
+    TTFT_q  = TTFT + ρ · TTFT / (2 (1 − ρ))          ``ttft_queued_seconds``
 
 f > 1 means the prefills need more tokens than the budget leaves: that batch is not
 reported (``feasible`` False).
@@ -29,7 +36,10 @@ every TTFT), decode instances of tp_d GPUs run pure decode steps at batch B.
 
 The transfer is one point-to-point message per GPU on the prefill device's scale-out tier
 (:func:`calc.serving.replica.replica_network`, timed by
-:func:`calc.parallel.network.collective_seconds`); the bound hides it.
+:func:`calc.parallel.network.collective_seconds`); the bound hides it.  A pool of n prefill
+instances under Poisson arrivals at λ is n · k servers of t_p(k · n_new) each (M/D/c):
+mean TTFT = TTFT + :func:`calc.serving.queueing.mdc_wait_seconds` (λ, t_p, n · k)
+(:func:`prefill_pool_ttft`).
 """
 
 from __future__ import annotations
@@ -43,11 +53,12 @@ import numpy as np
 from ..parallel.network import collective_seconds
 from .replica import (BOUND, Efficiency, Replica, prefill_flops_per_token, replica_memory,
                       replica_network, step_time)
+from .queueing import mdc_wait_seconds
 from .speculative import SpecDecode
 from .workload import Workload
 
 __all__ = ["AggregatedCurve", "aggregated_curve", "DisaggregatedPoint", "prefill_pool",
-           "decode_pool", "disaggregated", "decode_pass"]
+           "prefill_pool_ttft", "decode_pool", "disaggregated", "decode_pass"]
 
 
 def decode_pass(r: Replica, batch: Any, context_len: float, eff: Efficiency,
@@ -103,7 +114,8 @@ class AggregatedCurve:
     max_seqs: int
     batch: np.ndarray
     tpot_seconds: np.ndarray
-    ttft_seconds: np.ndarray
+    ttft_seconds: np.ndarray         # no queueing (a closed loop at this batch)
+    ttft_queued_seconds: np.ndarray  # mean, Poisson arrivals at requests_per_s (M/D/1 prompt slot)
     step_seconds: np.ndarray
     chunk_share: np.ndarray          # f, share of steps carrying a prefill chunk
     tokens_per_s_per_gpu: np.ndarray
@@ -137,15 +149,18 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
     step = (1.0 - f) * t0 + f * t1
     tpot = step / E
     ttft = n_c * t1
+    rps = B / (tpot * wl.osl)
+    ttft_q = ttft + mdc_wait_seconds(rps, ttft, 1)
     bound = np.where(f * (t1 - t0) > 0.5 * step, np.asarray(st1.bound), np.asarray(st0.bound))
     kv_gpu = B * mem.kv_bytes_per_seq
     keep = ok
     pick = lambda x: np.asarray(x)[keep]
     return AggregatedCurve(
         replica=r, workload=wl, efficiency=eff, token_budget=T, max_seqs=mem.max_seqs,
-        batch=pick(B), tpot_seconds=pick(tpot), ttft_seconds=pick(ttft), step_seconds=pick(step),
+        batch=pick(B), tpot_seconds=pick(tpot), ttft_seconds=pick(ttft),
+        ttft_queued_seconds=pick(ttft_q), step_seconds=pick(step),
         chunk_share=pick(f), tokens_per_s_per_gpu=pick(B / tpot / r.tp),
-        tokens_per_s_per_user=pick(1.0 / tpot), requests_per_s=pick(B / (tpot * wl.osl)),
+        tokens_per_s_per_user=pick(1.0 / tpot), requests_per_s=pick(rps),
         kv_bytes_per_gpu=pick(kv_gpu),
         memory_bytes_per_gpu=pick(mem.weight_bytes + kv_gpu),
         bound=pick(bound), fits=mem.fits)
@@ -200,6 +215,18 @@ def prefill_pool(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget
     else:
         i = 0
     return int(ks[i]), float(ttft[i]), xfer, float(ks[i] / t[i])
+
+
+def prefill_pool_ttft(rate: float, instances: int, prompts_per_step: int, ttft: float,
+                      requests_per_s: float) -> float:
+    """Mean TTFT (s) of ``instances`` prefill instances under Poisson arrivals at ``rate``
+    requests/s: the no-queueing ``ttft`` (step + KV transfer, :func:`prefill_pool`) plus the
+    M/D/c wait of c = instances · k servers of one step t_p = k / r_p each (k prompts ride
+    together in a step: a k-prompt instance counts as k servers of the whole step).  inf
+    when the pool cannot carry the rate."""
+    k = int(prompts_per_step)
+    t_p = k / float(requests_per_s)
+    return float(ttft + mdc_wait_seconds(float(rate), t_p, int(instances) * k))
 
 
 def decode_pool(r: Replica, wl: Workload, batches: Any, eff: Efficiency = BOUND,

@@ -52,7 +52,7 @@ def frontier_figure(t: Translator, candidates: Sequence, names: dict, *, per_use
         label = candidate_label(t, names[c.device_id], c.precision, c.tp)
         hover = [t("serving.fig.hover", label=label, batch=int(b), ttft=tt, tpot=tp_, mem=m,
                    bound=t(f"serving.bound.{bd}"))
-                 for b, tt, tp_, m, bd in zip(cv.batch, format_si_many(cv.ttft_seconds, "s"),
+                 for b, tt, tp_, m, bd in zip(cv.batch, format_si_many(cv.ttft_queued_seconds, "s"),
                                               format_si_many(cv.tpot_seconds, "s"),
                                               format_si_many(cv.memory_bytes_per_gpu, "B"), cv.bound)]
         data.append({"type": "scatter", "x": list(cv.tokens_per_s_per_user),

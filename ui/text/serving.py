@@ -156,7 +156,8 @@ EN = {
                                  "(all-reduce).",
     "serving.best": "Best: **{device}**, {prec} weights, KV {kv}, {mode}: {layout}. TTFT {ttft}, "
                     "TPOT {tpot}, **{per_gpu}** per GPU, {per_user} per user (analytic steady "
-                    "state, no queueing: see the simulator below for p90).",
+                    "state; the TTFT is the mean with queueing for the prompt slot under "
+                    "random arrivals, M/D/c: see the simulator below for p90).",
     "serving.price_inferencex": "Cost at InferenceX's hyperscaler price per GPU-hour (USD); type a "
                                 "price under \"Cost and energy\" for yours.",
     "serving.none": "none meets the targets",
@@ -181,7 +182,7 @@ EN = {
     "serving.fig.x": "tokens/s per user (1 / TPOT)",
     "serving.fig.y": "output tokens/s per GPU",
     "serving.fig.label": "{device} · {prec} · TP{tp}",
-    "serving.fig.hover": "<b>{label}</b><br>batch {batch}<br>TTFT {ttft} · TPOT {tpot}<br>memory per "
+    "serving.fig.hover": "<b>{label}</b><br>batch {batch}<br>TTFT {ttft} (mean, queued at this point's rate) · TPOT {tpot}<br>memory per "
                          "GPU {mem}<br>limited by {bound}",
     "serving.fig.pareto": "Pareto front",
     "serving.fig.target": "TPOT target ({value} per user)",
@@ -195,7 +196,7 @@ EN = {
     "serving.col.mode": "Mode",
     "serving.col.layout": "Layout",
     "serving.col.gpus": "GPUs",
-    "serving.col.ttft": "TTFT",
+    "serving.col.ttft": "TTFT (mean, queued)",
     "serving.col.tpot": "TPOT",
     "serving.col.per_gpu": "Output tokens/s per GPU",
     "serving.col.cost": "$/Mtok",
@@ -380,8 +381,8 @@ ZH = {
     "serving.metric.bound": "瓶颈",
     "serving.metric.bound_help": "决定所选部署单步时间的因素：读权重、读 KV cache、算力，或网络（all-reduce）。",
     "serving.best": "最佳：**{device}**，{prec} 权重，KV {kv}，{mode}：{layout}。TTFT {ttft}，"
-                    "TPOT {tpot}，每张卡 **{per_gpu}**，每个用户 {per_user}（解析的稳态，不含排队："
-                    "p90 见下方模拟器）。",
+                    "TPOT {tpot}，每张卡 **{per_gpu}**，每个用户 {per_user}（解析的稳态；TTFT 是请求随机到达时"
+                    "含排队（等待预填充）的均值，按 M/D/c 排队模型计算：p90 见下方模拟器）。",
     "serving.price_inferencex": "费用按 InferenceX 的超大规模云每 GPU 小时价格（USD）；在「费用与能耗」中输入你的价格。",
     "serving.none": "没有满足目标的",
     "serving.pool": "{role} {n} × TP{tp}",
@@ -400,7 +401,7 @@ ZH = {
     "serving.fig.x": "每个用户的 tokens/秒（1 / TPOT）",
     "serving.fig.y": "每张卡的输出 tokens/秒",
     "serving.fig.label": "{device} · {prec} · TP{tp}",
-    "serving.fig.hover": "<b>{label}</b><br>批大小 {batch}<br>TTFT {ttft} · TPOT {tpot}<br>每张卡"
+    "serving.fig.hover": "<b>{label}</b><br>批大小 {batch}<br>TTFT {ttft}（按该点的请求率排队的均值）· TPOT {tpot}<br>每张卡"
                          "显存 {mem}<br>瓶颈：{bound}",
     "serving.fig.pareto": "帕累托前沿",
     "serving.fig.target": "TPOT 目标（每个用户 {value}）",
@@ -414,7 +415,7 @@ ZH = {
     "serving.col.mode": "方式",
     "serving.col.layout": "部署",
     "serving.col.gpus": "GPU 数",
-    "serving.col.ttft": "TTFT",
+    "serving.col.ttft": "TTFT（均值，含排队）",
     "serving.col.tpot": "TPOT",
     "serving.col.per_gpu": "每张卡输出 tokens/秒",
     "serving.col.cost": "$/百万 token",
