@@ -488,6 +488,7 @@ def _records(kernels: list[NcuKernel], rb: ReportBuilder, k_tensor: float | None
         else:
             g.append(k)
     out = []
+    no_dram: dict[str, int] = {}           # level the bytes came from instead -> kernels
     for key in order:
         ks = groups[key]
         name = ks[0].name
@@ -519,7 +520,16 @@ def _records(kernels: list[NcuKernel], rb: ReportBuilder, k_tensor: float | None
         src = ks[0].source
         if ids:
             src += f" ID {ids[0]}" + (f" (+{len(ids) - 1} more)" if len(ids) > 1 else "")
+        if levels[0][0] != "dram":
+            no_dram[levels[0][0]] = no_dram.get(levels[0][0], 0) + 1
         out.append(KernelRecord(label, flops, levels[0][1], total_s, count, src[:MAX_NAME_CHARS], levels))
+    if no_dram:
+        n = sum(no_dram.values())
+        used = "/".join(lvl.upper() for lvl in no_dram)
+        rb.warn("dram_missing",
+                f"{n} kernel(s) have no DRAM metric: their bytes are {used} traffic, so their "
+                "intensity against the HBM roof is a lower bound (collect dram__bytes.sum).",
+                n=n, levels=used)
     return out
 
 

@@ -130,6 +130,21 @@ def test_wide_raw_page_with_units_row():
     assert (s.name, s.reason) == ("other", "no_bytes")
 
 
+def test_kernel_without_dram_metric_is_measured_by_l2_and_says_so():
+    # 1,000 L2 sectors x 32 B = 32,000 B stand in for the DRAM bytes: an intensity that is a
+    # lower bound against the HBM roof, which the report must say (it was silent)
+    text = ('"ID","Kernel Name","Grid Size","Block Size","gpu__time_duration.sum","lts__t_sectors.sum",'
+            '"dram__bytes.sum"\n'
+            '"","","","","msecond","sector","byte"\n'
+            '"0","l2only","(1, 1, 1)","(32, 1, 1)","0.25","1,000","n/a"\n'
+            '"1","withdram","(1, 1, 1)","(32, 1, 1)","0.5","10","640"\n')
+    r = import_file(text.encode(), "raw.csv")
+    a, b = r.kernels
+    assert (a.name, a.bytes_moved, b.bytes_moved) == ("l2only", 32_000, 640)
+    (w,) = [w for w in r.report.warnings if w.key == "dram_missing"]
+    assert dict(w.detail) == {"n": 1, "levels": "L2"}
+
+
 def test_time_from_cycles():
     text = HEADER + long_rows(0, "k", [
         ("sm__cycles_elapsed.avg", "cycle", "2,000"),

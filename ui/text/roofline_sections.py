@@ -117,6 +117,10 @@ EN = {
     "roofline.warn.no_gpu_time": "The trace has no GPU kernels; times are the operators' own "
                             "durations on the CPU (wall time, including launch overhead).",
     "roofline.warn.names_truncated": "Some kernel names were too long and were shortened.",
+    "roofline.warn.dram_missing": "{n} kernel(s) have no DRAM metric: their bytes are {levels} "
+                               "traffic, which is at least the DRAM traffic, so their intensity "
+                               "against the HBM roof is a lower bound. Collect dram__bytes.sum "
+                               "(the command above does).",
     "roofline.warn.time_missing": "Some launches had no time metric; their time is not counted.",
     "roofline.warn.unit_unknown": "Some metric units were not understood and those values were "
                              "ignored: {units}",
@@ -307,6 +311,8 @@ ZH = {
     "roofline.warn.no_gpu_time": "trace 中没有 GPU kernel；时间取算子在 CPU 上的持续时间"
                             "（墙钟时间，含启动开销）。",
     "roofline.warn.names_truncated": "部分 kernel 名称过长，已截短。",
+    "roofline.warn.dram_missing": "{n} 个 kernel 没有 DRAM 指标：它们的字节数取的是 {levels} 流量（不少于 DRAM 流量），"
+                               "所以对 HBM 屋顶的算术强度是下限。请采集 dram__bytes.sum（上面的命令会采集）。",
     "roofline.warn.time_missing": "部分启动没有时间指标，其时间未计入。",
     "roofline.warn.unit_unknown": "部分指标的单位无法识别，这些值已忽略：{units}",
     "roofline.warn.scenario_kernels": "只导入了这个场景文件中的 kernel；要同时恢复设备和设置，请在「场景文件」中打开它。",
