@@ -14,7 +14,9 @@ the application's own stdout; a UTF-8 BOM may lead):
 
 Values: thousands separators removed ("10,195,552"), ``n/a`` = missing, units scaled to SI
 (ns/nsecond/usecond/msecond/second, byte/Kbyte/Mbyte/Gbyte (decimal, as ncu prints them),
-sector = 32 bytes, rates such as cycle/nsecond).
+sector = 32 bytes, rates such as cycle/nsecond). A time with no unit (a raw page without its
+units row, a blank "Metric Unit") is read in ncu's base unit, ns, with a ``unit_assumed``
+warning; it was read as seconds, 10^9 too slow.
 
 Metrics used (the method of NERSC's roofline papers and Nsight Compute's own roofline):
 
@@ -183,6 +185,20 @@ def _unit_factor(unit: str) -> float | None:
     return None
 
 
+#: Nsight Compute's base unit of a metric printed without one (``--print-units base``):
+#: times are nanoseconds ("ns" in its exports), so a blank unit there is not seconds.
+_BASE_TIME = 1e-9
+
+
+def _blank_unit_factor(metric: str, assumed: set[str]) -> float:
+    """The factor of a metric whose unit cell is blank or missing: 1e-9 for a time
+    (``gpu__time_*``, recorded in ``assumed`` for the report), 32 B per sector, else 1."""
+    if metric.startswith("gpu__time_"):
+        assumed.add(metric)
+        return _BASE_TIME
+    return 32.0 if "sector" in metric else 1.0
+
+
 def _value(text: str) -> float | None:
     s = text.strip().replace(",", "")
     if not s or s.lower() in ("n/a", "na", "nan", "-", "(!)"):
@@ -250,6 +266,7 @@ def parse_ncu_text(text: str, filename: str = "ncu.csv", *, max_rows: int | None
     cc_col = col.get("CC")
     kernels: dict[tuple, NcuKernel] = {}
     unknown_units: set[str] = set()
+    assumed_units: set[str] = set()
     n_rows = 0
 
     def get(rec, i):
@@ -301,8 +318,8 @@ def parse_ncu_text(text: str, filename: str = "ncu.csv", *, max_rows: int | None
                     unknown_units.add(unit)
                     continue
                 m = get(rec, mname)
-                if "sector" in m and unit == "":
-                    f = 32.0
+                if not unit.strip():
+                    f = _blank_unit_factor(m, assumed_units)
                 k.metrics[m] = v * f
                 if n_rows % 20000 == 0 and rb is not None:
                     rb.tick(0.1 + 0.5 * n_rows / max(1, len(lines)))
@@ -315,7 +332,8 @@ def parse_ncu_text(text: str, filename: str = "ncu.csv", *, max_rows: int | None
                     "Value\" columns (details page) nor metric columns (raw page)."
                 )
             idc = col.get("ID")
-            units: dict[int, float] = {i: 1.0 for i, _ in metric_cols}
+            # no units row: each metric in Nsight Compute's base unit (times in ns)
+            units: dict[int, float] = {i: _blank_unit_factor(c, assumed_units) for i, c in metric_cols}
             first = True
             for rec in reader:
                 if not rec or not any(c.strip() for c in rec):
@@ -324,6 +342,7 @@ def parse_ncu_text(text: str, filename: str = "ncu.csv", *, max_rows: int | None
                     first = False
                     idv = get(rec, idc) if idc is not None else ""
                     if not idv or _value(idv) is None:  # the units row
+                        assumed_units.clear()
                         for i, c in metric_cols:
                             u = get(rec, i)
                             f = _unit_factor(u)
@@ -331,7 +350,7 @@ def parse_ncu_text(text: str, filename: str = "ncu.csv", *, max_rows: int | None
                                 unknown_units.add(u)
                                 units[i] = float("nan")
                             else:
-                                units[i] = 32.0 if ("sector" in c and u == "") else f
+                                units[i] = _blank_unit_factor(c, assumed_units) if not u.strip() else f
                         continue
                 n_rows += 1
                 if n_rows > limit:
@@ -352,6 +371,10 @@ def parse_ncu_text(text: str, filename: str = "ncu.csv", *, max_rows: int | None
         raise ImportFormatError(f"{filename}: the CSV is malformed after row {n_rows} ({exc}).") from None
     if rb is not None:
         rb.n_read += n_rows
+        if assumed_units:
+            names = ", ".join(sorted(assumed_units)[:4])
+            rb.warn("unit_assumed", f"{names}: no unit in {filename}; read in Nsight Compute's base "
+                    "unit, nanoseconds (its exports print \"ns\").", metrics=names, file=filename)
         if unknown_units:
             rb.warn("unit_unknown", "Some metric units were not understood and those values were "
                     "ignored: " + ", ".join(sorted(repr(u) for u in unknown_units)[:8]),

@@ -145,6 +145,32 @@ def test_kernel_without_dram_metric_is_measured_by_l2_and_says_so():
     assert dict(w.detail) == {"n": 1, "levels": "L2"}
 
 
+def test_raw_page_without_units_row_reads_times_in_ncus_base_unit():
+    # ncu's base unit of gpu__time_duration is the nanosecond: 250,000 there is 0.25 ms (was
+    # read as 250,000 s); bytes stay bytes, sectors 32 B
+    text = ('"ID","Kernel Name","Grid Size","Block Size","dram__bytes.sum","gpu__time_duration.sum",'
+            '"lts__t_sectors.sum"\n'
+            '"0","kern","(1, 1, 1)","(32, 1, 1)","4000","250,000","1,000"\n')
+    r = import_file(text.encode(), "raw.csv")
+    (k,) = r.kernels
+    assert (k.bytes_moved, dict(k.level_bytes)["l2"]) == (4000, 32_000)
+    assert k.seconds == pytest.approx(0.25e-3, rel=1e-12)
+    (w,) = [w for w in r.report.warnings if w.key == "unit_assumed"]
+    assert dict(w.detail)["metrics"] == "gpu__time_duration.sum"
+
+
+def test_details_page_with_a_blank_time_unit():
+    text = HEADER + long_rows(0, "k", [("gpu__time_duration.sum", "", "1,500"),
+                                       ("dram__bytes.sum", "byte", "1e6")])
+    r = import_file(text.encode(), "d.csv")
+    assert r.kernels[0].seconds == pytest.approx(1.5e-6, rel=1e-12)
+    assert any(w.key == "unit_assumed" for w in r.report.warnings)
+    # with the unit given, no warning
+    ok = import_file((HEADER + long_rows(0, "k", [("gpu__time_duration.sum", "ns", "1,500"),
+                                                  ("dram__bytes.sum", "byte", "1e6")])).encode(), "d.csv")
+    assert not any(w.key == "unit_assumed" for w in ok.report.warnings)
+
+
 def test_time_from_cycles():
     text = HEADER + long_rows(0, "k", [
         ("sm__cycles_elapsed.avg", "cycle", "2,000"),

@@ -117,6 +117,9 @@ EN = {
     "roofline.warn.no_gpu_time": "The trace has no GPU kernels; times are the operators' own "
                             "durations on the CPU (wall time, including launch overhead).",
     "roofline.warn.names_truncated": "Some kernel names were too long and were shortened.",
+    "roofline.warn.unit_assumed": "{metrics}: {file} gives no unit, so the values are read in "
+                               "Nsight Compute's base unit, nanoseconds (its exports print \"ns\"). "
+                               "If they are in another unit, export with --print-units base.",
     "roofline.warn.dram_missing": "{n} kernel(s) have no DRAM metric: their bytes are {levels} "
                                "traffic, which is at least the DRAM traffic, so their intensity "
                                "against the HBM roof is a lower bound. Collect dram__bytes.sum "
@@ -311,6 +314,8 @@ ZH = {
     "roofline.warn.no_gpu_time": "trace 中没有 GPU kernel；时间取算子在 CPU 上的持续时间"
                             "（墙钟时间，含启动开销）。",
     "roofline.warn.names_truncated": "部分 kernel 名称过长，已截短。",
+    "roofline.warn.unit_assumed": "{metrics}：{file} 没有给出单位，按 Nsight Compute 的基本单位纳秒读取"
+                               "（它导出的文件写作 \"ns\"）。如果实际是别的单位，请用 --print-units base 导出。",
     "roofline.warn.dram_missing": "{n} 个 kernel 没有 DRAM 指标：它们的字节数取的是 {levels} 流量（不少于 DRAM 流量），"
                                "所以对 HBM 屋顶的算术强度是下限。请采集 dram__bytes.sum（上面的命令会采集）。",
     "roofline.warn.time_missing": "部分启动没有时间指标，其时间未计入。",
