@@ -94,6 +94,9 @@ class ModelArch(NotesInLanguages):
     qk_nope_head_dim: int = 0
     qk_rope_head_dim: int = 0
     v_head_dim: int = 0
+    # multi-token prediction (DeepSeek-V3 §2.2): modules that draft extra tokens (not counted
+    # in the main model's parameters); 0 = none, and speculative decoding by MTP is not offered
+    mtp_layers: int = 0
     # what the publisher says (for display and tests)
     family: str = ""
     notes: str = ""
@@ -467,6 +470,7 @@ _TOML_FIELDS: dict[str, tuple[str, str, bool]] = {
     "qk_nope_head_dim": ("qk_nope_head_dim", "int0", False),
     "qk_rope_head_dim": ("qk_rope_head_dim", "int0", False),
     "v_head_dim": ("v_head_dim", "int0", False),
+    "mtp_layers": ("mtp_layers", "int0", False),
     "family": ("family", "str0", False),
     "notes": ("notes", "str0", False),
     "notes_zh": ("notes_zh", "str0", False),
@@ -490,6 +494,7 @@ ARCH_LIMITS: dict[str, int] = {
     "expert_ffn_size": 16_777_216, "shared_expert_ffn_size": 16_777_216,
     "sliding_window": 1 << 30, "q_lora_rank": 1_048_576, "kv_lora_rank": 1_048_576,
     "qk_nope_head_dim": 65_536, "qk_rope_head_dim": 65_536, "v_head_dim": 65_536,
+    "mtp_layers": 100,
 }
 #: Any other integer read from a config.json (layer counts of patterns, steps).
 DEFAULT_INT_LIMIT = 1 << 30

@@ -28,6 +28,7 @@ _HF_FIELD = {
     "qk_nope_head_dim": "qk_nope_head_dim", "qk_rope_head_dim": "qk_rope_head_dim",
     "v_head_dim": "v_head_dim", "max_window_layers": "n_layers", "first_k_dense_replace": "n_layers",
     "moe_layer_freq": "n_layers", "decoder_sparse_step": "n_layers",
+    "num_nextn_predict_layers": "mtp_layers",
 }
 
 
@@ -183,6 +184,7 @@ def from_hf_config(config: Mapping[str, Any] | str | bytes, *, id: str = "pasted
                   v_head_dim=_need(cfg, "v_head_dim", mt),
                   head_dim=_need(cfg, "qk_nope_head_dim", mt) + _need(cfg, "qk_rope_head_dim", mt),
                   n_kv_heads=h)
+        kw["mtp_layers"] = _opt_int(cfg, "num_nextn_predict_layers", 0, mt)   # DeepSeek-V3: 1
         first = _opt_int(cfg, "first_k_dense_replace", 0, mt)
         freq = _opt_int(cfg, "moe_layer_freq", 1, mt) or 1
         kw["dense_layers"] = tuple(i for i in range(L) if i < first or i % freq != 0)

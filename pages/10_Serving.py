@@ -25,7 +25,7 @@ def serving_calculator() -> None:
     """Inputs and everything computed from them (one fragment)."""
     left, right = st.columns([1, 2.4], gap="large")
     with left:
-        inp = inputs.render_inputs(t, ctx.devices, model.catalog())
+        inp = inputs.render_inputs(t, ctx.devices, model.catalog(), arch)
     if not inp.ok:
         right.warning(t("common.missing_inputs"))
         return

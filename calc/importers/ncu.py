@@ -550,7 +550,7 @@ def _records(kernels: list[NcuKernel], rb: ReportBuilder, k_tensor: float | None
         n = sum(no_dram.values())
         used = "/".join(lvl.upper() for lvl in no_dram)
         rb.warn("dram_missing",
-                f"{n} kernel(s) have no DRAM metric: their bytes are {used} traffic, so their "
+                f"Kernels without a DRAM metric: {n}. Their bytes are {used} traffic, so their "
                 "intensity against the HBM roof is a lower bound (collect dram__bytes.sum).",
                 n=n, levels=used)
     return out

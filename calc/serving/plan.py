@@ -101,12 +101,13 @@ def _cost(tps_gpu: float, price: Optional[float], watts: Optional[float]):
 
 
 def _replica_batches(arch: Any, device: Any, gpus: int, weights: str, kv_dtype: str,
-                     act: Optional[str], ep: int, wl: Workload):
+                     act: Optional[str], ep: int, wl: Workload, spec: Optional[SpecDecode] = None):
     """The replica (act: :func:`default_act` when None), its KV budget at the workload's full
-    context, and the batches 1 … max sequences that fit (just 1 when none does)."""
+    context (the draft's memory out of it), and the batches 1 … max sequences that fit
+    (just 1 when none does)."""
     r = Replica(arch=arch, device=device, tp=int(gpus), ep=ep, weights=weights, kv=kv_dtype,
                 act=act or default_act(device, weights))
-    mem = replica_memory(r, wl.context_len)
+    mem = replica_memory(r, wl.context_len, spec)
     return r, mem, np.arange(1, max(mem.max_seqs, 1) + 1)
 
 
@@ -172,7 +173,7 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
     wl = Workload(isl=float(isl), osl=float(osl), distribution=distribution, spread=spread,
                   prefix_hit=prefix_hit, request_rate=request_rate, concurrency=concurrency)
     eff = efficiency if efficiency is not None else published_efficiency()
-    r, mem, batches = _replica_batches(arch, device, gpus, weights, kv_dtype, act, ep, wl)
+    r, mem, batches = _replica_batches(arch, device, gpus, weights, kv_dtype, act, ep, wl, spec)
     dev_id = getattr(device, "id", "")
     if mode == "aggregated":
         curve = aggregated_curve(r, wl, batches, eff, token_budget, spec)
@@ -305,7 +306,7 @@ def max_throughput(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype:
     """
     wl = Workload(isl=float(isl), osl=float(osl), prefix_hit=prefix_hit)
     eff = efficiency if efficiency is not None else published_efficiency()
-    r, mem, batches = _replica_batches(arch, device, gpus, weights, kv_dtype, act, ep, wl)
+    r, mem, batches = _replica_batches(arch, device, gpus, weights, kv_dtype, act, ep, wl, spec)
     dev_id = getattr(device, "id", "")
     best = []
     for e in (eff, BOUND):
@@ -415,7 +416,7 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
     agg = dis = None
     if "aggregated" in modes:
         for r in replicas:
-            mem = replica_memory(r, wl.context_len)
+            mem = replica_memory(r, wl.context_len, spec)
             if not mem.fits:
                 continue
             c = aggregated_curve(r, wl, np.arange(1, mem.max_seqs + 1), eff, token_budget, spec)
@@ -443,7 +444,7 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
                 pre.append((r, k, ttft, r_p))
         dec = []
         for r in replicas:
-            mem = replica_memory(r, wl.context_len)
+            mem = replica_memory(r, wl.context_len, spec)
             if not mem.fits:
                 continue
             B, tpot, bound, _, _ = decode_pool(r, wl, np.arange(1, mem.max_seqs + 1), eff, spec)

@@ -257,7 +257,7 @@ class ReplicaMemory:
     fits: bool                   # max_seqs >= 1
 
 
-def replica_memory(r: Replica, context_len: float) -> ReplicaMemory:
+def replica_memory(r: Replica, context_len: float, spec: Any = None) -> ReplicaMemory:
     """The KV budget per GPU and the most sequences that fit at ``context_len`` tokens.
 
         usable    = M · (1 − MEMORY_RESERVE)            (calc.placement: 10 %, vLLM's 0.9)
@@ -265,12 +265,49 @@ def replica_memory(r: Replica, context_len: float) -> ReplicaMemory:
         max_seqs  = floor(KV budget / (KV(context_len) / kv_split))
                   = calc.inference.max_batch_that_fits   (the Decode page's answer)
 
-    The reserve holds the activations, the CUDA context and fragmentation (vLLM profiles
-    them inside its 0.9).  Sources: Kwon et al. 2023 (vLLM, PagedAttention §4).
+    With speculative decoding (``spec``, a :class:`calc.serving.speculative.SpecDecode`) the
+    draft's weights come out of the budget and its cache is added to each sequence's
+    (:func:`draft_memory`).  The reserve holds the activations, the CUDA context and
+    fragmentation (vLLM profiles them inside its 0.9).  Sources: Kwon et al. 2023 (vLLM,
+    PagedAttention §4).
     """
     c = v.number("context_len", context_len, "positive", "tokens")
-    return _memory(r.arch, r.tp, r.ep, r.weight_bytes_per_elem, r.kv_bytes_per_elem, c,
+    mem = _memory(r.arch, r.tp, r.ep, r.weight_bytes_per_elem, r.kv_bytes_per_elem, c,
+                  float(r.device.memory_bytes))
+    if spec is None:
+        return mem
+    w_x, kv_x = draft_memory(r, spec, c)
+    budget = mem.kv_budget_bytes - w_x
+    per_seq = mem.kv_bytes_per_seq + kv_x
+    n = int(budget // per_seq) if budget > 0 and per_seq > 0 else 0
+    return ReplicaMemory(memory_bytes=mem.memory_bytes, usable_bytes=mem.usable_bytes,
+                         reserve_fraction=mem.reserve_fraction, weight_bytes=mem.weight_bytes + w_x,
+                         kv_budget_bytes=budget, kv_bytes_per_seq=per_seq, max_seqs=max(n, 0),
+                         fits=n >= 1)
+
+
+def draft_memory(r: Replica, spec: Any, context_len: float) -> tuple[float, float]:
+    """(weight bytes per GPU, KV bytes per sequence per GPU) a speculative draft adds to the
+    replica   [B, B].
+
+    "draft": the draft model placed on :func:`calc.serving.speculative.draft_tp` of the
+    replica's GPUs at the replica's weight and KV precisions (calc.placement.place), its
+    cache at the same context.  "mtp": one transformer layer of the target per MTP module
+    (DeepSeek-V3 §2.2: each module is one block sharing the embedding and the output head),
+    weights per GPU / L and KV per sequence / L — the one-layer cost the step time charges
+    (:func:`calc.serving.steady.decode_pass`).
+    """
+    from .speculative import draft_tp
+
+    c = float(context_len)
+    if spec.method == "draft":
+        d = spec.draft
+        pl = place(d, draft_tp(d, r.tp), 1, r.weight_bytes_per_elem, r.kv_bytes_per_elem, c, 1)
+        return float(pl.weight_bytes), float(pl.kv_bytes_per_seq)
+    base = _memory(r.arch, r.tp, r.ep, r.weight_bytes_per_elem, r.kv_bytes_per_elem, c,
                    float(r.device.memory_bytes))
+    layers = max(int(getattr(r.arch, "mtp_layers", 0)), 1)
+    return (base.weight_bytes * layers / r.arch.n_layers, base.kv_bytes_per_seq * layers / r.arch.n_layers)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -18,7 +18,7 @@ import numpy as np
 from .. import _validate as v
 from ..arch import ModelArch
 
-__all__ = ["SPEC_METHODS", "SpecDecode", "expected_tokens_per_step"]
+__all__ = ["SPEC_METHODS", "SpecDecode", "expected_tokens_per_step", "draft_tp"]
 
 SPEC_METHODS = ("draft", "mtp")
 
@@ -69,3 +69,12 @@ class SpecDecode:
     @property
     def tokens_per_step(self) -> float:
         return expected_tokens_per_step(self.alpha, self.gamma)
+
+
+def draft_tp(draft: ModelArch, tp: int) -> int:
+    """The tensor-parallel size a draft model runs at on a replica of ``tp`` GPUs: the
+    largest t <= tp that divides the draft's heads."""
+    for t in range(int(tp), 0, -1):
+        if draft.n_heads % t == 0:
+            return t
+    return 1

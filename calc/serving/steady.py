@@ -54,7 +54,7 @@ from ..parallel.network import collective_seconds
 from .replica import (BOUND, Efficiency, Replica, prefill_flops_per_token, replica_memory,
                       replica_network, step_time)
 from .queueing import mdc_wait_seconds
-from .speculative import SpecDecode
+from .speculative import SpecDecode, draft_tp
 from .workload import Workload
 
 __all__ = ["AggregatedCurve", "aggregated_curve", "DisaggregatedPoint", "prefill_pool",
@@ -83,21 +83,13 @@ def decode_pass(r: Replica, batch: Any, context_len: float, eff: Efficiency,
     flops_extra = (B * g * per_tok + P * prefill_flops_token) / np.maximum(B * g + P, 1e-30)
     st = step_time(r, B, context_len, B * g + P, flops_extra, eff)
     if spec.method == "draft":
-        d = Replica(arch=spec.draft, device=r.device, tp=_draft_tp(spec.draft, r.tp),
+        d = Replica(arch=spec.draft, device=r.device, tp=draft_tp(spec.draft, r.tp),
                     weights=r.weights, kv=r.kv, act=r.act)
         t_draft = g * np.asarray(step_time(d, B, context_len, 0.0, 0.0, eff).seconds)
     else:
         base = np.asarray(step_time(r, B, context_len, 0.0, 0.0, eff).seconds)
         t_draft = g * base / r.arch.n_layers
     return np.asarray(st.seconds) + t_draft, spec.tokens_per_step, st
-
-
-def _draft_tp(draft, tp: int) -> int:
-    """The largest tensor-parallel size <= tp that divides the draft's heads."""
-    for t in range(tp, 0, -1):
-        if draft.n_heads % t == 0:
-            return t
-    return 1
 
 
 @dataclass(frozen=True)
@@ -133,7 +125,7 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
     T = int(token_budget)
     if T < 2:
         raise ValueError(f"token_budget must be at least 2 tokens per step, got {token_budget!r}")
-    mem = replica_memory(r, wl.context_len)
+    mem = replica_memory(r, wl.context_len, spec)
     B = np.unique(np.asarray(batches, dtype=float))
     B = B[(B >= 1) & (B < T)]       # the KV limit is applied at the end: the step work of one
     n_new = wl.new_tokens           # batch list is shared (cached) by every device
@@ -232,7 +224,7 @@ def prefill_pool_ttft(rate: float, instances: int, prompts_per_step: int, ttft: 
 def decode_pool(r: Replica, wl: Workload, batches: Any, eff: Efficiency = BOUND,
                 spec: Optional[SpecDecode] = None):
     """Pure decode steps of one decode instance over ``batches`` that fit: (B, TPOT, bound, KV/GPU)."""
-    mem = replica_memory(r, wl.context_len)
+    mem = replica_memory(r, wl.context_len, spec)
     B = np.unique(np.asarray(batches, dtype=float))
     B = B[(B >= 1) & (B <= mem.max_seqs)]
     t, E, st = decode_pass(r, B, wl.decode_context, eff, spec)

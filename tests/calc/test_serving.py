@@ -835,3 +835,32 @@ def test_sized_prefill_pool_meets_the_target_with_its_queue():
     assert pre.instances > math.ceil(20 / r_p)                 # queueing, not capacity, sized it
     assert mean(pre.instances) <= 0.5 < mean(pre.instances - 1)
     assert dis.ttft_seconds == pytest.approx(mean(pre.instances), rel=1e-9)
+
+
+def test_a_draft_models_weights_and_cache_come_out_of_the_kv_budget():
+    # Llama 3.1 70B FP8 on 2 x H100 with Llama 3.1 8B as the draft (TP 2 too: 32 heads).
+    # By hand: the draft's 8,030,261,248 parameters at 1 B (FP8) over 2 GPUs = 4.015 GB per
+    # GPU; its FP8 cache 2 (K, V) x 32 layers x 8 KV heads x 128 x 1 B = 65,536 B per token,
+    # split over 2 GPUs, at 4,500 tokens = 147.5 MB per sequence per GPU.
+    r = r70(tp=2)
+    spec = SpecDecode(method="draft", alpha=0.8, gamma=4, draft=MODELS["llama-3.1-8b"])
+    plain = replica_memory(r, 4500)
+    with_draft = replica_memory(r, 4500, spec)
+    assert with_draft.weight_bytes - plain.weight_bytes == pytest.approx(8_030_261_248 / 2, rel=2e-3)
+    assert with_draft.kv_bytes_per_seq - plain.kv_bytes_per_seq == pytest.approx(65_536 * 4500 / 2, rel=1e-9)
+    budget = plain.kv_budget_bytes - 8_030_261_248 / 2
+    assert with_draft.max_seqs == pytest.approx(budget // (plain.kv_bytes_per_seq + 65_536 * 4500 / 2), abs=1)
+    assert with_draft.max_seqs < plain.max_seqs
+    # the curve and the offline maximum stop at that budget
+    wl = Workload(isl=4000, osl=500)
+    c = aggregated_curve(r, wl, np.arange(1, plain.max_seqs + 1), published_efficiency(), spec=spec)
+    assert c.batch.max() <= with_draft.max_seqs
+
+
+def test_mtp_charges_one_layer_of_the_target_per_module():
+    r = Replica(MODELS["deepseek-v3"], DEVICES["h200-sxm"], tp=8, weights="fp8", kv="bf16", act="fp8")
+    spec = SpecDecode(method="mtp", alpha=0.8, gamma=1)
+    plain, mtp = replica_memory(r, 4500), replica_memory(r, 4500, spec)
+    assert MODELS["deepseek-v3"].mtp_layers == 1               # config.json num_nextn_predict_layers
+    assert mtp.weight_bytes == pytest.approx(plain.weight_bytes * (1 + 1 / 61), rel=1e-12)
+    assert mtp.kv_bytes_per_seq == pytest.approx(plain.kv_bytes_per_seq * (1 + 1 / 61), rel=1e-12)

@@ -148,3 +148,19 @@ def test_context_overflow_by_hand():
     arch = load_models()["llama-3.1-8b"]
     assert context_overflow(arch, 131_072 - 500, 500) is None          # exactly the context: fits
     assert context_overflow(arch, 131_072 - 499, 500) == 131_072
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("model,own", [("qwen3-32b", False), ("deepseek-v3", True)])
+def test_mtp_is_named_for_what_the_model_has(lang, model, own):
+    # Qwen3 32B has no multi-token-prediction module (config.json: no num_nextn_predict_layers):
+    # the option is a separately trained one-layer head, and the page says so; DeepSeek-V3 has one
+    at = open_app_page(PAGE, lang, timeout=120, model=model, s_spec="true", s_spec_m="mtp",
+                       s_sim="false", s_devices="h200-sxm", s_tp="8")
+    assert not at.exception
+    cat = CATALOGS[lang]
+    (radio,) = [r for r in at.radio if r.label == cat["serving.spec_method"]]
+    want = cat["serving.spec_method.mtp" if own else "serving.spec_method.head"]
+    assert want in radio.options
+    note = cat["serving.spec_head_note"].split("{model}")[1][:12]
+    assert any(note in c.value for c in at.caption) == (not own)

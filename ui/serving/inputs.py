@@ -175,7 +175,7 @@ def render_candidates(t, devices) -> dict:
     return dict(devices=tuple(devs), precisions=tuple(precs), kv=kv, tps=tuple(int(x) for x in tps))
 
 
-def render_engine(t, catalog) -> dict:
+def render_engine(t, catalog, arch=None) -> dict:
     with st.expander(t("serving.engine_heading")):
         mode = bound(st.radio, t("serving.mode"), list(MODES), key="s_mode", index=0, horizontal=True,
                      format_func=lambda m: t(f"serving.mode.{m}"), help=t("serving.mode_help"),
@@ -190,9 +190,16 @@ def render_engine(t, catalog) -> dict:
         on = bound_checkbox(t("serving.spec"), "s_spec", value=False, help=t("serving.spec_help"))
         spec, err = None, None
         if on:
+            # a model without MTP modules (config.json num_nextn_predict_layers) drafts with a
+            # separately trained one-layer head (EAGLE-style): the same cost, its own name
+            own = getattr(arch, "mtp_layers", 0) > 0
+            label = {"mtp": t("serving.spec_method.mtp" if own else "serving.spec_method.head"),
+                     "draft": t("serving.spec_method.draft")}
             method = bound(st.radio, t("serving.spec_method"), list(SPEC_METHODS), key="s_spec_m", index=0,
-                           horizontal=True, format_func=lambda m: t(f"serving.spec_method.{m}"),
+                           horizontal=True, format_func=label.get,
                            help=t("serving.spec_method_help"), is_valid=lambda v: v in SPEC_METHODS)
+            if method == "mtp" and not own and arch is not None:
+                st.caption(t("serving.spec_head_note", model=arch.name))
             draft = None
             if method == "draft":
                 ids = list(catalog)
@@ -231,9 +238,10 @@ def render_engine(t, catalog) -> dict:
                 spec_error=err, price=price, currency=code, all_in_watts=kw)
 
 
-def render_inputs(t, devices, catalog) -> ServingInputs:
-    """Draw every input (in the current container) and return them."""
+def render_inputs(t, devices, catalog, arch=None) -> ServingInputs:
+    """Draw every input (in the current container) and return them (``arch``: the model
+    served, which names the speculative-decoding options)."""
     st.subheader(t("serving.inputs_heading"))
     values = {**render_workload(t), **render_targets(t), **render_candidates(t, devices),
-              **render_engine(t, catalog)}
+              **render_engine(t, catalog, arch)}
     return ServingInputs(**values)

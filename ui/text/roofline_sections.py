@@ -120,7 +120,7 @@ EN = {
     "roofline.warn.unit_assumed": "{metrics}: {file} gives no unit, so the values are read in "
                                "Nsight Compute's base unit, nanoseconds (its exports print \"ns\"). "
                                "If they are in another unit, export with --print-units base.",
-    "roofline.warn.dram_missing": "{n} kernel(s) have no DRAM metric: their bytes are {levels} "
+    "roofline.warn.dram_missing": "Kernels without a DRAM metric: {n}. Their bytes are {levels} "
                                "traffic, which is at least the DRAM traffic, so their intensity "
                                "against the HBM roof is a lower bound. Collect dram__bytes.sum "
                                "(the command above does).",

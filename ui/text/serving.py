@@ -110,10 +110,17 @@ EN = {
                          "average (1 − α^(γ+1)) / (1 − α) tokens per pass (Leviathan et al. "
                          "2023). URL name s_spec.",
     "serving.spec_method": "Draft",
-    "serving.spec_method_help": "MTP: the model's own multi-token-prediction head (about one layer "
-                                "per draft token). Draft model: a smaller catalog model on the "
-                                "same GPUs. URL name s_spec_m.",
+    "serving.spec_method_help": "MTP: the model's own multi-token-prediction module (DeepSeek-V3 "
+                                "has one), or for a model without one a separately trained "
+                                "one-layer draft head (EAGLE-style); either costs about one layer "
+                                "of the model per draft token, and its weights and cache come out "
+                                "of the KV budget. Draft model: a smaller catalog model on the "
+                                "same GPUs, its weights and cache in the budget too. URL name s_spec_m.",
     "serving.spec_method.mtp": "Multi-token prediction",
+    "serving.spec_method.head": "One-layer draft head",
+    "serving.spec_head_note": "{model} has no multi-token-prediction module: this option is a "
+                              "one-layer draft head trained for it (EAGLE-style), costed as one "
+                              "layer of the model per draft token.",
     "serving.spec_method.draft": "Draft model",
     "serving.draft": "Draft model",
     "serving.draft_help": "A catalog model run γ times per verification. URL name s_draft.",
@@ -345,9 +352,14 @@ ZH = {
     "serving.spec_help": "草稿模型提出 γ 个 token，主模型一次前向验证；平均每次得到 "
                          "(1 − α^(γ+1)) / (1 − α) 个 token（Leviathan 等，2023）。URL 参数 s_spec。",
     "serving.spec_method": "草稿",
-    "serving.spec_method_help": "MTP：模型自带的多 token 预测头（每个草稿 token 约一层）。草稿模型："
-                                "同一组卡上一个较小的目录模型。URL 参数 s_spec_m。",
+    "serving.spec_method_help": "MTP：模型自带的多 token 预测模块（DeepSeek-V3 有一个）；模型没有时，"
+                                "就是单独训练的一层草稿头（EAGLE 式）。两者每个草稿 token 约花主模型一层的代价，"
+                                "其权重和 KV cache 从 KV 预算中扣除。草稿模型：同一组卡上一个较小的目录模型，"
+                                "其权重和 KV cache 同样计入预算。URL 参数 s_spec_m。",
     "serving.spec_method.mtp": "多 token 预测（MTP）",
+    "serving.spec_method.head": "一层草稿头",
+    "serving.spec_head_note": "{model} 没有多 token 预测模块：这个选项是为它训练的一层草稿头（EAGLE 式），"
+                              "每个草稿 token 按主模型一层计代价。",
     "serving.spec_method.draft": "草稿模型",
     "serving.draft": "草稿模型",
     "serving.draft_help": "每次验证前运行 γ 次的目录模型。URL 参数 s_draft。",
