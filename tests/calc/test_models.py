@@ -367,6 +367,7 @@ def test_hf_config_gives_the_catalog_architecture(catalog, name, catalog_id):
     assert pc.total == ref.total and pc.active == ref.active
     assert kv_bytes_per_token(parsed, 2) == kv_bytes_per_token(catalog[catalog_id], 2)
     assert parsed.windows == catalog[catalog_id].windows
+    assert parsed.mtp_layers == catalog[catalog_id].mtp_layers     # DeepSeek-V3: 1, the rest 0
 
 
 def test_hf_config_gpt_neox_and_qwen_moe_and_qwen3_dense():
