@@ -16,8 +16,8 @@ from .speculative import SpecDecode
 from .steady import AggregatedCurve, aggregated_curve
 from .workload import Workload
 
-__all__ = ["Candidate", "SizedOption", "Comparison", "compare_candidates", "per_user_target",
-           "all_in_watts"]
+__all__ = ["Candidate", "SizedOption", "Comparison", "Fastest", "compare_candidates",
+           "per_user_target", "all_in_watts"]
 
 
 def per_user_target(tpot_target: float) -> float:
@@ -86,6 +86,27 @@ class Comparison:
     def best(self) -> Optional[SizedOption]:
         ok = [s for s in self.sized if s.option is not None]
         return min(ok, key=lambda s: (s.option.gpus, s.option.tpot_seconds)) if ok else None
+
+    def fastest(self) -> Optional["Fastest"]:
+        """The lowest TPOT and the lowest unqueued TTFT any candidate reaches (at any batch),
+        and which candidate reaches each: what an unmeetable target is measured against.
+        None without a candidate."""
+        if not self.candidates:
+            return None
+        tp_best = min(self.candidates, key=lambda c: float(c.curve.tpot_seconds.min()))
+        tt_best = min(self.candidates, key=lambda c: float(c.curve.ttft_seconds.min()))
+        return Fastest(float(tp_best.curve.tpot_seconds.min()), tp_best,
+                       float(tt_best.curve.ttft_seconds.min()), tt_best)
+
+
+@dataclass(frozen=True)
+class Fastest:
+    """The floors of a comparison: the lowest TPOT (s) and the lowest TTFT without queueing
+    (s) over every candidate and batch, with the candidate that reaches each."""
+    tpot_seconds: float
+    tpot_candidate: Candidate
+    ttft_seconds: float
+    ttft_candidate: Candidate
 
 
 def compare_candidates(arch: Any, devices: Mapping[str, Any], device_ids: Sequence[str],

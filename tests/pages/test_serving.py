@@ -164,3 +164,25 @@ def test_mtp_is_named_for_what_the_model_has(lang, model, own):
     assert want in radio.options
     note = cat["serving.spec_head_note"].split("{model}")[1][:12]
     assert any(note in c.value for c in at.caption) == (not own)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_unmeetable_target_is_named_with_the_fastest_any_candidate_reaches(lang):
+    # TPOT <= 5 ms: Llama 3.1 405B FP8 on 8 x H100 reads 405 GB / 8 = 50.6 GB per GPU per token
+    # at most 3.35 TB/s, 15 ms even at the bound; the message names the TPOT target and the floor
+    from calc.serving import Workload, compare_candidates
+    from calc.units import format_si
+    m, d = load_models(), load_hardware()
+    at = open_app_page(PAGE, lang, timeout=120, model="llama-3.1-405b", s_devices="h100-sxm",
+                       s_prec="fp8", s_tpot="0.005", s_sim="false")
+    assert not at.exception
+    cat = CATALOGS[lang]
+    (w,) = [w for w in at.warning if cat["serving.no_layout"][:20] in w.value]
+    assert cat["serving.no_layout.tpot"].split("{target}")[0] in w.value
+    assert cat["serving.no_layout.ttft"].split("{target}")[0] not in w.value
+    comp = compare_candidates(m["llama-3.1-405b"], d, ["h100-sxm"], ["fp8"], "fp8", (1, 2, 4, 8),
+                              Workload(isl=4000, osl=500), request_rate=20, ttft_target=1.0,
+                              tpot_target=0.005)
+    f = comp.fastest()
+    assert f.tpot_seconds > 405e9 / 8 / 3.35e12 and f.tpot_candidate.tp == 8
+    assert format_si(f.tpot_seconds, "s") in w.value

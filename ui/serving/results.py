@@ -7,6 +7,7 @@ import streamlit as st
 
 from calc.currency import format_money
 from calc.units import format_si
+from ui.figures.serving import candidate_label
 
 COST_DECIMALS = 3            # $/Mtok is cents: 0.141
 
@@ -28,12 +29,33 @@ def layout_text(t, option) -> str:
     return " + ".join(parts)
 
 
+def no_layout_text(ctx, comp, inp) -> str:
+    """Why no layout meets the targets: each target against the fastest any candidate
+    reaches (calc.serving.Comparison.fastest), naming the target out of reach."""
+    t = ctx.t
+    f = comp.fastest()
+    if f is None:
+        return t("serving.no_layout")
+    name = lambda c: candidate_label(t, ctx.devices[c.device_id].name_for(ctx.lang), c.precision, c.tp)
+    parts = []
+    if f.tpot_seconds > inp.tpot_target:
+        parts.append(t("serving.no_layout.tpot", target=format_si(inp.tpot_target, "s"),
+                       best=format_si(f.tpot_seconds, "s"), cand=name(f.tpot_candidate)))
+    if f.ttft_seconds > inp.ttft_target:
+        parts.append(t("serving.no_layout.ttft", target=format_si(inp.ttft_target, "s"),
+                       best=format_si(f.ttft_seconds, "s"), cand=name(f.ttft_candidate)))
+    if not parts:
+        parts.append(t("serving.no_layout.both", tpot=format_si(inp.tpot_target, "s"),
+                       ttft=format_si(inp.ttft_target, "s")))
+    return " ".join([t("serving.no_layout"), *parts])
+
+
 def render_answer(ctx, comp, inp) -> None:
     t = ctx.t
     best = comp.best
     st.subheader(t("serving.answer_heading"))
     if best is None:
-        st.warning(t("serving.no_layout"), icon=":material/warning:")
+        st.warning(no_layout_text(ctx, comp, inp), icon=":material/warning:")
         return
     o = best.option
     c1, c2 = st.columns(2)
