@@ -20,6 +20,8 @@ import logging
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from ui.i18n import translate
+
 # Restoring a kept value sets a widget's session state and passes its default: Streamlit
 # logs a warning for that combination on every page change. It is intended here.
 logging.getLogger("streamlit.elements.lib.policies").setLevel(logging.ERROR)
@@ -168,19 +170,40 @@ def _bound_options(widget: Callable[..., Any], label: str, options: Any, *args: 
     default = options[index] if options else None
     from_url = url_changed(key)
     wanted = st.session_state.get(_keep_key(key))
+    ignored = None
     if from_url is not None:
         if is_valid(from_url):
             wanted = from_url                 # a new URL (link, fresh session) wins
         else:
-            del st.query_params[key]          # garbage in the URL: ignore it
+            del st.query_params[key]          # not a choice: left out, and said so below
+            ignored = from_url
     # A widget drawn on a new page forgets its old state: always hand it its value.
     if wanted is not None and is_valid(wanted):
         st.session_state[key] = wanted
     value = widget(label, options, *args, key=key, index=index,
                    on_change=_sync, args=(key, on_change), **kwargs)
+    if ignored is not None:
+        say_ignored(key, [ignored], label, getattr(widget, "__self__", None))
     remember(key, value)
     write_url(key, None if value == default or value is None else str(value))
     return value
+
+
+def say_ignored(key: str, values: Iterable[Any], label: str, host: Any = None) -> None:
+    """Say, under the widget, that a link's value for ``key`` was left out because the
+    widget ``label`` has no such choice (a mistyped device, a precision the device lacks,
+    a TPOT not on the slider): the page shows its default or kept value instead, and the
+    reader should know the link asked for something else.  ``host``: the container the
+    widget was drawn in (st.sidebar for a sidebar widget); the language is the session's."""
+    shown = [str(v) for v in values if str(v).strip()]
+    if not shown:
+        return
+    lang = st.session_state.get("lang") or st.session_state.get(_keep_key("lang")) or "en"
+    text = ", ".join(shown)
+    text = text if len(text) <= 80 else text[:77] + "..."
+    (host if host is not None else st).warning(
+        translate("common.url_ignored", lang, name=key, value=text, label=label),
+        icon=":material/link_off:")
 
 
 def url_changed(key: str) -> str | None:

@@ -18,7 +18,7 @@ from ui.figures.roofline import ROOF_COLORS, KernelPoints, Roof, kernel_points, 
 from ui.i18n import Translator
 from ui.roofline import compare, hierarchy, state, view
 from ui.roofline.results import LIGHT_HOVER_ABOVE, Analysis, subset
-from ui.state import kept, remember, url_changed, write_url
+from ui.state import kept, remember, say_ignored, url_changed, write_url
 
 #: Intensity used in the intro's example ("at 2 FLOP/B this device reaches at most …").
 INTRO_INTENSITY = 2.0
@@ -78,8 +78,10 @@ def roofs_selector(t: Translator, precisions: Sequence[str], current: str, conta
     options = [p for p in precisions if p != current]
     from_url = url_changed(ROOFS_KEY)
     wanted = None
+    ignored: list[str] = []
     if from_url is not None:
         wanted = _as_list(from_url)                  # a new link wins
+        ignored = [p for p in wanted if p not in options and p != current]
     elif ROOFS_KEY in st.session_state:
         wanted = _as_list(st.session_state[ROOFS_KEY])   # may be text set by a scenario
     elif kept(ROOFS_KEY) is not None:
@@ -99,6 +101,7 @@ def roofs_selector(t: Translator, precisions: Sequence[str], current: str, conta
                                      format_func=lambda p: t(f"common.prec.{p}"),
                                      help=t("roofline.roofs_help"),
                                      placeholder=t("roofline.roofs_placeholder")))
+    say_ignored(ROOFS_KEY, ignored, t("roofline.roofs"), box)
     remember(ROOFS_KEY, value)
     write_url(ROOFS_KEY, ",".join(value))
     return value

@@ -23,7 +23,7 @@ from calc.units import format_si
 from calc.views import CompareRow, compare_rows, time_shares
 from ui.figures.roofline import Roof
 from ui.i18n import Translator
-from ui.state import kept, remember, url_changed, write_url
+from ui.state import kept, remember, say_ignored, url_changed, write_url
 
 URL_NAME = "compare"
 WIDGET_KEY = "rlx_compare"
@@ -70,6 +70,20 @@ def parse_compare(text: str | None, devices: Mapping[str, Accelerator]) -> list[
             out.append(opt)
         if len(out) == MAX_COMPARE:
             break
+    return out
+
+
+def unknown_compare(text: str | None, devices: Mapping[str, Accelerator]) -> list[str]:
+    """The parts of a URL value :func:`parse_compare` leaves out because no such device or
+    precision exists (an unknown id, a precision the device has no peak for); duplicates and
+    the parts past MAX_COMPARE are not listed."""
+    out = []
+    for part in str(text or "").split(","):
+        part = part.strip()
+        dev_id, _, prec = part.partition(":")
+        dev = devices.get(dev_id.strip())
+        if part and (dev is None or (prec.strip() and prec.strip() not in dev.precisions)):
+            out.append(part)
     return out
 
 
@@ -134,8 +148,10 @@ def _draw_picker(ctx) -> list[str]:
     devices = ctx.devices
     options = compare_options(devices)
     from_url = url_changed(URL_NAME)
+    ignored: list[str] = []
     if from_url is not None:
         st.session_state[WIDGET_KEY] = parse_compare(from_url, devices)
+        ignored = unknown_compare(from_url, devices)
     elif WIDGET_KEY not in st.session_state:
         st.session_state[WIDGET_KEY] = _valid(kept(URL_NAME) or [], devices)
     else:
@@ -149,6 +165,7 @@ def _draw_picker(ctx) -> list[str]:
     value = st.multiselect(t("roofline.cmp.pick"), options, key=WIDGET_KEY,
                            max_selections=MAX_COMPARE, format_func=label,
                            help=t("roofline.cmp.pick_help"), placeholder=t("roofline.cmp.placeholder"))
+    say_ignored(URL_NAME, ignored, t("roofline.cmp.pick"))
     value = _valid(value, devices)
     remember(URL_NAME, value)
     write_url(URL_NAME, format_compare(value))

@@ -19,7 +19,7 @@ from calc.currency import CURRENCY_CODES, DEFAULT_CURRENCY
 from calc.serving import DISTRIBUTIONS, SERVING_PRECISIONS, SpecDecode
 from calc.units import QuantityError, format_si, parse_price
 from ui.serving.how import network_terms
-from ui.state import bound, kept, remember, url_changed, write_url
+from ui.state import bound, kept, remember, say_ignored, url_changed, write_url
 from ui.widgets import COUNT, FRACTION, Bounds, bound_checkbox, bound_select, percent_text, quantity_input
 
 DEFAULT_DEVICES = ("h100-sxm", "h200-sxm")
@@ -84,18 +84,22 @@ def bound_multiselect(label: str, options: list[Any], key: str, default: tuple, 
     opts = list(options)
     from_url = url_changed(key)
     wanted = kept(key)
+    ignored: list[str] = []
     if from_url is not None:
-        try:
-            vals = [parse(x) for x in from_url.split(",") if x.strip()]
-        except (TypeError, ValueError):
-            vals = []
-        vals = [x for x in vals if x in opts]
+        vals = []
+        for x in (x.strip() for x in from_url.split(",") if x.strip()):
+            try:
+                v = parse(x)
+            except (TypeError, ValueError):
+                v = None
+            (vals.append(v) if v in opts else ignored.append(x))
         wanted = vals if vals else wanted
     if wanted is None:
         wanted = [x for x in default if x in opts]
     st.session_state[key] = [x for x in wanted if x in opts]
     value = st.multiselect(label, opts, key=key, format_func=format_func, help=help,
                            on_change=_keep_choice, args=(key,))
+    say_ignored(key, ignored, label)
     remember(key, list(value))
     same = list(value) == [x for x in default if x in opts]
     write_url(key, None if same else ",".join(str(x) for x in value))
@@ -110,17 +114,20 @@ def bound_select_slider(label: str, options: list[Any], key: str, default: Any, 
     opts = list(options)
     from_url = url_changed(key)
     wanted = kept(key)
+    ignored = []
     if from_url is not None:
         try:
             v = parse(from_url)
         except (TypeError, ValueError):
             v = None
         wanted = v if v in opts else wanted
+        ignored = [] if v in opts else [from_url]
     if wanted not in opts:
         wanted = default
     st.session_state[key] = wanted
     value = st.select_slider(label, options=opts, key=key, format_func=format_func, help=help,
                              on_change=_keep_choice, args=(key,))
+    say_ignored(key, ignored, label)
     remember(key, value)
     write_url(key, None if value == default else f"{value:g}" if isinstance(value, float) else str(value))
     return value
