@@ -24,7 +24,9 @@ Metrics used (the method of NERSC's roofline papers and Nsight Compute's own roo
   ``sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second``);
 * FLOPs: sum over p in d, f, h of ``sm__sass_thread_inst_executed_op_{p}add_pred_on.sum``
   + ``..._{p}mul_...`` + 2 x ``..._{p}fma_...``; plus tensor-core FLOPs: the
-  ``sm__ops_path_tensor_*`` op counters when present (taken as FLOPs), else
+  ``sm__ops_path_tensor_*`` op counters when present (taken as FLOPs; a counter a more
+  general one present covers, ``_src_fp16_dst_fp32`` beside ``_src_fp16``, is not added
+  again), else
   ``tensor_flops_per_inst`` x ``sm__inst_executed_pipe_tensor.sum`` where
   ``tensor_flops_per_inst`` is the FLOPs of one warp-level MMA instruction, which depends
   on the architecture (:func:`tensor_flops_per_inst_for`): 512 on Volta (HMMA.884),
@@ -409,10 +411,21 @@ def _seconds(ms: dict) -> float | None:
 
 def _uses_tensor_instructions(ms: dict) -> bool:
     """True when the tensor FLOPs come from instruction counts x FLOPs per instruction."""
-    if any(n.startswith("sm__ops_path_tensor_") and n.endswith(".sum") for n in ms):
+    if _tensor_op_counters(ms):
         return False
     return _m(ms, "sm__inst_executed_pipe_tensor.sum", "sm__inst_executed_pipe_tensor_op_hmma.sum",
               "smsp__inst_executed_pipe_tensor.sum") not in (None, 0.0)
+
+
+def _tensor_op_counters(ms: dict) -> list[str]:
+    """The ``sm__ops_path_tensor*.sum`` counters to add up: each that no more general one
+    present covers.  ``sm__ops_path_tensor_src_fp16.sum`` counts every destination type,
+    so beside it ``..._src_fp16_dst_fp32.sum`` is the same work again (a report that
+    collects both was counted twice); siblings (``src_fp16`` and ``src_bf16``) add up."""
+    names = [n[:-4] for n in ms if n.endswith(".sum") and
+             (n.startswith("sm__ops_path_tensor_") or n == "sm__ops_path_tensor.sum")]
+    return [n + ".sum" for n in names
+            if not any(o != n and n.startswith(o + "_") for o in names)]
 
 
 def _flops(ms: dict, k_tensor: float) -> float | None:
@@ -425,7 +438,7 @@ def _flops(ms: dict, k_tensor: float) -> float | None:
         if a is not None or m is not None or f is not None:
             found = True
             total += (a or 0.0) + (m or 0.0) + 2.0 * (f or 0.0)
-    ops = [v for n, v in ms.items() if n.startswith("sm__ops_path_tensor_") and n.endswith(".sum")]
+    ops = [ms[n] for n in _tensor_op_counters(ms)]
     if ops:
         found = True
         total += sum(ops)

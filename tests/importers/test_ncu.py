@@ -171,6 +171,18 @@ def test_details_page_with_a_blank_time_unit():
     assert not any(w.key == "unit_assumed" for w in ok.report.warnings)
 
 
+def test_tensor_op_counters_are_not_counted_twice():
+    # src_fp16 covers every destination type: its dst_fp32 breakdown beside it is the same
+    # 8,000 ops; src_bf16 is a sibling and adds (8,000 + 1,000 = 9,000, not 17,000)
+    text = ('"ID","Kernel Name","Grid Size","Block Size","dram__bytes.sum","gpu__time_duration.sum",'
+            '"sm__ops_path_tensor_src_fp16.sum","sm__ops_path_tensor_src_fp16_dst_fp32.sum",'
+            '"sm__ops_path_tensor_src_bf16_dst_fp32.sum"\n'
+            '"","","","","byte","nsecond","",""," "\n'
+            '"0","kern","(1, 1, 1)","(32, 1, 1)","4000","250","8,000","8,000","1,000"\n')
+    (k,) = import_file(text.encode(), "raw.csv").kernels
+    assert k.flops == 9_000
+
+
 def test_time_from_cycles():
     text = HEADER + long_rows(0, "k", [
         ("sm__cycles_elapsed.avg", "cycle", "2,000"),
