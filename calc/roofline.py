@@ -30,6 +30,7 @@ __all__ = [
     "arithmetic_intensity",
     "attainable_flops",
     "verdict_for",
+    "verdict_decimals",
     "roofline_curve",
     "KernelPlacement",
     "KernelPlacements",
@@ -115,6 +116,22 @@ def verdict_for(fraction_of_roof: float) -> str:
     if f >= NEAR_ROOF_FRACTION:
         return "near_roof"
     return "below_roof"
+
+
+def verdict_decimals(fraction_of_roof: float, decimals: int = 0) -> int:
+    """The digits after the point a percentage of the roof needs so that it does not read
+    across a verdict threshold: 0.6996 is "below_roof", but "70%" at 0 decimals reads as
+    the 70 % that is "near_roof", so it gets 2 ("69.96%"); 1.0504 ("above_roof", > 105 %)
+    gets 2 ("105.04%").  ``decimals`` or more, at most 6; NaN and inf keep ``decimals``."""
+    x = float(fraction_of_roof)
+    if not np.isfinite(x):
+        return decimals
+    for d in range(int(decimals), 7):
+        r = round(x * 100.0, d) / 100.0
+        if (r >= NEAR_ROOF_FRACTION) == (x >= NEAR_ROOF_FRACTION) and \
+                (r > ABOVE_ROOF_FRACTION) == (x > ABOVE_ROOF_FRACTION):
+            return d
+    return 6
 
 
 _CONV_NAME = re.compile(r"conv", re.IGNORECASE)

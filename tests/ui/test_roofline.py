@@ -390,3 +390,21 @@ def test_cell_error_worded_like_a_field(lang, text):
     r = parse_rows([{"name": "k", "flops": 2**1000, "bytes": "1e9"}])
     (line,) = error_lines(translator(lang), r.errors)
     assert text in line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("seconds,shown,verdict", [
+    # a 1e12-FLOP, 1e9-byte kernel on a 100 TFLOP/s, 1 TB/s device: intensity 1000, the roof is
+    # the compute peak, so it reaches 1e12 / s / 1e14 of it
+    (1e12 / (0.6996 * 1e14), "69.96%", "below_roof"),    # "70%" would read near the roof
+    (1e12 / (1.0504 * 1e14), "105.04%", "above_roof"),   # "105%" would read within it
+    (1e12 / (0.8 * 1e14), "80%", "near_roof"),           # away from a threshold: 0 decimals
+])
+def test_shown_percentage_never_reads_across_its_verdict(lang, seconds, shown, verdict):
+    from calc.kernel_table import TableParse
+    from calc.roofline import verdict_decimals
+    k = KernelRecord("gemm", 1e12, 1e9, seconds, 1, "table")
+    a = R.analyze(TableParse(kernels=[k], row_index=[0]), 1e14, 1e12)
+    assert str(a.placement.verdict[0]) == verdict
+    assert shown in R.sentence(translator(lang), a, 0)
+    assert verdict_decimals(0.6996) == 2 and verdict_decimals(0.80) == 0

@@ -10,8 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from calc.hardware import Accelerator
-from calc.roofline import place_kernels
-from calc.units import format_si
+from calc.roofline import place_kernels, verdict_decimals
+from calc.units import format_percent, format_si
 from measure import lock
 from measure.device import device_id
 from measure.kernels import (LIVE_DTYPES, LiveKernel, bandwidth_for, kernel_cost,
@@ -159,7 +159,8 @@ def render_live_results(ctx: PageContext, dev: Accelerator) -> None:
             t("measure.col.achieved_bw"): format_si(r.achieved_bw, "B/s"),
             t("measure.col.level"): f"{level} ({format_si(bws[i], 'B/s')})",
             t("measure.col.attainable"): format_si(float(placement.attainable_flops[i]), "FLOP/s"),
-            t("measure.col.of_roof"): f"{float(placement.fraction_of_roof[i]):.0%}",
+            t("measure.col.of_roof"): format_percent(float(placement.fraction_of_roof[i]),
+                                                     verdict_decimals(float(placement.fraction_of_roof[i]))),
         })
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     st.caption(t("measure.live_caption"))

@@ -14,6 +14,7 @@ import streamlit as st
 from calc.csv_out import write_csv
 from calc.kernel_table import KernelRecord, TableParse, rows_to_csv, to_csv
 from calc.roofline import (ABOVE_ROOF_FRACTION, NEAR_ROOF_FRACTION, KernelPlacements, min_seconds,
+                           verdict_decimals,
                            conv_algorithm_cause,
                            place_kernels, ridge_point)
 from calc.units import format_percent, format_si, format_si_many, is_absurd_fraction
@@ -143,7 +144,7 @@ def sentence(t: Translator, a: Analysis, i: int) -> str:
         parts.append(t("roofline.s.unmeasured_zero" if zero else "roofline.s.unmeasured"))
     elif zero:
         parts.append(t("roofline.s.measured_zero", achieved=format_si(float(p.achieved_bw[i]), "B/s"),
-                       pct=percent_text(t, float(p.fraction_of_roof[i]), 0),
+                       pct=roof_percent(t, float(p.fraction_of_roof[i]), 0),
                        time=format_si(float(a.seconds[i]), "s")))
         verdict = str(p.verdict[i])          # judged by its bandwidth against the memory roof
         parts.append(t("roofline.s.below") + sep + t("roofline.s.fix.zero_flop")
@@ -151,7 +152,7 @@ def sentence(t: Translator, a: Analysis, i: int) -> str:
     else:
         frac = float(p.fraction_of_roof[i])
         parts.append(t("roofline.s.measured", achieved=format_si(float(p.achieved_flops[i]), "FLOP/s"),
-                       pct=percent_text(t, frac, 0), time=format_si(float(a.seconds[i]), "s")))
+                       pct=roof_percent(t, frac, 0), time=format_si(float(a.seconds[i]), "s")))
         verdict = str(p.verdict[i])
         if verdict == "below_roof":
             parts.append(t("roofline.s.below") + sep + t(f"roofline.s.fix.{bound}"))
@@ -161,6 +162,12 @@ def sentence(t: Translator, a: Analysis, i: int) -> str:
         else:
             parts.append(t(f"roofline.s.{verdict}"))
     return sep.join(parts)
+
+
+def roof_percent(t: Translator, fraction: float, decimals: int = 0) -> str:
+    """A fraction of the roof as text on the same side of the 70 % and 105 % thresholds as
+    its verdict (calc.roofline.verdict_decimals)."""
+    return percent_text(t, fraction, verdict_decimals(fraction, decimals))
 
 
 def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
@@ -190,7 +197,8 @@ def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
     # What a user reads first comes first (name, verdict, % of ceiling, bound, ceiling); the
     # inputs (time, FLOPs, bytes) last. "—" where a kernel has no time (never "None");
     # fractions far beyond any meaningful value (a cell typed as 2**90) read as such.
-    fraction = [(percent_text(t, x, 0) if is_absurd_fraction(x) else format_percent(x, 1)) if m else dash
+    fraction = [(percent_text(t, x, 0) if is_absurd_fraction(x) else
+                 format_percent(x, verdict_decimals(x, 1))) if m else dash
                 for x, m in zip(np.asarray(p.fraction_of_roof, dtype=float).tolist(),
                                 np.asarray(measured, dtype=bool).tolist())]
     return pd.DataFrame({
