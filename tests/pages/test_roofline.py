@@ -68,6 +68,21 @@ def test_builder_adds_a_kernel():
     assert at.query_params["k"]                   # a changed table travels in the link
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_builder_refuses_shapes_beyond_what_a_table_cell_holds(lang):
+    # 2 * 1e11 * 1e11 * 1e11 = 2e33 FLOP > 1e30: said at the builder (was added, then refused
+    # by the table as a cell error)
+    at = _open({"lang": lang})
+    for key in ("b_m", "b_n", "b_k"):
+        at.text_input(key=key).set_value("1e11")
+    at.run()
+    assert not at.exception
+    from ui.i18n import CATALOGS
+    head = CATALOGS[lang]["roofline.b.too_large"].split("{flops}")[0]
+    assert any(head in e.value and "1e+30" in e.value for e in at.error)
+    assert not [b for b in at.button if b.key == "b_add_button"]
+
+
 def test_builder_judges_a_kernel_at_its_own_dtype():
     # an FP8 GEMM 8192³ on an H100 in 0.7 ms: 2·8192³ / 0.7e-3 = 1.571 PFLOP/s, 79 % of the
     # dense FP8 peak (1,978.9 TFLOP/s), not 159 % of the sidebar's BF16 989.4 ("wrong")

@@ -13,7 +13,7 @@ import streamlit as st
 
 from calc import kernels as K
 from calc.kernel_table import KernelRecord, readable_number
-from calc.units import QuantityError, format_si, parse_quantity
+from calc.units import MAX_MAGNITUDE, QuantityError, format_si, parse_quantity
 from ui.i18n import Translator
 from ui.roofline import state
 from ui.state import bound, set_value
@@ -226,6 +226,12 @@ def render_builder(t: Translator, on_added: Callable[[], None] | None = None) ->
         st.error(t("roofline.b.calc_error", message=str(exc)), icon=":material/warning:")
         cost = None
     if cost is None:
+        return
+    if not (cost.flops <= MAX_MAGNITUDE and cost.bytes_moved <= MAX_MAGNITUDE):
+        # the table takes at most 1e30 per cell (calc.units): say so here, not after Add
+        st.error(t("roofline.b.too_large", flops=format_si(cost.flops, "FLOP"),
+                   bytes=format_si(cost.bytes_moved, "B"), limit=f"{MAX_MAGNITUDE:.0e}"),
+                 icon=":material/warning:")
         return
     m1, m2, m3 = st.columns(3)
     m1.metric(t("roofline.b.flops"), format_si(cost.flops, "FLOP"))

@@ -81,6 +81,8 @@ EN = {
     "roofline.b.time_placeholder": "e.g. 1.2 ms",
     "roofline.b.time_bad": "Could not read the time “{text}”. Examples: 1.2 ms, 20 us, 0.004.",
     "roofline.b.calc_error": "These shapes cannot be counted: {message}",
+    "roofline.b.too_large": "These shapes give {flops} and {bytes}: more than the {limit} a table "
+                            "cell holds. Check the shapes (a typo such as 8192**3 for 8192?).",
     "roofline.b.shape_help": "A whole number of elements; arithmetic and k/M suffixes work "
                              "(8192, 8k, 4096*4).",
     "roofline.b.m": "m (rows of A and C)",
@@ -284,6 +286,8 @@ ZH = {
     "roofline.b.time_placeholder": "例如 1.2 ms",
     "roofline.b.time_bad": "读不出时间“{text}”。示例：1.2 ms、20 us、0.004、1.5 秒。",
     "roofline.b.calc_error": "这组形状无法计算：{message}",
+    "roofline.b.too_large": "这组形状得到 {flops} 和 {bytes}：超过表格单元格能容纳的 {limit}。"
+                            "请检查形状（是否把 8192 误写成了 8192**3？）。",
     "roofline.b.shape_help": "元素个数（整数）；支持算式和 k/M 后缀（8192、8k、4096*4）。",
     "roofline.b.m": "m（A 和 C 的行数）",
     "roofline.b.n": "n（B 和 C 的列数）",
