@@ -171,7 +171,8 @@ def test_roofline_draws(page, server):
     assert _kernel_points(page) >= 4, "the four newcomer examples are not drawn"
 
 
-def _upload(page, name: str, data: bytes, mime: str = "text/csv") -> None:
+def _upload(page, name: str, data: bytes, mime: str = "text/csv", files=None) -> None:
+    """Set the kernel import's file input to one file, or to ``files`` (several at once)."""
     inputs = page.locator('[data-testid="stMain"] input[type="file"]')
     assert inputs.count() >= 1, "no file uploader on the roofline page"
     target = inputs.first
@@ -180,8 +181,8 @@ def _upload(page, name: str, data: bytes, mime: str = "text/csv") -> None:
         if ".csv" in accept or accept == "":
             target = inputs.nth(i)
             break
-    act_and_wait(page, lambda: target.set_input_files(files=[{"name": name, "mimeType": mime,
-                                                             "buffer": data}]))
+    chosen = files or [{"name": name, "mimeType": mime, "buffer": data}]
+    act_and_wait(page, lambda: target.set_input_files(files=chosen))
 
 
 GOOD_CSV = b"name,flops,bytes,seconds,count\nmy uploaded kernel,2*4096**3,3*4096**2*2,1 ms,1\n"
@@ -203,6 +204,28 @@ def test_upload_adds_a_point_and_bad_file_keeps_kernels(page, server):
     assert page.locator('[data-testid="stMain"] [data-testid="stAlertContentError"]').count() \
         >= 1, "a bad file shows no error"
     assert _kernel_points(page) == n1, "a bad upload changed the kernels"
+
+
+def test_two_ncu_files_selected_together_merge_and_an_imported_one_is_not_added_again(page, server):
+    # the fixtures' metrics-only and timing-only Nsight Compute exports, selected together:
+    # one import, merged by kernel name (each alone lacks the time or the bytes)
+    from pathlib import Path
+    data = Path(__file__).resolve().parents[1] / "data" / "ncu"
+    goto(page, server, "roofline", lang="en")
+    files = [{"name": n, "mimeType": "text/csv", "buffer": (data / n).read_bytes()}
+             for n in ("metrics.csv", "timing.csv")]
+    _upload(page, "", b"", files=files)
+    assert_no_exception(page)
+    page.get_by_role("tab", name="Import a file").click()
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    # the report of ONE import of both (these exports carry no FLOP counters: not drawn)
+    assert "Imported metrics.csv + timing.csv" in main and "2 rows added" in main, main[-2000:]
+    _upload(page, "kernels.csv", GOOD_CSV)          # a third file later: only it is imported
+    assert_no_exception(page)
+    page.get_by_role("tab", name="Import a file").click()
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    assert "Imported kernels.csv (" in main and "metrics.csv + timing.csv + kernels.csv" not in main
+    assert _kernel_points(page) >= 1                 # the CSV's kernel, with its FLOPs
 
 
 def test_csv_download_returns_the_table(page, server):

@@ -71,3 +71,26 @@ def test_note_in_both_languages():
     for lang, word in (("en", "FLOPs per tensor instruction"), ("zh", "每条 Tensor Core 指令")):
         text = translator(lang)(f"roofline.note.{n.key}", **dict(n.detail))
         assert "4096" in text and "CC 8.0" in text and word in text
+
+
+def test_two_files_selected_together_are_one_merged_import():
+    # the fixtures' metrics-only and timing-only ncu exports (tests/data/ncu): one file alone
+    # has no time (or no bytes); the two together give kernel_B its 100 launches of
+    # 93,188.16 ns and 402,339.36 sectors x 32 B each
+    from pathlib import Path
+    import pytest
+    data = Path(__file__).resolve().parents[1] / "data" / "ncu"
+    files = [((data / n).read_bytes(), n) for n in ("metrics.csv", "timing.csv")]
+    session, got = {}, []
+    out = import_panel.process_upload(session, b"\0".join(d for d, _ in files),
+                                      "metrics.csv + timing.csv", {},
+                                      lambda recs, source_label: got.extend(recs) or len(recs),
+                                      files=files)
+    assert out.ok and out.added == 2
+    ks = {k.name: k for k in got}
+    assert ks["kernel_B"].seconds == pytest.approx(93_188.16e-9 * 100)
+    assert ks["kernel_B"].bytes_moved == pytest.approx(402_339.36 * 32 * 100)
+    # the same selection again is not imported twice
+    assert import_panel.process_upload(session, b"\0".join(d for d, _ in files),
+                                       "metrics.csv + timing.csv", {}, lambda *a, **k: 0,
+                                       files=files) is None

@@ -17,7 +17,8 @@ from typing import Any, Callable, MutableMapping, Sequence
 
 import streamlit as st
 
-from calc.importers import NCU_COMMAND, SKIP_REASONS, ImportFormatError, ImportReport, import_file
+from calc.importers import (NCU_COMMAND, SKIP_REASONS, ImportFormatError, ImportReport, import_file,
+                            import_files)
 from calc.kernel_table import KernelRecord, to_csv
 from calc.units import format_si
 from ui.i18n import Translator
@@ -31,6 +32,7 @@ UPLOAD_KEY = "rlx_import_file"
 DTYPE_KEY = "rlx_import_dtype"
 TENSOR_KEY = "rlx_import_tensor_k"
 DONE_KEY = "_rlx.import_done"        # signature of the last file imported
+DONE_FILES_KEY = "_rlx.import_done_files"   # signatures of the files in the uploader already imported
 RESULT_KEY = "_rlx.import_result"    # ImportOutcome of the last import (for the report)
 DISMISS_KEY = "rlx_import_dismiss"
 REPLACE_KEY = "rlx_import_replace"   # replace the example rows with the imported kernels
@@ -72,8 +74,12 @@ def _seconds_since(start: float) -> float:
 
 
 def handle_upload(data: bytes, filename: str, options: dict | None = None,
-                  progress: Callable[[float], None] | None = None) -> ImportOutcome:
-    """Import one file through :func:`calc.importers.import_file` (no widgets).
+                  progress: Callable[[float], None] | None = None,
+                  files: Sequence[tuple[bytes, str]] | None = None) -> ImportOutcome:
+    """Import one file through :func:`calc.importers.import_file` (no widgets), or, with
+    ``files`` (several (bytes, name)), all of them merged through
+    :func:`calc.importers.import_files` (an Nsight Compute metrics.csv + timing.csv by
+    kernel name); ``filename`` then names them together.
 
     ``options``: ``default_dtype``, ``tensor_flops_per_inst`` (passed through).
     Never raises: a file that cannot be imported gives an outcome with ``error`` set.
@@ -83,7 +89,7 @@ def handle_upload(data: bytes, filename: str, options: dict | None = None,
         opts["progress"] = progress
     start = time.perf_counter()
     try:
-        result = import_file(data, filename, **opts)
+        result = import_files(list(files), **opts) if files else import_file(data, filename, **opts)
     except (ImportFormatError, ValueError) as exc:
         return ImportOutcome(filename, error=str(exc) or type(exc).__name__, error_kind="format",
                              seconds=_seconds_since(start))
@@ -96,7 +102,8 @@ def handle_upload(data: bytes, filename: str, options: dict | None = None,
 
 def process_upload(session: MutableMapping[str, Any], data: bytes, filename: str,
                    options: dict, add: Callable[..., int],
-                   progress: Callable[[float], None] | None = None) -> ImportOutcome | None:
+                   progress: Callable[[float], None] | None = None,
+                   files: Sequence[tuple[bytes, str]] | None = None) -> ImportOutcome | None:
     """Import an uploaded file once: None when this exact file (name, size, SHA-1) was the
     last one processed; else import it, hand the records to ``add(records,
     source_label=...)`` (the table's :func:`ui.roofline.state.add_kernels`) on success,
@@ -105,12 +112,12 @@ def process_upload(session: MutableMapping[str, Any], data: bytes, filename: str
     sig = file_signature(data, filename)
     if session.get(DONE_KEY) == sig:
         return None
-    out = handle_upload(data, filename, options, progress)
+    out = handle_upload(data, filename, options, progress, files)
     session[DONE_KEY] = sig
     if out.ok:
         added = add(out.records, source_label=f"import:{filename}")
         out = dataclasses.replace(out, added=int(added or 0))
-        if out.format == "torch_trace":     # the Trace doctor reads the whole trace too
+        if out.format == "torch_trace" and not files:   # the Trace doctor reads the trace too
             from_roofline_import(session, data, filename, sig)
     session[RESULT_KEY] = out
     return out
@@ -263,8 +270,8 @@ def render_import_panel(ctx) -> ImportOutcome | None:
     if examples_only:
         st.checkbox(t("roofline.imp.replace_examples"), value=True, key=REPLACE_KEY,
                     help=t("roofline.imp.replace_examples_help"))
-    upload = st.file_uploader(t("roofline.imp.uploader"), type=UPLOAD_TYPES, key=UPLOAD_KEY,
-                              help=t("roofline.imp.uploader_help"))
+    uploads = st.file_uploader(t("roofline.imp.uploader"), type=UPLOAD_TYPES, key=UPLOAD_KEY,
+                               help=t("roofline.imp.uploader_help"), accept_multiple_files=True)
     uploader_note(t, UPLOAD_TYPES)
     command = _ncu_command()
     if command:
@@ -274,21 +281,32 @@ def render_import_panel(ctx) -> ImportOutcome | None:
             st.caption(t("roofline.imp.ncu_after"))
 
     done: ImportOutcome | None = None
-    if upload is None:
+    uploads = list(uploads or [])
+    if not uploads:
         st.session_state[DONE_KEY] = None     # the same file may be uploaded again later
+        st.session_state[DONE_FILES_KEY] = set()
     else:
-        data = upload.getvalue()
-        if st.session_state.get(DONE_KEY) != file_signature(data, upload.name):
-            bar = st.progress(0.0, text=t("roofline.imp.progress", file=upload.name))
+        # The files added since the last import are one import (an ncu metrics.csv +
+        # timing.csv selected together are merged by kernel name); a file already imported
+        # stays in the uploader's list but is not imported again.
+        listed = {file_signature(u.getvalue(), u.name): (u.getvalue(), u.name) for u in uploads}
+        seen = st.session_state.get(DONE_FILES_KEY, set()) & set(listed)   # removed: forgotten
+        files = [f for sig, f in listed.items() if sig not in seen]
+        st.session_state[DONE_FILES_KEY] = seen | set(listed)
+        name = " + ".join(n for _, n in files)
+        data = files[0][0] if len(files) == 1 else b"\0".join(d for d, _ in files) if files else b""
+        if files and st.session_state.get(DONE_KEY) != file_signature(data, name):
+            bar = st.progress(0.0, text=t("roofline.imp.progress", file=name))
 
             def progress(fraction: float) -> None:
                 bar.progress(min(1.0, max(0.0, float(fraction))),
-                             text=t("roofline.imp.progress", file=upload.name))
+                             text=t("roofline.imp.progress", file=name))
 
             device_name = ctx.device.name if ctx.device is not None else None
             replace = examples_only and st.session_state.get(REPLACE_KEY, True)
-            done = process_upload(st.session_state, data, upload.name, import_options(device_name),
-                                  replace_then_add if replace else state.add_kernels, progress)
+            done = process_upload(st.session_state, data, name, import_options(device_name),
+                                  replace_then_add if replace else state.add_kernels, progress,
+                                  files if len(files) > 1 else None)
             bar.empty()
             if done is not None and done.ok and done.added:
                 st.rerun()          # the table and chart show the new kernels

@@ -28,7 +28,9 @@ EN = {
                              "The file is read once; upload it again to import it again. "
                              "A kernel-table CSV has the columns name, flops, bytes, seconds, "
                              "count (bytes required); a unit goes in a cell (1.2 ms, 14 GB) or "
-                             "in the header (time (ms), bytes [GB]).",
+                             "in the header (time (ms), bytes [GB]). Several files selected "
+                             "together are one import: Nsight Compute files (a metrics.csv "
+                             "and a timing.csv) are merged by kernel name.",
     "roofline.imp.ncu_heading": "Nsight Compute: the command that collects every metric used",
     "roofline.imp.ncu_caption": "Run your program under ncu with this command (replace "
                            "python train.py with your program). It writes a long-format CSV "
@@ -130,9 +132,9 @@ EN = {
     "roofline.warn.scenario_kernels": "Only the kernels of this scenario file were imported; "
                                  "open it under “Scenario files” to restore the devices "
                                  "and settings too.",
-    "roofline.warn.time_only": "This file has only times, no memory-traffic metrics: import it "
-                          "together with the file that has them (kernels are merged by "
-                          "name).",
+    "roofline.warn.time_only": "This file has only times, no memory-traffic metrics: select it "
+                          "together with the file that has them in the uploader (both at once; "
+                          "kernels are merged by name).",
     # ---------------------------------------------------------------- view controls
     "roofline.view.top": "Highlight top N by time",
     "roofline.view.top_help": "Ring the N kernels with the most total time (0 = off). Kernels "
@@ -245,7 +247,8 @@ ZH = {
     "roofline.imp.uploader_help": "每个文件最多 25 MB（更大的 trace 请压缩成 .json.gz）。"
                              "同一个文件只读一次；想重新导入就再上传一次。"
                              "kernel 表 CSV 的列是 name、flops、bytes、seconds、count（bytes 必填）；"
-                             "单位可以写在单元格里（1.2 ms、14 GB），也可以写在表头里（time (ms)、bytes [GB]）。",
+                             "单位可以写在单元格里（1.2 ms、14 GB），也可以写在表头里（time (ms)、bytes [GB]）。"
+                             "同时选中的多个文件算一次导入：Nsight Compute 文件（metrics.csv 和 timing.csv）按 kernel 名称合并。",
     "roofline.imp.ncu_heading": "Nsight Compute：采集所需全部指标的命令",
     "roofline.imp.ncu_caption": "用这条命令在 ncu 下运行你的程序（把 python train.py 换成你的程序）。"
                            "它输出长格式 CSV，含时间、DRAM/L2/L1 字节数和 FLOP 计数器。",
@@ -321,8 +324,8 @@ ZH = {
     "roofline.warn.time_missing": "部分启动没有时间指标，其时间未计入。",
     "roofline.warn.unit_unknown": "部分指标的单位无法识别，这些值已忽略：{units}",
     "roofline.warn.scenario_kernels": "只导入了这个场景文件中的 kernel；要同时恢复设备和设置，请在「场景文件」中打开它。",
-    "roofline.warn.time_only": "这个文件只有时间，没有访存指标：请与含访存指标的文件一起导入"
-                          "（按 kernel 名称合并）。",
+    "roofline.warn.time_only": "这个文件只有时间，没有访存指标：请在上传框里把它和含访存指标的文件"
+                          "同时选中（按 kernel 名称合并）。",
     # ---------------------------------------------------------------- view controls
     "roofline.view.top": "高亮耗时前 N 个",
     "roofline.view.top_help": "给总时间最多的 N 个 kernel 加圈（0 = 关闭）。没有时间的 kernel 不会被高亮。",
