@@ -439,8 +439,9 @@ class Relative:
     Training: ``ratio`` = days ÷ baseline days, ``delta`` = days − baseline days,
     ``cost_ratio`` / ``cost_delta`` likewise (None without both prices).
     Serving: ``ratio`` = per-user tokens/s ÷ baseline's (at the stated efficiencies),
-    ``delta`` = total tokens/s − baseline's, ``cost_ratio`` / ``cost_delta`` of the cost
-    per million tokens.
+    ``delta`` = per-user tokens/s − baseline's (the same quantity as the ratio; it was the
+    total tokens/s, so a CSV's ratio and delta spoke of two things), ``cost_ratio`` /
+    ``cost_delta`` of the cost per million tokens.
     """
     ratio: float
     delta: float
@@ -461,7 +462,7 @@ def relative(result, baseline) -> Optional[Relative]:
     else:
         a, b = result.per_user_at_eff, baseline.per_user_at_eff
         ca, cb = result.cost_per_m_at_eff, baseline.cost_per_m_at_eff
-    delta = a - b if isinstance(result, TrainingResult) else result.total_at_eff - baseline.total_at_eff
+    delta = a - b
     both = ca is not None and cb is not None
     return Relative(a / b, delta, (ca / cb) if both and cb > 0 else None,
                     (ca - cb) if both else None)

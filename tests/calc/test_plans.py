@@ -2,6 +2,7 @@
 share token, the plans file and the CSV.  Expected numbers by hand (seed chapter 04 and
 the datasheets in hardware.toml), never from the code under test.
 """
+import dataclasses
 import csv
 import io
 import math
@@ -61,6 +62,14 @@ def test_baseline_ratios_seed():
     # different kinds and errors are not compared
     serving = evaluate(default_plans()[2], DEV)
     assert relative(serving, b) is None and relative("bad", b) is None
+    # serving: the ratio and the delta are of the same quantity, tokens/s per user (here a
+    # memory-bound decode on half the bandwidth)
+    p = default_plans()[2]
+    fast = evaluate(p, DEV)
+    slow = evaluate(p, {**DEV, p.device: dataclasses.replace(DEV[p.device], mem_bw=DEV[p.device].mem_bw / 2)})
+    rel = relative(slow, fast)
+    assert rel.delta == pytest.approx(slow.per_user_at_eff - fast.per_user_at_eff, rel=1e-12)
+    assert rel.ratio == pytest.approx(slow.per_user_at_eff / fast.per_user_at_eff, rel=1e-12)
 
 
 def test_serving_plan_without_kv_reproduces_143_tok_s_kind():

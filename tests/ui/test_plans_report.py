@@ -161,3 +161,35 @@ def test_plans_columns_are_as_wide_as_their_text():
         assert widths[c] >= min(need, MAX_COLUMN_PX), (c, widths[c], need)
     # a CJK character is wider than a Latin one
     assert text_px("方案") > text_px("ab")
+
+
+def _failed_baseline_script():
+    import streamlit as st
+
+    from calc.hardware import load_hardware
+    from calc.plans import PlanTable, default_plans, evaluate_all
+    from ui.i18n import translator
+    from ui.plans import tables
+
+    plans = [p for p in default_plans() if p.kind == "training"][:2]
+    bad = plans[0].__class__(**{**plans[0].__dict__, "device": "no-such-gpu"})
+    table = PlanTable(plans=(bad, plans[1]), baseline=0)
+    devices = load_hardware()
+    results = evaluate_all(table.plans, devices)
+    tables.render_tables(translator(st.session_state.get("lang", "en")), table, results, devices, "")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_baseline_that_fails_is_named_as_failing_not_as_another_kind(lang):
+    from streamlit.testing.v1 import AppTest
+    from ui.i18n import CATALOGS
+    at = AppTest.from_function(_failed_baseline_script)
+    at.session_state["lang"] = lang
+    at.run()
+    assert not at.exception
+    cat = CATALOGS[lang]
+    captions = [c.value for c in at.caption]
+    head = cat["plans.baseline_failed"].split("{name}")[0]
+    other = cat["plans.baseline_other_kind"].split("{kind}")[0]
+    assert any(head in c for c in captions), captions
+    assert not any(other in c for c in captions)

@@ -43,8 +43,13 @@ def _baseline_caption(t: Translator, table: PlanTable, results: Sequence, cls, k
         st.caption(t("plans.no_baseline"))
         return
     base = results[table.baseline] if table.baseline < len(results) else None
+    same_kind = table.baseline < len(table.plans) and table.plans[table.baseline].kind == kind
     if isinstance(base, cls):
         st.caption(t("plans.baseline_caption", name=plan_label(t, table, table.baseline, results)))
+    elif same_kind and isinstance(base, str):
+        # the baseline is of this kind but could not be evaluated: say that, not "another kind"
+        st.caption(t("plans.baseline_failed", name=plan_label(t, table, table.baseline, results),
+                     error=base[:200]))
     else:
         other = table.plans[table.baseline].kind
         st.caption(t("plans.baseline_other_kind", kind=t(f"plans.kind.{other}").lower()))

@@ -19,6 +19,8 @@ EN = {
     "plans.baseline_other_kind": "The baseline is a {kind} plan; mark a plan of this kind as the "
                                  "baseline to see relative numbers here.",
     "plans.no_baseline": "No baseline: mark a plan as the baseline to see × and Δ columns.",
+    "plans.baseline_failed": "The baseline, {name}, cannot be evaluated ({error}): the × and Δ "
+                             "columns stay empty until it is fixed or another plan is the baseline.",
     "plans.row_error": "Plan “{name}” cannot be computed: {message}",
     "plans.col.name": "Plan",
     "plans.col.setup": "Setup",
@@ -262,6 +264,7 @@ ZH = {
     "plans.baseline_caption": "相对列把每个方案与同类的基线方案（★）比较：{name}。",
     "plans.baseline_other_kind": "当前基线是{kind}方案；把本类中的一个方案设为基线，才会显示相对数字。",
     "plans.no_baseline": "没有基线：把一个方案设为基线，就会显示 × 和 Δ 列。",
+    "plans.baseline_failed": "基线方案 {name} 无法计算（{error}）：在修好它或改设其他方案为基线之前，× 和 Δ 列为空。",
     "plans.row_error": "方案“{name}”无法计算：{message}",
     "plans.col.name": "方案",
     "plans.col.setup": "配置",
