@@ -22,6 +22,7 @@ from .notes import NotesInLanguages, in_language
 __all__ = [
     "PRECISIONS",
     "FLOAT_PRECISIONS",
+    "rate_unit",
     "SPARSE_PRECISIONS",
     "SPARSE_HEADLINE_FACTOR",
     "SPARSE_MATCH",
@@ -39,6 +40,13 @@ PRECISIONS = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")
 """Precision names, in the order peaks are kept (int8 is integer ops/s)."""
 
 FLOAT_PRECISIONS = tuple(p for p in PRECISIONS if p != "int8")
+
+
+def rate_unit(precision: str) -> str:
+    """The unit of a peak of ``precision``: "OP/s" for integer math (INT8 counts operations,
+    not floating-point ones: NVIDIA's datasheets give "INT8 Tensor Core 624 TOPS"), else
+    "FLOP/s".  The number is the same; only the label changes."""
+    return "FLOP/s" if precision in FLOAT_PRECISIONS else "OP/s"
 
 SPARSE_HEADLINE_FACTOR = 2.0
 """A 2:4-sparse headline over the dense peak: two of every four weights are zero and

@@ -14,7 +14,7 @@ from typing import Mapping, Sequence
 
 import streamlit as st
 
-from calc.hardware import Accelerator, HardwareFileError, custom_accelerator, load_hardware
+from calc.hardware import Accelerator, HardwareFileError, custom_accelerator, load_hardware, rate_unit
 from calc.models import ModelArch
 from calc.roofline import ridge_point
 from calc.units import format_binary_bytes, format_si
@@ -180,13 +180,15 @@ def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
     if peak_flops is None or mem_bw is None:
         sb.warning(t("common.custom_incomplete"))
         return
+    unit = rate_unit(precision)              # INT8 peaks are OP/s (datasheets: TOPS)
     rows = [
         (t("common.fact.peak", precision=t(f"common.prec.{precision}")),
-         format_si(peak_flops, "FLOP/s")),
+         format_si(peak_flops, unit)),
         (t("common.fact.bw"), format_si(mem_bw, "B/s")),
     ]
     if show_ridge:
-        rows.append((t("common.fact.ridge"), format_si(ridge_point(peak_flops, mem_bw), "FLOP/B")))
+        rows.append((t("common.fact.ridge"), format_si(ridge_point(peak_flops, mem_bw),
+                                                       unit.replace("/s", "/B"))))
     if device is not None and device.memory_bytes:
         mem = device.memory_bytes
         rows.append((t("common.fact.memory"),
@@ -195,8 +197,8 @@ def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
     sb.markdown("\n".join("- " + t("common.fact.row", name=name, value=value) for name, value in rows))
     sparse = device.sparse_headline_flops(precision) if device is not None else None
     if sparse is not None:
-        sb.caption(t("common.sparse_caption", sparse=format_si(sparse, "FLOP/s"),
-                     dense=format_si(peak_flops, "FLOP/s"),
+        sb.caption(t("common.sparse_caption", sparse=format_si(sparse, unit),
+                     dense=format_si(peak_flops, unit),
                      precision=t(f"common.prec.{precision}")))
     device_notes = device.notes_for(getattr(t, "lang", "en")) if device is not None else ""
     if device_notes:

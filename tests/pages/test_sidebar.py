@@ -42,3 +42,12 @@ def test_memory_fact_is_binary(lang):
     at = run_home(lang=lang)
     facts = "\n".join(m.value for m in at.sidebar.markdown)
     assert "80 GiB" in facts and "85.9 GB" in facts
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_int8_peak_is_in_operations_not_flops(lang):
+    # A100 80GB SXM: INT8 Tensor Core 624 TOPS dense (NVIDIA datasheet; hardware.toml), an
+    # integer rate: OP/s, and its ridge 624e12 / 2.039e12 = 306 OP/B
+    at = run_home(lang=lang, device="a100-80gb-sxm", precision="int8")
+    facts = "\n".join(m.value for m in at.sidebar.markdown)
+    assert "624 TOP/s" in facts and "306 OP/B" in facts and "FLOP/s" not in facts
