@@ -245,17 +245,26 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
     n_prefill = max(int(math.ceil(p.ratio - 1e-9)), 1)
     unit_gpus = int(r.tp + n_prefill * pr.tp)
     ttft = p.ttft_seconds
-    if request_rate is not None and stable:      # the unit's prefill instances queue the rate
+    batch, tpot, tps_gpu, rps, kv_gpu = B, p.tpot_seconds, p.tokens_per_s_per_gpu, p.decode_requests_per_s, \
+        p.kv_bytes_per_gpu
+    if request_rate is not None and stable:
+        # the unit carries the rate, not its capacity: the prefill instances queue it (M/D/c),
+        # the decode instance runs the batch Little's law puts on its curve (as aggregated),
+        # and the unit's whole GPUs share rate · osl
         ttft = prefill_pool_ttft(request_rate, n_prefill, p.prompts_per_step, p.ttft_seconds,
                                  p.prefill_requests_per_s)
         stable = math.isfinite(ttft)
-    return ServingPoint(mode=mode, device_id=dev_id, gpus=unit_gpus, tp=r.tp, prefill_tp=pr.tp, batch=B,
+        batch, _, tpot = _carrying(request_rate, B_all / (tpot_all * wl.osl), B_all, tpot_all)
+        rps, tps_gpu = float(request_rate), float(request_rate) * wl.osl / unit_gpus
+        kv_gpu = batch * p.kv_bytes_per_gpu / B
+        c, jt = _cost(tps_gpu, price_per_gpu_hour, watts_per_gpu)
+    return ServingPoint(mode=mode, device_id=dev_id, gpus=unit_gpus, tp=r.tp, prefill_tp=pr.tp, batch=batch,
                         max_batch=mem.max_seqs, ttft_seconds=ttft if stable else math.inf,
-                        tpot_seconds=p.tpot_seconds, tokens_per_s_per_gpu=p.tokens_per_s_per_gpu,
-                        tokens_per_s_per_user=p.tokens_per_s_per_user,
-                        requests_per_s=p.decode_requests_per_s, kv_bytes_per_gpu=p.kv_bytes_per_gpu,
+                        tpot_seconds=tpot, tokens_per_s_per_gpu=tps_gpu,
+                        tokens_per_s_per_user=1.0 / tpot,
+                        requests_per_s=rps, kv_bytes_per_gpu=kv_gpu,
                         weight_bytes_per_gpu=mem.weight_bytes,
-                        memory_bytes_per_gpu=mem.weight_bytes + p.kv_bytes_per_gpu, fits=p.fits,
+                        memory_bytes_per_gpu=mem.weight_bytes + kv_gpu, fits=p.fits,
                         bound=bound, ceiling_tokens_per_s_per_gpu=max(pc.tokens_per_s_per_gpu,
                                                                       p.tokens_per_s_per_gpu),
                         stable=stable, ratio=p.ratio, kv_transfer_seconds=p.kv_transfer_seconds,

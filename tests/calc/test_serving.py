@@ -864,3 +864,19 @@ def test_mtp_charges_one_layer_of_the_target_per_module():
     assert MODELS["deepseek-v3"].mtp_layers == 1               # config.json num_nextn_predict_layers
     assert mtp.weight_bytes == pytest.approx(plain.weight_bytes * (1 + 1 / 61), rel=1e-12)
     assert mtp.kv_bytes_per_seq == pytest.approx(plain.kv_bytes_per_seq * (1 + 1 / 61), rel=1e-12)
+
+
+def test_disaggregated_point_at_a_rate_reports_the_rate_not_the_capacity():
+    # one decode instance (TP 4) with its prefill instances at 2 requests/s, well below what
+    # the unit can carry: the point's throughput is the rate's (2 x 500 tokens/s over the
+    # unit's GPUs), its batch the one Little's law gives at that rate: B = rate·osl·TPOT(B)
+    arch, dev = MODELS["qwen3-32b"], DEVICES["h100-sxm"]
+    kw = dict(device=dev, gpus=4, weights="fp8", kv_dtype="fp8", isl=4000, osl=500,
+              mode="disaggregated", prefill_gpus=1)
+    sp = serving_point(arch, request_rate=2.0, **kw)
+    assert sp.stable and sp.requests_per_s == 2.0
+    assert sp.tokens_per_s_per_gpu == pytest.approx(2.0 * 500 / sp.gpus, rel=1e-12)
+    assert sp.batch == pytest.approx(2.0 * 500 * sp.tpot_seconds, rel=1e-3)
+    assert sp.tokens_per_s_per_user == pytest.approx(1 / sp.tpot_seconds)
+    cap = serving_point(arch, concurrency=int(sp.batch) + 1, **kw)
+    assert cap.requests_per_s > 2.0          # the capacity at about that batch is more
