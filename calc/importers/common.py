@@ -20,7 +20,8 @@ Warning keys: ``flops_missing``, ``dtype_assumed``, ``conv_geometry_assumed``,
 ``no_gpu_time``, ``names_truncated``, ``time_missing``, ``unit_unknown``,
 ``scenario_kernels``, ``time_only``, ``dram_missing`` (an Nsight Compute kernel's
 bytes are its L2 or L1 traffic: no DRAM metric), ``unit_assumed`` (an Nsight Compute time
-without a unit, read in its base unit, ns).
+without a unit, read in its base unit, ns), ``last_row_short`` (a CSV's last row has fewer
+cells than its header and no line break ends the file: cut short?).
 
 Note keys (information, not a problem): ``tensor_k`` (the FLOPs per tensor instruction an
 Nsight Compute import used), ``header_units`` (CSV columns whose header names a unit).
@@ -68,6 +69,7 @@ WARNING_KEYS = (
     "time_only",
     "dram_missing",
     "unit_assumed",
+    "last_row_short",
 )
 
 

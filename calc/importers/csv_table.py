@@ -25,6 +25,15 @@ def _sniff_delimiter(first_line: str) -> str:
     return best if counts[best] > 0 else ","
 
 
+def _last_record(lines: list[str], delim: str) -> list[str]:
+    """The cells of the file's last non-blank line."""
+    last = next((ln for ln in reversed(lines) if ln.strip()), "")
+    try:
+        return next(csv.reader([last], delimiter=delim))
+    except (csv.Error, StopIteration):
+        return []
+
+
 def import_table_csv(text: str, filename: str = "table.csv", *, max_rows: int = MAX_ROWS,
                      progress=None, **_ignored) -> ImportResult:
     """Parse CSV text in the kernel-table format into an :class:`ImportResult`.
@@ -76,6 +85,12 @@ def import_table_csv(text: str, filename: str = "table.csv", *, max_rows: int = 
         raise ImportFormatError(f"{filename}: the CSV is malformed near row {len(rows) + 1} ({exc}).") from None
     rb.tick(0.3)
     rb.n_read = len(rows)
+    last = _last_record(lines, delim) if rows and not text.endswith(("\n", "\r")) else header
+    if len(last) < len(header):
+        # a file cut mid-row (a partial download, a clipped paste): its last row is short
+        rb.warn("last_row_short", f"The last row of {filename} has {len(last)} of {len(header)} "
+                "cells and the file does not end with a line break: it may be cut short.",
+                file=filename, cells=len(last), columns=len(header))
     try:
         parsed = parse_rows(rows, source=f"csv:{filename} row {{row}}", max_rows=max_rows,
                             csv_escaped=True)

@@ -75,3 +75,14 @@ def test_header_unit_of_the_wrong_kind_is_an_error_naming_the_column():
     with pytest.raises(ImportFormatError, match=r'nsys\.csv: The column "Time \(%\)" is read as '
                                                 r'"seconds", but "%" is not a unit of time'):
         import_file(b"Name,bytes,Time (%)\nk,1e6,42.0\n", "nsys.csv")
+
+
+def test_a_file_cut_mid_row_is_said():
+    # the last row stops after its bytes cell, no line break ends the file: cut short?
+    r = import_file(b"name,flops,bytes,seconds,count\na,1e9,1e6,1 ms,1\nb,2e9,3e6", "cut.csv")
+    (w,) = [w for w in r.report.warnings if w.key == "last_row_short"]
+    assert dict(w.detail) == {"file": "cut.csv", "cells": 3, "columns": 5}
+    # a complete file, or a short row followed by a line break, says nothing
+    for ok in (b"name,flops,bytes,seconds,count\na,1e9,1e6,1 ms,1",
+               b"name,flops,bytes,seconds,count\nb,2e9,3e6\n"):
+        assert not [w for w in import_file(ok, "ok.csv").report.warnings if w.key == "last_row_short"]

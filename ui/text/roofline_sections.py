@@ -119,6 +119,9 @@ EN = {
     "roofline.warn.no_gpu_time": "The trace has no GPU kernels; times are the operators' own "
                             "durations on the CPU (wall time, including launch overhead).",
     "roofline.warn.names_truncated": "Some kernel names were too long and were shortened.",
+    "roofline.warn.last_row_short": "The last row of {file} has {cells} of {columns} cells and "
+                                   "the file does not end with a line break: it may be cut short "
+                                   "(a partial download or copy). Check its last kernel.",
     "roofline.warn.unit_assumed": "{metrics}: {file} gives no unit, so the values are read in "
                                "Nsight Compute's base unit, nanoseconds (its exports print \"ns\"). "
                                "If they are in another unit, export with --print-units base.",
@@ -317,6 +320,8 @@ ZH = {
     "roofline.warn.no_gpu_time": "trace 中没有 GPU kernel；时间取算子在 CPU 上的持续时间"
                             "（墙钟时间，含启动开销）。",
     "roofline.warn.names_truncated": "部分 kernel 名称过长，已截短。",
+    "roofline.warn.last_row_short": "{file} 的最后一行只有 {cells} 个单元格（表头有 {columns} 列），"
+                                   "而且文件没有以换行结尾：可能被截断了（下载或复制不完整）。请检查最后一个 kernel。",
     "roofline.warn.unit_assumed": "{metrics}：{file} 没有给出单位，按 Nsight Compute 的基本单位纳秒读取"
                                "（它导出的文件写作 \"ns\"）。如果实际是别的单位，请用 --print-units base 导出。",
     "roofline.warn.dram_missing": "{n} 个 kernel 没有 DRAM 指标：它们的字节数取的是 {levels} 流量（不少于 DRAM 流量），"
