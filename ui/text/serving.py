@@ -268,9 +268,17 @@ EN = {
                           "instances in the ratio r_d / r_p; the KV cache crosses the network "
                           "once per GPU, on the prefill device's scale-out network (hardware.toml; "
                           "H100: 50 GB/s per GPU) at {net_eff}, plus {net_us}.",
+    "serving.how.queue": "**Queueing for the prompt slot** (requests arrive at random, Poisson "
+                         "at λ per replica): c servers of S seconds each — an aggregated replica "
+                         "is one (one prompt chunk per step, S = TTFT alone), a prefill pool of n "
+                         "instances of k prompts is n·k (S = its step). C is Erlang C; halving "
+                         "M/M/c's wait is the Allen–Cunneen rule for fixed service times, exact at "
+                         "c = 1 (Pollaczek–Khinchine). The sizing holds the TTFT target by this "
+                         "mean, so no pool runs near 100 % load; the simulator gives p90.",
     "serving.how.spec": "**Speculative decoding** (Leviathan et al. 2023): tokens per "
                         "verification pass; the pass reads the weights once and computes γ + 1 "
-                        "tokens per sequence, plus the draft.",
+                        "tokens per sequence, plus the draft, whose weights and cache come out "
+                        "of the KV budget.",
     "serving.how.cost": "**Cost and energy** (InferenceX).",
 }
 
@@ -481,7 +489,12 @@ ZH = {
     "serving.how.mix": "**聚合**（分块预填充）：一个提示词的 n 个新 token 分 n_c = ⌈n / (T − B)⌉ "
                        "块预填充；比例为 f 的步带有一块。",
     "serving.how.disagg": "**预填充/解码分离：** 预填充实例（每步 k 个提示词）与解码实例之比为 r_d / r_p；KV cache 每张卡传一次，走预填充设备的跨节点网络（hardware.toml；H100：每张卡 50 GB/s），按 {net_eff}，另加 {net_us}。",
+    "serving.how.queue": "**等待预填充槽的排队**（请求随机到达，每个副本按泊松过程以 λ 到达）：c 个服务台，"
+                         "每个用时 S 秒——聚合副本是 1 个（每步一块提示词，S 为单独的 TTFT），n 个每步 k 个提示词的"
+                         "预填充实例是 n·k 个（S 为它的一步）。C 是 Erlang C；把 M/M/c 的等待时间减半是服务时间固定时的"
+                         "Allen–Cunneen 近似，c = 1 时精确（Pollaczek–Khinchine）。规划按这个均值满足 TTFT 目标，"
+                         "所以没有哪个池接近 100% 负载；p90 见模拟器。",
     "serving.how.spec": "**投机解码**（Leviathan 等，2023）：每次验证得到的 token 数；验证一次读一遍"
-                        "权重，每个序列计算 γ + 1 个 token，另加草稿的开销。",
+                        "权重，每个序列计算 γ + 1 个 token，另加草稿的开销；草稿的权重和 KV cache 从 KV 预算中扣除。",
     "serving.how.cost": "**费用与能耗**（InferenceX）。",
 }
