@@ -41,6 +41,11 @@ Metrics used (the method of NERSC's roofline papers and Nsight Compute's own roo
   ``bytes_moved`` is DRAM when present, else L2, else L1; all levels are kept in
   ``level_bytes`` for the hierarchical view.
 
+Each record's ``precision`` is the math that did more than half of its FLOPs (FP64 / FP32
+SIMT from the SASS counters, a tensor op counter's ``src_<type>``), so an FP32 GEMM is judged
+against the FP32 roof, not the sidebar's BF16 one; "" (the sidebar's) when no format has a
+majority or the counters do not name it (half-precision SIMT, tensor instruction counts).
+
 Launches of the same kernel (name, grid, block) are aggregated with a count. A file without
 FLOP counters (common) gives records with ``flops=None`` and a ``flops_missing`` warning: the
 user enters FLOPs. Kernels without any memory metric are skipped (``no_bytes``) with their
@@ -428,6 +433,42 @@ def _tensor_op_counters(ms: dict) -> list[str]:
             if not any(o != n and n.startswith(o + "_") for o in names)]
 
 
+#: The number format a tensor op counter's source names (``sm__ops_path_tensor_src_<x>``).
+_TENSOR_SRC = {"fp16": "fp16", "bf16": "bf16", "tf32": "tf32", "fp64": "fp64", "fp8": "fp8",
+               "e4m3": "fp8", "e5m2": "fp8", "int8": "int8", "s8": "int8", "u8": "int8",
+               "fp4": "fp4", "e2m1": "fp4"}
+
+
+def _flop_shares(ms: dict) -> dict[str, float]:
+    """A kernel's counted FLOPs by the precision of the math that did them ("" = a format
+    the counters do not name: half-precision SIMT, tensor instructions counted without a
+    source type).  FP64 / FP32 SIMT from the SASS d / f counters; tensor ops from the
+    ``src_<type>`` of each op counter (``_tensor_op_counters``)."""
+    out: dict[str, float] = {}
+    for p, prec in (("d", "fp64"), ("f", "fp32"), ("h", "")):
+        a = ms.get(_SASS.format(p=p, op="add")) or 0.0
+        m = ms.get(_SASS.format(p=p, op="mul")) or 0.0
+        f = ms.get(_SASS.format(p=p, op="fma")) or 0.0
+        if a + m + f > 0:
+            out[prec] = out.get(prec, 0.0) + a + m + 2.0 * f
+    for n in _tensor_op_counters(ms):
+        src = n.split("_src_", 1)[1].split("_")[0].split(".")[0] if "_src_" in n else ""
+        prec = _TENSOR_SRC.get(src, "")
+        out[prec] = out.get(prec, 0.0) + (ms.get(n) or 0.0)
+    return out
+
+
+def kernel_precision(shares: dict[str, float]) -> str:
+    """The precision a kernel is judged at: the one that did more than half of its FLOPs
+    (an FP32 SIMT GEMM -> "fp32", an FP16 tensor-core GEMM -> "fp16"), else "" (the sidebar's:
+    mixed, or a format the counters do not name)."""
+    total = sum(shares.values())
+    if not total > 0:
+        return ""
+    prec, flops = max(shares.items(), key=lambda kv: kv[1])
+    return prec if prec and flops > 0.5 * total else ""
+
+
 def _flops(ms: dict, k_tensor: float) -> float | None:
     total = 0.0
     found = False
@@ -558,7 +599,12 @@ def _records(kernels: list[NcuKernel], rb: ReportBuilder, k_tensor: float | None
             src += f" ID {ids[0]}" + (f" (+{len(ids) - 1} more)" if len(ids) > 1 else "")
         if levels[0][0] != "dram":
             no_dram[levels[0][0]] = no_dram.get(levels[0][0], 0) + 1
-        out.append(KernelRecord(label, flops, levels[0][1], total_s, count, src[:MAX_NAME_CHARS], levels))
+        shares: dict[str, float] = {}
+        for k in ks:
+            for prec, f in _flop_shares(k.metrics).items():
+                shares[prec] = shares.get(prec, 0.0) + f * k.count
+        out.append(KernelRecord(label, flops, levels[0][1], total_s, count, src[:MAX_NAME_CHARS], levels,
+                                kernel_precision(shares)))
     if no_dram:
         n = sum(no_dram.values())
         used = "/".join(lvl.upper() for lvl in no_dram)
@@ -642,7 +688,8 @@ def merge_ncu_kernels(record_lists) -> list[KernelRecord]:
                     cur.name, cur.flops if cur.flops is not None else r.flops,
                     cur.bytes_moved, cur.seconds if cur.seconds is not None else r.seconds,
                     max(cur.count, r.count), cur.source,
-                    tuple((k, lv[k]) for k in ("dram", "l2", "l1") if k in lv))
+                    tuple((k, lv[k]) for k in ("dram", "l2", "l1") if k in lv),
+                    cur.precision or r.precision)
     return [out[n] for n in order]
 
 

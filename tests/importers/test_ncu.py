@@ -183,6 +183,27 @@ def test_tensor_op_counters_are_not_counted_twice():
     assert k.flops == 9_000
 
 
+@pytest.mark.parametrize("metrics,precision", [
+    # an FP32 SIMT GEMM: 2 x 1,000 FFMA = 2,000 of 2,010 FLOPs are FP32 -> judged at the FP32 roof
+    ([("sm__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", "1,000"),
+      ("sm__sass_thread_inst_executed_op_fadd_pred_on.sum", "inst", "10")], "fp32"),
+    ([("sm__sass_thread_inst_executed_op_dfma_pred_on.sum", "inst", "500")], "fp64"),
+    # tensor ops by their source type: 8,000 BF16 against 100 FP32 SIMT
+    ([("sm__ops_path_tensor_src_bf16_dst_fp32.sum", "", "8,000"),
+      ("sm__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", "50")], "bf16"),
+    # half FP32, half FP64: no majority -> the sidebar's precision
+    ([("sm__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", "100"),
+      ("sm__sass_thread_inst_executed_op_dfma_pred_on.sum", "inst", "100")], ""),
+    # tensor instructions without a source type: unknown
+    ([("sm__inst_executed_pipe_tensor.sum", "inst", "10")], ""),
+])
+def test_each_kernel_is_judged_at_the_precision_that_did_its_flops(metrics, precision):
+    text = HEADER + long_rows(0, "k", [("gpu__time_duration.sum", "ns", "1000"),
+                                       ("dram__bytes.sum", "byte", "1e6"), *metrics])
+    (k,) = import_file(text.encode(), "p.csv", tensor_flops_per_inst=4096).kernels
+    assert k.precision == precision
+
+
 def test_time_from_cycles():
     text = HEADER + long_rows(0, "k", [
         ("sm__cycles_elapsed.avg", "cycle", "2,000"),
