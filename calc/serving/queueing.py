@@ -27,19 +27,39 @@ import math
 
 import numpy as np
 
-__all__ = ["erlang_c", "mdc_wait_seconds", "MAX_UTILISATION"]
+__all__ = ["erlang_c", "mdc_wait_seconds", "MAX_UTILISATION", "MAX_EXACT_SERVERS"]
 
 MAX_UTILISATION = 1.0
 """ρ at or above which the queue grows without bound (the wait is inf)."""
 
 
+MAX_EXACT_SERVERS = 2000
+"""Up to this many servers Erlang C is computed exactly (the Erlang B recursion, O(c));
+beyond it by Halfin & Whitt's many-server limit, O(1), so a rate of 10^30 requests/s (a
+typed extreme) sizes at once instead of looping 10^29 times."""
+
+
 def erlang_c(servers: int, offered: float | np.ndarray) -> np.ndarray:
     """Probability that a Poisson arrival waits, M/M/c with c = ``servers`` and offered load
-    ``offered`` = λ·S erlangs (array-valued); 1 where offered >= servers.  Dimensionless."""
+    ``offered`` = λ·S erlangs (array-valued); 1 where offered >= servers.  Dimensionless.
+
+    c <= MAX_EXACT_SERVERS: exact, B_k = a·B_{k−1} / (k + a·B_{k−1}), C = c·B_c / (c − a(1 − B_c)).
+    Beyond: Halfin & Whitt (1981, Operations Research 29(3), "Heavy-traffic limits for queues
+    with many exponential servers"), C ≈ 1 / (1 + β·Φ(β)/φ(β)) with β = (c − a)/√a, within
+    0.003 of the exact probability at 2,001 servers (tests/calc/test_serving.py), closer beyond.
+    """
     c = int(servers)
     if c < 1:
         raise ValueError(f"servers must be a whole number >= 1, got {servers!r}")
     a = np.asarray(offered, dtype=float)
+    if c > MAX_EXACT_SERVERS:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            beta = (c - a) / np.sqrt(np.maximum(a, 1e-300))
+            cdf = 0.5 * (1.0 + np.vectorize(math.erf, otypes=[float])(beta / math.sqrt(2.0)))
+            pdf = np.exp(-0.5 * beta * beta) / math.sqrt(2.0 * math.pi)
+            pw = 1.0 / (1.0 + beta * cdf / pdf)
+        pw = np.where(beta > 37.0, 0.0, np.nan_to_num(pw, nan=0.0))   # φ(37) underflows: no wait
+        return np.where(a >= c, 1.0, np.clip(pw, 0.0, 1.0))
     b = np.ones_like(a)
     for k in range(1, c + 1):
         b = a * b / (k + a * b)

@@ -880,3 +880,24 @@ def test_disaggregated_point_at_a_rate_reports_the_rate_not_the_capacity():
     assert sp.tokens_per_s_per_user == pytest.approx(1 / sp.tpot_seconds)
     cap = serving_point(arch, concurrency=int(sp.batch) + 1, **kw)
     assert cap.requests_per_s > 2.0          # the capacity at about that batch is more
+
+
+def test_erlang_c_beyond_the_exact_range_is_halfin_whitt_close_to_exact():
+    from calc.serving.queueing import MAX_EXACT_SERVERS, erlang_c
+    c = MAX_EXACT_SERVERS + 1
+    for rho in (0.5, 0.9, 0.97, 0.99, 0.999):
+        a = rho * c
+        b = 1.0
+        for k in range(1, c + 1):                  # the exact Erlang B recursion, here
+            b = a * b / (k + a * b)
+        exact = c * b / (c - a * (1 - b))
+        assert abs(float(erlang_c(c, a)) - exact) < 0.003
+
+
+def test_an_extreme_rate_sizes_at_once():
+    # 10^30 requests/s (a typed extreme the rate field accepts): ~10^29 prefill instances;
+    # the M/D/c wait is O(1) per evaluation beyond MAX_EXACT_SERVERS, so this returns
+    dep = size_deployment(MODELS["qwen3-32b"], device=DEVICES["h100-sxm"], weights="fp8",
+                          kv_dtype="fp8", isl=4000, osl=500, request_rate=1e30, ttft_target=1.0,
+                          tpot_target=0.05)
+    assert dep.best is not None and dep.best.gpus > 1e28
