@@ -186,3 +186,15 @@ def test_an_unmeetable_target_is_named_with_the_fastest_any_candidate_reaches(la
     f = comp.fastest()
     assert f.tpot_seconds > 405e9 / 8 / 3.35e12 and f.tpot_candidate.tp == 8
     assert format_si(f.tpot_seconds, "s") in w.value
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_simulator_says_when_it_is_not_the_answers_layout(lang):
+    # Qwen3 32B at the defaults: the answer is disaggregated (fewer GPUs), the simulator runs
+    # the best aggregated replica; the page says so
+    at = open_app_page(PAGE, lang, timeout=120, model="qwen3-32b")
+    assert not at.exception
+    cat = CATALOGS[lang]
+    assert metric(at, "serving.metric.gpus")
+    head = cat["serving.sim_not_answer"].split("{mode}")[1][:15]
+    assert any(head in c.value for c in at.caption)

@@ -47,6 +47,10 @@ def render_queueing(ctx, arch, comp, inp) -> None:
         return
     st.markdown(t("serving.sim_intro", device=dev.name_for(ctx.lang), prec=best.precision.upper(), tp=tp,
                   n=N_REQUESTS))
+    answer = comp.best
+    if answer is not None and answer.option.mode != "aggregated":
+        # the simulator runs one replica's continuous batching: say it is not the answer's layout
+        st.caption(t("serving.sim_not_answer", mode=t(f"serving.mode.{answer.option.mode}").lower()))
     fig = rate_figure(t, cap, sweep, ttft_target=inp.ttft_target, tpot_target=inp.tpot_target)
     st.plotly_chart(fig, config=ctx.chart_config("serving_rate"), key="serving_rate")
     st.caption(t("serving.sim_caption"))

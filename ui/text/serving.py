@@ -242,6 +242,9 @@ EN = {
     "serving.sim_intro": "One replica of {device}, {prec}, TP{tp}, simulated with {n} requests per "
                          "rate (Poisson arrivals, iteration-level scheduling with the token budget "
                          "and the KV limit).",
+    "serving.sim_not_answer": "The answer above is {mode}; the simulator runs one aggregated replica "
+                              "(the best aggregated layout of the table), so its curves are that "
+                              "layout's, not the answer's.",
     "serving.sim_caption": "TTFT includes the queueing; beyond the capacity (dotted line) the queue "
                            "grows without bound. Dashed lines: the targets.",
     "serving.rate_fig.title": "Simulated TTFT and TPOT against the request rate (one replica)",
@@ -469,6 +472,8 @@ ZH = {
                             "请调小 **离散程度**、缩短 **提示词长度（token）**，或给每个副本更多 GPU。",
     "serving.sim_intro": "{device}、{prec}、TP{tp} 的一个副本，每个速率模拟 {n} 个请求（泊松到达，"
                          "按 token 预算和 KV 上限逐步调度）。",
+    "serving.sim_not_answer": "上面的答案是{mode}；模拟器运行的是一个聚合副本（表中最好的聚合布局），"
+                              "所以这些曲线属于那个布局，不是答案的布局。",
     "serving.sim_caption": "TTFT 含排队；超过容量（点线）后队列无限增长。虚线：目标。",
     "serving.rate_fig.title": "模拟的 TTFT 与 TPOT 随请求速率的变化（一个副本）",
     "serving.rate_fig.x": "请求/秒",
