@@ -46,7 +46,7 @@ def rate_unit(precision: str) -> str:
     """The unit of a peak of ``precision``: "OP/s" for integer math (INT8 counts operations,
     not floating-point ones: NVIDIA's datasheets give "INT8 Tensor Core 624 TOPS"), else
     "FLOP/s".  The number is the same; only the label changes."""
-    return "FLOP/s" if precision in FLOAT_PRECISIONS else "OP/s"
+    return "OP/s" if precision == "int8" else "FLOP/s"
 
 SPARSE_HEADLINE_FACTOR = 2.0
 """A 2:4-sparse headline over the dense peak: two of every four weights are zero and

@@ -35,8 +35,8 @@ scenario.render_link_note(ctx, parse.kernels)
 # No valid custom peak/bandwidth: no chart and no results, but the table, the builder and
 # the sections below stay usable (a scenario file can fix the device).
 analysis = results.analyze(parse, ctx.peak_flops, ctx.mem_bw,
-                           dict(ctx.device.peaks) if ctx.device is not None else None) \
-    if ctx.ready else None
+                           dict(ctx.device.peaks) if ctx.device is not None else None,
+                           ctx.precision) if ctx.ready else None
 with chart_box:
     chart.render_chart(ctx, analysis)
     why_link(t, 1)

@@ -36,7 +36,8 @@ def model_calculator() -> None:
                           act_bytes_per_elem=bytes_per_param(step.act),
                           kv_bytes_per_elem=bytes_per_param(step.kv),
                           tp=step.tp, flash=step.flash)
-    analysis = roofline_results.analyze(roofline_state.parsed(), ctx.peak_flops, ctx.mem_bw) \
+    analysis = roofline_results.analyze(roofline_state.parsed(), ctx.peak_flops, ctx.mem_bw,
+                                        precision=ctx.precision) \
         if step.overlay else None
     with right:
         results.render_totals(ctx, ops, step)

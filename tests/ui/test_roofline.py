@@ -408,3 +408,22 @@ def test_shown_percentage_never_reads_across_its_verdict(lang, seconds, shown, v
     assert str(a.placement.verdict[0]) == verdict
     assert shown in R.sentence(translator(lang), a, 0)
     assert verdict_decimals(0.6996) == 2 and verdict_decimals(0.80) == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_int8_kernel_reads_in_operations(lang):
+    # an INT8 GEMM 4096^3 (2 x 4096^3 = 1.374e11 ops) in 0.5 ms on the A100's INT8 roof
+    # (624 TOPS dense): 275 TOP/s achieved; a BF16 row beside it keeps FLOP/s
+    from calc.kernel_table import TableParse
+    d = DEVICES["a100-80gb-sxm"]
+    ks = [KernelRecord("igemm", 2 * 4096**3, 3 * 4096**2, 0.5e-3, 1, "t", (), "int8"),
+          KernelRecord("gemm", 2 * 4096**3, 6 * 4096**2, 1.0e-3, 1, "t", (), "bf16")]
+    a = R.analyze(TableParse(kernels=ks, row_index=[0, 1]), d.peak_flops("bf16"), d.mem_bw,
+                  peaks={p: d.peak_flops(p) for p in d.precisions}, precision="bf16")
+    t = translator(lang)
+    s0, s1 = R.sentence(t, a, 0), R.sentence(t, a, 1)
+    assert "275 TOP/s" in s0 and "FLOP/s" not in s0 and "OP/B" in s0
+    assert "137 TFLOP/s" in s1
+    frame = R.results_frame(t, a)
+    achieved = frame[t("roofline.r.achieved")].tolist()
+    assert achieved[0] == "275 TOP/s" and achieved[1] == "137 TFLOP/s"

@@ -17,6 +17,7 @@ from calc.roofline import (ABOVE_ROOF_FRACTION, NEAR_ROOF_FRACTION, KernelPlacem
                            verdict_decimals,
                            conv_algorithm_cause,
                            place_kernels, ridge_point)
+from calc.hardware import rate_unit
 from calc.units import format_percent, format_si, format_si_many, is_absurd_fraction
 from ui.formula import Formula, formula, si
 from ui.frame import how_computed
@@ -50,9 +51,21 @@ class Analysis:
     no_flops: tuple[KernelRecord, ...]
     peak_flops: float
     mem_bw: float
+    precision: str = ""           # the sidebar's: what a kernel without its own is judged at
 
     def __len__(self) -> int:
         return len(self.names)
+
+    @property
+    def integer_ops(self) -> np.ndarray:
+        """True where a kernel's math is integer (INT8): its rates read OP/s, not FLOP/s
+        (calc.hardware.rate_unit)."""
+        return np.array([rate_unit(k.precision or self.precision) == "OP/s" for k in self.kernels],
+                        dtype=bool)
+
+    def rate_unit(self, i: int) -> str:
+        """FLOP/s, or OP/s for an INT8 kernel."""
+        return rate_unit(self.kernels[i].precision or self.precision)
 
     @property
     def measured(self) -> np.ndarray:
@@ -60,7 +73,7 @@ class Analysis:
 
 
 def analyze(parse: TableParse, peak_flops: float, mem_bw: float,
-            peaks: dict | None = None) -> Analysis:
+            peaks: dict | None = None, precision: str = "") -> Analysis:
     """Place every kernel with known FLOPs on the roofline of (peak_flops, mem_bw).
 
     ``peaks`` (precision -> FLOP/s, the sidebar device's): a kernel whose ``precision`` the
@@ -106,7 +119,7 @@ def analyze(parse: TableParse, peak_flops: float, mem_bw: float,
                                      empty, empty, np.zeros(0, dtype=object), empty)
         floor = empty
     return Analysis(ks, [k.name for k in ks], flops, nbytes, secs, rows, placement, floor,
-                    no_flops, float(peak_flops), float(mem_bw))
+                    no_flops, float(peak_flops), float(mem_bw), precision)
 
 
 def order_by_time(a: Analysis) -> np.ndarray:
@@ -135,10 +148,11 @@ def sentence(t: Translator, a: Analysis, i: int) -> str:
                    bytes=format_si(float(a.bytes_moved[i]), "B"),
                    bw=format_si(a.mem_bw, "B/s"), floor=format_si(float(a.floor[i]), "s"))]
     else:
+        unit = a.rate_unit(i)            # OP/s for an INT8 kernel
         parts = [t("roofline.s.head", row=int(a.rows[i]), name=md_escape(a.names[i]),
                    bound=t(f"fig.bound.{bound}"),
-                   intensity=format_si(float(p.intensity[i]), "FLOP/B"),
-                   ceiling=format_si(float(p.attainable_flops[i]), "FLOP/s"),
+                   intensity=format_si(float(p.intensity[i]), unit.replace("/s", "/B")),
+                   ceiling=format_si(float(p.attainable_flops[i]), unit),
                    floor=format_si(float(a.floor[i]), "s"))]
     if not a.measured[i]:
         parts.append(t("roofline.s.unmeasured_zero" if zero else "roofline.s.unmeasured"))
@@ -151,7 +165,7 @@ def sentence(t: Translator, a: Analysis, i: int) -> str:
                      if verdict == "below_roof" else t(f"roofline.s.{verdict}_zero"))
     else:
         frac = float(p.fraction_of_roof[i])
-        parts.append(t("roofline.s.measured", achieved=format_si(float(p.achieved_flops[i]), "FLOP/s"),
+        parts.append(t("roofline.s.measured", achieved=format_si(float(p.achieved_flops[i]), a.rate_unit(i)),
                        pct=roof_percent(t, frac, 0), time=format_si(float(a.seconds[i]), "s")))
         verdict = str(p.verdict[i])
         if verdict == "below_roof":
@@ -184,6 +198,16 @@ def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
         return [format_si(float(v), unit) if (mask is None or m) else dash
                 for v, m in zip(values, mask if mask is not None else values)]
 
+    ops = a.integer_ops if len(a) else np.zeros(0, dtype=bool)
+
+    def rate(values: np.ndarray, per: str, mask: np.ndarray | None = None) -> list[str]:
+        """FLOP/s (or FLOP/B) per row, OP/s (OP/B) on an INT8 kernel's row."""
+        flop = si(values, "FLOP" + per, mask)
+        if not ops.any():
+            return flop
+        op = si(values, "OP" + per, mask)
+        return [o if is_op else f for f, o, is_op in zip(flop, op, ops.tolist())]
+
     # Translated labels looked up once per distinct value, not once per row.
     verdict_key = np.where(measured, np.asarray(p.verdict, dtype=object), "unmeasured")
     verdict_text = {v: t(f"fig.verdict.{v}") for v in ("near_roof", "below_roof", "above_roof",
@@ -207,12 +231,12 @@ def results_frame(t: Translator, a: Analysis) -> pd.DataFrame:
         t("roofline.r.verdict"): verdict,
         t("roofline.r.fraction"): fraction,
         t("roofline.r.bound"): bound,
-        t("roofline.r.attainable"): si(p.attainable_flops, "FLOP/s"),
+        t("roofline.r.attainable"): rate(p.attainable_flops, "/s"),
         t("roofline.col.seconds"): si(a.seconds, "s", measured),
         t("roofline.r.floor"): si(a.floor, "s"),
-        t("roofline.r.achieved"): si(p.achieved_flops, "FLOP/s", measured),
+        t("roofline.r.achieved"): rate(p.achieved_flops, "/s", measured),
         t("roofline.r.achieved_bw"): si(achieved_bw, "B/s", measured),
-        t("roofline.r.intensity"): si(p.intensity, "FLOP/B"),
+        t("roofline.r.intensity"): rate(p.intensity, "/B"),
         t("roofline.col.flops"): si(a.flops, "FLOP"),
         t("roofline.col.bytes"): si(a.bytes_moved, "B"),
     })
