@@ -199,10 +199,14 @@ _BASE_TIME = 1e-9
 
 def _blank_unit_factor(metric: str, assumed: set[str]) -> float:
     """The factor of a metric whose unit cell is blank or missing: 1e-9 for a time
-    (``gpu__time_*``, recorded in ``assumed`` for the report), 32 B per sector, else 1."""
+    (``gpu__time_*``) and 1e9 for a rate (``*.per_second``, per ns in ncu's base units), both
+    recorded in ``assumed`` for the report; 32 B per sector; else 1."""
     if metric.startswith("gpu__time_"):
         assumed.add(metric)
         return _BASE_TIME
+    if metric.endswith(".per_second"):          # ncu prints a rate per ns ("cycle/nsecond")
+        assumed.add(metric)
+        return 1.0 / _BASE_TIME
     return 32.0 if "sector" in metric else 1.0
 
 
@@ -381,7 +385,8 @@ def parse_ncu_text(text: str, filename: str = "ncu.csv", *, max_rows: int | None
         if assumed_units:
             names = ", ".join(sorted(assumed_units)[:4])
             rb.warn("unit_assumed", f"{names}: no unit in {filename}; read in Nsight Compute's base "
-                    "unit, nanoseconds (its exports print \"ns\").", metrics=names, file=filename)
+                    "unit, nanoseconds (its exports print \"ns\", rates per ns).", metrics=names,
+                    file=filename)
         if unknown_units:
             rb.warn("unit_unknown", "Some metric units were not understood and those values were "
                     "ignored: " + ", ".join(sorted(repr(u) for u in unknown_units)[:8]),
@@ -434,15 +439,18 @@ def _tensor_op_counters(ms: dict) -> list[str]:
 
 
 #: The number format a tensor op counter's source names (``sm__ops_path_tensor_src_<x>``).
-_TENSOR_SRC = {"fp16": "fp16", "bf16": "bf16", "tf32": "tf32", "fp64": "fp64", "fp8": "fp8",
+#: FP64 tensor ops map to "" (the sidebar's): hardware.toml's fp64 peak is the SIMT rate (H100:
+#: 33.5 TFLOP/s), half of the FP64 tensor-core rate, so a DGEMM would read ~180 % of that roof.
+_TENSOR_SRC = {"fp16": "fp16", "bf16": "bf16", "tf32": "tf32", "fp64": "", "fp8": "fp8",
                "e4m3": "fp8", "e5m2": "fp8", "int8": "int8", "s8": "int8", "u8": "int8",
                "fp4": "fp4", "e2m1": "fp4"}
 
 
-def _flop_shares(ms: dict) -> dict[str, float]:
+def _flop_shares(ms: dict, k_tensor: float = 0.0) -> dict[str, float]:
     """A kernel's counted FLOPs by the precision of the math that did them ("" = a format
-    the counters do not name: half-precision SIMT, tensor instructions counted without a
-    source type).  FP64 / FP32 SIMT from the SASS d / f counters; tensor ops from the
+    the counters do not name: half-precision SIMT, FP64 tensor ops, tensor instructions
+    counted without a source type, at ``k_tensor`` FLOPs each as :func:`_flops` counts
+    them).  FP64 / FP32 SIMT from the SASS d / f counters; tensor ops from the
     ``src_<type>`` of each op counter (``_tensor_op_counters``)."""
     out: dict[str, float] = {}
     for p, prec in (("d", "fp64"), ("f", "fp32"), ("h", "")):
@@ -451,10 +459,16 @@ def _flop_shares(ms: dict) -> dict[str, float]:
         f = ms.get(_SASS.format(p=p, op="fma")) or 0.0
         if a + m + f > 0:
             out[prec] = out.get(prec, 0.0) + a + m + 2.0 * f
-    for n in _tensor_op_counters(ms):
+    counters = _tensor_op_counters(ms)
+    for n in counters:
         src = n.split("_src_", 1)[1].split("_")[0].split(".")[0] if "_src_" in n else ""
         prec = _TENSOR_SRC.get(src, "")
         out[prec] = out.get(prec, 0.0) + (ms.get(n) or 0.0)
+    if not counters:
+        t = _m(ms, "sm__inst_executed_pipe_tensor.sum", "sm__inst_executed_pipe_tensor_op_hmma.sum",
+               "smsp__inst_executed_pipe_tensor.sum")
+        if t:
+            out[""] = out.get("", 0.0) + k_tensor * t
     return out
 
 
@@ -574,7 +588,8 @@ def _records(kernels: list[NcuKernel], rb: ReportBuilder, k_tensor: float | None
         total_s = sum(s * k.count for s, k in zip(secs, ks) if s) or None
         if total_s is not None and any(s is None for s in secs):
             rb.warn("time_missing", "Some launches had no time metric; their time is not counted.")
-        fl = [_flops(k.metrics, _tensor_k(k, k_tensor, device_name, rb)) for k in ks]
+        ktens = [_tensor_k(k, k_tensor, device_name, rb) for k in ks]
+        fl = [_flops(k.metrics, kt) for k, kt in zip(ks, ktens)]
         flops = sum(f * k.count for f, k in zip(fl, ks)) if all(f is not None for f in fl) else None
         lv: dict[str, float] = {}
         lv_ok: dict[str, bool] = {}
@@ -600,8 +615,8 @@ def _records(kernels: list[NcuKernel], rb: ReportBuilder, k_tensor: float | None
         if levels[0][0] != "dram":
             no_dram[levels[0][0]] = no_dram.get(levels[0][0], 0) + 1
         shares: dict[str, float] = {}
-        for k in ks:
-            for prec, f in _flop_shares(k.metrics).items():
+        for k, kt in zip(ks, ktens):
+            for prec, f in _flop_shares(k.metrics, kt).items():
                 shares[prec] = shares.get(prec, 0.0) + f * k.count
         out.append(KernelRecord(label, flops, levels[0][1], total_s, count, src[:MAX_NAME_CHARS], levels,
                                 kernel_precision(shares)))

@@ -159,6 +159,17 @@ def test_raw_page_without_units_row_reads_times_in_ncus_base_unit():
     assert dict(w.detail)["metrics"] == "gpu__time_duration.sum"
 
 
+def test_raw_page_without_units_times_from_cycles_read_the_rate_per_ns():
+    # no gpu__time_* metric: time = cycles / rate; ncu's base unit of the rate is cycle/ns, so
+    # 2,000 cycles at 1.5 (per ns) is 1.333 us (was read per second: 1,333 s)
+    text = ('"ID","Kernel Name","Grid Size","Block Size","dram__bytes.sum","sm__cycles_elapsed.avg",'
+            '"sm__cycles_elapsed.avg.per_second"\n'
+            '"0","kern","(1, 1, 1)","(32, 1, 1)","4000","2000","1.5"\n')
+    r = import_file(text.encode(), "raw.csv")
+    assert r.kernels[0].seconds == pytest.approx(2000 / 1.5e9, rel=1e-12)
+    assert any(w.key == "unit_assumed" for w in r.report.warnings)
+
+
 def test_details_page_with_a_blank_time_unit():
     text = HEADER + long_rows(0, "k", [("gpu__time_duration.sum", "", "1,500"),
                                        ("dram__bytes.sum", "byte", "1e6")])
@@ -196,6 +207,12 @@ def test_tensor_op_counters_are_not_counted_twice():
       ("sm__sass_thread_inst_executed_op_dfma_pred_on.sum", "inst", "100")], ""),
     # tensor instructions without a source type: unknown
     ([("sm__inst_executed_pipe_tensor.sum", "inst", "10")], ""),
+    # ... and they count in the shares: 1e6 x 4096 tensor FLOPs against a 2,000-FLOP FP32
+    # epilogue is not an FP32 kernel (it was: the instruction FLOPs were left out)
+    ([("sm__inst_executed_pipe_tensor.sum", "inst", "1,000,000"),
+      ("sm__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", "1,000")], ""),
+    # FP64 tensor ops: hardware.toml's fp64 peak is the SIMT rate, half the tensor one
+    ([("sm__ops_path_tensor_src_fp64.sum", "", "60e9")], ""),
 ])
 def test_each_kernel_is_judged_at_the_precision_that_did_its_flops(metrics, precision):
     text = HEADER + long_rows(0, "k", [("gpu__time_duration.sum", "ns", "1000"),

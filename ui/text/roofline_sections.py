@@ -123,7 +123,8 @@ EN = {
                                    "the file does not end with a line break: it may be cut short "
                                    "(a partial download or copy). Check its last kernel.",
     "roofline.warn.unit_assumed": "{metrics}: {file} gives no unit, so the values are read in "
-                               "Nsight Compute's base unit, nanoseconds (its exports print \"ns\"). "
+                               "Nsight Compute's base unit, nanoseconds (its exports print \"ns\"; "
+                               "a rate is per nanosecond). "
                                "If they are in another unit, export with --print-units base.",
     "roofline.warn.dram_missing": "Kernels without a DRAM metric: {n}. Their bytes are {levels} "
                                "traffic, which is at least the DRAM traffic, so their intensity "
@@ -323,7 +324,7 @@ ZH = {
     "roofline.warn.last_row_short": "{file} 的最后一行只有 {cells} 个单元格（表头有 {columns} 列），"
                                    "而且文件没有以换行结尾：可能被截断了（下载或复制不完整）。请检查最后一个 kernel。",
     "roofline.warn.unit_assumed": "{metrics}：{file} 没有给出单位，按 Nsight Compute 的基本单位纳秒读取"
-                               "（它导出的文件写作 \"ns\"）。如果实际是别的单位，请用 --print-units base 导出。",
+                               "（它导出的文件写作 \"ns\"；速率按每纳秒）。如果实际是别的单位，请用 --print-units base 导出。",
     "roofline.warn.dram_missing": "{n} 个 kernel 没有 DRAM 指标：它们的字节数取的是 {levels} 流量（不少于 DRAM 流量），"
                                "所以对 HBM 屋顶的算术强度是下限。请采集 dram__bytes.sum（上面的命令会采集）。",
     "roofline.warn.time_missing": "部分启动没有时间指标，其时间未计入。",
