@@ -333,12 +333,15 @@ def unit_of(text: str) -> str:
     """The unit part of a quantity's text ("" for a plain number or expression).
 
     ``unit_of("1.2 ms") == "ms"``, ``unit_of("2*8192**3") == ""``, ``unit_of("1e-3") == ""``,
-    ``unit_of("3 毫秒") == "ms"``: the split :func:`parse_quantity` makes, so a caller can tell
-    a cell that carries its own unit from one that takes its column's (a header "time (ms)").
+    ``unit_of("3 毫秒") == "ms"``, ``unit_of("1.2k") == ""`` (a bare multiplier is no unit):
+    the split :func:`parse_quantity` makes, so a caller can tell a cell that carries its own
+    unit from one that takes its column's (a header "time (ms)": "1.2k" there is 1.2 s).
     """
     s = _english_units(unicodedata.normalize("NFKC", str(text)).translate(_TRANSLATE)).strip()
     m = _SPLIT.match(s)
-    return re.sub(r"\s+", "", m.group("unit")) if m and m.group("unit") else ""
+    unit = re.sub(r"\s+", "", m.group("unit")) if m and m.group("unit") else ""
+    # a bare multiplier ("1.2k", "5 M") scales the number; it is not a unit of its own
+    return "" if unit in _COUNT_SUFFIXES else unit
 
 
 def parse_quantity(text: Any, kind: str | None = None) -> float:

@@ -61,6 +61,13 @@ def test_header_units_scale_plain_numbers_not_cells_with_their_own_unit():
     assert '"time (ms)" (seconds x 0.001)' in dict(note.detail)["columns"]
 
 
+def test_a_bare_multiplier_in_a_cell_keeps_the_headers_unit():
+    # "1.2k" in a "time (ms)" column is 1.2 thousand milliseconds = 1.2 s (it was taken as the
+    # cell's own unit, dropping the header's: 1,200 s)
+    r = import_file(b"name,bytes,time (ms)\nk,1e6,1.2k\n", "t.csv")
+    assert r.kernels[0].seconds == pytest.approx(1.2, rel=1e-12)
+
+
 @pytest.mark.parametrize("header,seconds", [
     ("time_us", 3e-6), ("Duration (ns)", 3e-9), ("time (s)", 3.0), ("time", 3.0),
 ])
