@@ -228,6 +228,20 @@ def test_two_ncu_files_selected_together_merge_and_an_imported_one_is_not_added_
     assert _kernel_points(page) >= 1                 # the CSV's kernel, with its FLOPs
 
 
+def test_a_timing_only_ncu_file_merges_with_the_metrics_file_added_after_it(page, server):
+    # the time_only warning asks for both files; added one after the other they still merge
+    from pathlib import Path
+    data = Path(__file__).resolve().parents[1] / "data" / "ncu"
+    goto(page, server, "roofline", lang="en")
+    one = lambda n: [{"name": n, "mimeType": "text/csv", "buffer": (data / n).read_bytes()}]
+    _upload(page, "", b"", files=one("timing.csv"))
+    _upload(page, "", b"", files=one("metrics.csv"))
+    assert_no_exception(page)
+    page.get_by_role("tab", name="Import a file").click()
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    assert "Imported timing.csv + metrics.csv" in main and "2 rows added" in main, main[-2000:]
+
+
 def test_csv_download_returns_the_table(page, server):
     goto(page, server, "roofline", lang="en")
     buttons = page.locator('[data-testid="stMain"] [data-testid="stDownloadButton"]')

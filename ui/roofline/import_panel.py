@@ -289,10 +289,16 @@ def render_import_panel(ctx) -> ImportOutcome | None:
         # The files added since the last import are one import (an ncu metrics.csv +
         # timing.csv selected together are merged by kernel name); a file already imported
         # stays in the uploader's list but is not imported again.
+        # A file whose import added nothing (a timing-only ncu file, an error) is not "done":
+        # it joins the next file added, so timing.csv then metrics.csv still merge.
         listed = {file_signature(u.getvalue(), u.name): (u.getvalue(), u.name) for u in uploads}
-        seen = st.session_state.get(DONE_FILES_KEY, set()) & set(listed)   # removed: forgotten
-        files = [f for sig, f in listed.items() if sig not in seen]
-        st.session_state[DONE_FILES_KEY] = seen | set(listed)
+        before = st.session_state.get(DONE_FILES_KEY, set())
+        if before - set(listed):
+            st.session_state[DONE_KEY] = None         # a file was removed: re-adding imports it
+        seen = before & set(listed)
+        st.session_state[DONE_FILES_KEY] = seen       # removed files are forgotten
+        new_sigs = [sig for sig in listed if sig not in seen]
+        files = [listed[sig] for sig in new_sigs]
         name = " + ".join(n for _, n in files)
         data = files[0][0] if len(files) == 1 else b"\0".join(d for d, _ in files) if files else b""
         if files and st.session_state.get(DONE_KEY) != file_signature(data, name):
@@ -309,6 +315,7 @@ def render_import_panel(ctx) -> ImportOutcome | None:
                                   files if len(files) > 1 else None)
             bar.empty()
             if done is not None and done.ok and done.added:
+                st.session_state[DONE_FILES_KEY] = seen | set(new_sigs)
                 st.rerun()          # the table and chart show the new kernels
     out = st.session_state.get(RESULT_KEY)
     if isinstance(out, ImportOutcome):
