@@ -427,3 +427,8 @@ def test_an_int8_kernel_reads_in_operations(lang):
     frame = R.results_frame(t, a)
     achieved = frame[t("roofline.r.achieved")].tolist()
     assert achieved[0] == "275 TOP/s" and achieved[1] == "137 TFLOP/s"
+    # without the device's INT8 peak (the Model page passes none) the kernel is judged at the
+    # sidebar's BF16 roof, and its label says FLOP/s to match the roof it is judged against
+    b = R.analyze(TableParse(kernels=ks, row_index=[0, 1]), d.peak_flops("bf16"), d.mem_bw,
+                  precision="bf16")
+    assert "275 TFLOP/s" in R.sentence(t, b, 0)

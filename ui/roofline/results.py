@@ -52,6 +52,7 @@ class Analysis:
     peak_flops: float
     mem_bw: float
     precision: str = ""           # the sidebar's: what a kernel without its own is judged at
+    judged: tuple[str, ...] = ()  # per kernel, the precision whose roof it is judged against
 
     def __len__(self) -> int:
         return len(self.names)
@@ -60,12 +61,14 @@ class Analysis:
     def integer_ops(self) -> np.ndarray:
         """True where a kernel's math is integer (INT8): its rates read OP/s, not FLOP/s
         (calc.hardware.rate_unit)."""
-        return np.array([rate_unit(k.precision or self.precision) == "OP/s" for k in self.kernels],
-                        dtype=bool)
+        return np.array([rate_unit(p) == "OP/s" for p in self._judged()], dtype=bool)
 
     def rate_unit(self, i: int) -> str:
-        """FLOP/s, or OP/s for an INT8 kernel."""
-        return rate_unit(self.kernels[i].precision or self.precision)
+        """FLOP/s, or OP/s for a kernel judged against an INT8 roof."""
+        return rate_unit(self._judged()[i])
+
+    def _judged(self) -> tuple[str, ...]:
+        return self.judged if len(self.judged) == len(self.kernels) else (self.precision,) * len(self.kernels)
 
     @property
     def measured(self) -> np.ndarray:
@@ -87,6 +90,7 @@ def analyze(parse: TableParse, peak_flops: float, mem_bw: float,
     bytes_l: list[float] = []
     secs_l: list[float] = []
     peak_l: list[float] = []
+    judged_l: list[str] = []
     nan = float("nan")
     peaks = peaks or {}
     for k, i in zip(parse.kernels, parse.row_index):
@@ -100,7 +104,9 @@ def analyze(parse: TableParse, peak_flops: float, mem_bw: float,
         bytes_l.append(k.bytes_moved)
         s = k.seconds
         secs_l.append(nan if s is None else s)
-        peak_l.append(peaks.get(k.precision, peak_flops) if k.precision else peak_flops)
+        own = bool(k.precision) and k.precision in peaks
+        peak_l.append(peaks[k.precision] if own else peak_flops)
+        judged_l.append(k.precision if own else precision)
     no_flops = tuple(no_flops_list)
     ks = tuple(kept)
     flops = np.array(flops_l, dtype=float)
@@ -119,7 +125,7 @@ def analyze(parse: TableParse, peak_flops: float, mem_bw: float,
                                      empty, empty, np.zeros(0, dtype=object), empty)
         floor = empty
     return Analysis(ks, [k.name for k in ks], flops, nbytes, secs, rows, placement, floor,
-                    no_flops, float(peak_flops), float(mem_bw), precision)
+                    no_flops, float(peak_flops), float(mem_bw), precision, tuple(judged_l))
 
 
 def order_by_time(a: Analysis) -> np.ndarray:
