@@ -162,7 +162,9 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
     :func:`calc.serving.queueing.mdc_wait_seconds`); ``simulate=True`` runs
     :func:`calc.serving.simulate.simulate` for the percentiles.  Disaggregated:
     :func:`calc.serving.steady.disaggregated`, the unit's ceil(ratio) prefill instances
-    queueing the rate as M/D/c (:func:`calc.serving.steady.prefill_pool_ttft`).  Cost and energy when a price
+    queueing the rate as M/D/c (:func:`calc.serving.steady.prefill_pool_ttft`): one decode
+    instance's own prefill instances, so with several decode instances this TTFT is above
+    :func:`size_deployment`'s, whose prefill instances are one pool for the whole rate.  Cost and energy when a price
     (per GPU-hour) and watts per GPU are given.  ``efficiency`` None: the published
     estimate; :data:`BOUND` for the ceiling.
     """

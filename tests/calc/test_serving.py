@@ -885,13 +885,13 @@ def test_disaggregated_point_at_a_rate_reports_the_rate_not_the_capacity():
 def test_erlang_c_beyond_the_exact_range_is_halfin_whitt_close_to_exact():
     from calc.serving.queueing import MAX_EXACT_SERVERS, erlang_c
     c = MAX_EXACT_SERVERS + 1
-    for rho in (0.5, 0.9, 0.97, 0.99, 0.999):
+    for rho in (0.5, 0.9, 0.95, 0.97, 0.975, 0.98, 0.985, 0.99, 0.999):
         a = rho * c
         b = 1.0
         for k in range(1, c + 1):                  # the exact Erlang B recursion, here
             b = a * b / (k + a * b)
         exact = c * b / (c - a * (1 - b))
-        assert abs(float(erlang_c(c, a)) - exact) < 0.003
+        assert abs(float(erlang_c(c, a)) - exact) < 0.0035
 
 
 def test_an_extreme_rate_sizes_at_once():

@@ -148,14 +148,15 @@ EN = {
     "serving.answer_heading": "GPUs for the rate",
     "serving.no_layout": "No candidate meets both targets at this rate: loosen a target, add "
                          "devices, precisions or tensor-parallel sizes.",
-    "serving.no_layout.tpot": "The TPOT target {target} is below the fastest any candidate decodes, "
-                              "{best} ({cand}).",
+    "serving.no_layout.tpot": "The TPOT target {target} is below the fastest any candidate decodes "
+                              "aggregated, {best} ({cand}; a decode-only instance is a little "
+                              "faster, without the prompt chunks).",
     "serving.no_layout.ttft": "The TTFT target {target} is below the fastest first token any "
                               "candidate gives, {best} ({cand}, one prompt alone, no queueing).",
     "serving.no_layout.both": "Each target alone is within reach (TPOT {tpot}, TTFT {ttft}), but "
-                              "not both at this rate: the batches fast enough for the TPOT target "
-                              "leave the prompt slot too busy for the TTFT target. Loosen either, "
-                              "or add tensor-parallel sizes.",
+                              "not both at once: the batches fast enough for the TPOT target leave "
+                              "the prompt slot too busy, or its steps too slow, for the TTFT "
+                              "target. Loosen either, or add tensor-parallel sizes.",
     "serving.metric.gpus": "GPUs needed",
     "serving.metric.gpus_help": "Fewest GPUs of the candidates that serve the rate within both "
                                 "targets (whole replicas or pools).",
@@ -402,10 +403,10 @@ ZH = {
     "serving.kw_placeholder": "InferenceX 数字",
     "serving.answer_heading": "该速率需要的 GPU 数",
     "serving.no_layout": "在这个速率下没有候选能同时满足两个目标：放宽目标，或增加设备、精度或张量并行度。",
-    "serving.no_layout.tpot": "TPOT 目标 {target} 低于所有候选中最快的解码速度 {best}（{cand}）。",
+    "serving.no_layout.tpot": "TPOT 目标 {target} 低于所有候选以聚合方式解码的最快速度 {best}（{cand}；只做解码的实例没有提示词分块，会稍快一些）。",
     "serving.no_layout.ttft": "TTFT 目标 {target} 低于所有候选中最快的首 token 时间 {best}（{cand}，只有一个提示词、不排队时）。",
-    "serving.no_layout.both": "单看每个目标都能达到（TPOT {tpot}、TTFT {ttft}），但在这个速率下不能同时达到："
-                              "满足 TPOT 目标的批大小会让预填充槽过忙，达不到 TTFT 目标。放宽其中一个，或增加张量并行度。",
+    "serving.no_layout.both": "单看每个目标都能达到（TPOT {tpot}、TTFT {ttft}），但不能同时达到："
+                              "满足 TPOT 目标的批大小会让预填充槽过忙或每步过慢，达不到 TTFT 目标。放宽其中一个，或增加张量并行度。",
     "serving.metric.gpus": "所需 GPU 数",
     "serving.metric.gpus_help": "在两个目标之内处理该速率的候选中最少的 GPU 数（整数个副本或池）。",
     "serving.metric.cost": "每百万输出 token 费用",
