@@ -42,11 +42,12 @@ PRECISIONS = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")
 FLOAT_PRECISIONS = tuple(p for p in PRECISIONS if p != "int8")
 
 
-def rate_unit(precision: str) -> str:
+def rate_unit(precision: str, per: str = "/s") -> str:
     """The unit of a peak of ``precision``: "OP/s" for integer math (INT8 counts operations,
     not floating-point ones: NVIDIA's datasheets give "INT8 Tensor Core 624 TOPS"), else
-    "FLOP/s".  The number is the same; only the label changes."""
-    return "OP/s" if precision == "int8" else "FLOP/s"
+    "FLOP/s"; ``per="/B"`` gives the intensity's, "OP/B" or "FLOP/B".  The number is the
+    same; only the label changes."""
+    return ("OP" if precision == "int8" else "FLOP") + per
 
 SPARSE_HEADLINE_FACTOR = 2.0
 """A 2:4-sparse headline over the dense peak: two of every four weights are zero and

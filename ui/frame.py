@@ -188,7 +188,7 @@ def _device_facts(sb, t: Translator, device: Accelerator | None, precision: str,
     ]
     if show_ridge:
         rows.append((t("common.fact.ridge"), format_si(ridge_point(peak_flops, mem_bw),
-                                                       unit.replace("/s", "/B"))))
+                                                       rate_unit(precision, "/B"))))
     if device is not None and device.memory_bytes:
         mem = device.memory_bytes
         rows.append((t("common.fact.memory"),

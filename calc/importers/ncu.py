@@ -423,8 +423,13 @@ def _uses_tensor_instructions(ms: dict) -> bool:
     """True when the tensor FLOPs come from instruction counts x FLOPs per instruction."""
     if _tensor_op_counters(ms):
         return False
+    return _tensor_insts(ms) not in (None, 0.0)
+
+
+def _tensor_insts(ms: dict) -> float | None:
+    """Tensor-pipe instructions executed (the first counter present), or None."""
     return _m(ms, "sm__inst_executed_pipe_tensor.sum", "sm__inst_executed_pipe_tensor_op_hmma.sum",
-              "smsp__inst_executed_pipe_tensor.sum") not in (None, 0.0)
+              "smsp__inst_executed_pipe_tensor.sum")
 
 
 def _tensor_op_counters(ms: dict) -> list[str]:
@@ -454,21 +459,18 @@ def _flop_shares(ms: dict, k_tensor: float = 0.0) -> dict[str, float]:
     ``src_<type>`` of each op counter (``_tensor_op_counters``)."""
     out: dict[str, float] = {}
     for p, prec in (("d", "fp64"), ("f", "fp32"), ("h", "")):
-        a = ms.get(_SASS.format(p=p, op="add")) or 0.0
-        m = ms.get(_SASS.format(p=p, op="mul")) or 0.0
-        f = ms.get(_SASS.format(p=p, op="fma")) or 0.0
-        if a + m + f > 0:
+        vals = [ms.get(_SASS.format(p=p, op=op)) for op in ("add", "mul", "fma")]
+        if any(v is not None for v in vals):
+            a, m, f = (v or 0.0 for v in vals)
             out[prec] = out.get(prec, 0.0) + a + m + 2.0 * f
     counters = _tensor_op_counters(ms)
     for n in counters:
         src = n.split("_src_", 1)[1].split("_")[0].split(".")[0] if "_src_" in n else ""
         prec = _TENSOR_SRC.get(src, "")
-        out[prec] = out.get(prec, 0.0) + (ms.get(n) or 0.0)
-    if not counters:
-        t = _m(ms, "sm__inst_executed_pipe_tensor.sum", "sm__inst_executed_pipe_tensor_op_hmma.sum",
-               "smsp__inst_executed_pipe_tensor.sum")
-        if t:
-            out[""] = out.get("", 0.0) + k_tensor * t
+        out[prec] = out.get(prec, 0.0) + ms[n]
+    t = None if counters else _tensor_insts(ms)
+    if t is not None:
+        out[""] = out.get("", 0.0) + k_tensor * t
     return out
 
 
@@ -484,26 +486,12 @@ def kernel_precision(shares: dict[str, float]) -> str:
 
 
 def _flops(ms: dict, k_tensor: float) -> float | None:
-    total = 0.0
-    found = False
-    for p in "dfh":
-        a = ms.get(_SASS.format(p=p, op="add"))
-        m = ms.get(_SASS.format(p=p, op="mul"))
-        f = ms.get(_SASS.format(p=p, op="fma"))
-        if a is not None or m is not None or f is not None:
-            found = True
-            total += (a or 0.0) + (m or 0.0) + 2.0 * (f or 0.0)
-    ops = [ms[n] for n in _tensor_op_counters(ms)]
-    if ops:
-        found = True
-        total += sum(ops)
-    else:
-        t = _m(ms, "sm__inst_executed_pipe_tensor.sum", "sm__inst_executed_pipe_tensor_op_hmma.sum",
-               "smsp__inst_executed_pipe_tensor.sum")
-        if t is not None:
-            found = True
-            total += k_tensor * t
-    if not found or total < 0:
+    """The kernel's FLOPs (the module docstring's sum: SASS add + mul + 2·fma over d, f, h,
+    plus the tensor op counters, else k_tensor × tensor instructions): the sum of
+    :func:`_flop_shares`; None when no FLOP counter was collected."""
+    shares = _flop_shares(ms, k_tensor)
+    total = sum(shares.values())
+    if not shares or total < 0:
         return None
     return total        # 0 for a copy or fill kernel whose FLOP counters read 0
 

@@ -21,11 +21,10 @@ import numpy as np
 
 from .cost import cost_per_mtok, joules_per_token
 from .replica import BOUND, Efficiency, Replica, published_efficiency, replica_memory
-from .queueing import mdc_wait_seconds
 from .simulate import simulate as run_simulation
 from .speculative import SpecDecode
 from .steady import (AggregatedCurve, aggregated_curve, decode_pool, disaggregated, prefill_pool,
-                     prefill_pool_ttft)
+                     prefill_pool_ttft, prompt_slot_ttft)
 from .workload import Workload
 
 __all__ = ["DEFINITIONS", "MODES", "DEFAULT_BATCHES", "DEFAULT_TPS", "ServingPoint", "serving_point",
@@ -159,7 +158,7 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
     (never beyond the KV budget: extra requests wait, their wait is in TTFT by Little's law,
     wait = C / requests_per_s − (osl − 1)·TPOT − prefill); at a ``request_rate`` the TTFT is
     the mean with queueing for the prompt slot (M/D/1, Pollaczek–Khinchine:
-    :func:`calc.serving.queueing.mdc_wait_seconds`); ``simulate=True`` runs
+    :func:`calc.serving.steady.prompt_slot_ttft`); ``simulate=True`` runs
     :func:`calc.serving.simulate.simulate` for the percentiles.  Disaggregated:
     :func:`calc.serving.steady.disaggregated`, the unit's ceil(ratio) prefill instances
     queueing the rate as M/D/c (:func:`calc.serving.steady.prefill_pool_ttft`): one decode
@@ -198,7 +197,7 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
                 # the batch that carries the rate: Little's law on the curve (interpolated)
                 B, _, tpot, ttft = _carrying(request_rate, curve.requests_per_s, curve.batch,
                                              curve.tpot_seconds, curve.ttft_seconds)
-                ttft += float(mdc_wait_seconds(request_rate, ttft, 1))   # the prompt slot's queue
+                ttft = float(prompt_slot_ttft(ttft, request_rate))       # the prompt slot's queue
                 rps = float(request_rate)
                 stable = math.isfinite(ttft)
             else:
@@ -231,10 +230,10 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
         return ServingPoint(mode, dev_id, r.tp + pr.tp, r.tp, pr.tp, 0.0, mem.max_seqs, math.inf, math.inf,
                             0.0, 0.0, 0.0, 0.0, mem.weight_bytes, mem.weight_bytes, False, "kv", 0.0,
                             efficiency=eff.source, stable=False)
+    rps_d = B_all / (tpot_all * wl.osl)            # requests/s a decode instance carries at B
     if concurrency is not None:
         B = float(B_all[max(int(np.searchsorted(B_all, float(concurrency), side="right")) - 1, 0)])
     else:
-        rps_d = B_all / (tpot_all * wl.osl)
         ok = np.nonzero(rps_d >= request_rate)[0]
         B = float(B_all[ok[0]] if ok.size else B_all[-1])
     p = disaggregated(pr, r, wl, B, eff, token_budget, spec, ttft_target)
@@ -256,7 +255,7 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
         ttft = prefill_pool_ttft(request_rate, n_prefill, p.prompts_per_step, p.ttft_seconds,
                                  p.prefill_requests_per_s)
         stable = math.isfinite(ttft)
-        batch, _, tpot = _carrying(request_rate, B_all / (tpot_all * wl.osl), B_all, tpot_all)
+        batch, _, tpot = _carrying(request_rate, rps_d, B_all, tpot_all)
         rps, tps_gpu = float(request_rate), float(request_rate) * wl.osl / unit_gpus
         kv_gpu = batch * p.kv_bytes_per_gpu / B
         c, jt = _cost(tps_gpu, price_per_gpu_hour, watts_per_gpu)
@@ -440,7 +439,7 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             # (at most the sized point's: the curve up to i meets both targets)
             B, j, tpot, ttft = _carrying(rate / n, c.requests_per_s[:i + 1], c.batch[:i + 1],
                                          c.tpot_seconds[:i + 1], c.ttft_seconds[:i + 1])
-            ttft += float(mdc_wait_seconds(rate / n, ttft, 1))
+            ttft = float(prompt_slot_ttft(ttft, rate / n))
             opt = DeploymentOption("aggregated", n * r.tp, (PoolLayout("aggregated", r.tp, n, B),),
                                    ttft, tpot, rate * wl.osl / (n * r.tp), 1.0 / tpot, str(c.bound[j]))
             if agg is None or (opt.gpus, opt.tpot_seconds) < (agg.gpus, agg.tpot_seconds):

@@ -27,11 +27,7 @@ import math
 
 import numpy as np
 
-__all__ = ["erlang_c", "mdc_wait_seconds", "MAX_UTILISATION", "MAX_EXACT_SERVERS"]
-
-MAX_UTILISATION = 1.0
-"""ρ at or above which the queue grows without bound (the wait is inf)."""
-
+__all__ = ["erlang_c", "mdc_wait_seconds", "MAX_EXACT_SERVERS"]
 
 MAX_EXACT_SERVERS = 2000
 """Up to this many servers Erlang C is computed exactly (the Erlang B recursion, O(c));
@@ -84,5 +80,5 @@ def mdc_wait_seconds(rate: float | np.ndarray, service_seconds: float | np.ndarr
     else:
         with np.errstate(divide="ignore", invalid="ignore"):
             w = erlang_c(c, a) * s / (2.0 * (c - a))
-    w = np.where(a >= c * MAX_UTILISATION, math.inf, w)
+    w = np.where(a >= c, math.inf, w)             # the queue grows without bound
     return np.where(lam <= 0, 0.0, w)

@@ -58,7 +58,7 @@ from .speculative import SpecDecode, draft_tp
 from .workload import Workload
 
 __all__ = ["AggregatedCurve", "aggregated_curve", "DisaggregatedPoint", "prefill_pool",
-           "prefill_pool_ttft", "decode_pool", "disaggregated", "decode_pass"]
+           "prefill_pool_ttft", "prompt_slot_ttft", "decode_pool", "disaggregated", "decode_pass"]
 
 
 def decode_pass(r: Replica, batch: Any, context_len: float, eff: Efficiency,
@@ -142,7 +142,7 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
     tpot = step / E
     ttft = n_c * t1
     rps = B / (tpot * wl.osl)
-    ttft_q = ttft + mdc_wait_seconds(rps, ttft, 1)
+    ttft_q = prompt_slot_ttft(ttft, rps)
     bound = np.where(f * (t1 - t0) > 0.5 * step, np.asarray(st1.bound), np.asarray(st0.bound))
     kv_gpu = B * mem.kv_bytes_per_seq
     keep = ok
@@ -207,6 +207,14 @@ def prefill_pool(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget
     else:
         i = 0
     return int(ks[i]), float(ttft[i]), xfer, float(ks[i] / t[i])
+
+
+def prompt_slot_ttft(ttft: Any, rate: Any) -> Any:
+    """Mean TTFT (s) of an aggregated replica under Poisson arrivals at ``rate`` requests/s:
+    the no-queueing ``ttft`` (n_c prompt-chunk steps) plus the M/D/1 wait for the one prompt
+    slot it holds that long (Pollaczek–Khinchine, :func:`calc.serving.queueing.mdc_wait_seconds`).
+    Arrays or scalars; inf when the slot cannot keep up."""
+    return ttft + mdc_wait_seconds(rate, ttft, 1)
 
 
 def prefill_pool_ttft(rate: float, instances: int, prompts_per_step: int, ttft: float,

@@ -63,9 +63,9 @@ class Analysis:
         (calc.hardware.rate_unit)."""
         return np.array([rate_unit(p) == "OP/s" for p in self._judged()], dtype=bool)
 
-    def rate_unit(self, i: int) -> str:
-        """FLOP/s, or OP/s for a kernel judged against an INT8 roof."""
-        return rate_unit(self._judged()[i])
+    def rate_unit(self, i: int, per: str = "/s") -> str:
+        """FLOP/s, or OP/s for a kernel judged against an INT8 roof (``per="/B"``: its intensity's)."""
+        return rate_unit(self._judged()[i], per)
 
     def _judged(self) -> tuple[str, ...]:
         return self.judged if len(self.judged) == len(self.kernels) else (self.precision,) * len(self.kernels)
@@ -157,7 +157,7 @@ def sentence(t: Translator, a: Analysis, i: int) -> str:
         unit = a.rate_unit(i)            # OP/s for an INT8 kernel
         parts = [t("roofline.s.head", row=int(a.rows[i]), name=md_escape(a.names[i]),
                    bound=t(f"fig.bound.{bound}"),
-                   intensity=format_si(float(p.intensity[i]), unit.replace("/s", "/B")),
+                   intensity=format_si(float(p.intensity[i]), a.rate_unit(i, "/B")),
                    ceiling=format_si(float(p.attainable_flops[i]), unit),
                    floor=format_si(float(a.floor[i]), "s"))]
     if not a.measured[i]:

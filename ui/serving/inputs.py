@@ -92,7 +92,10 @@ def bound_multiselect(label: str, options: list[Any], key: str, default: tuple, 
                 v = parse(x)
             except (TypeError, ValueError):
                 v = None
-            (vals.append(v) if v in opts else ignored.append(x))
+            if v in opts:
+                vals.append(v)
+            else:
+                ignored.append(x)
         wanted = vals if vals else wanted
     if wanted is None:
         wanted = [x for x in default if x in opts]
