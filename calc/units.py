@@ -174,7 +174,8 @@ _add(["B", "byte", "bytes"], "bytes", 1.0, _BIG_BIN)
 _add(["B/s", "Bps", "byte/s", "bytes/s"], "bandwidth", 1.0, _BIG_BIN)
 _add(["FLOP", "FLOPs", "flop"], "flops", 1.0, _BIG)
 _add(["FLOP/s", "FLOPS", "flop/s", "flops", "OP/s", "OPS", "op/s", "ops"], "flop_rate", 1.0, _BIG)
-_add(["FLOP/B", "FLOP/byte", "flop/byte", "flop/B", "FLOPs/B", "FLOPs/byte"], "intensity", 1.0, _BIG)
+_add(["FLOP/B", "FLOP/byte", "flop/byte", "flop/B", "FLOPs/B", "FLOPs/byte", "OP/B", "op/B"],
+     "intensity", 1.0, _BIG)
 _add(["tok/s", "tokens/s", "token/s"], "token_rate", 1.0, _BIG)
 _add(["tok", "tokens", "token"], "count", 1.0, _BIG)
 _add(["%"], "fraction", 0.01)
@@ -426,7 +427,7 @@ def parse_quantity(text: Any, kind: str | None = None) -> float:
 _UP = [("", 1.0), ("k", 1e3), ("M", 1e6), ("G", 1e9), ("T", 1e12), ("P", 1e15), ("E", 1e18), ("Z", 1e21), ("Y", 1e24)]
 _DOWN_SECONDS = [("p", 1e-12), ("n", 1e-9), ("µ", 1e-6), ("m", 1e-3), ("", 1.0)]
 _TIME_UNITS = {"s"}
-_PLAIN_UNITS = {"FLOP/B", "FLOP/byte"}  # intensities are read as plain numbers: "2730 FLOP/B"
+_PLAIN_UNITS = {"FLOP/B", "FLOP/byte", "OP/B"}  # intensities are read as plain numbers: "2730 FLOP/B"
 
 
 def _sig(x: float, digits: int) -> str:
