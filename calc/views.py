@@ -189,6 +189,7 @@ class CompareRow:
     ratio: tuple[float, ...]
     regime: tuple[str, ...]
     slowdown: tuple[float, ...] = ()
+    precision: str = ""       # the kernel's own precision ("" : judged at each device's chosen one)
 
 
 def kernel_peaks(kernels: Sequence[Any], peak: float, peaks: Mapping[str, float] | None) -> np.ndarray:
@@ -231,7 +232,7 @@ def compare_rows(kernels: Sequence[Any], main_peak: float, main_bw: float,
                                tuple(float(a[i]) for a in atts),
                                tuple(float(r[i]) for r in ratios),
                                tuple(str(g[i]) for g in regimes),
-                               tuple(float(x[i]) for x in slows)))
+                               tuple(float(x[i]) for x in slows), k.precision or ""))
     return rows
 
 

@@ -28,7 +28,7 @@ def mfu_calculator() -> None:
     with results:
         out = mfu_results(ctx, inp, why_link)
     if out is not None:
-        how_computed(t, mfu_formulas(t, *out))
+        how_computed(t, mfu_formulas(t, *out, rate=inp.rate))
     checklist_heading(t, out[0] if out else None)
 
 

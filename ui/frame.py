@@ -19,6 +19,7 @@ from calc.models import ModelArch
 from calc.roofline import ridge_point
 from calc.units import format_binary_bytes, format_si
 from ui import timing
+from ui.figures.roofline import Roof
 from ui.formula import Formula, latex_text  # noqa: F401 - latex_text: pages import it from here
 from ui.i18n import LANG_NAMES, LANGS, Translator, translator
 from ui.model_picker import model_picker
@@ -64,6 +65,22 @@ class PageContext:
         if self.device_id == CUSTOM or self.device is None:
             return self.t("common.custom_device")
         return self.device.name_for(self.lang)
+
+    def roof_label(self) -> str:
+        """The main roof's name on every chart: "device · precision"."""
+        return f"{self.device_label()} · {self.t('common.prec.' + self.precision)}"
+
+    def roof(self, peak_flops: float | None = None, mem_bw: float | None = None) -> Roof:
+        """The sidebar's roofline (ui.figures.roofline.Roof) at its precision (an INT8 one reads
+        OP/s); ``peak_flops`` / ``mem_bw`` replace the sidebar's (a page's own model of them)."""
+        return Roof(label=self.roof_label(), precision=self.precision,
+                    peak_flops=self.peak_flops if peak_flops is None else peak_flops,
+                    mem_bw=self.mem_bw if mem_bw is None else mem_bw)
+
+    def op(self) -> str:
+        """What the sidebar precision's math counts: "FLOP", or "OP" for INT8
+        (calc.hardware.rate_unit)."""
+        return rate_unit(self.precision, "")
 
     def chart_config(self, stem: str) -> dict:
         """Plotly config whose download button names the chart and the device."""

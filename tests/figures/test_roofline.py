@@ -280,3 +280,52 @@ def test_roofline_margins_hold_the_axes_and_a_one_row_legend():
     compact = roofline_figure(t, [roof], compact=True).layout.margin
     for got, need in ((full.l, 117), (full.r, 21), (full.b, 114), (compact.l, 117), (compact.b, 67)):
         assert need <= got <= need + 10, (got, need)
+
+
+# ---- INT8 counts operations, not floating-point ones (NVIDIA: "INT8 Tensor Core 624 TOPS").
+INT8_PEAK = 624e12                 # A100 80GB SXM, INT8 dense (hardware.toml, datasheet)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_int8_roof_reads_in_operations(lang):
+    tt = translator(lang)
+    fig = roofline_figure(tt, [Roof("A100 · INT8", INT8_PEAK, BW, precision="int8")])
+    # ridge 624e12 / 2.039e12 = 306.03 OP/B; the axes, the ticks and the hovers say OP
+    labels = [a.text for a in fig.layout.annotations]
+    assert any("306 OP/B" in s for s in labels) and not any("FLOP" in s for s in labels)
+    assert "100 TOP/s" in fig.layout.yaxis.ticktext
+    assert "OP/s" in fig.layout.yaxis.title.text and "FLOP" not in fig.layout.yaxis.title.text
+    assert "OP/" in fig.layout.xaxis.title.text and "FLOP" not in fig.layout.xaxis.title.text
+    roof = next(tr for tr in fig.data if tr.name == "A100 · INT8" and tr.mode == "lines")
+    assert "624 TOP/s" in roof.hovertemplate and "306 OP/B" in roof.hovertemplate
+    ridge = next(tr for tr in fig.data if tr.name == tt("fig.ridge"))
+    assert "306 OP/B" in ridge.hovertemplate and "624 TOP/s" in ridge.hovertemplate
+
+
+def test_a_bf16_roof_beside_an_int8_one_names_both_units():
+    fig = _fig(roofs=[Roof("A100 · BF16", PEAK, BW, precision="bf16"),
+                      Roof("A100 · INT8", INT8_PEAK, BW, precision="int8", dash="dash")])
+    # the ticks carry no unit ("100T"), the titles both; the main roof's ridge 312/2.039 = 153 FLOP/B
+    assert "100T" in fig.layout.yaxis.ticktext
+    assert "FLOP/s" in fig.layout.yaxis.title.text and "OP/s" in fig.layout.yaxis.title.text
+    assert any("153 FLOP/B" in a.text for a in fig.layout.annotations)
+    assert "624 TOP/s" in _roof_trace(fig, "A100 · INT8").hovertemplate
+    assert "312 TFLOP/s" in _roof_trace(fig, "A100 · BF16").hovertemplate
+    # a BF16-only chart keeps its units on the ticks
+    assert "100 TFLOP/s" in _fig().layout.yaxis.ticktext
+
+
+def test_an_int8_kernel_hover_reads_in_operations_beside_a_bf16_one():
+    # two unmeasured GEMMs 4096^3 (1.374e11 ops, 3·4096² B: intensity 2731): one INT8, one BF16
+    f, b = np.array([2 * 4096.0**3] * 2), np.array([3 * 4096.0**2] * 2)
+    pl = place_kernels(f, b, np.array([INT8_PEAK, PEAK]), BW)
+    pts = kernel_points(t, ["igemm", "gemm"], f, b, pl, op=["OP", "FLOP"])
+    fig = _fig(pts, roofs=[Roof("A100 · BF16", PEAK, BW, precision="bf16")])
+    hovers = {tuple(tr.hovertext): tr.hovertemplate for tr in fig.data
+              if tr.mode and "markers" in tr.mode and tr.hovertext is not None}
+    # one trace each (hover templates differ by unit); ceilings 624 TOP/s and 312 TFLOP/s
+    assert set(hovers) == {("igemm",), ("gemm",)}
+    assert "OP/B" in hovers[("igemm",)] and "OP/s" in hovers[("igemm",)] and "FLOP" not in hovers[("igemm",)]
+    assert "FLOP/B" in hovers[("gemm",)] and "FLOP/s" in hovers[("gemm",)]
+    # the axes name both, the one roof drawn being BF16 and one kernel INT8
+    assert "OP/s" in fig.layout.yaxis.title.text and "FLOP/s" in fig.layout.yaxis.title.text

@@ -232,7 +232,7 @@ def test_moe_formula_text_includes_the_embedding_gather():
     arch = load_models()["gpt-oss-20b"]
     dev = load_hardware()["a100-80gb-sxm"]
     ctx = SimpleNamespace(t=translator("en"), device=dev, peak_flops=dev.peak_flops("bf16"),
-                          mem_bw=dev.mem_bw, model=arch)
+                          mem_bw=dev.mem_bw, model=arch, op=lambda: "FLOP")
     inp = DecodeInputs(arch=arch, from_model=True, weights="bf16", tp=1, batch=1, kv=True,
                        context=4096.0, kv_dtype="bf16", measured=None, prompt=None, tp_comm=False)
     r = decode_answer(ctx, inp)

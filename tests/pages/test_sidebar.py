@@ -51,3 +51,20 @@ def test_int8_peak_is_in_operations_not_flops(lang):
     at = run_home(lang=lang, device="a100-80gb-sxm", precision="int8")
     facts = "\n".join(m.value for m in at.sidebar.markdown)
     assert "624 TOP/s" in facts and "306 OP/B" in facts and "FLOP/s" not in facts
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_int8_pages_read_in_operations(lang):
+    # A100 80GB SXM at INT8 (624 TOPS dense, 2.039 TB/s): the Roofline intro's intensity-2
+    # kernel is capped at 2 x 2.039e12 = 4.078e12 ops/s -> "4.08 TOP/s"; the MFU page's peak
+    # is 624 TOP/s and its default run (6 x 7e9 x 12 000 tok/s over 8 GPUs) 63 TOP/s per GPU
+    from page_helpers import metric, open_app_page
+    at = open_app_page("pages/1_Roofline.py", lang, device="a100-80gb-sxm", precision="int8")
+    intro = "\n".join(m.value for m in at.main.markdown)
+    assert "4.08 TOP/s" in intro and "4.08 TFLOP/s" not in intro
+    at = open_app_page("pages/2_MFU.py", lang, device="a100-80gb-sxm", precision="int8")
+    assert metric(at, "mfu.metric.peak") == "624 TOP/s"
+    assert metric(at, "mfu.metric.achieved") == "63 TOP/s"
+    # at BF16 the same pages keep FLOP/s
+    at = open_app_page("pages/2_MFU.py", lang, device="a100-80gb-sxm", precision="bf16")
+    assert metric(at, "mfu.metric.peak") == "312 TFLOP/s"

@@ -22,9 +22,9 @@ from ui.roofline.view import ViewOptions, view_arrays
 from calc.kernel_table import parse_rows
 from ui.figures.roofline import MAX_TICKS, decade_ticks
 from ui.roofline import results as R
-from ui.roofline.chart import main_roof, points
+from ui.roofline.chart import points
 from ui.roofline.table import error_lines
-from ui.figures.roofline import roofline_figure
+from ui.figures.roofline import Roof, roofline_figure
 
 SAMPLE_TRACE = Path(__file__).resolve().parents[2] / "samples" / "worker0.1623143089861.pt.trace.json.gz"
 
@@ -356,7 +356,7 @@ def test_results_table_has_the_zero_flop_kernel_with_its_bandwidth():
 def test_zero_flop_point_sits_in_the_strip_at_the_left_edge():
     t = translator("en")
     a = analysis()
-    fig = roofline_figure(t, [main_roof("A100", A100_PEAK, A100_BW)], points(t, a))
+    fig = roofline_figure(t, [Roof("A100", A100_PEAK, A100_BW)], points(t, a))
     x_lo = 10 ** fig.layout.xaxis.range[0]
     xs = x_lo * 10 ** 0.15
     # SVG markers for a few kernels (WebGL only above ui.figures.roofline.GL_ABOVE)
@@ -433,3 +433,45 @@ def test_an_int8_kernel_reads_in_operations(lang):
     b = R.analyze(TableParse(kernels=ks, row_index=[0, 1]), d.peak_flops("bf16"), d.mem_bw,
                   precision="bf16")
     assert "275 TFLOP/s" in R.sentence(t, b, 0)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_how_it_is_computed_at_int8_and_its_example_kernel(lang):
+    # The example "min(P, I x B) = attainable" substitutes the sidebar's peak, so it is worked
+    # on the first kernel judged at the sidebar's precision: with a BF16 sidebar that is row 2
+    # (the BF16 GEMM), not row 1 (an INT8 GEMM judged at the 624 TOPS INT8 roof).
+    from calc.kernel_table import TableParse
+    d = DEVICES["a100-80gb-sxm"]
+    ks = [KernelRecord("igemm", 2 * 4096**3, 3 * 4096**2, 0.5e-3, 1, "t", (), "int8"),
+          KernelRecord("gemm", 2 * 4096**3, 6 * 4096**2, 1.0e-3, 1, "t", (), "bf16")]
+    peaks = {p: d.peak_flops(p) for p in d.precisions}
+    t = translator(lang)
+    a = R.analyze(TableParse(kernels=ks, row_index=[0, 1]), d.peak_flops("bf16"), d.mem_bw,
+                  peaks=peaks, precision="bf16")
+    items = R.how_items(t, a, d.peak_flops("bf16"), d.mem_bw)
+    example = items[2]
+    assert example.explanation == t("roofline.how.example", row=2)
+    # its intensity 2·4096³ / 6·4096² = 1365 FLOP/B (3 digits: 1370) is past the BF16 ridge: 312 TFLOP/s
+    assert "1370 FLOP/B" in example.latex and "312 TFLOP/s" in example.latex and "OP" not in example.latex.replace("FLOP", "")
+    # an INT8 sidebar: the peak 624 TOP/s, the ridge 624e12 / 2.039e12 = 306 OP/B, and the
+    # example is the INT8 kernel (intensity 2731 OP/B -> capped at the roof, 624 TOP/s)
+    b = R.analyze(TableParse(kernels=ks, row_index=[0, 1]), d.peak_flops("int8"), d.mem_bw,
+                  peaks=peaks, precision="int8")
+    items = R.how_items(t, b, d.peak_flops("int8"), d.mem_bw)
+    latex = " ".join(f.latex for f in items[:3])
+    assert "FLOP" not in latex and "306" in latex and "OP/B" in latex
+    assert items[2].explanation == t("roofline.how.example", row=1)
+
+
+def test_compared_int8_kernel_reads_in_operations_on_each_device():
+    # An INT8 kernel compared A100 -> H100: both devices have an INT8 peak, so both columns
+    # read OP/s; a kernel without a precision is judged at each device's chosen one.
+    from calc.views import CompareRow
+    from ui.roofline.compare import judged_unit
+    row = CompareRow("igemm", 2731.0, None, 624e12, (1979e12,), (3.17,), ("compute",), (),
+                     "int8")
+    assert judged_unit(row, {"int8": 624e12, "bf16": 312e12}, "bf16") == "OP/s"
+    assert judged_unit(row, {"bf16": 312e12}, "bf16") == "FLOP/s"       # no INT8 roof there
+    plain = CompareRow("gemm", 100.0, None, 1e14, (1e14,), (1.0,), ("memory",), ())
+    assert judged_unit(plain, {"int8": 624e12}, "int8", "/B") == "OP/B"
+    assert judged_unit(plain, {"int8": 624e12}, "bf16") == "FLOP/s"

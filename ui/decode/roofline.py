@@ -39,8 +39,7 @@ def _at_batch(t, inputs: DecodeInputs, r: DecodeReport) -> str:
 def render_roofline(ctx, inputs: DecodeInputs, r: DecodeReport) -> None:
     t = ctx.t
     st.subheader(t("decode.roofline_heading"))
-    roof = Roof(label=f"{ctx.device_label()} · {t('common.prec.' + ctx.precision)}",
-                peak_flops=ctx.peak_flops, mem_bw=ctx.mem_bw)
+    roof = ctx.roof()
     steps = [r.step_1] if inputs.batch == 1 else [r.step_1, r.step]
     names = [t("decode.step_name", batch=b) for b in ([1] if inputs.batch == 1 else [1, inputs.batch])]
     # Parameters only: the hover gives the work per weight, so moving the parameters slider
@@ -50,7 +49,7 @@ def render_roofline(ctx, inputs: DecodeInputs, r: DecodeReport) -> None:
     st.plotly_chart(fig, config=ctx.chart_config("decode_roofline"), key="decode_roofline")
     mfu1 = r.step_1.mfu
     st.markdown(t("decode.roofline_text_kv" if inputs.kv else "decode.roofline_text",
-                  intensity=f"{r.step_1.intensity:.2g}", ridge=format_si(roof.ridge, "FLOP/B"),
+                  intensity=f"{r.step_1.intensity:.2g}", ridge=format_si(roof.ridge, roof.unit("/B")),
                   mfu1=format_percent(mfu1, 2 if mfu1 < 0.01 else 1), bpp=f"{inputs.bytes_per_param:g}",
                   rule=format_percent(batch1_decode_mfu(inputs.bytes_per_param, roof.ridge), 2),
                   reach=_reach_text(t, r), at_batch=_at_batch(t, inputs, r)))

@@ -145,21 +145,21 @@ def decode_roofline_figure(t: Translator, roof: Roof, names: Sequence[str],
     f = np.asarray(flops, dtype=float)
     by = np.asarray(bytes_moved, dtype=float)
     placement = place_kernels(f, by, roof.peak_flops, roof.mem_bw)
-    points = kernel_points(t, list(names), f, by, placement)
+    points = kernel_points(t, list(names), f, by, placement, op=roof.unit(""))
     fig = roofline_figure(t, [roof], kernels=points, height=height, compact=True)
     dash = "—"
     hover = {}
     for i, name in enumerate(names):
         bound = str(placement.bound[i])
         escaped = str(name).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        common = dict(name=escaped, intensity=format_si(float(placement.intensity[i]), "FLOP/B"),
+        common = dict(name=escaped, op=roof.unit(""), intensity=format_si(float(placement.intensity[i]), roof.unit("/B")),
                       bound=t(f"fig.bound.{bound}") if bound in ("memory", "compute") else bound,
-                      attainable=format_si(float(placement.attainable_flops[i]), "FLOP/s"))
+                      attainable=format_si(float(placement.attainable_flops[i]), roof.unit()))
         if n_params:
             hover[escaped] = t("decode.fig.step_hover", flops=f"{f[i] / n_params:.4g}",
                                bytes=f"{by[i] / n_params:.4g}", **common)
         else:
-            hover[escaped] = t("fig.kernel_hover", flops=format_si(float(f[i]), "FLOP"),
+            hover[escaped] = t("fig.kernel_hover", flops=format_si(float(f[i]), roof.unit("")),
                                bytes=format_si(float(by[i]), "B"), achieved=dash, fraction=dash,
                                verdict=t("fig.verdict.unmeasured"), **common)
     for tr in fig.data:

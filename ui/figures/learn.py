@@ -65,8 +65,8 @@ def lesson_roofline_figure(t: Translator, peak_flops: float, mem_bw: float,
     layout = {
         # held margins (ui.figures.roofline): the log FLOP/s axis, the legend above
         "height": height, "margin": {"l": LOG_FLOPS_AXIS_LEFT, "r": ROOFLINE_RIGHT, "t": 40, "b": AXIS_BOTTOM},
-        "xaxis": _log_axis(t("fig.x_title"), x_lo, x_hi, ""),
-        "yaxis": _log_axis(t("fig.y_title"), y_lo, y_hi, "FLOP/s"),
+        "xaxis": _log_axis(t("fig.x_title", op="FLOP"), x_lo, x_hi, ""),
+        "yaxis": _log_axis(t("fig.y_title", op="FLOP"), y_lo, y_hi, "FLOP/s"),
         "legend": {"orientation": "h", "y": 1.08, "x": 0},
         "shapes": shapes, "hovermode": "closest",
     }

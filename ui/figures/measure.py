@@ -38,14 +38,16 @@ def comparison_roofs(t: Translator, measured: Accelerator, precision: str,
         label = t("measure.fig.measured_roof_ratio", precision=prec,
                   peak=f"{measured.peak_flops(precision) / datasheet[1] * 100:.3g} %",
                   bw=f"{measured.mem_bw / datasheet[2] * 100:.3g} %")
-    roofs = [Roof(label, measured.peak_flops(precision), measured.mem_bw, color=MEASURED_COLOR)]
+    roofs = [Roof(label, measured.peak_flops(precision), measured.mem_bw, color=MEASURED_COLOR,
+                  precision=precision)]
     if datasheet is not None:
         label, peak, bw = datasheet
         roofs.append(Roof(t("measure.fig.datasheet_roof", device=label), peak, bw,
-                          color=DATASHEET_COLOR, dash="dash"))
+                          color=DATASHEET_COLOR, dash="dash", precision=precision))
     for level, bw in measured.cache_bw.items():
         roofs.append(Roof(t("measure.fig.cache_roof", level=level.upper()), measured.peak_flops(precision),
-                          bw, color=CACHE_COLORS.get(level, MEASURED_COLOR), dash="dot"))
+                          bw, color=CACHE_COLORS.get(level, MEASURED_COLOR), dash="dot",
+                          precision=precision))
     return roofs
 
 

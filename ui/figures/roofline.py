@@ -18,6 +18,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from calc.roofline import attainable_flops, ridge_point
+from calc.hardware import rate_unit
 from calc.units import format_si
 from ui.i18n import Translator
 
@@ -88,16 +89,29 @@ def make_figure(data: list[dict[str, Any]], layout: dict[str, Any]) -> go.Figure
 
 @dataclass(frozen=True)
 class Roof:
-    """One roofline: a compute roof `peak_flops` (FLOP/s) over a slope `mem_bw` (B/s)."""
+    """One roofline: a compute roof `peak_flops` (FLOP/s; OP/s for an INT8 `precision`) over
+    a slope `mem_bw` (B/s)."""
     label: str
     peak_flops: float
     mem_bw: float
     color: str = ROOF_COLORS[0]
     dash: str = "solid"
+    precision: str = ""     # the peak's precision: "int8" labels it in OP/s, its ridge in OP/B
 
     @property
     def ridge(self) -> float:
         return ridge_point(self.peak_flops, self.mem_bw)
+
+    def unit(self, per: str = "/s") -> str:
+        """"FLOP/s" or "OP/s" (``per="/B"``: the ridge's, FLOP/B or OP/B): calc.hardware.rate_unit."""
+        return rate_unit(self.precision, per)
+
+
+def axis_op(ops: Sequence[str]) -> str | None:
+    """What the axes count, from the operations drawn ("FLOP" or "OP" each): the one of them
+    when all agree (FLOP when none), None for both (a BF16 roof beside an INT8 one)."""
+    kinds = set(ops) or {"FLOP"}
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -123,6 +137,7 @@ class KernelPoints:
     customdata: np.ndarray | None = None  # numbers the hovertemplates format, one row per kernel
     bound: np.ndarray | None = None       # "memory" / "compute" / "zero_flop" per kernel
     fraction: np.ndarray | None = None    # fraction of the roof (NaN: no time), per kernel
+    op: np.ndarray | None = None          # "FLOP" / "OP" (INT8) per kernel: its hover's unit
 
 
 def _log(v: float) -> float:
@@ -206,9 +221,9 @@ def _roof_trace(roof: Roof, x_lo: float, x_hi: float, t: Translator, main: bool)
     xs = [x_lo, min(max(roof.ridge, x_lo), x_hi), x_hi]     # the ridge kept inside the axes
     ys = [float(attainable_flops(x, roof.peak_flops, roof.mem_bw)) for x in xs]
     hover = t("fig.roof_hover", label=roof.label,
-              peak=format_si(roof.peak_flops, "FLOP/s"),
+              peak=format_si(roof.peak_flops, roof.unit()),
               bw=format_si(roof.mem_bw, "B/s"),
-              ridge=format_si(roof.ridge, "FLOP/B"))
+              ridge=format_si(roof.ridge, roof.unit("/B")))
     return {"type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": roof.label,
             "line": {"color": roof.color, "width": 3 if main else 2, "dash": roof.dash},
             "hovertemplate": hover + "<extra></extra>"}
@@ -266,13 +281,13 @@ def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints 
     data.append({
         "type": "scatter", "x": [ridge_x], "y": [main.peak_flops], "mode": "markers",
         "name": t("fig.ridge"), "marker": {"size": 11, "color": main.color, "symbol": "diamond"},
-        "hovertemplate": t("fig.ridge_hover", ridge=format_si(main.ridge, "FLOP/B"),
-                           peak=format_si(main.peak_flops, "FLOP/s")) + "<extra></extra>",
+        "hovertemplate": t("fig.ridge_hover", ridge=format_si(main.ridge, main.unit("/B")),
+                           peak=format_si(main.peak_flops, main.unit())) + "<extra></extra>",
         "showlegend": False})
     shapes.append({"type": "line", "x0": ridge_x, "x1": ridge_x, "y0": y_lo,
                    "y1": main.peak_flops, "line": {"color": main.color, "width": 1, "dash": "dot"}})
     annotations.append({"x": _log(ridge_x), "y": _log(main.peak_flops),
-                        "text": t("fig.ridge_label", ridge=format_si(main.ridge, "FLOP/B")),
+                        "text": t("fig.ridge_label", ridge=format_si(main.ridge, main.unit("/B"))),
                         "showarrow": True, "arrowhead": 0, "ax": 0, "ay": -34,
                         "font": {"size": 12 if compact else 13, "color": main.color},
                         "bgcolor": "rgba(255,255,255,0.85)"})
@@ -305,15 +320,20 @@ def roofline_figure(t: Translator, roofs: Sequence[Roof], kernels: KernelPoints 
     if kernels is not None and len(kernels.intensity):
         data += kernel_traces(t, kernels)
 
+    # The axes count what is drawn: FLOP, OP (INT8) or both (ticks "100T", both in the titles).
+    op = axis_op([r.unit("") for r in roofs] + (list(np.unique(kernels.op)) if kernels is not None
+                                                  and kernels.op is not None else []))
     x_ticks, _ = decade_ticks(x_lo, x_hi, "")
-    y_ticks, y_text = decade_ticks(y_lo, y_hi, "FLOP/s")
+    y_ticks, y_text = decade_ticks(y_lo, y_hi, op + "/s" if op else "")
+    x_title = t("fig.x_title", op=op) if op else t("fig.x_title_mixed")
+    y_title = t("fig.y_title", op=op) if op else t("fig.y_title_mixed")
     layout = {
         "shapes": shapes, "annotations": annotations,
         "xaxis": {"type": "log", "range": [_log(x_lo), _log(x_hi)], "tickvals": x_ticks,
-                  "ticktext": [_plain(v) for v in x_ticks], "title": {"text": t("fig.x_title")},
+                  "ticktext": [_plain(v) for v in x_ticks], "title": {"text": x_title},
                   "showgrid": True, "gridcolor": "#e0e0e0", "zeroline": False},
         "yaxis": {"type": "log", "range": [_log(y_lo), _log(y_hi)], "tickvals": y_ticks,
-                  "ticktext": y_text, "title": {"text": t("fig.y_title")},
+                  "ticktext": y_text, "title": {"text": y_title},
                   "showgrid": True, "gridcolor": "#e0e0e0", "zeroline": False},
         "height": height, "title": {"text": title} if title else {},
         # the legend under the plot, not above it: there it sat under the plotly toolbar
@@ -360,7 +380,8 @@ GL_ABOVE = 1000
 
 def kernel_traces(t: Translator, k: KernelPoints) -> list[dict]:
     """The kernel points as trace dicts: the dotted gap lines (one trace) and one marker
-    trace per verdict and bound (same legend entry per verdict), each with one
+    trace per verdict, bound and operation (FLOP or INT8's OP; the same legend entry per
+    verdict), each with one
     hovertemplate over numeric `customdata` and the escaped names in `hovertext`. WebGL
     (scattergl) above :data:`GL_ABOVE` points, SVG (scatter) up to it."""
     x = np.asarray(k.intensity, dtype=float)
@@ -380,7 +401,8 @@ def kernel_traces(t: Translator, k: KernelPoints) -> list[dict]:
                        "line": {"color": "rgba(90,90,90,0.45)", "width": 1, "dash": "dot"},
                        "showlegend": False, "name": t("fig.gap")})
     verdicts = np.asarray(k.verdict)
-    bounds = np.asarray(k.bound) if k.bound is not None else np.full(x.shape, "")
+    bounds = np.asarray(k.bound).astype(str) if k.bound is not None else np.full(x.shape, "")
+    ops = np.asarray(k.op).astype(str) if k.op is not None else np.full(x.shape, "FLOP")
     names = np.asarray(_escape_all(k.names), dtype=object)
     labels = np.asarray(k.labels, dtype=object) if k.labels is not None else None
     sizes = np.asarray(k.size, dtype=float) if k.size is not None else None
@@ -390,15 +412,15 @@ def kernel_traces(t: Translator, k: KernelPoints) -> list[dict]:
         if not in_verdict.any():
             continue
         first = True
-        for bound in np.unique(bounds[in_verdict]):
-            sel = in_verdict & (bounds == bound)
+        for bound, op in sorted({(str(b), str(o)) for b, o in zip(bounds[in_verdict], ops[in_verdict])}):
+            sel = in_verdict & (bounds == bound) & (ops == op)
             tr = {"type": kind, "x": x[sel], "y": y[sel], "mode": "markers",
                   "name": t(f"fig.verdict.{verdict}"), "legendgroup": verdict,
                   "showlegend": first,
                   "marker": {"color": color, "size": sizes[sel] if sizes is not None else 11,
                              "line": {"color": "white", "width": 1}, "opacity": 0.9},
                   "hovertext": names[sel],
-                  "hovertemplate": k.hover[(verdict, str(bound))] + "<extra></extra>"}
+                  "hovertemplate": k.hover[(verdict, bound, op)] + "<extra></extra>"}
             first = False
             if custom is not None:
                 tr["customdata"] = custom[sel]
@@ -427,14 +449,16 @@ _PCT = ".0%"
 def kernel_points(t: Translator, names: Sequence[str], flops: np.ndarray,
                   bytes_moved: np.ndarray, placement, *, size: np.ndarray | None = None,
                   highlight: np.ndarray | None = None, labels: Sequence[str] | None = None,
-                  light: bool = False) -> KernelPoints:
+                  light: bool = False, op: str | Sequence[str] = "FLOP") -> KernelPoints:
     """Turn `calc.roofline.place_kernels(...)` output into drawable, hoverable points.
 
     `placement` has arrays `intensity`, `attainable_flops`, `achieved_flops` (NaN where
     no time was given), `fraction_of_roof` and `verdict`, and `bound`. `labels`: short
     text drawn next to each point. `light=True` (thousands of kernels) writes a shorter
     hover (name, intensity, FLOP/s, % of roof). Vectorized: the numbers go to the chart as
-    one numeric `customdata` array, formatted by one hovertemplate per verdict and bound.
+    one numeric `customdata` array, formatted by one hovertemplate per verdict, bound and
+    `op`: what a kernel's FLOPs count, "FLOP" or "OP" (INT8, calc.hardware.rate_unit), one for
+    all or one per kernel.
     """
     intensity = np.asarray(placement.intensity, dtype=float)
     attainable = np.asarray(placement.attainable_flops, dtype=float)
@@ -452,14 +476,14 @@ def kernel_points(t: Translator, names: Sequence[str], flops: np.ndarray,
     bound = np.where(intensity == 0, "zero_flop", np.asarray(placement.bound).astype(str))
     achieved_bw = getattr(placement, "achieved_bw", None)
     bw = np.full(intensity.shape, np.nan) if achieved_bw is None else np.asarray(achieved_bw, dtype=float)
+    ops = np.full(intensity.shape, op) if isinstance(op, str) else np.asarray(op).astype(str)
     dash = "—"
-    hover: dict[tuple[str, str], str] = {}
+    hover: dict[tuple[str, str, str], str] = {}
     for v in VERDICT_COLORS:
-        for b in np.unique(bound[verdict == v]):
-            b = str(b)
+        for b, o in sorted({(str(b), str(o)) for b, o in zip(bound[verdict == v], ops[verdict == v])}):
             has_time = v != "unmeasured"
             if b == "zero_flop":
-                hover[(v, b)] = t(
+                hover[(v, b, o)] = t(
                     "fig.kernel_hover_zero", name="%{hovertext}",
                     bytes=f"%{{customdata[1]:{_SI}}}B" if not light else dash,
                     achieved=(f"%{{customdata[{1 if light else 4}]:{_SI}}}B/s" if has_time else dash),
@@ -467,17 +491,17 @@ def kernel_points(t: Translator, names: Sequence[str], flops: np.ndarray,
                     verdict=t(f"fig.verdict.{v}"))
                 continue
             if light:
-                hover[(v, b)] = t("fig.kernel_hover_light", name="%{hovertext}",
+                hover[(v, b, o)] = t("fig.kernel_hover_light", name="%{hovertext}", op=o,
                                   intensity=f"%{{x:{_PLAIN}}} ", perf=f"%{{y:{_SI}}}",
                                   fraction=f"%{{customdata[0]:{_PCT}}}" if has_time else dash)
             else:
-                hover[(v, b)] = t(
-                    "fig.kernel_hover", name="%{hovertext}",
-                    flops=f"%{{customdata[0]:{_SI}}}FLOP", bytes=f"%{{customdata[1]:{_SI}}}B",
-                    intensity=f"%{{x:{_PLAIN}}} FLOP/B",
+                hover[(v, b, o)] = t(
+                    "fig.kernel_hover", name="%{hovertext}", op=o,
+                    flops=f"%{{customdata[0]:{_SI}}}{o}", bytes=f"%{{customdata[1]:{_SI}}}B",
+                    intensity=f"%{{x:{_PLAIN}}} {o}/B",
                     bound=t(f"fig.bound.{b}") if b in ("memory", "compute") else b,
-                    attainable=f"%{{customdata[2]:{_SI}}}FLOP/s",
-                    achieved=f"%{{y:{_SI}}}FLOP/s" if has_time else dash,
+                    attainable=f"%{{customdata[2]:{_SI}}}{o}/s",
+                    achieved=f"%{{y:{_SI}}}{o}/s" if has_time else dash,
                     fraction=f"%{{customdata[3]:{_PCT}}}" if has_time else dash,
                     verdict=t(f"fig.verdict.{v}"))
     if light:
@@ -488,7 +512,7 @@ def kernel_points(t: Translator, names: Sequence[str], flops: np.ndarray,
     return KernelPoints(names=list(names), intensity=intensity, y=y, attainable=attainable,
                         measured=measured, verdict=verdict, hover=hover, size=size,
                         highlight=highlight, labels=labels, customdata=custom, bound=bound,
-                        fraction=fraction)
+                        fraction=fraction, op=ops)
 
 
 def _escape_all(names: Sequence[str]) -> list[str]:

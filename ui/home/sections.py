@@ -31,8 +31,7 @@ def render_live(ctx) -> bool:
     if not ctx.ready:
         st.warning(t("common.custom_incomplete"))
         return False
-    roof = Roof(label=f"{ctx.device_label()} · {t('common.prec.' + ctx.precision)}",
-                peak_flops=ctx.peak_flops, mem_bw=ctx.mem_bw)
+    roof = ctx.roof()
     fig = roofline_figure(t, [roof], height=380, compact=True)
     st.plotly_chart(fig, config=ctx.chart_config("roofline_home"), key="home_chart")
     ridge = ridge_point(ctx.peak_flops, ctx.mem_bw)

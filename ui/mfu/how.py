@@ -8,9 +8,10 @@ from ui.model_sections import TrainingFlops
 from ui.widgets import percent_text
 
 
-def mfu_formulas(t, rec: MeasuredMfu, tf: TrainingFlops) -> list[Formula]:
+def mfu_formulas(t, rec: MeasuredMfu, tf: TrainingFlops, rate: str = "FLOP/s") -> list[Formula]:
+    """``rate``: the peak's unit (OP/s at INT8, ui.mfu.inputs.MfuInputs.rate)."""
     shared = dict(fpt=si(rec.flops.model, "FLOP"), gpus=count(rec.n_gpus),
-                  peak=si(rec.peak_flops, "FLOP/s"))
+                  peak=si(rec.peak_flops, rate))
     tps = si(rec.tokens_per_s, "tok/s")
     return [
         *tf.formulas,
@@ -18,7 +19,7 @@ def mfu_formulas(t, rec: MeasuredMfu, tf: TrainingFlops) -> list[Formula]:
                 r"{n_{\text{GPU}} \times P_{\text{peak}}} = \frac{@fpt \times @tps}{@gpus \times @peak}"
                 r" \\ &= \frac{@achieved}{@peak} = @mfu\end{aligned}",
                 t("mfu.how.mfu"), **shared, tps=tps,
-                achieved=si(rec.achieved_flops_per_gpu, "FLOP/s"), mfu=percent_text(t, rec.mfu)),
+                achieved=si(rec.achieved_flops_per_gpu, rate), mfu=percent_text(t, rec.mfu)),
         formula(r"\text{HFU} = \frac{C^{\text{HW}}_{\text{tok}} \times \text{tok/s}}"
                 r"{n_{\text{GPU}} \times P_{\text{peak}}} = \frac{@hw \times @tps}{@gpus \times @peak}"
                 r" = @hfu", t("arch.how.hfu"), hw=si(rec.flops.hardware, "FLOP"), tps=tps,

@@ -37,6 +37,7 @@ class MfuInputs:
     causal: bool
     recompute: str
     target: float
+    rate: str = "FLOP/s"          # the peak's unit: OP/s at the sidebar's INT8 (calc.hardware.rate_unit)
 
     @property
     def core_ok(self) -> bool:
@@ -53,7 +54,7 @@ def _peak(ctx) -> Optional[float]:
     override = quantity_input(t, t("mfu.peak_override"), "peak_override", "", unit="FLOP/s",
                               kind="flop_rate", bounds=Bounds(hi=1e21), optional=True,
                               help=t("mfu.peak_override_help"),
-                              placeholder=format_si(ctx.peak_flops, "FLOP/s") if ctx.ready else "")
+                              placeholder=format_si(ctx.peak_flops, ctx.op() + "/s") if ctx.ready else "")
     if is_blank("peak_override"):
         peak = ctx.peak_flops
         source = t("mfu.peak_from_sidebar", device=ctx.device_label(),
@@ -62,11 +63,11 @@ def _peak(ctx) -> Optional[float]:
         peak, source = override, t("mfu.peak_from_override")
         if peak is not None and ctx.device is not None and \
                 ctx.device.is_sparse_headline(peak, ctx.precision):
-            st.warning(t("mfu.peak_is_sparse", peak=format_si(peak, "FLOP/s"),
-                         dense=format_si(ctx.peak_flops, "FLOP/s"), device=ctx.device_label()),
+            st.warning(t("mfu.peak_is_sparse", peak=format_si(peak, ctx.op() + "/s"),
+                         dense=format_si(ctx.peak_flops, ctx.op() + "/s"), device=ctx.device_label()),
                        icon=":material/warning:")
     if peak is not None:
-        st.caption(t("mfu.peak_used", peak=format_si(peak, "FLOP/s"), source=source))
+        st.caption(t("mfu.peak_used", peak=format_si(peak, ctx.op() + "/s"), source=source))
     return peak
 
 
@@ -120,4 +121,4 @@ def mfu_inputs(ctx) -> MfuInputs:
     return MfuInputs(model=model, n_params=n_params, tokens_per_s=tokens_per_s, n_gpus=n_gpus,
                      peak=peak, use_attn=use_attn, n_layers=n_layers, hidden=hidden, seq=seq,
                      causal=causal, recompute=recompute,
-                     target=parse_quantity(target_text, kind="fraction"))
+                     target=parse_quantity(target_text, kind="fraction"), rate=ctx.op() + "/s")

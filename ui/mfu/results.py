@@ -17,14 +17,15 @@ from ui.numbers import plural
 from ui.widgets import percent_text
 
 
-def _metrics(t, rec: MeasuredMfu, recompute: str) -> None:
+def _metrics(t, rec: MeasuredMfu, recompute: str, rate: str = "FLOP/s") -> None:
+    """The record's numbers; ``rate``: the peak's unit (OP/s at INT8)."""
     pct = lambda x: percent_text(t, x)                      # noqa: E731
     c1, c2 = st.columns(2)
     c1.metric(t("mfu.metric.mfu"), pct(rec.mfu), help=t("mfu.metric.mfu_help"))
-    c2.metric(t("mfu.metric.achieved"), format_si(rec.achieved_flops_per_gpu, "FLOP/s"),
-              help=t("mfu.metric.achieved_help", peak=format_si(rec.peak_flops, "FLOP/s")))
+    c2.metric(t("mfu.metric.achieved"), format_si(rec.achieved_flops_per_gpu, rate),
+              help=t("mfu.metric.achieved_help", peak=format_si(rec.peak_flops, rate)))
     c3, c4 = st.columns(2)
-    c4.metric(t("mfu.metric.peak"), format_si(rec.peak_flops, "FLOP/s"), help=t("mfu.metric.peak_help"))
+    c4.metric(t("mfu.metric.peak"), format_si(rec.peak_flops, rate), help=t("mfu.metric.peak_help"))
     c3.metric(t("mfu.metric.fpt"), format_si(rec.flops.model, "FLOP"), help=t("mfu.metric.fpt_help"))
     c5, c6 = st.columns(2)
     c5.metric(t("arch.metric.hfu"), pct(rec.hfu),
@@ -88,7 +89,7 @@ def mfu_results(ctx, inp: MfuInputs, why) -> Optional[tuple[MeasuredMfu, Trainin
                         n_layers=inp.n_layers, hidden=inp.hidden, seq=inp.seq, causal=inp.causal,
                         recompute=inp.recompute)
     rec = measured_mfu(tf.flops, inp.tokens_per_s, inp.n_gpus, inp.peak, target_mfu=inp.target)
-    _metrics(t, rec, inp.recompute)
+    _metrics(t, rec, inp.recompute, inp.rate)
     why(t, 3)
     if inp.model is not None:
         flops_breakdown(t, tf.flops)

@@ -3,6 +3,7 @@ operator on the device's roofline with the Roofline page's kernels beside it on 
 and names the operators for the chart and the table."""
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from calc.model_ops import ModelOps
@@ -28,14 +29,14 @@ def measured_points(t, analysis) -> KernelPoints | None:
     if analysis is None or not len(analysis):
         return None
     return kernel_points(t, analysis.names, analysis.flops, analysis.bytes_moved,
-                         analysis.placement, light=len(analysis) > 500)
+                         analysis.placement, light=len(analysis) > 500,
+                         op=np.where(analysis.integer_ops, "OP", "FLOP"))
 
 
 def render_chart(ctx, ops: ModelOps, analysis=None) -> None:
     t = ctx.t
     st.subheader(t("model.chart_heading"))
-    roof = Roof(label=f"{ctx.device_label()} · {t('common.prec.' + ctx.precision)}",
-                peak_flops=ops.peak_flops, mem_bw=ops.mem_bw)
+    roof = ctx.roof(ops.peak_flops, ops.mem_bw)
     fig = model_roofline_figure(t, roof, ops, operator_labels(t, ops), measured_points(t, analysis))
     st.plotly_chart(fig, config=ctx.chart_config("model_roofline"), key="model_roofline")
     st.caption(t("model.chart_caption"))

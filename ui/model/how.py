@@ -19,12 +19,12 @@ def render_how(ctx, ops: ModelOps, inputs: StepInputs) -> None:
     items.append(formula(
         r"F_{\text{QKV}} = @flops,\; \text{bytes} = @bytes,\; I = \frac{F}{\text{bytes}} = @i",
         t("model.how.gemm"), flops=si(qkv.flops, "FLOP"), bytes=si(qkv.bytes_moved, "B"),
-        i=text(f"{qkv.intensity:.3g} FLOP/B")))
+        i=text(f"{qkv.intensity:.3g} {ctx.op()}/B")))
     att = by_key.get("attn_fused") or by_key.get("attn_qk")
     items.append(formula(
         r"F_{\text{attn}} = @flops,\; \text{bytes} = @bytes \;(\text{KV cache } @kv),\; I = @i",
         t("model.how.attention"), flops=si(att.flops, "FLOP"), bytes=si(att.bytes_moved, "B"),
-        kv=si(att.kv_bytes, "B"), i=text(f"{att.intensity:.3g} FLOP/B")))
+        kv=si(att.kv_bytes, "B"), i=text(f"{att.intensity:.3g} {ctx.op()}/B")))
     if "experts" in by_key:
         e = by_key["experts"]
         items.append(formula(r"D = E\left(1 - \left(1 - \tfrac{k}{E}\right)^{T}\right) = @d",
@@ -32,7 +32,7 @@ def render_how(ctx, ops: ModelOps, inputs: StepInputs) -> None:
     items.append(formula(
         r"t_{\text{step}} = \sum_{\text{ops}} n_{\text{layers}} \max\left(\frac{F}{P_{\text{peak}}},"
         r"\frac{\text{bytes}}{B_{\text{mem}}}\right) = @step \quad (P = @peak,\; B = @bw)",
-        t("model.how.step"), step=si(ops.step_seconds, "s"), peak=si(ops.peak_flops, "FLOP/s"),
+        t("model.how.step"), step=si(ops.step_seconds, "s"), peak=si(ops.peak_flops, ctx.op() + "/s"),
         bw=si(ops.mem_bw, "B/s")))
     if ops.phase == "decode":
         items.append(formula(r"\text{tok/s} = \frac{B}{t_{\text{step}}} = \frac{@b}{@step} = @tps",

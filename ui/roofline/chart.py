@@ -32,11 +32,7 @@ def render_intro(ctx) -> None:
         st.warning(t("roofline.link.bad", message=link_error), icon=":material/warning:")
     if ctx.ready:
         capped = attainable_flops(INTRO_INTENSITY, ctx.peak_flops, ctx.mem_bw)
-        st.markdown(t("roofline.intro", capped=format_si(capped, "FLOP/s")))
-
-
-def main_roof(label: str, peak_flops: float, mem_bw: float) -> Roof:
-    return Roof(label=label, peak_flops=peak_flops, mem_bw=mem_bw, color=ROOF_COLORS[0])
+        st.markdown(t("roofline.intro", capped=format_si(capped, ctx.op() + "/s")))
 
 
 def precision_roofs(t: Translator, device, device_label: str, precisions: Sequence[str],
@@ -49,7 +45,8 @@ def precision_roofs(t: Translator, device, device_label: str, precisions: Sequen
         except (KeyError, ValueError):
             continue
         out.append(Roof(label=f"{device_label} · {t('common.prec.' + prec)}", peak_flops=peak,
-                        mem_bw=mem_bw, color=ROOF_COLORS[1 + j % (len(ROOF_COLORS) - 1)], dash="dash"))
+                        mem_bw=mem_bw, color=ROOF_COLORS[1 + j % (len(ROOF_COLORS) - 1)], dash="dash",
+                        precision=prec))
     return out
 
 
@@ -58,7 +55,8 @@ def points(t: Translator, a: Analysis, *, size: np.ndarray | None = None,
     """Drawable points for the chart (labels = table row numbers when few kernels)."""
     labels = [str(r) for r in a.rows] if len(a) <= 30 else None
     return kernel_points(t, a.names, a.flops, a.bytes_moved, a.placement, size=size,
-                         highlight=highlight, labels=labels, light=len(a) > LIGHT_HOVER_ABOVE)
+                         highlight=highlight, labels=labels, light=len(a) > LIGHT_HOVER_ABOVE,
+                         op=np.where(a.integer_ops, "OP", "FLOP"))
 
 
 ROOFS_KEY = "roofs"          # URL name: comma-separated precision ids
@@ -116,14 +114,13 @@ def render_chart(ctx, analysis: Analysis | None) -> None:
         with st.expander(t("roofline.view_heading")):
             view.render_view_controls(ctx)
         return
-    main_label = f"{ctx.device_label()} · {t('common.prec.' + ctx.precision)}"
-    roofs = [main_roof(main_label, ctx.peak_flops, ctx.mem_bw)]
+    roofs = [ctx.roof()]
     precisions = list(ctx.device.precisions) if ctx.device is not None else []
     chosen = roofs_selector(t, precisions, ctx.precision)
     roofs.extend(precision_roofs(t, ctx.device, ctx.device_label(), chosen, ctx.mem_bw))
     roofs.extend(compare.compare_roofs(ctx))
     hier_opts = hierarchy.current_options()
-    roofs.extend(hierarchy.hierarchy_roofs(t, ctx.peak_flops, hier_opts))
+    roofs.extend(hierarchy.hierarchy_roofs(t, ctx.peak_flops, hier_opts, ctx.precision))
     shown = analysis
     size = highlight = None
     if len(analysis):
@@ -134,7 +131,8 @@ def render_chart(ctx, analysis: Analysis | None) -> None:
     pts = points(t, shown, size=size, highlight=highlight) if len(shown) else None
     fig = roofline_figure(t, roofs, pts, height=600)
     if hier_opts.enabled:
-        hierarchy.add_hierarchy(fig, t, shown.kernels, ctx.peak_flops, ctx.mem_bw)
+        hierarchy.add_hierarchy(fig, t, shown.kernels, ctx.peak_flops, ctx.mem_bw,
+                                precision=ctx.precision)
     st.plotly_chart(fig, config=ctx.chart_config("roofline"), key="roofline_chart")
     labelled = pts is not None and pts.labels is not None
     st.caption((t("roofline.chart_labels") + " " if labelled else "") + t("roofline.chart_caption"))

@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import streamlit as st
 
-from calc.hardware import Accelerator
+from calc.hardware import Accelerator, rate_unit
 from calc.kernel_table import KernelRecord
 from calc.units import format_si
 from calc.views import CompareRow, compare_rows, time_shares
@@ -128,8 +128,12 @@ def device_label(t: Translator, dev: Accelerator, precision: str) -> str:
     return f"{dev.name_for(t.lang)} · {t(f'common.prec.{precision}')}"
 
 
-def main_label(ctx) -> str:
-    return f"{ctx.device_label()} · {ctx.t(f'common.prec.{ctx.precision}')}"
+def judged_unit(row: CompareRow, peaks, precision: str, per: str = "/s") -> str:
+    """A compared kernel's rate unit on one device: OP/s where it is judged at INT8 (its own
+    precision where the device has that peak, else the device's chosen ``precision``: the
+    rule of calc.views.kernel_peaks), else FLOP/s."""
+    own = row.precision if row.precision and row.precision in (peaks or {}) else ""
+    return rate_unit(own or precision, per)
 
 
 def compare_roofs(ctx) -> list:
@@ -139,7 +143,7 @@ def compare_roofs(ctx) -> list:
         roofs.append(Roof(label=device_label(ctx.t, c.device, c.precision),
                           peak_flops=c.peak_flops, mem_bw=c.device.mem_bw,
                           color=COMPARE_COLORS[i % len(COMPARE_COLORS)],
-                          dash=COMPARE_DASH[i % len(COMPARE_DASH)]))
+                          dash=COMPARE_DASH[i % len(COMPARE_DASH)], precision=c.precision))
     return roofs
 
 
@@ -209,11 +213,12 @@ def render_compare_section(ctx, kernels: Sequence[KernelRecord] = ()) -> list[Co
     if not ctx.ready:
         st.warning(t("common.custom_incomplete"))
         return chosen
+    main_peaks = dict(ctx.device.peaks) if ctx.device is not None else None
     rows = compare_rows(kernels, ctx.peak_flops, ctx.mem_bw,
                         [(c.peak_flops, c.device.mem_bw) for c in chosen],
-                        main_peaks=dict(ctx.device.peaks) if ctx.device is not None else None,
+                        main_peaks=main_peaks,
                         others_peaks=[dict(c.device.peaks) for c in chosen])
-    src = main_label(ctx)
+    src = ctx.roof_label()
     dst = [device_label(t, c.device, c.precision) for c in chosen]
     if not rows:
         st.caption(t("roofline.cmp.no_kernels"))
@@ -221,10 +226,13 @@ def render_compare_section(ctx, kernels: Sequence[KernelRecord] = ()) -> list[Co
     table = []
     for r in rows:
         row = {t("roofline.cmp.col.kernel"): r.name,
-               t("roofline.cmp.col.intensity"): format_si(r.intensity, "FLOP/B"),
-               t("roofline.cmp.col.attainable", device=src): format_si(r.attainable_main, "FLOP/s")}
-        for j, label in enumerate(dst):
-            row[t("roofline.cmp.col.attainable", device=label)] = format_si(r.attainable[j], "FLOP/s")
+               t("roofline.cmp.col.intensity"): format_si(
+                   r.intensity, judged_unit(r, main_peaks, ctx.precision, "/B")),
+               t("roofline.cmp.col.attainable", device=src): format_si(
+                   r.attainable_main, judged_unit(r, main_peaks, ctx.precision))}
+        for j, (label, c) in enumerate(zip(dst, chosen)):
+            row[t("roofline.cmp.col.attainable", device=label)] = format_si(
+                r.attainable[j], judged_unit(r, c.device.peaks, c.precision))
             row[t("roofline.cmp.col.ratio", device=label)] = f"{r.ratio[j]:.2f}×"
             row[t("roofline.cmp.col.regime", device=label)] = t(f"roofline.cmp.regime.{r.regime[j]}")
         table.append(row)

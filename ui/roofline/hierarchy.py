@@ -20,6 +20,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+from calc.hardware import rate_unit
 from calc.kernel_table import KernelRecord
 from calc.units import MIN_MAGNITUDE, QuantityError, format_si, parse_quantity
 from calc.views import level_points
@@ -150,9 +151,11 @@ def render_hierarchy_controls(ctx, kernels: Sequence[KernelRecord] = ()) -> Hier
     return HierarchyOptions(bool(enabled), l2, l1)
 
 
-def hierarchy_roofs(t: Translator, peak_flops: float | None, options: HierarchyOptions):
+def hierarchy_roofs(t: Translator, peak_flops: float | None, options: HierarchyOptions,
+                    precision: str = ""):
     """Extra roofs (ui.figures.roofline.Roof) for the entered L2/L1 ceilings, under the
-    main compute roof ``peak_flops``. Empty when no ceiling is entered or no peak known."""
+    main compute roof ``peak_flops`` (of ``precision``). Empty when no ceiling is entered or
+    no peak known."""
     if not peak_flops:
         return []
     roofs = []
@@ -161,7 +164,7 @@ def hierarchy_roofs(t: Translator, peak_flops: float | None, options: HierarchyO
             color, dash = CEILING_STYLE[level]
             roofs.append(Roof(label=t(f"roofline.hier.roof.{level}", bw=format_si(bw, "B/s")),
                               peak_flops=float(peak_flops), mem_bw=float(bw), color=color,
-                              dash=dash))
+                              dash=dash, precision=precision))
     return roofs
 
 
@@ -170,10 +173,12 @@ def _escape(text: str) -> str:
 
 
 def hierarchy_traces(t: Translator, kernels: Sequence[KernelRecord], peak_flops: float,
-                     mem_bw: float, mask: np.ndarray | None = None) -> list:
+                     mem_bw: float, mask: np.ndarray | None = None, precision: str = "") -> list:
     """Plotly traces of the hierarchical view: one WebGL marker trace per memory level and
     one line trace joining each kernel's points. ``mask`` (bool per kernel) keeps only
-    some kernels (e.g. the name filter). Empty when no kernel has level bytes and FLOPs."""
+    some kernels (e.g. the name filter). Empty when no kernel has level bytes and FLOPs.
+    A hover's rates read OP/s for integer math (the kernel's own precision, else
+    ``precision``, the sidebar's: calc.hardware.rate_unit)."""
     ks = list(kernels)
     if mask is not None:
         keep = np.asarray(mask, dtype=bool)
@@ -204,8 +209,9 @@ def hierarchy_traces(t: Translator, kernels: Sequence[KernelRecord], peak_flops:
         label = _level_label(t, level)
         hover = [
             t("roofline.hier.hover", name=_escape(ks[int(i)].name), level=label,
-              bytes=format_si(float(b), "B"), intensity=format_si(float(x), "FLOP/B"),
-              flops=format_si(float(y), "FLOP/s"))
+              bytes=format_si(float(b), "B"),
+              intensity=format_si(float(x), rate_unit(ks[int(i)].precision or precision, "/B")),
+              flops=format_si(float(y), rate_unit(ks[int(i)].precision or precision)))
             for i, b, x, y in zip(pts.kernel[sel], pts.bytes[sel], pts.intensity[sel], pts.y[sel])
         ]
         traces.append(go.Scattergl(
@@ -225,10 +231,11 @@ def _level_label(t: Translator, level: str) -> str:
 
 
 def add_hierarchy(fig: go.Figure, t: Translator, kernels: Sequence[KernelRecord],
-                  peak_flops: float, mem_bw: float, mask: np.ndarray | None = None) -> int:
+                  peak_flops: float, mem_bw: float, mask: np.ndarray | None = None,
+                  precision: str = "") -> int:
     """Add :func:`hierarchy_traces` to a roofline figure and widen its x axis (with decade
     ticks) so every level point is visible. Returns the number of traces added."""
-    traces = hierarchy_traces(t, kernels, peak_flops, mem_bw, mask)
+    traces = hierarchy_traces(t, kernels, peak_flops, mem_bw, mask, precision)
     if not traces:
         return 0
     fig.add_traces(traces)

@@ -61,13 +61,14 @@ class Analysis:
     def integer_ops(self) -> np.ndarray:
         """True where a kernel's math is integer (INT8): its rates read OP/s, not FLOP/s
         (calc.hardware.rate_unit)."""
-        return np.array([rate_unit(p) == "OP/s" for p in self._judged()], dtype=bool)
+        return np.array([rate_unit(p) == "OP/s" for p in self.judged_precisions()], dtype=bool)
 
     def rate_unit(self, i: int, per: str = "/s") -> str:
         """FLOP/s, or OP/s for a kernel judged against an INT8 roof (``per="/B"``: its intensity's)."""
-        return rate_unit(self._judged()[i], per)
+        return rate_unit(self.judged_precisions()[i], per)
 
-    def _judged(self) -> tuple[str, ...]:
+    def judged_precisions(self) -> tuple[str, ...]:
+        """Per kernel, the precision whose roof it is judged against."""
         return self.judged if len(self.judged) == len(self.kernels) else (self.precision,) * len(self.kernels)
 
     @property
@@ -324,24 +325,27 @@ def render_downloads(t: Translator, parse: TableParse, a: Analysis, stem: str) -
 
 
 def how_items(t: Translator, a: Analysis, peak: float, bw: float) -> list[Formula]:
-    """The formulas with the selected device's numbers (and the first kernel's) substituted."""
-    P, B = si(peak, "FLOP/s"), si(bw, "B/s")
+    """The formulas with the selected device's numbers (and those of the first kernel judged
+    at its precision, whose ceiling is this peak's) substituted; INT8 in OP/s and OP/B."""
+    P, B = si(peak, rate_unit(a.precision)), si(bw, "B/s")
     items = [
         formula(r"P_{\text{attainable}} = \min\left(P_{\text{peak}},\; I \times B\right)"
                 r" = \min\left(@peak,\; I \times @bw\right)",
                 t("roofline.how.attainable"), peak=P, bw=B),
         formula(r"I_{\text{ridge}} = \frac{P_{\text{peak}}}{B} = \frac{@peak}{@bw} = @ridge",
-                t("roofline.how.ridge"), peak=P, bw=B, ridge=si(ridge_point(peak, bw), "FLOP/B")),
+                t("roofline.how.ridge"), peak=P, bw=B,
+                ridge=si(ridge_point(peak, bw), rate_unit(a.precision, "/B"))),
     ]
-    if len(a):
-        i = 0
+    at_peak = [j for j, p in enumerate(a.judged_precisions()) if p == a.precision]
+    if at_peak:
+        i = at_peak[0]
         items.append(formula(
             r"I = \frac{@flops}{@bytes} = @intensity,\quad"
             r" \min\left(@peak,\; @intensity \times @bw\right) = @attainable",
             t("roofline.how.example", row=int(a.rows[i])),
-            flops=si(a.flops[i], "FLOP"), bytes=si(a.bytes_moved[i], "B"),
-            intensity=si(a.placement.intensity[i], "FLOP/B"), peak=P, bw=B,
-            attainable=si(a.placement.attainable_flops[i], "FLOP/s")))
+            flops=si(a.flops[i], a.rate_unit(i, "")), bytes=si(a.bytes_moved[i], "B"),
+            intensity=si(a.placement.intensity[i], a.rate_unit(i, "/B")), peak=P, bw=B,
+            attainable=si(a.placement.attainable_flops[i], a.rate_unit(i))))
     # The words inside the formula are the page's language ("of roof" stayed English).
     items.append(formula(
         r"t_{\min} = \max\left(\frac{F}{P_{\text{peak}}},\; \frac{@bytes}{B}\right),\qquad"

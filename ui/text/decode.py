@@ -141,7 +141,7 @@ EN = {
     "decode.fig.max_fit": "largest batch that fits: {batch}",
     "decode.fig.none_fit": "nothing fits in memory",
     "decode.fig.current_hover": "batch {batch}: {tps}",
-    "decode.fig.step_hover": "<b>{name}</b><br>Per weight: {flops} FLOP, {bytes} B read"
+    "decode.fig.step_hover": "<b>{name}</b><br>Per weight: {flops} {op}, {bytes} B read"
                              "<br>Intensity: {intensity}<br>Bound: {bound}<br>Attainable: {attainable}"
                              "<br>The step's totals (× the parameter count): “How this is computed”",
     "decode.fig.knee": "knee ≈ {batch}",
@@ -265,7 +265,7 @@ ZH = {
     "decode.fig.max_fit": "显存最多放得下的批大小：{batch}",
     "decode.fig.none_fit": "显存里什么都放不下",
     "decode.fig.current_hover": "批大小 {batch}：{tps}",
-    "decode.fig.step_hover": "<b>{name}</b><br>每个权重：{flops} FLOP，读 {bytes} B<br>算术强度：{intensity}<br>瓶颈："
+    "decode.fig.step_hover": "<b>{name}</b><br>每个权重：{flops} {op}，读 {bytes} B<br>算术强度：{intensity}<br>瓶颈："
                              "{bound}<br>可达性能：{attainable}<br>这一步的总量（× 参数量）：见「计算过程」",
     "decode.fig.knee": "临界批大小 ≈ {batch}",
     "decode.fig.free_zone": "这一段批处理几乎免费",

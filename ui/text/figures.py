@@ -1,8 +1,10 @@
 """Strings on charts: axis titles, legends, hover labels (shared by all figure builders)."""
 
 EN = {
-    "fig.x_title": "Arithmetic intensity (FLOP/byte)",
-    "fig.y_title": "Performance (FLOP/s)",
+    "fig.x_title": "Arithmetic intensity ({op}/byte)",
+    "fig.y_title": "Performance ({op}/s)",
+    "fig.x_title_mixed": "Arithmetic intensity (FLOP/byte; INT8: OP/byte)",
+    "fig.y_title_mixed": "Performance (FLOP/s; INT8: OP/s)",
     "fig.memory_bound": "memory-bound: moving data limits",
     "fig.compute_bound": "compute-bound: math limits",
     "fig.ridge": "Ridge point",
@@ -21,17 +23,19 @@ EN = {
     "fig.verdict.near_roof": "Near the roof",
     "fig.verdict.below_roof": "Below the roof",
     "fig.verdict.above_roof": "Above the roof (check the numbers)",
-    "fig.verdict.unmeasured": "No time given (at its attainable FLOP/s)",
-    "fig.kernel_hover": "<b>{name}</b><br>FLOPs: {flops}<br>Bytes: {bytes}"
+    "fig.verdict.unmeasured": "No time given (drawn at its ceiling)",
+    "fig.kernel_hover": "<b>{name}</b><br>{op}s: {flops}<br>Bytes: {bytes}"
                         "<br>Intensity: {intensity}<br>Bound: {bound}"
                         "<br>Attainable: {attainable}<br>Achieved: {achieved}"
                         "<br>Of ceiling: {fraction}<br>Verdict: {verdict}",
-    "fig.kernel_hover_light": "<b>{name}</b><br>{intensity}FLOP/B · {perf}FLOP/s · of ceiling {fraction}",
+    "fig.kernel_hover_light": "<b>{name}</b><br>{intensity}{op}/B · {perf}{op}/s · of ceiling {fraction}",
 }
 
 ZH = {
-    "fig.x_title": "算术强度（FLOP/字节）",
-    "fig.y_title": "性能（FLOP/s）",
+    "fig.x_title": "算术强度（{op}/字节）",
+    "fig.y_title": "性能（{op}/s）",
+    "fig.x_title_mixed": "算术强度（FLOP/字节；INT8 为 OP/字节）",
+    "fig.y_title_mixed": "性能（FLOP/s；INT8 为 OP/s）",
     "fig.memory_bound": "带宽受限：搬不过来",
     "fig.compute_bound": "算力受限：算不过来",
     "fig.ridge": "拐点",
@@ -51,9 +55,9 @@ ZH = {
     "fig.verdict.below_roof": "低于上限",
     "fig.verdict.above_roof": "超过上限（请检查数字）",
     "fig.verdict.unmeasured": "未给时间（画在可达性能处）",
-    "fig.kernel_hover": "<b>{name}</b><br>FLOP：{flops}<br>字节：{bytes}"
+    "fig.kernel_hover": "<b>{name}</b><br>{op}：{flops}<br>字节：{bytes}"
                         "<br>算术强度：{intensity}<br>瓶颈：{bound}"
                         "<br>可达性能：{attainable}<br>实测性能：{achieved}"
                         "<br>占上限：{fraction}<br>结论：{verdict}",
-    "fig.kernel_hover_light": "<b>{name}</b><br>{intensity}FLOP/B · {perf}FLOP/s · 占上限 {fraction}",
+    "fig.kernel_hover_light": "<b>{name}</b><br>{intensity}{op}/B · {perf}{op}/s · 占上限 {fraction}",
 }

@@ -12,7 +12,7 @@ from ui.widgets import format_quantity, percent_text
 
 
 def training_formulas(t, inp: TrainingInputs, run: TrainingRun, tf: TrainingFlops) -> list[Formula]:
-    F, P, M = si(run.total_flops, "FLOP"), si(run.peak_flops, "FLOP/s"), inp.mfu_text
+    F, P, M = si(run.total_flops, "FLOP"), si(run.peak_flops, inp.rate), inp.mfu_text
     items = [
         *tf.formulas,
         formula(r"C = C_{\text{tok}}\,D = @fpt \times @tokens = @flops", t("arch.how.training_flops"),

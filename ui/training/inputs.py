@@ -42,6 +42,7 @@ class TrainingInputs:
     recompute: str
     price: Optional[float]
     currency: str
+    rate: str = "FLOP/s"          # the peak's unit: OP/s at the sidebar's INT8 (calc.hardware.rate_unit)
 
     @property
     def mfu_text(self) -> str:
@@ -108,9 +109,9 @@ def training_inputs(ctx, published_caption) -> TrainingInputs:
     recompute = recompute_select(t)
     price, code = _price(t)
     if ctx.ready:
-        st.caption(t("training.peak_used", peak=format_si(ctx.peak_flops, "FLOP/s"),
+        st.caption(t("training.peak_used", peak=format_si(ctx.peak_flops, ctx.op() + "/s"),
                      device=ctx.device_label(), precision=t(f"common.prec.{ctx.precision}")))
     return TrainingInputs(model=model, n_params=n_params, n_tokens=n_tokens, n_gpus=n_gpus,
                           mfu=mfu, compare_mfu=parse_quantity(compare_text, kind="fraction"),
                           compare_text=compare_text, seq=seq, causal=causal, recompute=recompute,
-                          price=price, currency=code)
+                          price=price, currency=code, rate=ctx.op() + "/s")
