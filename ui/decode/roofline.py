@@ -12,7 +12,6 @@ from calc.inference import DecodeReport
 from calc.units import format_percent, format_si
 from ui.decode.inputs import DecodeInputs
 from ui.figures.decode import decode_roofline_figure
-from ui.figures.roofline import Roof
 
 
 def _reach_text(t, r: DecodeReport) -> str:

@@ -7,7 +7,7 @@ import streamlit as st
 
 from calc.roofline import attainable_flops, ridge_point
 from calc.units import format_si
-from ui.figures.roofline import Roof, roofline_figure
+from ui.figures.roofline import roofline_figure
 from ui.pages import PAGES
 from ui.state import nav_query_params_for
 

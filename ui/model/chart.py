@@ -8,7 +8,7 @@ import streamlit as st
 
 from calc.model_ops import ModelOps
 from ui.figures.model import model_roofline_figure
-from ui.figures.roofline import KernelPoints, Roof, kernel_points
+from ui.figures.roofline import KernelPoints, kernel_points
 
 
 def operator_labels(t, ops: ModelOps) -> list[str]:
