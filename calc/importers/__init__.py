@@ -49,6 +49,7 @@ __all__ = [
     "MAX_INPUT_BYTES",
     "MAX_DECOMPRESSED_BYTES",
     "NCU_COMMAND",
+    "NCU_TENSOR_COMMAND",
 ]
 
 #: Largest accepted upload (bytes, as given).
@@ -58,10 +59,10 @@ MAX_DECOMPRESSED_BYTES = 1024 * 1024 * 1024
 
 
 def __getattr__(name: str):
-    if name == "NCU_COMMAND":
-        from .ncu import NCU_COMMAND
+    if name in ("NCU_COMMAND", "NCU_TENSOR_COMMAND"):
+        from . import ncu
 
-        return NCU_COMMAND
+        return getattr(ncu, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

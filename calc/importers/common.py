@@ -21,7 +21,9 @@ Warning keys: ``flops_missing``, ``dtype_assumed``, ``conv_geometry_assumed``,
 ``scenario_kernels``, ``time_only``, ``dram_missing`` (an Nsight Compute kernel's
 bytes are its L2 or L1 traffic: no DRAM metric), ``unit_assumed`` (an Nsight Compute time
 without a unit, read in its base unit, ns), ``last_row_short`` (a CSV's last row has fewer
-cells than its header and no line break ends the file: cut short?).
+cells than its header and no line break ends the file: cut short?), ``tensor_k_wgmma``
+(Nsight Compute tensor FLOPs counted from instructions on a GPU whose GEMMs issue wgmma /
+tcgen05, whose work per instruction the count cannot know).
 
 Note keys (information, not a problem): ``tensor_k`` (the FLOPs per tensor instruction an
 Nsight Compute import used), ``header_units`` (CSV columns whose header names a unit).
@@ -70,6 +72,7 @@ WARNING_KEYS = (
     "dram_missing",
     "unit_assumed",
     "last_row_short",
+    "tensor_k_wgmma",
 )
 
 

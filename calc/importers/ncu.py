@@ -64,6 +64,8 @@ from .common import ImportFormatError, ImportResult, ReportBuilder
 __all__ = [
     "NCU_METRICS",
     "NCU_COMMAND",
+    "NCU_TENSOR_COMMAND",
+    "NCU_TENSOR_OP_METRICS",
     "DEFAULT_TENSOR_FLOPS_PER_INST",
     "tensor_flops_per_inst_for",
     "import_ncu_text",
@@ -113,6 +115,14 @@ def _cc_from_text(cc: str | None) -> tuple[int, int] | None:
     return int(m.group(1)), int(m.group(2) or 0)
 
 
+def _cc_from_name(device_name: str | None) -> tuple[int, int] | None:
+    """A GPU's compute capability from its name ("NVIDIA H100 80GB HBM3" -> (9, 0)), or None."""
+    for pattern, c in _CC_BY_NAME:
+        if device_name and re.search(pattern, str(device_name), re.I):
+            return c
+    return None
+
+
 def tensor_flops_per_inst_for(cc: str | None = None, device_name: str | None = None
                               ) -> tuple[float, str, str] | None:
     """FLOPs of one warp-level tensor-pipe instruction for a GPU: (FLOPs, architecture,
@@ -122,12 +132,7 @@ def tensor_flops_per_inst_for(cc: str | None = None, device_name: str | None = N
     A100 (8.0) / H100 (9.0): an mma m16n8k16 = 2 x 16 x 8 x 16 = 4096 FLOPs; V100 (7.0):
     512; T4 (7.5): 2048.  Source: PTX ISA mma shapes; NERSC hierarchical roofline (V100).
     """
-    key = _cc_from_text(cc)
-    if key is None and device_name:
-        for pattern, c in _CC_BY_NAME:
-            if re.search(pattern, str(device_name), re.I):
-                key = c
-                break
+    key = _cc_from_text(cc) or _cc_from_name(device_name)
     if key is None:
         return None
     for (major, minor), k, arch, inst in _TENSOR_K_BY_CC:
@@ -153,6 +158,27 @@ NCU_COMMAND = (
     "ncu --csv --page details --print-units base --target-processes all "
     "--metrics " + ",".join(NCU_METRICS) + " python train.py > profile.csv"
 )
+#: Tensor-core op counters (Ampere and later): each counts the FLOPs (2·M·N·K, not
+#: instructions) of the tensor math of one source type, whatever instruction did it
+#: (mma.sync, Hopper's wgmma, Blackwell's tcgen05), so they replace instruction count x
+#: FLOPs per instruction, which is one shape per architecture and wrong for TF32, FP64, INT8
+#: and wgmma.  Names as Nsight Compute lists them on A100/H100 (``ncu --query-metrics``);
+#: a GPU without one of them (no BF16 / TF32 path before Ampere) makes ncu refuse the run,
+#: hence a second command.  FP8 counters differ by GPU (``src_fp8`` on Ada,
+#: ``src_fp8_dst_fp16`` / ``_dst_fp32`` on Hopper and later): add the ones the GPU lists.
+NCU_TENSOR_OP_METRICS = tuple(
+    f"sm__ops_path_tensor_src_{s}.sum"
+    for s in ("fp16_dst_fp16", "fp16_dst_fp32", "bf16_dst_fp32", "tf32_dst_fp32", "fp64", "int8"))
+NCU_TENSOR_COMMAND = (
+    "ncu --csv --page details --print-units base --target-processes all "
+    "--metrics " + ",".join(NCU_METRICS + NCU_TENSOR_OP_METRICS) + " python train.py > profile.csv"
+)
+#: Compute-capability majors whose GEMM kernels issue warpgroup / tensor-memory MMA
+#: instructions (Hopper's wgmma: 9.x; data-centre Blackwell's tcgen05: 10.x, 11.x), whose FLOPs
+#: depend on the tile (wgmma m64nNk16: 2·64·N·16 per warpgroup instruction, N up to 256), so
+#: an instruction count times one mma.sync shape can be off many times over.  RTX 50 (12.x)
+#: keeps mma.sync.
+_TILE_MMA_MAJORS = (9, 10, 11)
 
 _TIME_UNITS = {"ns": 1e-9, "nsecond": 1e-9, "nanosecond": 1e-9, "us": 1e-6, "usecond": 1e-6,
                "microsecond": 1e-6, "ms": 1e-3, "msecond": 1e-3, "millisecond": 1e-3,
@@ -551,6 +577,14 @@ def _tensor_k(k: NcuKernel, override: float | None, device_name: str | None,
         rb.note("tensor_k", f"Tensor-core FLOPs: {value:g} FLOPs per tensor instruction "
                 f"({arch}, {inst}; from {basis}).", value=f"{value:g}", basis=basis, arch=arch,
                 inst=inst)
+        key = _cc_from_text(k.cc) or _cc_from_name(k.device_name) or _cc_from_name(device_name)
+        if key is not None and key[0] in _TILE_MMA_MAJORS:
+            rb.warn("tensor_k_wgmma", f"Tensor-core FLOPs on {arch} were counted from instructions "
+                    f"at {value:g} FLOPs each ({inst}), but its GEMM and attention kernels issue "
+                    "wgmma / tcgen05 instructions whose work depends on the tile (up to 2·64·256·16 "
+                    "FLOPs each): their FLOPs, intensity and rate can be many times too low. Collect "
+                    "the tensor op counters (sm__ops_path_tensor_src_*.sum, the second command), "
+                    "which count FLOPs.", arch=arch, value=f"{value:g}")
     return value
 
 

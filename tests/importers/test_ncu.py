@@ -329,3 +329,56 @@ def test_no_note_without_tensor_instructions():
 def test_lookup(cc, name, k):
     got = tensor_flops_per_inst_for(cc, name)
     assert (got[0] if got else None) == k
+
+
+# ---- Tensor FLOPs where an instruction count cannot know them (Hopper's wgmma, Blackwell's
+# tcgen05): a wgmma m64n256k16 is 2 x 64 x 256 x 16 = 524,288 FLOPs per warpgroup
+# instruction, 128 times one mma m16n8k16 (4,096), so 4,096 x instructions is a guess there.
+@pytest.mark.parametrize("cc, warned", [("9.0", True), ("10.0", True), ("8.0", False),
+                                        ("8.9", False), ("12.0", False), ("7.5", False)])
+def test_instruction_counted_tensor_flops_on_hopper_and_blackwell_are_flagged(cc, warned):
+    r = import_file(csv_for(cc).encode(), "k.csv")
+    keys = {w.key for w in r.report.warnings}
+    assert ("tensor_k_wgmma" in keys) == warned
+
+
+def test_hopper_by_the_selected_device_name_is_flagged_too():
+    r = import_file(csv_for("").encode(), "k.csv", device_name="NVIDIA H100 SXM5 80GB")
+    assert any(w.key == "tensor_k_wgmma" for w in r.report.warnings)
+
+
+def test_hopper_with_tensor_op_counters_is_not_flagged():
+    # the op counter counts the FLOPs: 2 x 4096^3 = 137,438,953,472 for a 4096^3 BF16 GEMM
+    # (whatever instructions did it); the instruction count beside it is not used
+    r = import_file(csv_for("9.0", extra=[("sm__ops_path_tensor_src_bf16_dst_fp32.sum", "",
+                                           "137,438,953,472")]).encode(), "k.csv")
+    assert not any(w.key == "tensor_k_wgmma" for w in r.report.warnings)
+    assert r.kernels[0].flops == 2 * 4096**3 and r.kernels[0].precision == "bf16"
+
+
+def test_an_override_is_the_users_choice_and_not_flagged():
+    r = import_file(csv_for("9.0").encode(), "k.csv", tensor_flops_per_inst=131072)
+    assert not any(w.key == "tensor_k_wgmma" for w in r.report.warnings)
+    assert r.kernels[0].flops == 131072 * 1000
+
+
+@pytest.mark.parametrize("metric, precision", [
+    ("sm__ops_path_tensor_src_fp16_dst_fp16.sum", "fp16"),
+    ("sm__ops_path_tensor_src_fp16_dst_fp32.sum", "fp16"),
+    ("sm__ops_path_tensor_src_bf16_dst_fp32.sum", "bf16"),
+    ("sm__ops_path_tensor_src_tf32_dst_fp32.sum", "tf32"),
+    ("sm__ops_path_tensor_src_fp64.sum", ""),          # FP64 tensor: not the SIMT fp64 roof
+    ("sm__ops_path_tensor_src_int8.sum", "int8"),
+])
+def test_the_tensor_command_collects_counters_the_importer_reads(metric, precision):
+    from calc.importers import NCU_TENSOR_COMMAND
+    from calc.importers.ncu import NCU_TENSOR_OP_METRICS
+    assert metric in NCU_TENSOR_OP_METRICS and metric in NCU_TENSOR_COMMAND
+    assert all(m in NCU_TENSOR_COMMAND for m in NCU_METRICS)
+    text = HEADER + "".join(
+        f'"0","1","p","h","gemm","1","7","(128, 1, 1)","(64, 1, 1)","0","8.0","S","{m}","{u}","{v}"\n'
+        for m, u, v in [("gpu__time_duration.sum", "usecond", "10"), ("dram__bytes_read.sum", "Mbyte", "1"),
+                        (metric, "", "2e9"), ("sm__inst_executed_pipe_tensor.sum", "inst", "1,000")])
+    (k,) = import_file(text.encode(), "k.csv").kernels
+    # the counter's 2e9 FLOPs, not 4,096 x 1,000 instructions on top
+    assert k.flops == 2e9 and k.precision == precision

@@ -17,7 +17,7 @@ from typing import Any, Callable, MutableMapping, Sequence
 
 import streamlit as st
 
-from calc.importers import (NCU_COMMAND, SKIP_REASONS, ImportFormatError, ImportReport, import_file,
+from calc.importers import (NCU_COMMAND, NCU_TENSOR_COMMAND, SKIP_REASONS, ImportFormatError, ImportReport, import_file,
                             import_files)
 from calc.kernel_table import KernelRecord, to_csv
 from calc.units import format_si
@@ -278,6 +278,8 @@ def render_import_panel(ctx) -> ImportOutcome | None:
         with st.expander(t("roofline.imp.ncu_heading")):
             st.caption(t("roofline.imp.ncu_caption"))
             st.code(command, language="bash", wrap_lines=True)
+            st.caption(t("roofline.imp.ncu_tensor"))
+            st.code(str(NCU_TENSOR_COMMAND), language="bash", wrap_lines=True)
             st.caption(t("roofline.imp.ncu_after"))
 
     done: ImportOutcome | None = None

@@ -35,6 +35,12 @@ EN = {
     "roofline.imp.ncu_caption": "Run your program under ncu with this command (replace "
                            "python train.py with your program). It writes a long-format CSV "
                            "with time, DRAM/L2/L1 bytes and the FLOP counters.",
+    "roofline.imp.ncu_tensor": "On Ampere and later, this one adds the tensor-core op counters: they "
+                               "count tensor FLOPs exactly, where an instruction count times one "
+                               "instruction shape is wrong for TF32, FP64 and INT8 and for Hopper's "
+                               "wgmma. A GPU without one of them (no BF16 or TF32 before Ampere) makes "
+                               "ncu refuse the run; FP8 counters differ by GPU: "
+                               "ncu --query-metrics | grep ops_path_tensor lists yours.",
     "roofline.imp.ncu_after": "Have a .ncu-rep report already? Export it: "
                          "ncu --import report.ncu-rep --csv --page details > profile.csv",
     "roofline.imp.progress": "Reading {file}…",
@@ -104,6 +110,13 @@ EN = {
     "roofline.note.tensor_k_option": "Tensor-core FLOPs: {value} FLOPs per tensor instruction (set in the import options).",
     "roofline.note.header_units": "Plain numbers in {columns} are read in the unit the header names; "
                                   "a cell that names its own unit keeps it.",
+    "roofline.warn.tensor_k_wgmma": "Tensor-core FLOPs on {arch} were counted from instructions at "
+                                    "{value} FLOPs each, but its GEMM and attention kernels issue wgmma "
+                                    "/ tcgen05 instructions whose work depends on the tile (up to "
+                                    "2·64·256·16 FLOPs each): their FLOPs, intensity and rate can be "
+                                    "many times too low. Collect the tensor op counters "
+                                    "(sm__ops_path_tensor_src_*.sum, the second command in the Nsight "
+                                    "Compute section), which count FLOPs.",
     "roofline.warn.tensor_k_unknown": "The report names no GPU and the selected device is not an NVIDIA GPU "
                                  "with tensor cores: tensor FLOPs assume {value} FLOPs per instruction "
                                  "(mma m16n8k16, Ampere and later). Set the value in the import options "
@@ -256,6 +269,10 @@ ZH = {
     "roofline.imp.ncu_heading": "Nsight Compute：采集所需全部指标的命令",
     "roofline.imp.ncu_caption": "用这条命令在 ncu 下运行你的程序（把 python train.py 换成你的程序）。"
                            "它输出长格式 CSV，含时间、DRAM/L2/L1 字节数和 FLOP 计数器。",
+    "roofline.imp.ncu_tensor": "Ampere 及以后的 GPU 用这一条：它多采集 Tensor Core 运算计数器，直接数出 Tensor "
+                               "Core 的 FLOP；按“指令数 × 一种指令形状”估算，对 TF32、FP64、INT8 和 Hopper 的 "
+                               "wgmma 都不对。GPU 缺其中任何一个计数器（Ampere 之前没有 BF16、TF32）ncu 就会拒绝运行；"
+                               "FP8 计数器因 GPU 而异，用 ncu --query-metrics | grep ops_path_tensor 查看你的 GPU 有哪些。",
     "roofline.imp.ncu_after": "已经有 .ncu-rep 报告？先导出："
                          "ncu --import report.ncu-rep --csv --page details > profile.csv",
     "roofline.imp.progress": "正在读取 {file}…",
@@ -312,6 +329,11 @@ ZH = {
                          "{inst}；依据：{basis}）。",
     "roofline.note.tensor_k_option": "Tensor Core FLOP：每条 Tensor Core 指令按 {value} FLOP 计（在导入选项里设定）。",
     "roofline.note.header_units": "{columns} 列里的纯数字按表头写的单位读取；自带单位的单元格按它自己的单位。",
+    "roofline.warn.tensor_k_wgmma": "{arch} 上的 Tensor Core FLOP 是按指令数、每条 {value} FLOP 估算的，但它的 GEMM "
+                                    "和注意力 kernel 发的是 wgmma / tcgen05 指令，每条的工作量取决于分块大小（最多 "
+                                    "2·64·256·16 FLOP）：这些 kernel 的 FLOP、算术强度和算力可能被低估好几倍。请采集 "
+                                    "Tensor Core 运算计数器（sm__ops_path_tensor_src_*.sum，Nsight Compute 一节里的"
+                                    "第二条命令），它们直接数 FLOP。",
     "roofline.warn.tensor_k_unknown": "报告里没有 GPU 信息，侧边栏选的设备也不是带 Tensor Core 的 NVIDIA GPU：Tensor Core FLOP 按每条指令 {value} FLOP "
                                  "计（mma m16n8k16，Ampere 及以后）。如果是更老的 GPU，请在导入选项里填写。",
     "roofline.warn.flops_missing": "{n} 个 kernel 没有 FLOP 计数（没有 FLOP 计数器的 Nsight Compute 文件常见）："
