@@ -56,6 +56,7 @@ __all__ = [
     "device_facts", "model_arch", "evaluate", "evaluate_all", "relative", "cost_per_million_tokens",
     "encode_plans", "decode_plans", "dump_plans", "load_plans", "plan_from_dict",
     "plan_to_dict", "plans_csv", "default_plans", "count_text", "auto_name", "display_name",
+    "precision_differs",
     "is_examples",
 ]
 
@@ -169,22 +170,32 @@ def _device_word(device_id: str) -> str:
     return word.upper()
 
 
-def auto_name(plan: Plan, model_name: str = "") -> str:
+def auto_name(plan: Plan, model_name: str = "", precision: bool = False) -> str:
     """The automatic name of a plan, from what makes plans differ: the model (its catalog
     name, else N), the GPUs and the device, and MFU (training) or the weights' precision
     and the batch (serving): "7B · 64 × A100 · MFU 45 %", "Llama 3.1 8B bf16 · 1 × H100 ·
-    batch 16".  A plan whose ``name`` is "" shows this, so the name follows the setup
-    until the user types one."""
+    batch 16"; ``precision`` adds the compute precision after the device ("7B · 64 × H100 ·
+    FP8 · MFU 45 %"), for a table whose plans differ in it (:func:`precision_differs`).
+    A plan whose ``name`` is "" shows this, so the name follows the setup until the user
+    types one."""
     what = model_name or (plan.model if plan.model else count_text(plan.n_params))
     where = f"{plan.n_gpus:,} × {_device_word(plan.device)}"
+    if precision:
+        where += f" · {plan.precision.upper()}"
     if plan.kind == SERVING:
         return f"{what} {plan.weights} · {where} · batch {plan.batch:,}"
     return f"{what} · {where} · MFU {plan.mfu * 100:.3g} %"
 
 
-def display_name(plan: Plan, model_name: str = "") -> str:
+def precision_differs(plans: Sequence[Plan], kind: str) -> bool:
+    """True when the plans of ``kind`` compute in more than one precision: then their
+    automatic names say which (two H100 plans, BF16 and FP8, were named alike)."""
+    return len({p.precision for p in plans if p.kind == kind}) > 1
+
+
+def display_name(plan: Plan, model_name: str = "", precision: bool = False) -> str:
     """The name a plan shows: the one the user typed, else :func:`auto_name`."""
-    return plan.name or auto_name(plan, model_name)
+    return plan.name or auto_name(plan, model_name, precision)
 
 
 @dataclass(frozen=True)

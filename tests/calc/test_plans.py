@@ -259,3 +259,24 @@ def test_hfu_above_100_is_impossible_in_plans():
     assert r.run.verdict == "hfu_impossible"
     ok = evaluate(Plan(**{**SEED.__dict__, "mfu": 0.7, "recompute": "full"}), DEV, PUB)
     assert ok.run.verdict == "ok"                              # 93.3 %
+
+
+def test_automatic_names_say_the_precision_when_plans_differ_in_it():
+    # Two 7B runs on 64 H100s at MFU 40 %, one BF16 and one FP8: alike but for the precision,
+    # so their automatic names must say it (they were the same); a table of BF16 plans only
+    # keeps the short names.
+    from calc.plans import auto_name, display_name, precision_differs
+    from ui.plans.rows import plan_name
+    bf16 = Plan(kind=TRAINING, n_params=7e9, device="h100-sxm", precision="bf16", n_gpus=64, mfu=0.40)
+    fp8 = dataclasses.replace(bf16, precision="fp8")
+    assert auto_name(bf16) == auto_name(fp8) == "7B · 64 × H100 · MFU 40 %"
+    assert auto_name(fp8, precision=True) == "7B · 64 × H100 · FP8 · MFU 40 %"
+    table = PlanTable(plans=(bf16, fp8))
+    assert precision_differs(table.plans, TRAINING) and not precision_differs(table.plans, SERVING)
+    names = [plan_name(table, i) for i in range(2)]
+    assert names == ["7B · 64 × H100 · BF16 · MFU 40 %", "7B · 64 × H100 · FP8 · MFU 40 %"]
+    same = PlanTable(plans=(bf16, dataclasses.replace(bf16, n_gpus=128)))
+    assert [plan_name(same, i) for i in range(2)] == ["7B · 64 × H100 · MFU 40 %",
+                                                       "7B · 128 × H100 · MFU 40 %"]
+    # a typed name is kept either way
+    assert display_name(dataclasses.replace(fp8, name="ours"), precision=True) == "ours"

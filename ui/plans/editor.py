@@ -16,7 +16,8 @@ import streamlit as st
 
 from calc.models import param_counts
 from calc.plans import (KV_PRECISIONS, MAX_PLANS, RECOMPUTE, SERVING, TRAINING,
-                        WEIGHT_PRECISIONS, Plan, auto_name, default_plans, display_name)
+                        WEIGHT_PRECISIONS, Plan, auto_name, default_plans, display_name,
+                        precision_differs)
 from calc.published import decode_efficiency_range, device_family, hfu_runs, mfu_range
 from calc.units import QuantityError, format_percent, format_si, parse_price, parse_quantity
 from ui.i18n import Translator
@@ -130,7 +131,8 @@ def candidate(t: Translator, base: Plan, models=None) -> tuple[Optional[Plan], d
     else:
         n_params = r.quantity("params", t("plans.f.params"), "count")
     typed = r.raw("name").strip()[:120]
-    if typed == auto_name(base, model_name(base, models=models)):
+    if typed in (auto_name(base, model_name(base, models=models), precision=p)
+                 for p in (False, True)):
         typed = ""          # the automatic name, as shown: it keeps following the setup
     values: dict[str, Any] = {
         "name": typed,
@@ -317,7 +319,8 @@ def render_editor(t: Translator, devices: Mapping[str, Any], published, models=N
     with c1:
         cand, _ = candidate(t, plan, models)
         _text(t, "plans.f.name", "name", errors,
-              placeholder=auto_name(cand or plan, model_name(cand or plan, models=models)))
+              placeholder=auto_name(cand or plan, model_name(cand or plan, models=models),
+                                    precision_differs(table.plans, plan.kind)))
         model_ids = [""] + list(models or {})
         if st.session_state.get(P + "model") not in model_ids:
             st.session_state[P + "model"] = ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from calc.plans import (SERVING, TRAINING, PlanTable, ServingResult, TrainingResult, count_text,
-                        display_name, relative)
+                        display_name, precision_differs, relative)
 from calc.currency import DEFAULT_CURRENCY, currency, format_money, format_price
 from calc.units import format_percent, format_si
 from ui.i18n import Translator
@@ -76,10 +76,12 @@ def model_name(plan, result=None, models=None) -> str:
 
 
 def plan_name(table: PlanTable, i: int, results: Optional[Sequence] = None, models=None) -> str:
-    """The name plan ``i`` shows: typed, else automatic (calc.plans.display_name)."""
+    """The name plan ``i`` shows: typed, else automatic (calc.plans.display_name), with the
+    precision where the table's plans of its kind differ in it."""
     plan = table.plans[i]
     res = results[i] if results is not None and i < len(results) else None
-    return display_name(plan, model_name(plan, res, models))
+    return display_name(plan, model_name(plan, res, models),
+                        precision_differs(table.plans, plan.kind))
 
 
 def plan_label(t: Translator, table: PlanTable, i: int, results: Optional[Sequence] = None,
