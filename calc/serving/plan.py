@@ -148,7 +148,8 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
                   spec: Optional[SpecDecode] = None, efficiency: Optional[Efficiency] = None,
                   simulate: bool = False, n_requests: int = 10_000, prefill_gpus: Optional[int] = None,
                   ttft_target: Optional[float] = None, price_per_gpu_hour: Optional[float] = None,
-                  watts_per_gpu: Optional[float] = None, seed: int = 0) -> ServingPoint:
+                  watts_per_gpu: Optional[float] = None, seed: int = 0,
+                  ttft_quantile: Optional[float] = None) -> ServingPoint:
     """One configuration: ``gpus`` tensor-parallel GPUs of ``device`` per replica (decode
     instance when disaggregated; ``prefill_gpus`` per prefill instance, default the same),
     a workload of ``isl`` / ``osl`` tokens at a ``concurrency`` (closed loop) or a
@@ -163,7 +164,9 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
     :func:`calc.serving.steady.disaggregated`, the unit's ceil(ratio) prefill instances
     queueing the rate as M/D/c (:func:`calc.serving.steady.prefill_pool_ttft`): one decode
     instance's own prefill instances, so with several decode instances this TTFT is above
-    :func:`size_deployment`'s, whose prefill instances are one pool for the whole rate.  Cost and energy when a price
+    :func:`size_deployment`'s, whose prefill instances are one pool for the whole rate.
+    ``ttft_quantile`` (0.9: p90) makes a queued TTFT (at a ``request_rate``, and the prefill
+    pool's sizing to ``ttft_target``) that percentile instead of the mean.  Cost and energy when a price
     (per GPU-hour) and watts per GPU are given.  ``efficiency`` None: the published
     estimate; :data:`BOUND` for the ceiling.
     """
@@ -197,7 +200,7 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
                 # the batch that carries the rate: Little's law on the curve (interpolated)
                 B, _, tpot, ttft = _carrying(request_rate, curve.requests_per_s, curve.batch,
                                              curve.tpot_seconds, curve.ttft_seconds)
-                ttft = float(prompt_slot_ttft(ttft, request_rate))       # the prompt slot's queue
+                ttft = float(prompt_slot_ttft(ttft, request_rate, ttft_quantile))   # the prompt slot's queue
                 rps = float(request_rate)
                 stable = math.isfinite(ttft)
             else:
@@ -253,7 +256,7 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
         # the decode instance runs the batch Little's law puts on its curve (as aggregated),
         # and the unit's whole GPUs share rate · osl
         ttft = prefill_pool_ttft(request_rate, n_prefill, p.prompts_per_step, p.ttft_seconds,
-                                 p.prefill_requests_per_s)
+                                 p.prefill_requests_per_s, ttft_quantile)
         stable = math.isfinite(ttft)
         batch, _, tpot = _carrying(request_rate, rps_d, B_all, tpot_all)
         rps, tps_gpu = float(request_rate), float(request_rate) * wl.osl / unit_gpus
@@ -376,6 +379,7 @@ class Deployment:
     tpot_target: float
     aggregated: Optional[DeploymentOption]
     disaggregated: Optional[DeploymentOption]
+    ttft_quantile: Optional[float] = None     # None: the target holds the mean TTFT; 0.9: p90
 
     @property
     def best(self) -> Optional[DeploymentOption]:
@@ -388,13 +392,17 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
                     tps: Sequence[int] = DEFAULT_TPS, act: Optional[str] = None, prefix_hit: float = 0.0,
                     token_budget: int = 8192, spec: Optional[SpecDecode] = None,
                     efficiency: Optional[Efficiency] = None, modes: Sequence[str] = MODES,
-                    price_per_gpu_hour: Optional[float] = None, watts_per_gpu: Optional[float] = None
-                    ) -> Deployment:
+                    price_per_gpu_hour: Optional[float] = None, watts_per_gpu: Optional[float] = None,
+                    ttft_quantile: Optional[float] = None) -> Deployment:
     """The fewest GPUs that serve ``request_rate`` requests/s with TTFT <= ``ttft_target``
     and TPOT <= ``tpot_target`` (seconds), aggregated and disaggregated.
 
     The TTFT held to the target is the MEAN with queueing under Poisson arrivals
-    (:mod:`calc.serving.queueing`), so no pool is sized to run at ~100 % load.
+    (:mod:`calc.serving.queueing`), so no pool is sized to run at ~100 % load; with
+    ``ttft_quantile`` (0.9: a p90 target) it is that percentile of it
+    (:func:`calc.serving.queueing.mdc_wait_quantile`), and every TTFT reported is too.  TPOT
+    has no spread in the steady state (every step of a batch takes one time), so its target
+    holds for every percentile alike.
 
     Aggregated, for each tp: the batch on :func:`aggregated_curve` that carries the most
     requests/s r per replica while TPOT and the queued TTFT (``ttft_queued_seconds``, M/D/1
@@ -408,8 +416,8 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
     rate / replicas, at the batch Little's law puts on its curve (:func:`_carrying`, as
     :func:`serving_point` does), at or below the sized point; the prefill pool's TTFT is at
     its sized prompts per step.  Tokens/s per GPU is the rate's, tokens/s per user
-    1 / that TPOT.  The layout with the fewest GPUs wins (ties: the lower TPOT).  Means, not
-    percentiles: the simulator on the page gives the p90 and p99.
+    1 / that TPOT.  The layout with the fewest GPUs wins (ties: the lower TPOT).  The
+    simulator on the page gives the p90 and p99 of continuous batching.
     """
     wl = Workload(isl=float(isl), osl=float(osl), prefix_hit=prefix_hit)
     eff = efficiency if efficiency is not None else published_efficiency()
@@ -430,7 +438,7 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             if not mem.fits:
                 continue
             c = aggregated_curve(r, wl, np.arange(1, mem.max_seqs + 1), eff, token_budget, spec)
-            ok = np.nonzero((c.tpot_seconds <= tpot_target) & (c.ttft_queued_seconds <= ttft_target))[0]
+            ok = np.nonzero((c.tpot_seconds <= tpot_target) & (c.queued_ttft(ttft_quantile) <= ttft_target))[0]
             if ok.size == 0:
                 continue
             i = int(ok[np.argmax(c.requests_per_s[ok])])
@@ -439,7 +447,7 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             # (at most the sized point's: the curve up to i meets both targets)
             B, j, tpot, ttft = _carrying(rate / n, c.requests_per_s[:i + 1], c.batch[:i + 1],
                                          c.tpot_seconds[:i + 1], c.ttft_seconds[:i + 1])
-            ttft = float(prompt_slot_ttft(ttft, rate / n))
+            ttft = float(prompt_slot_ttft(ttft, rate / n, ttft_quantile))
             opt = DeploymentOption("aggregated", n * r.tp, (PoolLayout("aggregated", r.tp, n, B),),
                                    ttft, tpot, rate * wl.osl / (n * r.tp), 1.0 / tpot, str(c.bound[j]))
             if agg is None or (opt.gpus, opt.tpot_seconds) < (agg.gpus, agg.tpot_seconds):
@@ -463,10 +471,10 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
                 i = int(ok[-1])
                 dec.append((r, B[:i + 1], tpot[:i + 1], bound[:i + 1]))
         for rp, k, ttft0, r_p in pre:
-            n_p = _prefill_instances(rate, k, ttft0, r_p, ttft_target)
+            n_p = _prefill_instances(rate, k, ttft0, r_p, ttft_target, ttft_quantile)
             if n_p is None:
                 continue
-            ttft = prefill_pool_ttft(rate, n_p, k, ttft0, r_p)
+            ttft = prefill_pool_ttft(rate, n_p, k, ttft0, r_p, ttft_quantile)
             for rd, Bs, tpots, bounds in dec:
                 rps = Bs / (tpots * wl.osl)
                 n_d = int(math.ceil(rate / float(rps[-1]) - 1e-9))
@@ -486,17 +494,20 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
         c, j = _cost(o.tokens_per_s_per_gpu, price_per_gpu_hour, watts_per_gpu)
         return DeploymentOption(o.mode, o.gpus, o.pools, o.ttft_seconds, o.tpot_seconds,
                                 o.tokens_per_s_per_gpu, o.tokens_per_s_per_user, o.bound, c, j)
-    return Deployment(rate, float(ttft_target), float(tpot_target), priced(agg), priced(dis))
+    return Deployment(rate, float(ttft_target), float(tpot_target), priced(agg), priced(dis),
+                      ttft_quantile)
 
 
-def _prefill_instances(rate: float, k: int, ttft: float, r_p: float, ttft_target: float) -> Optional[int]:
+def _prefill_instances(rate: float, k: int, ttft: float, r_p: float, ttft_target: float,
+                       quantile: Optional[float] = None) -> Optional[int]:
     """The fewest prefill instances n >= ceil(rate / r_p) whose mean TTFT with queueing
-    (:func:`calc.serving.steady.prefill_pool_ttft`) meets ``ttft_target``; None when even
+    (:func:`calc.serving.steady.prefill_pool_ttft`; its ``quantile`` when given) meets
+    ``ttft_target``; None when even
     64 × that many do not (a step plus transfer at the target leaves no time to wait).
     The wait falls as n grows (the load per server a / n · k falls), so a doubling search
     then a bisection finds it in O(log n) evaluations."""
     lo = max(int(math.ceil(rate / r_p - 1e-9)), 1)
-    meets = lambda n: prefill_pool_ttft(rate, n, k, ttft, r_p) <= ttft_target
+    meets = lambda n: prefill_pool_ttft(rate, n, k, ttft, r_p, quantile) <= ttft_target
     if meets(lo):
         return lo
     hi = lo

@@ -12,7 +12,18 @@ sized to 95 % load waits ~10 S on average).
     W_q = C · S / (c − a) · (c_a² + c_s²) / 2        Allen–Cunneen
         = C · S / (2 (c − a))            M/D/c: c_a² = 1 (Poisson), c_s² = 0 (fixed S)
 
-At c = 1 this is exact, Pollaczek–Khinchine's M/D/1: W_q = ρ · S / (2 (1 − ρ)).  For c > 1
+At c = 1 this is exact, Pollaczek–Khinchine's M/D/1: W_q = ρ · S / (2 (1 − ρ)).
+
+A percentile (a p90 TTFT target): the wait of an arrival that waits is taken as exponential
+with the mean W_q / C, so P(W > t) = C · exp(−C · t / W_q) and the q-quantile is
+
+    t_q = (W_q / C) · ln(C / (1 − q))    where C > 1 − q, else 0 (more than q wait not at all)
+
+exact for M/M/c (whose conditional wait is exponential, rate c/S − λ), and the usual
+approximation for G/G/c (W. Whitt, "Approximations for the GI/G/m queue", Production and
+Operations Management 2(2), 1993: the conditional delay as exponential with the mean from
+the mean-wait approximation).  Against an FCFS simulation of M/D/c (c = 1, 4, 8, 32; load
+0.5-0.95) the p90 TTFT S + t_q is within 5 % (tests/calc/test_serving.py).  For c > 1
 it is the Allen–Cunneen approximation, the standard one for G/G/c (M/M/c's Erlang C wait
 scaled by the arrivals' and services' variability).  Sources: A. O. Allen, *Probability, Statistics, and Queueing
 Theory*, 2nd ed. (1990), §6 (Allen–Cunneen); L. Kleinrock, *Queueing Systems* vol. 1
@@ -27,7 +38,7 @@ import math
 
 import numpy as np
 
-__all__ = ["erlang_c", "mdc_wait_seconds", "MAX_EXACT_SERVERS"]
+__all__ = ["erlang_c", "mdc_wait_seconds", "mdc_wait_quantile", "queue_wait", "MAX_EXACT_SERVERS"]
 
 MAX_EXACT_SERVERS = 2000
 """Up to this many servers Erlang C is computed exactly (the Erlang B recursion, O(c));
@@ -82,3 +93,32 @@ def mdc_wait_seconds(rate: float | np.ndarray, service_seconds: float | np.ndarr
             w = erlang_c(c, a) * s / (2.0 * (c - a))
     w = np.where(a >= c, math.inf, w)             # the queue grows without bound
     return np.where(lam <= 0, 0.0, w)
+
+
+def mdc_wait_quantile(rate: float | np.ndarray, service_seconds: float | np.ndarray,
+                      servers: int = 1, quantile: float = 0.9) -> np.ndarray:
+    """The ``quantile`` (0 < q < 1) of the wait in the queue (s) of Poisson arrivals at
+    ``rate`` (1/s) for ``servers`` servers of ``service_seconds`` each (the module
+    docstring): t_q = (W_q / C) · ln(C / (1 − q)) where the probability of waiting C exceeds
+    1 − q, else 0; W_q = :func:`mdc_wait_seconds`, C = :func:`erlang_c`.  inf where the load
+    reaches the servers; 0 at rate 0."""
+    q = float(quantile)
+    if not 0.0 < q < 1.0:
+        raise ValueError(f"quantile must be between 0 and 1 (0.9 for p90), got {quantile!r}")
+    lam = np.asarray(rate, dtype=float)
+    s = np.asarray(service_seconds, dtype=float)
+    w = mdc_wait_seconds(lam, s, servers)
+    pw = erlang_c(int(servers), lam * s)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(pw > 1.0 - q, w / pw * np.log(pw / (1.0 - q)), 0.0)
+    t = np.where(np.isinf(w), math.inf, t)
+    return np.where(lam <= 0, 0.0, t)
+
+
+def queue_wait(rate: float | np.ndarray, service_seconds: float | np.ndarray, servers: int = 1,
+               quantile: float | None = None) -> np.ndarray:
+    """The wait (s) a TTFT target is held by: the mean (:func:`mdc_wait_seconds`) when
+    ``quantile`` is None, else that quantile (:func:`mdc_wait_quantile`, 0.9 for p90)."""
+    if quantile is None:
+        return mdc_wait_seconds(rate, service_seconds, servers)
+    return mdc_wait_quantile(rate, service_seconds, servers, quantile)

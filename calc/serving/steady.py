@@ -19,6 +19,9 @@ single server held n_c · t(B, chunk) per prompt, busy ρ = λ · TTFT = f · t(
 
     TTFT_q  = TTFT + ρ · TTFT / (2 (1 − ρ))          ``ttft_queued_seconds``
 
+and a percentile (p90) is TTFT plus that quantile of the wait
+(:func:`calc.serving.queueing.mdc_wait_quantile`, ``AggregatedCurve.queued_ttft(0.9)``).
+
 f > 1 means the prefills need more tokens than the budget leaves: that batch is not
 reported (``feasible`` False).
 
@@ -53,7 +56,7 @@ import numpy as np
 from ..parallel.network import collective_seconds
 from .replica import (BOUND, Efficiency, Replica, prefill_flops_per_token, replica_memory,
                       replica_network, step_time)
-from .queueing import mdc_wait_seconds
+from .queueing import queue_wait
 from .speculative import SpecDecode, draft_tp
 from .workload import Workload
 
@@ -117,6 +120,13 @@ class AggregatedCurve:
     memory_bytes_per_gpu: np.ndarray  # weights + KV of the batch, one GPU
     bound: np.ndarray
     fits: bool                       # at least one sequence fits
+
+    def queued_ttft(self, quantile: Optional[float] = None) -> np.ndarray:
+        """TTFT (s) with queueing at each point's own rate: the mean (``ttft_queued_seconds``)
+        when ``quantile`` is None, else that quantile (0.9: p90; :func:`prompt_slot_ttft`)."""
+        if quantile is None:
+            return self.ttft_queued_seconds
+        return prompt_slot_ttft(self.ttft_seconds, self.requests_per_s, quantile)
 
 
 def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = BOUND,
@@ -209,24 +219,27 @@ def prefill_pool(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget
     return int(ks[i]), float(ttft[i]), xfer, float(ks[i] / t[i])
 
 
-def prompt_slot_ttft(ttft: Any, rate: Any) -> Any:
+def prompt_slot_ttft(ttft: Any, rate: Any, quantile: Optional[float] = None) -> Any:
     """Mean TTFT (s) of an aggregated replica under Poisson arrivals at ``rate`` requests/s:
     the no-queueing ``ttft`` (n_c prompt-chunk steps) plus the M/D/1 wait for the one prompt
-    slot it holds that long (Pollaczek–Khinchine, :func:`calc.serving.queueing.mdc_wait_seconds`).
+    slot it holds that long (Pollaczek–Khinchine, :func:`calc.serving.queueing.mdc_wait_seconds`);
+    ``quantile`` (0.9: p90) gives that percentile instead (the service is fixed, so the TTFT's
+    quantile is ``ttft`` plus the wait's, :func:`calc.serving.queueing.mdc_wait_quantile`).
     Arrays or scalars; inf when the slot cannot keep up."""
-    return ttft + mdc_wait_seconds(rate, ttft, 1)
+    return ttft + queue_wait(rate, ttft, 1, quantile)
 
 
 def prefill_pool_ttft(rate: float, instances: int, prompts_per_step: int, ttft: float,
-                      requests_per_s: float) -> float:
+                      requests_per_s: float, quantile: Optional[float] = None) -> float:
     """Mean TTFT (s) of ``instances`` prefill instances under Poisson arrivals at ``rate``
     requests/s: the no-queueing ``ttft`` (step + KV transfer, :func:`prefill_pool`) plus the
     M/D/c wait of c = instances · k servers of one step t_p = k / r_p each (k prompts ride
-    together in a step: a k-prompt instance counts as k servers of the whole step).  inf
-    when the pool cannot carry the rate."""
+    together in a step: a k-prompt instance counts as k servers of the whole step);
+    ``quantile`` (0.9: p90) gives that percentile of it instead.  inf when the pool cannot
+    carry the rate."""
     k = int(prompts_per_step)
     t_p = k / float(requests_per_s)
-    return float(ttft + mdc_wait_seconds(float(rate), t_p, int(instances) * k))
+    return float(ttft + queue_wait(float(rate), t_p, int(instances) * k, quantile))
 
 
 def decode_pool(r: Replica, wl: Workload, batches: Any, eff: Efficiency = BOUND,

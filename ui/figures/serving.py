@@ -32,10 +32,13 @@ LEGEND_ROW = 20          # px: one row of the two-column legend under the plot
 
 
 def frontier_figure(t: Translator, candidates: Sequence, names: dict, *, per_user_target: float,
-                    pareto_x, pareto_y, height: int | None = None) -> go.Figure:
+                    pareto_x, pareto_y, height: int | None = None, ttft_stat: str = "mean",
+                    ttft_quantile: float | None = None) -> go.Figure:
     """One line per candidate (colour by device × precision, dash by tp); points that meet
     both targets filled, the others hollow; the TPOT target as a vertical line at
     1 / TPOT tokens/s per user; the Pareto front (of points within the TTFT target) black.
+    The hover's TTFT is the queued ``ttft_stat`` ("mean", "p90": ``ttft_quantile`` 0.9) the
+    target holds.
 
     The legend sits at the bottom of the figure (``yref="container"``), so plotly makes
     room for it under the x-axis title however many rows it has (at ``y=-0.15`` of the
@@ -50,9 +53,10 @@ def frontier_figure(t: Translator, candidates: Sequence, names: dict, *, per_use
         color = PALETTE[keys.index(key) % len(PALETTE)]
         cv = c.curve
         label = candidate_label(t, names[c.device_id], c.precision, c.tp)
+        stat = t(f"serving.stat.{ttft_stat}")
         hover = [t("serving.fig.hover", label=label, batch=int(b), ttft=tt, tpot=tp_, mem=m,
-                   bound=t(f"serving.bound.{bd}"))
-                 for b, tt, tp_, m, bd in zip(cv.batch, format_si_many(cv.ttft_queued_seconds, "s"),
+                   bound=t(f"serving.bound.{bd}"), stat=stat)
+                 for b, tt, tp_, m, bd in zip(cv.batch, format_si_many(cv.queued_ttft(ttft_quantile), "s"),
                                               format_si_many(cv.tpot_seconds, "s"),
                                               format_si_many(cv.memory_bytes_per_gpu, "B"), cv.bound)]
         data.append({"type": "scatter", "x": list(cv.tokens_per_s_per_user),

@@ -18,7 +18,8 @@ def render_frontier(ctx, comp, inp) -> None:
         return
     names = {d: ctx.devices[d].name_for(ctx.lang) for d in inp.devices}
     fig = frontier_figure(t, comp.candidates, names, per_user_target=per_user_target(inp.tpot_target),
-                          pareto_x=comp.pareto_x, pareto_y=comp.pareto_y)
+                          pareto_x=comp.pareto_x, pareto_y=comp.pareto_y, ttft_stat=inp.ttft_stat,
+                          ttft_quantile=inp.ttft_quantile)
     st.plotly_chart(fig, config=ctx.chart_config("serving_frontier"), key="serving_frontier")
     source = t(f"serving.eff_source.{inp.efficiency}", bw=percent_text(t, comp.efficiency.mem_bw, 0),
                **network_terms())

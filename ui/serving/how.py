@@ -32,7 +32,8 @@ def render_how(t) -> None:
         (r"r_p = \frac{k}{t_p(k\,n)},\quad r_d = \frac{B}{\mathrm{TPOT}\cdot o},\quad \frac{\text{tokens/s}}{\text{GPU}} = \frac{o}{t_p/r_p + t_d/r_d}",
          t("serving.how.disagg", **net)),
         (r"W_q = \frac{C(c,\,\lambda S)\,S}{2\,(c-\lambda S)},\quad \overline{\mathrm{TTFT}} = S + W_q\quad"
-         r"\left(c = 1:\ W_q = \frac{\rho\,S}{2(1-\rho)},\ \rho = \lambda S\right)", t("serving.how.queue")),
+         r"\left(c = 1:\ W_q = \frac{\rho\,S}{2(1-\rho)},\ \rho = \lambda S\right),\quad"
+         r"t_q = \frac{W_q}{C}\,\ln\frac{C}{1-q},\ \mathrm{TTFT}_q = S + t_q", t("serving.how.queue")),
         (r"E = \frac{1-\alpha^{\gamma+1}}{1-\alpha}\quad(\alpha=0.8,\ \gamma=4:\ 3.36)", t("serving.how.spec")),
         (r"\$/\text{Mtok} = \frac{\$/\text{GPU-hour}}{\text{tokens/s per GPU}\times 3600/10^6},\quad \text{J/token} = \frac{W}{\text{tokens/s per GPU}}",
          t("serving.how.cost")),

@@ -26,6 +26,8 @@ DEFAULT_DEVICES = ("h100-sxm", "h200-sxm")
 DEFAULT_PRECISIONS = ("bf16", "fp8")
 TP_OPTIONS = (1, 2, 4, 8)
 DEFAULT_TPS = (1, 2, 4, 8)
+TTFT_STATS = {"mean": None, "p90": 0.9, "p99": 0.99}
+"""What a TTFT target holds: the mean TTFT with queueing, or a percentile of it (the quantile)."""
 TPOT_OPTIONS = (0.005, 0.0075, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.075, 0.1, 0.15, 0.2)
 TTFT_OPTIONS = (0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
 PREFIX_OPTIONS = (0.0, 0.05, 0.1, 0.125, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
@@ -60,11 +62,17 @@ class ServingInputs:
     currency: Optional[str]
     all_in_watts: Optional[float]
     simulate: bool
+    ttft_stat: str = "mean"           # what the TTFT target holds: "mean", "p90" or "p99" (TTFT_STATS)
 
     @property
     def ok(self) -> bool:
         return (None not in (self.isl, self.osl, self.rate) and self.osl >= 2 and bool(self.devices)
                 and bool(self.precisions) and bool(self.tps) and self.spec_error is None)
+
+    @property
+    def ttft_quantile(self):
+        """None (the target holds the mean TTFT) or the quantile a percentile target holds (0.9)."""
+        return TTFT_STATS[self.ttft_stat]
 
     @property
     def modes(self) -> tuple[str, ...]:
@@ -164,9 +172,11 @@ def render_targets(t) -> dict:
     st.markdown(f"**{t('serving.targets_heading')}**")
     ttft = bound_select_slider(t("serving.ttft_target"), list(TTFT_OPTIONS), "s_ttft", 1.0,
                                format_func=lambda s: format_si(s, "s"), help=t("serving.ttft_target_help"))
+    stat = bound_select(t("serving.ttft_stat"), list(TTFT_STATS), "s_ttft_stat",
+                        format_func=lambda s: t(f"serving.stat.{s}"), help=t("serving.ttft_stat_help"))
     tpot = bound_select_slider(t("serving.tpot_target"), list(TPOT_OPTIONS), "s_tpot", 0.05,
                                format_func=lambda s: format_si(s, "s"), help=t("serving.tpot_target_help"))
-    return dict(ttft_target=float(ttft), tpot_target=float(tpot))
+    return dict(ttft_target=float(ttft), tpot_target=float(tpot), ttft_stat=stat)
 
 
 def render_candidates(t, devices) -> dict:

@@ -69,6 +69,7 @@ def render_answer(ctx, comp, inp) -> None:
     st.markdown(t("serving.best", device=ctx.devices[best.device_id].name_for(ctx.lang), prec=best.precision.upper(),
                   kv=best.kv.upper(), mode=t(f"serving.mode.{o.mode}"), layout=layout_text(t, o),
                   ttft=format_si(o.ttft_seconds, "s"), tpot=format_si(o.tpot_seconds, "s"),
+                  stat=t(f"serving.stat.{inp.ttft_stat}"),
                   per_gpu=format_si(o.tokens_per_s_per_gpu, "tok/s"),
                   per_user=format_si(o.tokens_per_s_per_user, "tok/s")))
     if best.price_source == "inferencex":
@@ -89,7 +90,8 @@ def render_table(ctx, comp, inp) -> None:
                 t("serving.col.precision"): f"{s.precision.upper()} / KV {s.kv.upper()}",
                 t("serving.col.mode"): t(f"serving.mode.{mode}"),
                 t("serving.col.gpus"): "—" if o is None else f"{o.gpus:,}",
-                t("serving.col.ttft"): "—" if o is None else format_si(o.ttft_seconds, "s"),
+                t("serving.col.ttft", stat=t(f"serving.stat.{inp.ttft_stat}")):
+                    "—" if o is None else format_si(o.ttft_seconds, "s"),
                 t("serving.col.tpot"): "—" if o is None else format_si(o.tpot_seconds, "s"),
                 t("serving.col.per_gpu"): "—" if o is None else format_si(o.tokens_per_s_per_gpu, "tok/s"),
                 t("serving.col.cost"): money(e.cost_per_mtok if e else None, inp.currency),

@@ -58,6 +58,15 @@ EN = {
     "serving.targets_heading": "Targets",
     "serving.ttft_target": "TTFT target",
     "serving.ttft_target_help": "Longest acceptable time to first token. URL name s_ttft (seconds).",
+    "serving.ttft_stat": "TTFT target holds for",
+    "serving.ttft_stat_help": "Which TTFT the target bounds under random (Poisson) arrivals: the "
+                              "mean, or the 90th / 99th percentile (a p90 target: 9 requests in 10 "
+                              "see their first token within it). A percentile target needs more "
+                              "headroom, so it can size more GPUs. TPOT has no spread in the steady "
+                              "state, so its target holds for every percentile. URL name s_ttft_stat.",
+    "serving.stat.mean": "mean",
+    "serving.stat.p90": "p90",
+    "serving.stat.p99": "p99",
     "serving.tpot_target": "TPOT target",
     "serving.tpot_target_help": "Longest acceptable time per output token; 50 ms = 20 tokens/s per "
                                 "user. The red line on the chart. URL name s_tpot (seconds).",
@@ -172,8 +181,8 @@ EN = {
                                  "(all-reduce).",
     "serving.best": "Best: **{device}**, {prec} weights, KV {kv}, {mode}: {layout}. TTFT {ttft}, "
                     "TPOT {tpot}, **{per_gpu}** per GPU, {per_user} per user (analytic steady "
-                    "state; the TTFT is the mean with queueing for the prompt slot under "
-                    "random arrivals, M/D/c: see the simulator below for p90).",
+                    "state; the TTFT is the {stat} with queueing for the prompt slot under "
+                    "random arrivals, M/D/c; the simulator below runs the engine step by step).",
     "serving.price_inferencex": "Cost at InferenceX's hyperscaler price per GPU-hour (USD); type a "
                                 "price under \"Cost and energy\" for yours.",
     "serving.none": "none meets the targets",
@@ -198,7 +207,7 @@ EN = {
     "serving.fig.x": "tokens/s per user (1 / TPOT)",
     "serving.fig.y": "output tokens/s per GPU",
     "serving.fig.label": "{device} · {prec} · TP{tp}",
-    "serving.fig.hover": "<b>{label}</b><br>batch {batch}<br>TTFT {ttft} (mean, queued at this point's rate) · TPOT {tpot}<br>memory per "
+    "serving.fig.hover": "<b>{label}</b><br>batch {batch}<br>TTFT {ttft} ({stat}, queued at this point's rate) · TPOT {tpot}<br>memory per "
                          "GPU {mem}<br>limited by {bound}",
     "serving.fig.pareto": "Pareto front",
     "serving.fig.target": "TPOT target ({value} per user)",
@@ -212,7 +221,7 @@ EN = {
     "serving.col.mode": "Mode",
     "serving.col.layout": "Layout",
     "serving.col.gpus": "GPUs",
-    "serving.col.ttft": "TTFT (mean, queued)",
+    "serving.col.ttft": "TTFT ({stat}, queued)",
     "serving.col.tpot": "TPOT",
     "serving.col.per_gpu": "Output tokens/s per GPU",
     "serving.col.cost": "$/Mtok",
@@ -278,7 +287,10 @@ EN = {
                          "instances of k prompts is n·k (S = its step). C is Erlang C; halving "
                          "M/M/c's wait is the Allen–Cunneen rule for fixed service times, exact at "
                          "c = 1 (Pollaczek–Khinchine). The sizing holds the TTFT target by this "
-                         "mean, so no pool runs near 100 % load; the simulator gives p90.",
+                         "mean, so no pool runs near 100 % load. A p90 or p99 target holds "
+                         "S + t_q, the wait's quantile with the wait of a request that waits "
+                         "taken as exponential (exact for M/M/c; Whitt 1993 for G/G/c; within 5 % "
+                         "of a simulated queue). The simulator runs the engine step by step.",
     "serving.how.spec": "**Speculative decoding** (Leviathan et al. 2023): tokens per "
                         "verification pass; the pass reads the weights once and computes γ + 1 "
                         "tokens per sequence, plus the draft, whose weights and cache come out "
@@ -332,6 +344,13 @@ ZH = {
     "serving.targets_heading": "目标",
     "serving.ttft_target": "TTFT 目标",
     "serving.ttft_target_help": "可接受的最长首 token 时间。URL 参数 s_ttft（秒）。",
+    "serving.ttft_stat": "TTFT 目标针对",
+    "serving.ttft_stat_help": "请求随机（泊松）到达时，目标约束的是哪个 TTFT：均值，还是第 90 / 99 百分位"
+                              "（p90 目标：10 个请求里有 9 个在目标之内拿到第一个 token）。百分位目标需要更多余量，"
+                              "可能要更多 GPU。稳态下 TPOT 没有波动，所以它的目标对任何百分位都一样。URL 参数 s_ttft_stat。",
+    "serving.stat.mean": "均值",
+    "serving.stat.p90": "p90",
+    "serving.stat.p99": "p99",
     "serving.tpot_target": "TPOT 目标",
     "serving.tpot_target_help": "可接受的最长每输出 token 时间；50 ms = 每个用户 20 tokens/秒。"
                                 "即图中的红线。URL 参数 s_tpot（秒）。",
@@ -418,7 +437,7 @@ ZH = {
     "serving.metric.bound_help": "决定所选部署单步时间的因素：读权重、读 KV cache、算力，或网络（all-reduce）。",
     "serving.best": "最佳：**{device}**，{prec} 权重，KV {kv}，{mode}：{layout}。TTFT {ttft}，"
                     "TPOT {tpot}，每张卡 **{per_gpu}**，每个用户 {per_user}（解析的稳态；TTFT 是请求随机到达时"
-                    "含排队（等待预填充）的均值，按 M/D/c 排队模型计算：p90 见下方模拟器）。",
+                    "含排队（等待预填充）的{stat}，按 M/D/c 排队模型计算；下方模拟器逐步模拟引擎）。",
     "serving.price_inferencex": "费用按 InferenceX 的超大规模云每 GPU 小时价格（USD）；在「费用与能耗」中输入你的价格。",
     "serving.none": "没有满足目标的",
     "serving.pool": "{role} {n} × TP{tp}",
@@ -437,7 +456,7 @@ ZH = {
     "serving.fig.x": "每个用户的 tokens/秒（1 / TPOT）",
     "serving.fig.y": "每张卡的输出 tokens/秒",
     "serving.fig.label": "{device} · {prec} · TP{tp}",
-    "serving.fig.hover": "<b>{label}</b><br>批大小 {batch}<br>TTFT {ttft}（按该点的请求率排队的均值）· TPOT {tpot}<br>每张卡"
+    "serving.fig.hover": "<b>{label}</b><br>批大小 {batch}<br>TTFT {ttft}（按该点的请求率排队的{stat}）· TPOT {tpot}<br>每张卡"
                          "显存 {mem}<br>瓶颈：{bound}",
     "serving.fig.pareto": "帕累托前沿",
     "serving.fig.target": "TPOT 目标（每个用户 {value}）",
@@ -451,7 +470,7 @@ ZH = {
     "serving.col.mode": "方式",
     "serving.col.layout": "部署",
     "serving.col.gpus": "GPU 数",
-    "serving.col.ttft": "TTFT（均值，含排队）",
+    "serving.col.ttft": "TTFT（{stat}，含排队）",
     "serving.col.tpot": "TPOT",
     "serving.col.per_gpu": "每张卡输出 tokens/秒",
     "serving.col.cost": "$/百万 token",
@@ -499,7 +518,9 @@ ZH = {
                          "每个用时 S 秒——聚合副本是 1 个（每步一块提示词，S 为单独的 TTFT），n 个每步 k 个提示词的"
                          "预填充实例是 n·k 个（S 为它的一步）。C 是 Erlang C；把 M/M/c 的等待时间减半是服务时间固定时的"
                          "Allen–Cunneen 近似，c = 1 时精确（Pollaczek–Khinchine）。规划按这个均值满足 TTFT 目标，"
-                         "所以没有哪个池接近 100% 负载；p90 见模拟器。",
+                         "所以没有哪个池接近 100% 负载。p90 或 p99 目标按 S + t_q 满足：t_q 是等待时间的分位数，"
+                         "把需要等待的请求的等待时间近似为指数分布（M/M/c 时精确；G/G/c 见 Whitt 1993；与排队模拟相差在 5% 以内）。"
+                         "模拟器逐步模拟引擎。",
     "serving.how.spec": "**投机解码**（Leviathan 等，2023）：每次验证得到的 token 数；验证一次读一遍"
                         "权重，每个序列计算 γ + 1 个 token，另加草稿的开销；草稿的权重和 KV cache 从 KV 预算中扣除。",
     "serving.how.cost": "**费用与能耗**（InferenceX）。",
