@@ -65,6 +65,9 @@ def test_int8_pages_read_in_operations(lang):
     at = open_app_page("pages/2_MFU.py", lang, device="a100-80gb-sxm", precision="int8")
     assert metric(at, "mfu.metric.peak") == "624 TOP/s"
     assert metric(at, "mfu.metric.achieved") == "63 TOP/s"
+    assert "OP/s" in at.text_input(key="peak_override").label         # the override's unit too
+    assert "FLOP/s" not in at.text_input(key="peak_override").label
     # at BF16 the same pages keep FLOP/s
     at = open_app_page("pages/2_MFU.py", lang, device="a100-80gb-sxm", precision="bf16")
     assert metric(at, "mfu.metric.peak") == "312 TFLOP/s"
+    assert "FLOP/s" in at.text_input(key="peak_override").label

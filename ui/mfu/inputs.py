@@ -51,10 +51,11 @@ class MfuInputs:
 def _peak(ctx) -> Optional[float]:
     """The sidebar's device and precision, unless typed here; None when a typed one is refused."""
     t = ctx.t
-    override = quantity_input(t, t("mfu.peak_override"), "peak_override", "", unit="FLOP/s",
+    rate = ctx.op() + "/s"          # OP/s at the sidebar's INT8 (both read as a compute rate)
+    override = quantity_input(t, t("mfu.peak_override", rate=rate), "peak_override", "", unit="FLOP/s",
                               kind="flop_rate", bounds=Bounds(hi=1e21), optional=True,
                               help=t("mfu.peak_override_help"),
-                              placeholder=format_si(ctx.peak_flops, ctx.op() + "/s") if ctx.ready else "")
+                              placeholder=format_si(ctx.peak_flops, rate) if ctx.ready else "")
     if is_blank("peak_override"):
         peak = ctx.peak_flops
         source = t("mfu.peak_from_sidebar", device=ctx.device_label(),
@@ -63,11 +64,11 @@ def _peak(ctx) -> Optional[float]:
         peak, source = override, t("mfu.peak_from_override")
         if peak is not None and ctx.device is not None and \
                 ctx.device.is_sparse_headline(peak, ctx.precision):
-            st.warning(t("mfu.peak_is_sparse", peak=format_si(peak, ctx.op() + "/s"),
-                         dense=format_si(ctx.peak_flops, ctx.op() + "/s"), device=ctx.device_label()),
+            st.warning(t("mfu.peak_is_sparse", peak=format_si(peak, rate),
+                         dense=format_si(ctx.peak_flops, rate), device=ctx.device_label()),
                        icon=":material/warning:")
     if peak is not None:
-        st.caption(t("mfu.peak_used", peak=format_si(peak, ctx.op() + "/s"), source=source))
+        st.caption(t("mfu.peak_used", peak=format_si(peak, rate), source=source))
     return peak
 
 

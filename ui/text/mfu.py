@@ -38,7 +38,7 @@ EN = {
     "mfu.gpus": "Number of GPUs",
     "mfu.gpus_help": "All GPUs the job runs on (data × tensor × pipeline parallel), a "
                      "whole number.",
-    "mfu.peak_override": "Peak per GPU (FLOP/s), optional",
+    "mfu.peak_override": "Peak per GPU ({rate}), optional",
     "mfu.peak_override_help": "Leave blank to use the dense peak of the device and "
                               "precision chosen in the sidebar. Type e.g. 312T or "
                               "989 TFLOP/s to override. Use the dense figure of the "
@@ -207,7 +207,7 @@ ZH = {
                              "每个 token 只算一次：不要填单卡的，也不要再乘一遍数据并行度。",
     "mfu.gpus": "GPU 数",
     "mfu.gpus_help": "任务用到的全部 GPU（数据并行 × 张量并行 × 流水线并行），整数。",
-    "mfu.peak_override": "单卡峰值算力（FLOP/s），可选",
+    "mfu.peak_override": "单卡峰值算力（{rate}），可选",
     "mfu.peak_override_help": "留空则使用侧边栏所选设备和精度的稠密峰值。"
                               "想改就填，例如 312T、989 TFLOP/s。"
                               "要填训练所用精度的稠密峰值，不要填稀疏宣传值：2:4 稀疏值是稠密值的两倍，"
