@@ -12,13 +12,15 @@ renamed.
 
 Terms (per GPU of the worst stage; N parameters of ``arch``, ``calc.arch.param_counts``):
 
-    parameters held   P_dense(t) / p + N_experts / (t·e·p)        (× 2 under DualPipe)
+    parameters held   (P_dense(t) − E − H) / p + E + N_experts / (t·e·p)
+                      (the first stage: its layers and the embedding E; ``stage_params``;
+                       the layers and experts × 2 under DualPipe, which adds the head H)
     weights           params held × w / (ZeRO-3 ? d_dense : 1)      (w = 2 B bf16, 4 B fp32 Adam)
     gradients         params held × g / (ZeRO ≥ 2 ? d : 1)          (g = 4 B: FP32, mixed precision)
     optimizer         params held × o / (ZeRO ≥ 1 ? d : 1)          (o = 12 B Adam mixed precision)
     activations       layers in flight × activation_bytes_per_layer(s / c, b, h, a, recompute, t)
-    ZeRO-3 buffers    (2·w + g) × one layer's parameters held       (the unit in use, the prefetched
-                                                                     one, one unsharded gradient)
+    ZeRO-3 buffers    (2·w + g) × the largest unit held: one layer, the embedding or the head
+                      (the unit in use, the prefetched one, one unsharded gradient)
     total             the sum; fit against the device memory with the 10 % reserve
 
 t tensor-, p pipeline-, c context-, e expert-parallel size, d data-parallel size; the world
@@ -28,8 +30,8 @@ rule).  The routed experts are split e ways over expert-parallel ranks taken fro
 d·c data-/context-parallel ranks (e must divide d·c; DeepSeek-V3: EP 64 across nodes) and
 each expert t ways (Megatron-Core's expert tensor parallelism, by default = t).  ZeRO
 shards the dense weights over d·c (the ranks that hold the same weights), the experts over
-d·c / e (the expert data-parallel group).  Layers in flight on the first stage, which is
-the worst (it holds the most micro-batches):
+d·c / e (the expert data-parallel group).  The first stage is the worst: it holds the
+embedding beside its share of the layers, and the most micro-batches:
 
     1F1B (PipeDream-Flush)   min(p, m) micro-batches × L/p layers = L layers' worth when m ≥ p
     interleaved 1F1B, v      L × (1 + (p − 1)/(p·v))
@@ -46,7 +48,8 @@ interleaving multiplies it by 1 + (p−1)/(p·v)); Narayanan et al., "Efficient 
 Language Model Training on GPU Clusters Using Megatron-LM" (2021) §2.2; Qi et al., "Zero
 Bubble Pipeline Parallelism" (2023); DeepSeek-AI DualPipe README (github.com/deepseek-ai/
 DualPipe: parameters 1× / 1× / 2×, activations PP / PP / PP+1 for 1F1B / ZB1P / DualPipe);
-PyTorch FSDP documentation (``limit_all_gathers``: at most two all-gathered units in flight).
+PyTorch FSDP documentation (``limit_all_gathers``: at most two all-gathered units in flight;
+torchtitan's ``apply_fsdp`` wraps each block, the embedding and the output as their own units).
 Units: bytes; counts; fractions 0..1.
 """
 
@@ -76,6 +79,8 @@ __all__ = [
     "TrainingMemory",
     "activation_bytes_per_layer",
     "layers_in_flight",
+    "StageParams",
+    "stage_params",
     "data_parallel_size",
     "training_memory",
 ]
@@ -140,8 +145,8 @@ class TrainingMemory:
     ÷ e·p, × 2 under DualPipe).  activations_per_layer: one micro-batch, one layer.
     layers_per_gpu: layers of this stage (L/p; 2·L/p under DualPipe).  layers_in_flight:
     the activations held, in layer-micro-batches (L for 1F1B with m ≥ p).  stage: index of
-    the worst stage (0: with parameters split evenly, the first stage holds the most
-    micro-batches under every schedule here).
+    the worst stage (0: the first stage holds the embedding, which is as large as the last
+    stage's head, and the most micro-batches under every schedule here).
     weight/grad/optimizer_bytes_per_elem: the bytes per parameter used.  memory_bytes: the
     device's (None when unknown); fit: "fits" / "tight" / "no" / None; used: total ÷ memory;
     spare_bytes: memory − total (negative: that much too much); memory_fit: the one rule's
@@ -166,6 +171,7 @@ class TrainingMemory:
     dense_shards: float           # ZeRO divisor of the dense weights (d·c)
     expert_shards: float          # ZeRO divisor of the routed experts (t·d·c / e)
     seq_per_gpu: float = 0.0      # tokens of a sequence each GPU keeps activations for: s / c
+    unit_params: float = 0.0      # the largest unit ZeRO-3 all-gathers: a layer, the embedding or the head
     memory_bytes: Optional[float] = None
     fit: Optional[str] = None
     used: Optional[float] = None
@@ -250,23 +256,86 @@ def layers_in_flight(n_layers: float, pp: int, schedule: str = "1f1b", interleav
     return L / p * min(p, m)
 
 
-def _split(arch: ModelArch, tp: int) -> tuple[float, float, float]:
-    """(dense parameters per GPU of the tp group, routed-expert parameters, n_layers), through
-    calc.placement (what each GPU of a tp group holds), computed once per (arch, tp)."""
+@dataclass(frozen=True)
+class StageParams:
+    """Parameters one GPU of the first pipeline stage holds, before ZeRO sharding
+    [parameters]: ``dense`` (every non-expert weight it holds), ``experts`` (its routed
+    experts), ``ends`` (of ``dense``: the input embedding and position table it holds; the
+    LM head too on a single stage or under DualPipe), ``layer`` (one layer's parameters, the
+    dense ones and its experts), ``unit`` (the largest of one layer, the embedding and the
+    head held: what ZeRO-3 / FSDP all-gathers at once, each its own unit)."""
+
+    dense: float
+    experts: float
+    ends: float
+    layer: float
+    unit: float
+
+    @property
+    def total(self) -> float:
+        return self.dense + self.experts
+
+
+def stage_params(arch: ModelArch, tp: Any = 1, pp: Any = 1, ep: Any = 1,
+                 schedule: str = "1f1b") -> StageParams:
+    """What one GPU of the first (worst) pipeline stage holds   [parameters].
+
+        p = 1        dense = P_dense(t)                           (the whole model)
+        1F1B, ZB1P   dense = (P_dense(t) − E(t) − H(t)) / p + E(t) (the layers split evenly;
+                                                                   the embedding on stage 0)
+        DualPipe     dense = 2·(P_dense(t) − E(t) − H(t)) / p + E(t) + H′(t)
+                                                                  (rank 0 holds stages 0 and p − 1)
+        experts      N_experts / (t·e·p)  (× 2 under DualPipe)
+
+    P_dense(t) = ``calc.placement.params_per_gpu`` of the non-expert weights; E(t) = (V·d +
+    learned positions) / t and H(t) = V·d / t for an untied LM head (0 when tied), both split
+    over the tensor-parallel group like every sharded weight (Megatron-LM's
+    ``VocabParallelEmbedding`` and its column-parallel output layer).  H′ is the last stage's
+    output weight: the head, or for tied embeddings the copy the last stage keeps (Megatron-LM
+    ``shared_embedding_or_output_weight``, its gradient all-reduced with stage 0's).  Megatron-LM
+    splits the layers evenly and puts the embedding on the first stage and the head on the
+    last (``--decoder-first/last-pipeline-num-layers`` and ``account_for_embedding_in_
+    pipeline_split`` move layers off them only when asked); the first stage, which also
+    holds the most micro-batches (``layers_in_flight``), is the worst.  GPT-3 175B at t 8,
+    p 12: 12,288·(51,200 + 2,048)/8 = 81.8 M parameters more than an even split gives it.
+    Sources: Narayanan et al. 2021 §2.2; Megatron-LM ``core/models/gpt/gpt_model.py``
+    (``pre_process`` / ``post_process``); DeepSeek-AI DualPipe README (parameters 2×).
+    """
+    return _stage_params(arch, int(tp), int(pp), int(ep), schedule)
+
+
+def _stage_params(arch: ModelArch, t: int, p: int, e: int, schedule: str) -> StageParams:
     try:
-        return _split_cached(arch, tp)
+        return _stage_params_cached(arch, t, p, e, schedule)
     except TypeError:                     # an architecture with an unhashable field
-        return _split_uncached(arch, tp)
+        return _stage_params_uncached(arch, t, p, e, schedule)
 
 
-def _split_uncached(arch: ModelArch, tp: int) -> tuple[float, float, float]:
-    check_tp(arch, tp)
+def _stage_params_uncached(arch: ModelArch, t: int, p: int, e: int, schedule: str) -> StageParams:
+    check_tp(arch, t)
     pc = param_counts(arch)
-    dense = params_per_gpu(arch, tp, pc.total - pc.routed_experts)
-    return float(dense), pc.routed_experts, float(arch.n_layers)
+    dense_tp = float(params_per_gpu(arch, t, pc.total - pc.routed_experts))
+    embed = (pc.embedding + pc.positions) / t
+    head = pc.lm_head / t
+    layers = dense_tp - embed - head          # the layers' weights (and the final norm)
+    L = float(arch.n_layers)
+    dual = schedule == "dualpipe" and p > 1
+    copies = 2.0 if dual else 1.0
+    experts = pc.routed_experts / (t * e * p) * copies
+    if p == 1:
+        dense, ends, last = dense_tp, embed + head, head
+    elif dual:
+        last = head if pc.lm_head > 0 else pc.embedding / t
+        ends = embed + last
+        dense = 2.0 * layers / p + ends
+    else:
+        dense, ends, last = layers / p + embed, embed, 0.0
+    layer = (layers + pc.routed_experts / (t * e)) / L if L > 0 else 0.0
+    return StageParams(dense=dense, experts=experts, ends=ends, layer=layer,
+                       unit=max(layer, embed, last))
 
 
-_split_cached = lru_cache(maxsize=1024)(_split_uncached)
+_stage_params_cached = lru_cache(maxsize=1024)(_stage_params_uncached)
 
 
 def _count(name: str, x: Any) -> int:
@@ -299,11 +368,11 @@ def training_memory(arch: ModelArch, *, tp: Any = 1, pp: Any = 1, dp: Any = 1, e
                     memory_bytes: Optional[float] = None) -> TrainingMemory:
     """Training memory per GPU of the worst pipeline stage, and whether it fits   [bytes].
 
-        weights      = P·w / (ZeRO-3 ? D : 1)    P = P_dense(t)/p + N_experts/(t·e·p)  (× 2 DualPipe)
+        weights      = P·w / (ZeRO-3 ? D : 1)    P = stage_params(arch, t, p, e, schedule)
         gradients    = P·g / (ZeRO ≥ 2 ? D : 1)
         optimizer    = P·o / (ZeRO ≥ 1 ? D : 1)
         activations  = layers_in_flight(L, p, schedule, v, m) · activation_bytes_per_layer(s/c, b, h, a, r, t)
-        ZeRO-3       = (2·w + g) · P / layers_per_gpu        (two all-gathered units, one gradient)
+        ZeRO-3       = (2·w + g) · max(one layer, E, H)      (two all-gathered units, one gradient)
         total        = weights + gradients + optimizer + activations + ZeRO-3 buffers
 
     D is d·c for the dense weights and d·c / e for the routed experts (see the module
@@ -311,9 +380,9 @@ def training_memory(arch: ModelArch, *, tp: Any = 1, pp: Any = 1, dp: Any = 1, e
     ``weight_bytes_per_elem`` (2: bf16) and g = ``grad_bytes_per_elem`` if given, else the
     optimizer's ("adam-mixed": FP32 gradients, 2 + 4 + 12 = 18 B per parameter), else w;
     "adam-fp32" fixes both (4 + 4 + 8 = 16 B per parameter); o from
-    :data:`OPTIMIZERS`.  The world is t·p·c·d GPUs; e must divide d·c.  Parameters are
-    split evenly over the stages (embedding and LM head inside the split, as Megatron's
-    uneven first/last stages balance them), so the first stage, which holds the most
+    :data:`OPTIMIZERS`.  The world is t·p·c·d GPUs; e must divide d·c.  The layers are
+    split evenly over the stages and the embedding sits on the first (Megatron-LM's
+    default; ``stage_params``), so the first stage, which also holds the most
     micro-batches, is the worst.  ``memory_bytes``:
     the device's memory, for ``fit`` (``calc.placement.memory_fit``, the one rule).  Ignores
     the CUDA context, fragmentation and temporaries (the reserve's job).  Scalars only.
@@ -347,11 +416,13 @@ def training_memory(arch: ModelArch, *, tp: Any = 1, pp: Any = 1, dp: Any = 1, e
     b = v.number("micro_batch", micro_batch, "positive", "sequences")
     mem = None if memory_bytes is None else v.number("memory_bytes", memory_bytes, "positive", "bytes")
 
-    dense_tp, experts, L = _split(arch, t)
+    if schedule not in SCHEDULES:
+        raise ValueError(f"schedule must be one of {', '.join(SCHEDULES)}, got {schedule!r}")
+    sp = _stage_params(arch, t, p, e, schedule)
+    L = float(arch.n_layers)
     copies = 2.0 if (schedule == "dualpipe" and p > 1) else 1.0
-    dense_pg = dense_tp / p * copies
-    expert_pg = experts / (t * e * p) * copies
-    held = dense_pg + expert_pg
+    dense_pg, expert_pg = sp.dense, sp.experts
+    held = sp.total
     dense_shards, expert_shards = float(d * c), float(d * c) / e
 
     def sharded(bytes_per, stage_ok: bool) -> float:
@@ -367,7 +438,8 @@ def training_memory(arch: ModelArch, *, tp: Any = 1, pp: Any = 1, dp: Any = 1, e
     in_flight = layers_in_flight(L, p, schedule, vv, n_microbatches)
     acts = in_flight * per_layer
     layers_here = L / p * copies
-    buffers = (2.0 * w + g) * held / layers_here if zero_stage >= 3 else 0.0
+    # ZeRO-3: the largest unit all-gathered at once: a layer, the embedding or the head
+    buffers = (2.0 * w + g) * sp.unit if zero_stage >= 3 else 0.0
     total = weights + grads + optim + acts + buffers
     fit = memory_fit(total, mem)
     return TrainingMemory(weights=weights, gradients=grads, optimizer=optim, activations=acts,
@@ -376,7 +448,8 @@ def training_memory(arch: ModelArch, *, tp: Any = 1, pp: Any = 1, dp: Any = 1, e
                           layers_in_flight=in_flight, stage=0, schedule=schedule,
                           weight_bytes_per_elem=w, grad_bytes_per_elem=g,
                           optimizer_bytes_per_elem=o, dense_shards=dense_shards,
-                          expert_shards=expert_shards, seq_per_gpu=s / c, memory_bytes=mem,
+                          expert_shards=expert_shards, seq_per_gpu=s / c, unit_params=sp.unit,
+                          memory_bytes=mem,
                           fit=None if fit is None else fit.verdict,
                           used=None if fit is None else total / mem, memory_fit=fit,
                           spare_bytes=None if fit is None else mem - total)

@@ -56,10 +56,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ..arch import ModelArch, attention_width, param_counts
+from ..arch import ModelArch, attention_width
 from ..placement import MEMORY_RESERVE
 from ..training_flops import flops_per_token
-from ..training_memory import MIXED_PRECISION_GRAD_BYTES, TrainingMemory, training_memory
+from ..training_memory import (MIXED_PRECISION_GRAD_BYTES, TrainingMemory, stage_params,
+                               training_memory)
 from .compute import (ACT_BYTES_PER_ELEM, StageCompute, layers_on_worst_stage, memory_efficiency,
                       stage_compute)
 from .network import Network, collective_seconds, network_for
@@ -258,9 +259,11 @@ def layout_problems(arch: ModelArch, *, gpus: int, tp: int, pp: int, cp: int, ep
     return out
 
 
-def _dp_grad_params(arch: ModelArch, tp: int, pp: int, ep: int) -> float:
-    pc = param_counts(arch)
-    return (pc.total - pc.routed_experts) / (tp * pp) + pc.routed_experts / (tp * pp * ep)
+def _dp_grad_params(arch: ModelArch, tp: int, pp: int, ep: int, schedule: str) -> float:
+    """Gradients one GPU of the first stage reduces over data parallelism: the parameters it
+    holds (calc.training_memory.stage_params: its layers and the embedding; the last stage's
+    head is as large), the stage the step waits for   [parameters]."""
+    return stage_params(arch, tp, pp, ep, schedule).total
 
 
 CROSS_ENTROPY_ALL_REDUCES = 3
@@ -407,7 +410,7 @@ def training_step(arch: ModelArch, *, device, gpus: int, tp: int = 1, pp: int = 
     compute = m * (sc.forward + sc.backward)
 
     # DP
-    G = _dp_grad_params(arch, tp, pp, ep)
+    G = _dp_grad_params(arch, tp, pp, ep, "1f1b" if schedule == "interleaved" else schedule)
     d_tier = net.tier(tp * cp * dp)
     n_dp = dp * cp                    # gradients are reduced over the data- and context-parallel ranks
     bucket = min(G, DP_BUCKET_PARAMS)

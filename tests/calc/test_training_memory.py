@@ -23,21 +23,56 @@ def test_405b_pipeline_activations_do_not_fit(catalog):
     # 1F1B: the first stage holds p = 16 micro-batches of L/p = 7.875 layers = 126 layers' worth
     #   activations = 126 × 570,425,344 = 71,873,593,344 B
     # parameters per GPU (calc.placement: the norms, R = 126 × 2 × 16384 + 16384 = 4,145,152,
-    # are replicated over the 8 tp GPUs, the rest split): ((N − R)/8 + R)/16 = 3,170,956,288
-    #   weights 2 B: 6,341,912,576; gradients 4 B (FP32, Megatron-LM's bf16 default):
-    #   12,683,825,152; optimizer 12 B / dp 16: 2,378,217,216
-    # total = 93,277,548,288 B ≈ 93.3 GB > 80 GB: does not fit (it read 19.6 GB, "fits (23 %)")
+    # are replicated over the 8 tp GPUs, the rest split): ((N − R)/8 + R) = 50,735,300,608 per
+    # tp GPU, of which the embedding and the untied head E = H = 128,256 × 16,384 / 8 =
+    # 262,668,288 each; the first stage holds the layers' 1/16 and the embedding:
+    # (50,735,300,608 − 2 × 262,668,288)/16 + 262,668,288 = 3,400,791,040
+    #   weights 2 B: 6,801,582,080; gradients 4 B (FP32, Megatron-LM's bf16 default):
+    #   13,603,164,160; optimizer 12 B / dp 16: 2,550,593,280
+    # total = 94,828,932,864 B ≈ 94.8 GB > 80 GB: does not fit (it read 19.6 GB, "fits (23 %)";
+    # 93.3 GB with the embedding and head spread evenly over the 16 stages)
     a = catalog["llama-3.1-405b"]
     m = training_memory(a, tp=8, pp=16, dp=16, zero_stage=1, recompute="selective", seq_len=8192,
                         micro_batch=1, memory_bytes=80e9)
     assert m.activations_per_layer == pytest.approx(570_425_344)
     assert m.layers_in_flight == pytest.approx(126)
     assert m.activations == pytest.approx(71_873_593_344)
-    assert m.weights == pytest.approx(6_341_912_576)
-    assert m.gradients == pytest.approx(12_683_825_152)
-    assert m.optimizer == pytest.approx(2_378_217_216)
-    assert m.total == pytest.approx(93_277_548_288)
-    assert m.fit == "no" and m.used == pytest.approx(93_277_548_288 / 80e9)
+    assert m.params_per_gpu == pytest.approx(3_400_791_040)
+    assert m.weights == pytest.approx(6_801_582_080)
+    assert m.gradients == pytest.approx(13_603_164_160)
+    assert m.optimizer == pytest.approx(2_550_593_280)
+    assert m.total == pytest.approx(94_828_932_864)
+    assert m.fit == "no" and m.used == pytest.approx(94_828_932_864 / 80e9)
+
+
+def test_the_first_stage_holds_the_embedding(catalog):
+    # Megatron-LM puts the embedding on the first stage and the head on the last, the layers
+    # split evenly (stage_params).  GPT-3 175B (tied, vocab 50,257 + 2,048 learned positions,
+    # d 12,288), t 8, p 12: E = 52,305 × 12,288 / 8 = 80,340,480 on stage 0, where an even
+    # split of the p = 1 holding gave it E/12; the difference is E·(1 − 1/12)
+    from calc.training_memory import stage_params
+    g = catalog["gpt-3-175b"]
+    one = training_memory(g, tp=8, seq_len=2048).params_per_gpu
+    m = training_memory(g, tp=8, pp=12, seq_len=2048)
+    assert m.params_per_gpu - one / 12 == pytest.approx(80_340_480 * 11 / 12)
+    assert m.stage == 0 and stage_params(g, 8, 12).ends == pytest.approx(80_340_480)
+    # DualPipe: rank 0 holds stages 0 and p − 1, so the layers' 2/p, the embedding and the
+    # last stage's copy of the tied word table (no positions: 50,257 × 12,288 / 8 = 77,194,752):
+    # 2·(one − E)/12 + E + 77,194,752
+    d = training_memory(g, tp=8, pp=12, seq_len=2048, schedule="dualpipe")
+    assert d.params_per_gpu == pytest.approx(2 * (one - 80_340_480) / 12 + 80_340_480 + 77_194_752)
+    # untied: Llama 3.1 70B (N = 70,553,706,496; E = H = 128,256 × 8192 = 1,050,673,152), t 1,
+    # DualPipe p 8: 2·(N − 2E)/8 + E + H = 19,214,436,352
+    a = catalog["llama-3.1-70b"]
+    d = training_memory(a, pp=8, seq_len=4096, schedule="dualpipe")
+    assert d.params_per_gpu == pytest.approx(19_214_436_352)
+    # one stage holds the whole model, the embedding and the head once
+    assert training_memory(a, seq_len=4096).params_per_gpu == pytest.approx(70_553_706_496)
+    # the data-parallel gradients are the first stage's too: ZeRO-0, 405B at t 8, p 16, the
+    # 3,400,791,040 parameters of test_405b_pipeline_activations_do_not_fit
+    from calc.parallel.step import _dp_grad_params
+    assert _dp_grad_params(catalog["llama-3.1-405b"], 8, 16, 1, "1f1b") == \
+        pytest.approx(3_400_791_040)
 
 
 def test_schedules_first_stage(catalog):
@@ -90,11 +125,17 @@ def test_full_recompute_under_sequence_parallelism(catalog):
 def test_zero3_all_gather_buffers_are_counted(catalog):
     # Defect 7 (part).  Llama 2 7B on 8 GPUs, FSDP (ZeRO-3), bf16 weights, FP32 gradients:
     # states (2 + 4 + 12)/8 = 2.25 B/param; buffers: two all-gathered layers (current +
-    # prefetched) and one unsharded gradient, (2·2 + 4) B × one layer's parameters = 8 × N / 32.
+    # prefetched) and one unsharded gradient, (2·2 + 4) B × the largest unit: one layer,
+    # 4·4096² + 3·4096·11,008 + 2·4096 = 202,383,360 (the embedding and the untied head,
+    # 32,000 × 4096 = 131,072,000 each, are their own, smaller units).  Llama 3.1 8B's
+    # embedding, 128,256 × 4096 = 525,336,576, is larger than its layer (218,112,000).
     a = catalog["llama-2-7b"]
     m = training_memory(a, dp=8, zero_stage=3, recompute="full", seq_len=4096)
     assert m.states == pytest.approx(2.25 * N_7B)
-    assert m.zero3_buffers == pytest.approx(8 * N_7B / 32)
+    assert m.zero3_buffers == pytest.approx(8 * 202_383_360)
+    assert m.unit_params == pytest.approx(202_383_360)
+    m = training_memory(catalog["llama-3.1-8b"], dp=8, zero_stage=3, recompute="full", seq_len=4096)
+    assert m.zero3_buffers == pytest.approx(8 * 525_336_576)
     assert m.total == pytest.approx(m.states + m.activations + m.zero3_buffers)
     assert training_memory(a, dp=8, zero_stage=2, recompute="full", seq_len=4096).zero3_buffers == 0
 
@@ -146,10 +187,11 @@ def test_data_parallel_size_names_the_fields():
     assert data_parallel_size(2048, 8, 16, 2) == 8
     with pytest.raises(ValueError, match="tp × pp × cp"):
         data_parallel_size(2000, 8, 16)
-    # the record keeps the spare memory: 80e9 − 93,277,548,288 = −13.3e9 (short by that much)
+    # the record keeps the spare memory: 80e9 − 94,828,932,864 = −14.8e9 (short by that much;
+    # the total is test_405b_pipeline_activations_do_not_fit's)
     a = load_models()["llama-3.1-405b"]
     m = training_memory(a, tp=8, pp=16, dp=16, seq_len=8192, memory_bytes=80e9)
-    assert m.spare_bytes == pytest.approx(80e9 - 93_277_548_288)
+    assert m.spare_bytes == pytest.approx(80e9 - 94_828_932_864)
     assert m.seq_per_gpu == 8192
 
 

@@ -128,19 +128,22 @@ EN = {
     "training.mem.at_least_pp": "≥ pipeline stages",
     "training.mem.bytes_help": "{b} bytes per parameter, divided as the sharding says.",
     "training.mem.zero3": "ZeRO-3 buffers",
-    "training.mem.zero3_help": "FSDP / ZeRO-3 gathers each layer's full weights before using it: "
-                               "the layer in use and the prefetched one, plus one layer's "
-                               "unsharded gradients before their reduce-scatter.",
+    "training.mem.zero3_help": "FSDP / ZeRO-3 gathers each unit's full weights before using it: "
+                               "the unit in use and the prefetched one, plus one unit's "
+                               "unsharded gradients before their reduce-scatter. U is the "
+                               "largest unit this GPU gathers: one layer, the embedding or "
+                               "the LM head (each wrapped as its own unit, as torchtitan does).",
     "training.mem.bad_split": "{gpus} GPUs cannot be split into tensor {tp} × pipeline {pp} × "
                               "context {cp} × data-parallel groups: the GPUs must be a multiple "
                               "of {tp} × {pp} × {cp}.",
     "training.mem.bad_layout": "This layout cannot split the model: {message}.",
-    "training.mem.worst_stage": "The worst pipeline stage, the first: it holds {inflight} "
-                                "layer-micro-batches of activations ({schedule}; {layers} layers "
-                                "per stage).",
+    "training.mem.worst_stage": "The worst pipeline stage, the first: it holds the embedding "
+                                "beside its layers, and {inflight} layer-micro-batches of "
+                                "activations ({schedule}; {layers} layers per stage).",
     "training.how.mem_states": "Weights, gradients and optimizer states per GPU: the {n} parameters "
                                "placed over tensor {tp} (norms and router replicated) × pipeline "
-                               "{pp}, then ZeRO stage {zero} shards them over the {dp} × {cp} "
+                               "{pp} (the first stage: its share of the layers and the embedding), "
+                               "then ZeRO stage {zero} shards them over the {dp} × {cp} "
                                "data- and context-parallel GPUs.",
     "training.how.mem_acts": "Activations of one micro-batch per layer (Korthikanti et al. 2022), "
                              "times the layer-micro-batches the first stage holds ({schedule}).",
@@ -243,13 +246,14 @@ ZH = {
     "training.mem.at_least_pp": "≥ 流水线级数",
     "training.mem.bytes_help": "每个参数 {b} 字节，按切分方式分摊。",
     "training.mem.zero3": "ZeRO-3 缓冲",
-    "training.mem.zero3_help": "FSDP / ZeRO-3 在用到一层之前先收集它的完整权重：正在用的一层和预取的一层，"
-                               "再加一层在 reduce-scatter 之前未切分的梯度。",
+    "training.mem.zero3_help": "FSDP / ZeRO-3 在用到一个单元之前先收集它的完整权重：正在用的单元和预取的单元，"
+                               "再加一个单元在 reduce-scatter 之前未切分的梯度。U 是这张卡收集的最大单元："
+                               "一层、词嵌入或输出头（lm_head；各自单独包装，和 torchtitan 一样）。",
     "training.mem.bad_split": "{gpus} 张卡无法分成张量并行 {tp} × 流水线 {pp} × 上下文 {cp} × 数据并行：GPU 数必须是 {tp} × {pp} × {cp} 的倍数。",
     "training.mem.bad_layout": "这个并行方式切不开这个模型：{message}。",
-    "training.mem.worst_stage": "最吃显存的流水线级是第一级：它保存 {inflight} 个“层 × 微批”的激活"
+    "training.mem.worst_stage": "最吃显存的流水线级是第一级：除了它的层还有词嵌入，并保存 {inflight} 个“层 × 微批”的激活"
                                 "（{schedule}；每级 {layers} 层）。",
-    "training.how.mem_states": "每卡的权重、梯度和优化器状态：{n} 个参数按张量并行 {tp}（归一化和路由器复制）× 流水线 {pp} 放置，再由 ZeRO 阶段 {zero} 在 {dp} × "
+    "training.how.mem_states": "每卡的权重、梯度和优化器状态：{n} 个参数按张量并行 {tp}（归一化和路由器复制）× 流水线 {pp} 放置（第一级：它分到的层和词嵌入），再由 ZeRO 阶段 {zero} 在 {dp} × "
                                "{cp} 张数据/上下文并行的卡上切分。",
     "training.how.mem_acts": "一个微批每层的激活（Korthikanti 等，2022），乘以第一级保存的“层 × 微批”数（{schedule}）。",
 }

@@ -146,11 +146,11 @@ def _formulas(t: Translator, arch: ModelArch, mem: TrainingMemory, *, dp: float,
                 layers=text(f"{mem.layers_in_flight:,.4g}"), acts=si(mem.activations, "B")),
     ]
     if mem.zero3_buffers:
-        items.append(formula(r"M_{\text{ZeRO-3}} = (2\,b_w + b_g)\,\frac{P}{L_{\text{stage}}}"
-                             r" = (2 \times @bw + @bg) \times \frac{@p}{@l} = @buf",
+        items.append(formula(r"M_{\text{ZeRO-3}} = (2\,b_w + b_g)\,U"
+                             r" = (2 \times @bw + @bg) \times @u = @buf",
                              t("training.mem.zero3_help"), bw=f"{mem.weight_bytes_per_elem:g}",
-                             bg=f"{mem.grad_bytes_per_elem:g}", p=format_quantity(mem.params_per_gpu),
-                             l=text(f"{mem.layers_per_gpu:,.4g}"), buf=si(mem.zero3_buffers, "B")))
+                             bg=f"{mem.grad_bytes_per_elem:g}", u=format_quantity(mem.unit_params),
+                             buf=si(mem.zero3_buffers, "B")))
     return items
 
 
