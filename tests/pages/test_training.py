@@ -110,6 +110,13 @@ def test_405b_pipeline_activations_on_the_page(lang, word):
     values = [m.value for m in at.metric]
     assert "71.9 GB" in values and "13.6 GB" in values and "94.8 GB" in values
     assert word in texts(at, "error")
+    # the caption names the first stage and why it is the worst; one stage is the whole model
+    caps = texts(at, "caption")
+    assert ("the embedding" in caps if lang == "en" else "词嵌入" in caps) and "126" in caps
+    at = open_page(lang, model="llama-3.1-405b", device="h100-sxm", gpus="2048", tp="8", pp="1",
+                   zero="1", recompute="selective", seq="8192")
+    caps = texts(at, "caption")
+    assert ("One stage holds the whole model" in caps if lang == "en" else "一级装下整个模型" in caps)
 
 
 def test_adam_fp32_on_the_page():

@@ -140,10 +140,12 @@ EN = {
     "training.mem.worst_stage": "The worst pipeline stage, the first: it holds the embedding "
                                 "beside its layers, and {inflight} layer-micro-batches of "
                                 "activations ({schedule}; {layers} layers per stage).",
+    "training.mem.one_stage": "One stage holds the whole model: {inflight} layer-micro-batches "
+                              "of activations ({schedule}).",
+    "training.how.mem_first_stage": " (the first stage: its share of the layers and the embedding)",
     "training.how.mem_states": "Weights, gradients and optimizer states per GPU: the {n} parameters "
                                "placed over tensor {tp} (norms and router replicated) × pipeline "
-                               "{pp} (the first stage: its share of the layers and the embedding), "
-                               "then ZeRO stage {zero} shards them over the {dp} × {cp} "
+                               "{pp}{first}, then ZeRO stage {zero} shards them over the {dp} × {cp} "
                                "data- and context-parallel GPUs.",
     "training.how.mem_acts": "Activations of one micro-batch per layer (Korthikanti et al. 2022), "
                              "times the layer-micro-batches the first stage holds ({schedule}).",
@@ -253,7 +255,9 @@ ZH = {
     "training.mem.bad_layout": "这个并行方式切不开这个模型：{message}。",
     "training.mem.worst_stage": "最吃显存的流水线级是第一级：除了它的层还有词嵌入，并保存 {inflight} 个“层 × 微批”的激活"
                                 "（{schedule}；每级 {layers} 层）。",
-    "training.how.mem_states": "每卡的权重、梯度和优化器状态：{n} 个参数按张量并行 {tp}（归一化和路由器复制）× 流水线 {pp} 放置（第一级：它分到的层和词嵌入），再由 ZeRO 阶段 {zero} 在 {dp} × "
+    "training.mem.one_stage": "一级装下整个模型：保存 {inflight} 个“层 × 微批”的激活（{schedule}）。",
+    "training.how.mem_first_stage": "（第一级：它分到的层和词嵌入）",
+    "training.how.mem_states": "每卡的权重、梯度和优化器状态：{n} 个参数按张量并行 {tp}（归一化和路由器复制）× 流水线 {pp} 放置{first}，再由 ZeRO 阶段 {zero} 在 {dp} × "
                                "{cp} 张数据/上下文并行的卡上切分。",
     "training.how.mem_acts": "一个微批每层的激活（Korthikanti 等，2022），乘以第一级保存的“层 × 微批”数（{schedule}）。",
 }

@@ -116,7 +116,8 @@ def training_memory_section(t: Translator, arch: ModelArch | None, *, n_gpus: fl
         return []
     _metrics(t, mem, recompute)
     _fit(t, mem)
-    st.caption(t("training.mem.worst_stage", schedule=t(f"training.mem.schedule.{mem.schedule}"),
+    staged = "training.mem.worst_stage" if lay["pp"] > 1 else "training.mem.one_stage"
+    st.caption(t(staged, schedule=t(f"training.mem.schedule.{mem.schedule}"),
                  inflight=f"{mem.layers_in_flight:,.4g}", layers=f"{mem.layers_per_gpu:,.4g}"))
     st.caption(t("arch.mem.assumptions"))
     return _formulas(t, arch, mem, dp=dp, seq=seq, recompute=recompute, **lay)
@@ -132,7 +133,8 @@ def _formulas(t: Translator, arch: ModelArch, mem: TrainingMemory, *, dp: float,
                 r" + \frac{b_o}{d_1}\right) = @p\left(\frac{@bw}{@d3} + \frac{@bg}{@d2} + "
                 r"\frac{@bo}{@d1}\right) \\ &= @w + @g + @o\end{aligned}",
                 t("training.how.mem_states", zero=str(z), dp=f"{dp:,.0f}", cp=f"{cp:g}",
-                  n=format_quantity(param_counts(arch).total), tp=f"{tp:g}", pp=f"{pp:g}"),
+                  n=format_quantity(param_counts(arch).total), tp=f"{tp:g}", pp=f"{pp:g}",
+                  first=t("training.how.mem_first_stage") if pp > 1 else ""),
                 p=format_quantity(mem.params_per_gpu), bw=f"{mem.weight_bytes_per_elem:g} B",
                 bg=f"{mem.grad_bytes_per_elem:g} B", bo=f"{mem.optimizer_bytes_per_elem:g} B",
                 d3=count(mem.dense_shards if z >= 3 else 1), d2=count(mem.dense_shards if z >= 2 else 1),
