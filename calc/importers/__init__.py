@@ -225,9 +225,10 @@ def import_file(data: bytes, filename: str, **options) -> ImportResult:
 def import_files(files: Iterable[tuple[bytes, str]], **options) -> ImportResult:
     """Import several files and merge them into one result.
 
-    Nsight Compute files are merged by kernel name before the records are built (e.g. a
-    metrics-only ``metrics.csv`` and a timing-only ``timing.csv`` from two ``ncu`` runs):
-    each kernel gets every metric found in any file, count = the largest Invocations.
+    Nsight Compute files are merged launch by launch before the records are built (e.g. a
+    metrics-only ``metrics.csv`` and a timing-only ``timing.csv`` from two ``ncu`` runs of
+    one program; ``calc.importers.ncu.merge_ncu_parsed``): each launch gets every metric
+    found for it in any file.
     Other formats are imported one by one and concatenated. Skips and warnings of all
     files are combined in one report.
     """

@@ -49,7 +49,8 @@ majority or the counters do not name it (half-precision SIMT, tensor instruction
 Launches of the same kernel (name, grid, block) are aggregated with a count. A file without
 FLOP counters (common) gives records with ``flops=None`` and a ``flops_missing`` warning: the
 user enters FLOPs. Kernels without any memory metric are skipped (``no_bytes``) with their
-time. :func:`merge_ncu_kernels` merges a metrics-only and a timing-only file by kernel name.
+time. :func:`merge_ncu_parsed` merges the runs of one program (a metrics-only and a
+timing-only file) launch by launch.
 """
 from __future__ import annotations
 
@@ -70,7 +71,6 @@ __all__ = [
     "tensor_flops_per_inst_for",
     "import_ncu_text",
     "parse_ncu_text",
-    "merge_ncu_kernels",
     "NcuKernel",
 ]
 
@@ -681,59 +681,68 @@ def _check_k(k: object) -> float:
     return float(k)
 
 
+def _launch_key(k: NcuKernel) -> tuple:
+    """(name, grid, block, device, launch ID): the ID is "" for a summary row (all launches)."""
+    key = tuple(k.key[:4]) + ("",) * (4 - len(k.key[:4]))
+    return key + ((k.key[4] if len(k.key) > 4 else ""),)
+
+
+def _compatible(a: tuple, b: tuple) -> bool:
+    """The same kernel name, and every other field equal where both files name it."""
+    return a[0] == b[0] and all(x == y or not x or not y for x, y in zip(a[1:], b[1:]))
+
+
 def merge_ncu_parsed(parsed: list[list[NcuKernel]]) -> list[NcuKernel]:
-    """Merge per-file kernels by kernel name: metrics missing in one file are filled from
-    another (e.g. ``metrics.csv`` with bytes + ``timing.csv`` with time); count = the largest
-    Invocations seen."""
-    merged: dict[str, NcuKernel] = {}
-    order = []
-    for kernels in parsed:
+    """Merge the kernels of several ncu runs of one program (e.g. ``metrics.csv`` with bytes
+    and ``timing.csv`` with times), launch by launch: a kernel of a later file fills the
+    metrics missing from the entry with the same name, grid, block, device and launch ID;
+    failing that, from every entry that agrees with it where both name a field (a summary
+    row, which has no ID, fills each launch of its kernel with its per-launch averages);
+    failing that, when the two runs numbered their launches apart, the launch of the same
+    name, grid, block and device in the same place of the order.  Files with launch IDs are merged first, so the result does not depend on the order of
+    the files.  Counts: a launch is one; two summary rows keep the larger Invocations.  A
+    kernel no earlier file has is kept as it is."""
+    files = sorted(parsed, key=lambda ks: not any(_launch_key(k)[4] for k in ks))
+    merged: list[NcuKernel] = []
+    by_name: dict[str, list[tuple[int, NcuKernel]]] = {}
+    nth: dict[tuple, int] = {}
+    for i, kernels in enumerate(files):
         for k in kernels:
-            m = merged.get(k.name)
-            if m is None:
-                m = NcuKernel(k.name, (k.name, "", "", ""), k.source)
-                merged[k.name] = m
-                order.append(k.name)
-                m.count = k.count
-            else:
-                m.count = max(m.count, k.count)
+            key = _launch_key(k)
+            earlier = [m for f, m in by_name.get(k.name, ()) if f != i]
+            targets = [m for m in earlier if m.key == key] or \
+                [m for m in earlier if _compatible(m.key, key)]
+            if not targets and key[4]:        # IDs numbered apart (another --launch-skip):
+                same = [m for m in earlier if m.key[:4] == key[:4] and m.key[4]]
+                j = nth.get((i, key[:4]), 0)  # the j-th launch of it in each run
+                nth[(i, key[:4])] = j + 1
+                targets = same[j:j + 1]
+            if not targets:
+                m = NcuKernel(k.name, key, k.source)
+                m.count, m.metrics, m.ids = k.count, dict(k.metrics), list(k.ids)
+                m.cc, m.device_name = k.cc, k.device_name
+                merged.append(m)
+                by_name.setdefault(k.name, []).append((i, m))
+                continue
+            for m in targets:
+                for name, v in k.metrics.items():
+                    m.metrics.setdefault(name, v)
+                if not m.key[4] and not key[4]:
+                    m.count = max(m.count, k.count)
+                if len(targets) == 1:          # fill the fields only this file names
+                    m.key = tuple(x or y for x, y in zip(m.key, key))
                 if k.source not in m.source:
                     m.source = (m.source + "+" + k.source.split(":", 1)[-1])[:MAX_NAME_CHARS]
-            for name, v in k.metrics.items():
-                m.metrics.setdefault(name, v)
-            m.ids.extend(k.ids)
-            m.cc = m.cc or k.cc
-            m.device_name = m.device_name or k.device_name
-    return [merged[n] for n in order]
-
-
-def merge_ncu_kernels(record_lists) -> list[KernelRecord]:
-    """Merge already-built ncu KernelRecords by name (fills missing seconds/FLOPs/levels)."""
-    out: dict[str, KernelRecord] = {}
-    order = []
-    for recs in record_lists:
-        for r in recs:
-            cur = out.get(r.name)
-            if cur is None:
-                out[r.name] = r
-                order.append(r.name)
-            else:
-                lv = dict(cur.level_bytes)
-                for k, v in r.level_bytes:
-                    lv.setdefault(k, v)
-                out[r.name] = KernelRecord(
-                    cur.name, cur.flops if cur.flops is not None else r.flops,
-                    cur.bytes_moved, cur.seconds if cur.seconds is not None else r.seconds,
-                    max(cur.count, r.count), cur.source,
-                    tuple((k, lv[k]) for k in ("dram", "l2", "l1") if k in lv),
-                    cur.precision or r.precision)
-    return [out[n] for n in order]
+                m.ids.extend(x for x in k.ids if x not in m.ids)
+                m.cc = m.cc or k.cc
+                m.device_name = m.device_name or k.device_name
+    return merged
 
 
 def import_ncu_texts(texts: list[tuple[str, str]], *, tensor_flops_per_inst: float | None = None,
                      device_name: str | None = None, progress=None, max_rows: int | None = None,
                      **_ignored) -> ImportResult:
-    """Import several ncu CSVs (text, filename) merged by kernel name into one result
+    """Import several ncu CSVs (text, filename) merged launch by launch into one result
     (tensor_flops_per_inst and device_name as in :func:`import_ncu_text`)."""
     k_tensor = None if tensor_flops_per_inst is None else _check_k(tensor_flops_per_inst)
     rb = ReportBuilder("ncu", progress)

@@ -208,7 +208,7 @@ def test_upload_adds_a_point_and_bad_file_keeps_kernels(page, server):
 
 def test_two_ncu_files_selected_together_merge_and_an_imported_one_is_not_added_again(page, server):
     # the fixtures' metrics-only and timing-only Nsight Compute exports, selected together:
-    # one import, merged by kernel name (each alone lacks the time or the bytes)
+    # one import, merged launch by launch (each alone lacks the time or the bytes)
     from pathlib import Path
     data = Path(__file__).resolve().parents[1] / "data" / "ncu"
     goto(page, server, "roofline", lang="en")

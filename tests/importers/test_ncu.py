@@ -83,6 +83,65 @@ def long_rows(kid, name, metrics):
         for m, u, v in metrics)
 
 
+def long_rows_at(kid, name, grid, metrics):
+    return "".join(
+        f'"{kid}","1","p","h","{name}","1","7","(128, 1, 1)","{grid}","0","8.0","S","{m}","{u}","{v}"\n'
+        for m, u, v in metrics)
+
+
+def test_two_per_launch_runs_merge_launch_by_launch():
+    # Two ncu runs of one program (the same launches, the same IDs): bytes in one, times in
+    # the other.  gemm runs twice on grid (64, 1, 1), IDs 0 and 2, and once on (8, 1, 1),
+    # ID 1: the two launches on (64, 1, 1) are one row, count 2, DRAM 1 + 3 MB = 4 MB, time
+    # 2 + 6 = 8 µs; the (8, 1, 1) launch its own row, 0.5 MB in 1 µs.  Merged by name (the
+    # old rule) gemm was one row of one launch, the first one's figures: 1 MB in 2 µs.
+    g64, g8 = "(64, 1, 1)", "(8, 1, 1)"
+    metrics = HEADER + "".join([
+        long_rows_at(0, "gemm", g64, [("dram__bytes_read.sum", "Mbyte", "1")]),
+        long_rows_at(1, "gemm", g8, [("dram__bytes_read.sum", "Mbyte", "0.5")]),
+        long_rows_at(2, "gemm", g64, [("dram__bytes_read.sum", "Mbyte", "3")]),
+    ])
+    timing = HEADER + "".join([
+        long_rows_at(0, "gemm", g64, [("gpu__time_duration.sum", "usecond", "2")]),
+        long_rows_at(1, "gemm", g8, [("gpu__time_duration.sum", "usecond", "1")]),
+        long_rows_at(2, "gemm", g64, [("gpu__time_duration.sum", "usecond", "6")]),
+    ])
+    # a timing run numbered from 10 (another --launch-skip) pairs the launches by their order
+    offset = HEADER + "".join([
+        long_rows_at(10, "gemm", g64, [("gpu__time_duration.sum", "usecond", "2")]),
+        long_rows_at(11, "gemm", g8, [("gpu__time_duration.sum", "usecond", "1")]),
+        long_rows_at(12, "gemm", g64, [("gpu__time_duration.sum", "usecond", "6")]),
+    ])
+    for files in ([(metrics.encode(), "metrics.csv"), (timing.encode(), "timing.csv")],
+                  [(timing.encode(), "timing.csv"), (metrics.encode(), "metrics.csv")],
+                  [(metrics.encode(), "metrics.csv"), (offset.encode(), "timing.csv")]):
+        r = import_files(files)
+        rows = sorted(r.kernels, key=lambda k: -k.count)
+        assert [k.count for k in rows] == [2, 1]
+        assert rows[0].bytes_moved == pytest.approx(4e6) and rows[0].seconds == pytest.approx(8e-6)
+        assert rows[1].bytes_moved == pytest.approx(0.5e6) and rows[1].seconds == pytest.approx(1e-6)
+        assert r.report.skipped == ()
+
+
+def test_a_summary_run_fills_every_launch_of_a_per_launch_run():
+    # metrics per launch (IDs 0 and 1, 1 and 3 MB) and a --print-summary timing run of the
+    # same kernel (Invocations 2, average 4 µs): each launch takes the average, 2 × 4 = 8 µs
+    # in all, 4 MB, count 2, in either order
+    metrics = HEADER + long_rows(0, "k", [("dram__bytes_read.sum", "Mbyte", "1")]) + \
+        long_rows(1, "k", [("dram__bytes_read.sum", "Mbyte", "3")])
+    summary = ('"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream",'
+               '"Block Size","Grid Size","Device","CC","Invocations","Section Name","Metric Name",'
+               '"Metric Description","Metric Unit","Minimum","Maximum","Average"\n'
+               '"0","1","p","h","k","1","7","(128, 1, 1)","(64, 1, 1)","0","8.0","2","S",'
+               '"gpu__time_duration.sum","d","usecond","3","5","4"\n')
+    for files in ([(metrics.encode(), "m.csv"), (summary.encode(), "t.csv")],
+                  [(summary.encode(), "t.csv"), (metrics.encode(), "m.csv")]):
+        r = import_files(files)
+        (k,) = r.kernels
+        assert k.count == 2 and k.bytes_moved == pytest.approx(4e6)
+        assert k.seconds == pytest.approx(8e-6)
+
+
 def test_flops_from_sass_and_tensor_counters_and_units():
     text = "==PROF== Connected\nsome app output\n" + HEADER + long_rows(0, "k, with comma", [
         ("gpu__time_duration.sum", "usecond", "1.5"),

@@ -30,7 +30,8 @@ EN = {
                              "count (bytes required); a unit goes in a cell (1.2 ms, 14 GB) or "
                              "in the header (time (ms), bytes [GB]). Several files selected "
                              "together are one import: Nsight Compute files (a metrics.csv "
-                             "and a timing.csv) are merged by kernel name.",
+                             "and a timing.csv of the same program) are merged launch by launch "
+                             "(kernel name, grid, block, device and launch ID).",
     "roofline.imp.ncu_heading": "Nsight Compute: the command that collects every metric used",
     "roofline.imp.ncu_caption": "Run your program under ncu with this command (replace "
                            "python train.py with your program). It writes a long-format CSV "
@@ -151,7 +152,7 @@ EN = {
                                  "and settings too.",
     "roofline.warn.time_only": "This file has only times, no memory-traffic metrics: select it "
                           "together with the file that has them in the uploader (both at once; "
-                          "kernels are merged by name).",
+                          "kernels are merged launch by launch).",
     # ---------------------------------------------------------------- view controls
     "roofline.view.top": "Highlight top N by time",
     "roofline.view.top_help": "Ring the N kernels with the most total time (0 = off). Kernels "
@@ -265,7 +266,7 @@ ZH = {
                              "同一个文件只读一次；想重新导入就再上传一次。"
                              "kernel 表 CSV 的列是 name、flops、bytes、seconds、count（bytes 必填）；"
                              "单位可以写在单元格里（1.2 ms、14 GB），也可以写在表头里（time (ms)、bytes [GB]）。"
-                             "同时选中的多个文件算一次导入：Nsight Compute 文件（metrics.csv 和 timing.csv）按 kernel 名称合并。",
+                             "同时选中的多个文件算一次导入：Nsight Compute 文件（metrics.csv 和 timing.csv）逐次启动合并（kernel 名称、grid、block、设备和启动 ID）。",
     "roofline.imp.ncu_heading": "Nsight Compute：采集所需全部指标的命令",
     "roofline.imp.ncu_caption": "用这条命令在 ncu 下运行你的程序（把 python train.py 换成你的程序）。"
                            "它输出长格式 CSV，含时间、DRAM/L2/L1 字节数和 FLOP 计数器。",
@@ -353,7 +354,7 @@ ZH = {
     "roofline.warn.unit_unknown": "部分指标的单位无法识别，这些值已忽略：{units}",
     "roofline.warn.scenario_kernels": "只导入了这个场景文件中的 kernel；要同时恢复设备和设置，请在「场景文件」中打开它。",
     "roofline.warn.time_only": "这个文件只有时间，没有访存指标：请在上传框里把它和含访存指标的文件"
-                          "同时选中（按 kernel 名称合并）。",
+                          "同时选中（逐次启动合并）。",
     # ---------------------------------------------------------------- view controls
     "roofline.view.top": "高亮耗时前 N 个",
     "roofline.view.top_help": "给总时间最多的 N 个 kernel 加圈（0 = 关闭）。没有时间的 kernel 不会被高亮。",
