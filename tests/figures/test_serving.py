@@ -78,6 +78,20 @@ def test_rate_figure_four_series_and_the_capacity():
     assert fig.data[1].y[-1] == max(fig.data[1].y)
 
 
+@pytest.mark.parametrize("stat", ["mean", "p90", "p99"])
+def test_rate_figure_draws_the_ttft_the_target_holds_for(stat):
+    # the TTFT series beside p50 is the one the target holds for (the page's "TTFT target
+    # holds for"), each rate's value the simulated run's own field; the p99 is the largest
+    r = Replica(MODELS["qwen3-32b"], DEVICES["h200-sxm"], tp=4, weights="fp8", kv="fp8", act="fp8")
+    cap, sweep = rate_sweep(r, Workload(isl=2000, osl=200), (0.3, 0.9), n_requests=300, eff=BOUND)
+    fig = rate_figure(translator("zh"), cap, sweep, ttft_target=1.0, tpot_target=0.05, ttft_stat=stat)
+    assert fig.data[1].name == {"mean": "TTFT 均值", "p90": "TTFT p90", "p99": "TTFT p99"}[stat]
+    assert list(fig.data[1].y) == [getattr(s, f"ttft_{stat}") for _, s in sweep]
+    assert all(s.ttft_p99 >= s.ttft_p90 >= s.ttft_p50 for _, s in sweep)
+    with pytest.raises(ValueError, match="ttft_stat"):
+        rate_figure(translator("en"), cap, sweep, ttft_target=1.0, tpot_target=0.05, ttft_stat="p95")
+
+
 def test_rate_figure_labels_its_log_axes_in_seconds():
     # plotly's own labels on a short log axis are bare digits ("0.01 9 8 … 2 0.1")
     r = Replica(MODELS["qwen3-32b"], DEVICES["h200-sxm"], tp=4, weights="fp8", kv="fp8", act="fp8")

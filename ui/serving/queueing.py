@@ -1,4 +1,5 @@
-"""The Serving page's simulator chart: TTFT and TPOT (p50, p90) against the request rate
+"""The Serving page's simulator chart: TTFT (p50 and what the target holds for) and TPOT
+(p50, p90) against the request rate
 for the best aggregated layout's replica, where queueing starts (calc.serving.rate_sweep)."""
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ def render_queueing(ctx, arch, comp, inp) -> None:
     if answer is not None and answer.option.mode != "aggregated":
         # the simulator runs one replica's continuous batching: say it is not the answer's layout
         st.caption(t("serving.sim_not_answer", mode=t(f"serving.mode.{answer.option.mode}").lower()))
-    fig = rate_figure(t, cap, sweep, ttft_target=inp.ttft_target, tpot_target=inp.tpot_target)
+    fig = rate_figure(t, cap, sweep, ttft_target=inp.ttft_target, tpot_target=inp.tpot_target,
+                      ttft_stat=inp.ttft_stat)      # the TTFT the target holds for, beside p50
     st.plotly_chart(fig, config=ctx.chart_config("serving_rate"), key="serving_rate")
     st.caption(t("serving.sim_caption"))
