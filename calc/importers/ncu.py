@@ -670,7 +670,7 @@ def import_ncu_text(text: str, filename: str = "ncu.csv", *, tensor_flops_per_in
     if not recs:
         rb.warn("time_only", f"{filename} has no memory-traffic metrics (only times?): import it "
                 "together with the file that has them (e.g. metrics.csv + timing.csv); kernels "
-                "are merged by name.")
+                "are merged launch by launch.")
     rb.tick(0.95)
     return rb.build(recs, time_basis="measured")
 
@@ -692,37 +692,65 @@ def _compatible(a: tuple, b: tuple) -> bool:
     return a[0] == b[0] and all(x == y or not x or not y for x, y in zip(a[1:], b[1:]))
 
 
+def _pair_launches(kernels: list[NcuKernel], launches: dict[tuple, list[NcuKernel]]) -> dict[int, NcuKernel]:
+    """{id(kernel): the earlier launch it is}: per shape (name, grid, block, device), by
+    launch ID when every launch of that shape in this file has an ID an earlier run has for
+    it, else by their order (ncu numbers each run from 0, so a run limited to some kernels
+    with -k or --launch-skip has other IDs, or the same IDs for other launches)."""
+    shapes: dict[tuple, list[NcuKernel]] = {}
+    for k in kernels:
+        key = _launch_key(k)
+        if key[4]:
+            shapes.setdefault(key[:4], []).append(k)
+    pairs: dict[int, NcuKernel] = {}
+    for shape, ks in shapes.items():
+        before = launches.get(shape, [])      # the earlier runs' launches of this shape
+        by_id = {m.key[4]: m for m in before}
+        if all(_launch_key(k)[4] in by_id for k in ks):
+            pairs.update((id(k), by_id[_launch_key(k)[4]]) for k in ks)
+        else:
+            pairs.update((id(k), m) for k, m in zip(ks, before))
+    return pairs
+
+
 def merge_ncu_parsed(parsed: list[list[NcuKernel]]) -> list[NcuKernel]:
     """Merge the kernels of several ncu runs of one program (e.g. ``metrics.csv`` with bytes
-    and ``timing.csv`` with times), launch by launch: a kernel of a later file fills the
-    metrics missing from the entry with the same name, grid, block, device and launch ID;
-    failing that, from every entry that agrees with it where both name a field (a summary
-    row, which has no ID, fills each launch of its kernel with its per-launch averages);
-    failing that, when the two runs numbered their launches apart, the launch of the same
-    name, grid, block and device in the same place of the order.  Files with launch IDs are merged first, so the result does not depend on the order of
-    the files.  Counts: a launch is one; two summary rows keep the larger Invocations.  A
-    kernel no earlier file has is kept as it is."""
+    and ``timing.csv`` with times), launch by launch.  A launch of a later file fills the
+    metrics missing from the earlier launch it is (``_pair_launches``: the same name, grid,
+    block and device, then the same launch ID, or the same place in the order when the runs
+    numbered their launches apart); one that no earlier file names a shape for fills the
+    first unfilled entry that agrees with it where both name a field; a summary row (no
+    ID) fills every launch of its kernel with its per-launch averages.  No entry is filled
+    twice from one file.  Files with launch IDs are merged first, so the result does not
+    depend on the order of the files.  Counts: a launch is one; two summary rows keep the
+    larger Invocations.  A kernel no earlier file has is kept as it is."""
     files = sorted(parsed, key=lambda ks: not any(_launch_key(k)[4] for k in ks))
     merged: list[NcuKernel] = []
-    by_name: dict[str, list[tuple[int, NcuKernel]]] = {}
-    nth: dict[tuple, int] = {}
     for i, kernels in enumerate(files):
+        by_name: dict[str, list[NcuKernel]] = {}          # the earlier files' entries
+        launches: dict[tuple, list[NcuKernel]] = {}       # ... those with an ID, by shape
+        for m in merged:
+            by_name.setdefault(m.name, []).append(m)
+            if m.key[4]:
+                launches.setdefault(m.key[:4], []).append(m)
+        pairs = _pair_launches(kernels, launches)
+        used: set[int] = set(id(m) for m in pairs.values())
         for k in kernels:
             key = _launch_key(k)
-            earlier = [m for f, m in by_name.get(k.name, ()) if f != i]
-            targets = [m for m in earlier if m.key == key] or \
-                [m for m in earlier if _compatible(m.key, key)]
-            if not targets and key[4]:        # IDs numbered apart (another --launch-skip):
-                same = [m for m in earlier if m.key[:4] == key[:4] and m.key[4]]
-                j = nth.get((i, key[:4]), 0)  # the j-th launch of it in each run
-                nth[(i, key[:4])] = j + 1
-                targets = same[j:j + 1]
+            if id(k) in pairs:
+                targets = [pairs[id(k)]]
+            elif key[4] and key[:4] in launches:
+                targets = []                  # a launch more than the earlier run had
+            else:
+                fits = [m for m in by_name.get(k.name, ()) if _compatible(m.key, key) and id(m) not in used]
+                targets = fits if not key[4] else fits[:1]
+                if key[4]:
+                    used.update(id(m) for m in targets)
             if not targets:
                 m = NcuKernel(k.name, key, k.source)
                 m.count, m.metrics, m.ids = k.count, dict(k.metrics), list(k.ids)
                 m.cc, m.device_name = k.cc, k.device_name
                 merged.append(m)
-                by_name.setdefault(k.name, []).append((i, m))
                 continue
             for m in targets:
                 for name, v in k.metrics.items():

@@ -123,6 +123,34 @@ def test_two_per_launch_runs_merge_launch_by_launch():
         assert r.report.skipped == ()
 
 
+@pytest.mark.parametrize("only", ["X", "Y"])
+def test_a_run_limited_to_one_kernel_pairs_by_order(only):
+    # ncu numbers each run from 0: the metrics run has X0 (1 MB), Y1 (2 MB), X2 (1 MB),
+    # Y3 (4 MB); a timing run with -k <only> has that kernel's two launches as IDs 0 and 1
+    # (5 and 7 µs), whose IDs are not (all) the metrics run's for it: paired by order, the
+    # kernel is 2 launches, its MB summed, 12 µs, the other kernel untimed; either order
+    metrics = HEADER + "".join([
+        long_rows_at(0, "X", "(64, 1, 1)", [("dram__bytes_read.sum", "Mbyte", "1")]),
+        long_rows_at(1, "Y", "(64, 1, 1)", [("dram__bytes_read.sum", "Mbyte", "2")]),
+        long_rows_at(2, "X", "(64, 1, 1)", [("dram__bytes_read.sum", "Mbyte", "1")]),
+        long_rows_at(3, "Y", "(64, 1, 1)", [("dram__bytes_read.sum", "Mbyte", "4")]),
+    ])
+    timing = HEADER + "".join([
+        long_rows_at(0, only, "(64, 1, 1)", [("gpu__time_duration.sum", "usecond", "5")]),
+        long_rows_at(1, only, "(64, 1, 1)", [("gpu__time_duration.sum", "usecond", "7")]),
+    ])
+    mb = {"X": 2e6, "Y": 6e6}
+    for files in ([(metrics.encode(), "m.csv"), (timing.encode(), "t.csv")],
+                  [(timing.encode(), "t.csv"), (metrics.encode(), "m.csv")]):
+        r = import_files(files)
+        ks = {k.name: k for k in r.kernels}
+        assert set(ks) == {"X", "Y"} and r.report.skipped == ()
+        assert ks[only].count == 2 and ks[only].bytes_moved == pytest.approx(mb[only])
+        assert ks[only].seconds == pytest.approx(12e-6)
+        other = "Y" if only == "X" else "X"
+        assert ks[other].seconds is None and ks[other].bytes_moved == pytest.approx(mb[other])
+
+
 def test_a_summary_run_fills_every_launch_of_a_per_launch_run():
     # metrics per launch (IDs 0 and 1, 1 and 3 MB) and a --print-summary timing run of the
     # same kernel (Invocations 2, average 4 µs): each launch takes the average, 2 × 4 = 8 µs

@@ -266,7 +266,7 @@ ZH = {
                              "同一个文件只读一次；想重新导入就再上传一次。"
                              "kernel 表 CSV 的列是 name、flops、bytes、seconds、count（bytes 必填）；"
                              "单位可以写在单元格里（1.2 ms、14 GB），也可以写在表头里（time (ms)、bytes [GB]）。"
-                             "同时选中的多个文件算一次导入：Nsight Compute 文件（metrics.csv 和 timing.csv）逐次启动合并（kernel 名称、grid、block、设备和启动 ID）。",
+                             "同时选中的多个文件算一次导入：同一程序的 Nsight Compute 文件（metrics.csv 和 timing.csv）逐次启动合并（kernel 名称、grid、block、设备和启动 ID）。",
     "roofline.imp.ncu_heading": "Nsight Compute：采集所需全部指标的命令",
     "roofline.imp.ncu_caption": "用这条命令在 ncu 下运行你的程序（把 python train.py 换成你的程序）。"
                            "它输出长格式 CSV，含时间、DRAM/L2/L1 字节数和 FLOP 计数器。",
