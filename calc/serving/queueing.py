@@ -22,8 +22,16 @@ with the mean W_q / C, so P(W > t) = C · exp(−C · t / W_q) and the q-quantil
 exact for M/M/c (whose conditional wait is exponential, rate c/S − λ), and the usual
 approximation for G/G/c (W. Whitt, "Approximations for the GI/G/m queue", Production and
 Operations Management 2(2), 1993: the conditional delay as exponential with the mean from
-the mean-wait approximation).  Against an FCFS simulation of M/D/c (c = 1, 4, 8, 32; load
-0.5-0.95) the p90 TTFT S + t_q is within 5 % (tests/calc/test_serving.py).  For c > 1
+the mean-wait approximation).  Against an FCFS simulation of M/D/c (c = 4, 8, 32; load
+0.8-0.9) the p90 TTFT S + t_q is within 5 % (tests/calc/test_serving.py).  At c = 1 the
+wait's distribution is known exactly (M/D/1, Erlang 1909), and the quantile is taken from it:
+
+    P(W <= t) = (1 − ρ) Σ_{k=0}^{⌊t/S⌋} [λ(kS − t)]^k / k! · e^{−λ(kS − t)}      (λt <= 12)
+    P(W > t)  ≈ K·e^{−θt},  λ(e^{θS} − 1) = θ,  K = (1 − ρ)/(λ S e^{θS} − 1)     (beyond)
+
+(the Cramér–Lundberg tail, asymptotically exact; the series alternates, and past λt ≈ 12 its
+terms, ~e^{2λt}, swamp floating point).  Within 2 % of the simulated p90 and p99 at loads
+0.2-0.9, where the exponential shortcut read 8-19 % high at p99.  For c > 1
 it is the Allen–Cunneen approximation, the standard one for G/G/c (M/M/c's Erlang C wait
 scaled by the arrivals' and services' variability).  Sources: A. O. Allen, *Probability, Statistics, and Queueing
 Theory*, 2nd ed. (1990), §6 (Allen–Cunneen); L. Kleinrock, *Queueing Systems* vol. 1
@@ -35,6 +43,7 @@ which stays finite for thousands of servers).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -99,20 +108,131 @@ def mdc_wait_quantile(rate: float | np.ndarray, service_seconds: float | np.ndar
                       servers: int = 1, quantile: float = 0.9) -> np.ndarray:
     """The ``quantile`` (0 < q < 1) of the wait in the queue (s) of Poisson arrivals at
     ``rate`` (1/s) for ``servers`` servers of ``service_seconds`` each (the module
-    docstring): t_q = (W_q / C) · ln(C / (1 − q)) where the probability of waiting C exceeds
-    1 − q, else 0; W_q = :func:`mdc_wait_seconds`, C = :func:`erlang_c`.  inf where the load
-    reaches the servers; 0 at rate 0."""
+    docstring): at c = 1 M/D/1's exact quantile (``_md1_wait_quantile``); for c > 1 t_q =
+    (W_q / C) · ln(C / (1 − q)) where the probability of waiting C exceeds 1 − q, else 0;
+    W_q = :func:`mdc_wait_seconds`, C = :func:`erlang_c`.  inf where the load reaches the
+    servers; 0 at rate 0."""
     q = float(quantile)
     if not 0.0 < q < 1.0:
         raise ValueError(f"quantile must be between 0 and 1 (0.9 for p90), got {quantile!r}")
     lam = np.asarray(rate, dtype=float)
     s = np.asarray(service_seconds, dtype=float)
+    if int(servers) == 1:                        # M/D/1: its exact distribution
+        return _md1_quantile(lam, s, q)
     w = mdc_wait_seconds(lam, s, servers)
     pw = erlang_c(int(servers), lam * s)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(pw > 1.0 - q, w / pw * np.log(pw / (1.0 - q)), 0.0)
     t = np.where(np.isinf(w), math.inf, t)
     return np.where(lam <= 0, 0.0, t)
+
+
+MD1_SERIES_MAX = 12.0
+"""λ·t up to which the M/D/1 wait's distribution is summed from Erlang's series in floating
+point (its terms reach ~e^(2λt): 2.6e10 at 12, so the CDF keeps ~1e-6); beyond it the
+Cramér–Lundberg tail is used, which is exact as t grows."""
+
+
+def _md1_cdf(t: float, lam: float, s: float) -> float:
+    """P(W <= t) of M/D/1 (Erlang 1909; e.g. Gross & Harris, *Fundamentals of Queueing
+    Theory*, M/D/1 waiting-time distribution):
+    (1 − ρ) Σ_{k=0}^{⌊t/S⌋} [λ(kS − t)]^k / k! · e^{−λ(kS − t)}."""
+    k = np.arange(int(math.floor(t / s)) + 1, dtype=float)
+    x = lam * (k * s - t)                        # <= 0
+    lg = np.array([math.lgamma(j + 1.0) for j in k])
+    mag = np.where(k > 0, k * np.log(np.maximum(np.abs(x), 1e-300)), 0.0) - lg - x
+    terms = np.where((k % 2 == 1) & (x < 0), -1.0, 1.0) * np.exp(mag)
+    return float((1.0 - lam * s) * terms.sum())
+
+
+def _md1_tail(lam: float, s: float) -> tuple[float, float]:
+    """(K, θ) of the M/D/1 wait's tail P(W > t) ≈ K·e^{−θt} (Cramér–Lundberg): θ solves
+    λ(e^{θS} − 1) = θ, K = (1 − ρ) / (λ·S·e^{θS} − 1).  M/M/1's version gives K = ρ,
+    θ = μ − λ, its exact tail."""
+    rho = lam * s
+    lo, hi = 0.0, 1.0
+    while rho * math.expm1(hi) <= hi:
+        hi *= 2.0
+    for _ in range(80):
+        mid = 0.5 * (lo + hi)
+        if rho * math.expm1(mid) > mid:
+            hi = mid
+        else:
+            lo = mid
+    x = 0.5 * (lo + hi)
+    return (1.0 - rho) / (rho * math.exp(x) - 1.0), x / s
+
+
+def _md1_wait_quantile(lam: float, s: float, q: float) -> float:
+    """The exact q-quantile of the M/D/1 wait (s): bisection on Erlang's CDF where λ·t <=
+    MD1_SERIES_MAX, the Cramér–Lundberg tail beyond."""
+    if lam <= 0.0:
+        return 0.0
+    rho = lam * s
+    if rho >= 1.0:
+        return math.inf
+    if 1.0 - rho >= q:                           # at least q of arrivals find the slot free
+        return 0.0
+    K, theta = _md1_tail(lam, s)
+    t_tail = math.log(K / (1.0 - q)) / theta
+    if lam * t_tail > MD1_SERIES_MAX:
+        return t_tail
+    lo, hi = 0.0, s
+    while _md1_cdf(hi, lam, s) < q:
+        if lam * hi > MD1_SERIES_MAX:
+            return t_tail
+        lo, hi = hi, 2.0 * hi
+    for _ in range(50):
+        mid = 0.5 * (lo + hi)
+        if _md1_cdf(mid, lam, s) >= q:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+MD1_TABLE_POINTS = 800
+"""Points of the table of M/D/1 wait quantiles per quantile (``_md1_table``): from
+ρ = 1 − q (where the quantile leaves 0), geometric in ρ − (1 − q) there and in 1 − ρ up to
+1 − 10⁻⁴; linear interpolation between them is within 1e-3 of the exact TTFT quantile
+(tests/calc/test_serving.py)."""
+
+
+@lru_cache(maxsize=8)
+def _md1_table(q: float) -> tuple[np.ndarray, np.ndarray]:
+    """(ρ, w·(1 − ρ)) for the q-quantile w (in service times) of the M/D/1 wait on a grid of
+    loads, computed once per quantile with the exact ``_md1_wait_quantile``."""
+    rho0, half = 1.0 - q, MD1_TABLE_POINTS // 2
+    mid = max(0.5, 2.0 * rho0) if rho0 < 0.5 else 0.5 * (1.0 + rho0)
+    low = rho0 + (mid - rho0) * np.geomspace(1e-9, 1.0, half)        # dense where w leaves 0
+    high = 1.0 - (1.0 - mid) * np.geomspace(1.0, 1e-4 / (1.0 - mid), half + 1)[1:]  # and near 1
+    kinks = []                 # the loads whose quantile is a whole number n of services:
+    for n in range(1, 9):      # the density has a kink there, so the table takes that point
+        lo, hi = rho0, 1.0     # F(n·S) = q, F falling with the load
+        for _ in range(60):
+            m = 0.5 * (lo + hi)
+            lo, hi = (m, hi) if _md1_cdf(float(n), m, 1.0) > q else (lo, m)
+        if n * hi <= MD1_SERIES_MAX:
+            kinks.append(hi)
+    rho = np.unique(np.concatenate([[rho0], low, high, kinks]))
+    w = np.array([_md1_wait_quantile(float(r), 1.0, q) for r in rho])
+    return rho, w * (1.0 - rho)
+
+
+def _md1_quantile(lam: np.ndarray, s: np.ndarray, q: float) -> np.ndarray:
+    """M/D/1's exact q-quantile of the wait (s), vectorized: 0 where ρ <= 1 − q, inf where
+    ρ >= 1, the table's interpolation up to ρ = 1 − 10⁻⁴, the exact function beyond."""
+    rho = lam * s
+    rho_grid, h_grid = _md1_table(q)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = np.interp(rho, rho_grid, h_grid) / (1.0 - rho) * s
+    near = (rho > 1.0 - 1e-4) & (rho < 1.0)
+    if np.any(near):
+        w = np.where(near, np.vectorize(lambda r, x: _md1_wait_quantile(float(r) / float(x), float(x), q),
+                                        otypes=[float])(np.where(near, rho, 0.5), np.where(near, s, 1.0)), w)
+    w = np.where(rho <= 1.0 - q, 0.0, w)
+    w = np.where(rho >= 1.0, math.inf, w)
+    return np.where(lam <= 0, 0.0, w)
 
 
 def queue_wait(rate: float | np.ndarray, service_seconds: float | np.ndarray, servers: int = 1,

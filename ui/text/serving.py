@@ -291,8 +291,10 @@ EN = {
                          "c = 1 (Pollaczek–Khinchine). The sizing holds the TTFT target by this "
                          "mean, so no pool runs near 100 % load. A p90 or p99 target holds "
                          "S + t_q, the wait's quantile with the wait of a request that waits "
-                         "taken as exponential (exact for M/M/c; Whitt 1993 for G/G/c; within 5 % "
-                         "of a simulated queue). The simulator runs the engine step by step.",
+                         "taken as exponential for a pool (exact for M/M/c; Whitt 1993 for G/G/c; "
+                         "its p90 within 5 % of a simulated queue); one prompt slot (c = 1) "
+                         "uses M/D/1's exact distribution (Erlang's series, the Cramér–Lundberg "
+                         "tail for long waits). The simulator runs the engine step by step.",
     "serving.how.spec": "**Speculative decoding** (Leviathan et al. 2023): tokens per "
                         "verification pass; the pass reads the weights once and computes γ + 1 "
                         "tokens per sequence, plus the draft, whose weights and cache come out "
@@ -523,7 +525,8 @@ ZH = {
                          "预填充实例是 n·k 个（S 为它的一步）。C 是 Erlang C；把 M/M/c 的等待时间减半是服务时间固定时的"
                          "Allen–Cunneen 近似，c = 1 时精确（Pollaczek–Khinchine）。规划按这个均值满足 TTFT 目标，"
                          "所以没有哪个池接近 100% 负载。p90 或 p99 目标按 S + t_q 满足：t_q 是等待时间的分位数，"
-                         "把需要等待的请求的等待时间近似为指数分布（M/M/c 时精确；G/G/c 见 Whitt 1993；与排队模拟相差在 5% 以内）。"
+                         "对预填充池，把需要等待的请求的等待时间近似为指数分布（M/M/c 时精确；G/G/c 见 Whitt 1993；p90 与排队模拟相差在 5% 以内）；"
+                         "单个提示词槽（c = 1）用 M/D/1 的精确分布（Erlang 级数，长等待用 Cramér–Lundberg 尾部）。"
                          "模拟器逐步模拟引擎。",
     "serving.how.spec": "**投机解码**（Leviathan 等，2023）：每次验证得到的 token 数；验证一次读一遍"
                         "权重，每个序列计算 γ + 1 个 token，另加草稿的开销；草稿的权重和 KV cache 从 KV 预算中扣除。",
