@@ -12,9 +12,10 @@ renamed.
 
 Terms (per GPU of the worst stage; N parameters of ``arch``, ``calc.arch.param_counts``):
 
-    parameters held   (P_dense(t) − E − H) / p + E + N_experts / (t·e·p)
+    parameters held   (P_dense(t) − E − H) / p + E + N_experts / (t·e·p)    (p > 1)
                       (the first stage: its layers and the embedding E; ``stage_params``;
-                       the layers and experts × 2 under DualPipe, which adds the head H)
+                       the layers and experts × 2 under DualPipe, which adds the head H;
+                       P_dense(t) + N_experts / (t·e) on a single stage)
     weights           params held × w / (ZeRO-3 ? d_dense : 1)      (w = 2 B bf16, 4 B fp32 Adam)
     gradients         params held × g / (ZeRO ≥ 2 ? d : 1)          (g = 4 B: FP32, mixed precision)
     optimizer         params held × o / (ZeRO ≥ 1 ? d : 1)          (o = 12 B Adam mixed precision)
@@ -141,8 +142,8 @@ class TrainingMemory:
     """Bytes per GPU of a training run on its worst pipeline stage, and the fit.
 
     weights, gradients, optimizer, activations, zero3_buffers, total: bytes per GPU.
-    params_per_gpu: parameters this GPU holds before ZeRO sharding (dense ÷ t·p, experts
-    ÷ e·p, × 2 under DualPipe).  activations_per_layer: one micro-batch, one layer.
+    params_per_gpu: parameters this GPU holds before ZeRO sharding (``stage_params``: the
+    first stage's layers and the embedding, experts ÷ t·e·p, × 2 under DualPipe).  activations_per_layer: one micro-batch, one layer.
     layers_per_gpu: layers of this stage (L/p; 2·L/p under DualPipe).  layers_in_flight:
     the activations held, in layer-micro-batches (L for 1F1B with m ≥ p).  stage: index of
     the worst stage (0: the first stage holds the embedding, which is as large as the last
@@ -296,8 +297,9 @@ def stage_params(arch: ModelArch, tp: Any = 1, pp: Any = 1, ep: Any = 1,
     splits the layers evenly and puts the embedding on the first stage and the head on the
     last (``--decoder-first/last-pipeline-num-layers`` and ``account_for_embedding_in_
     pipeline_split`` move layers off them only when asked); the first stage, which also
-    holds the most micro-batches (``layers_in_flight``), is the worst.  GPT-3 175B at t 8,
-    p 12: 12,288·(51,200 + 2,048)/8 = 81.8 M parameters more than an even split gives it.
+    holds the most micro-batches (``layers_in_flight``), is the worst.  GPT-3 175B (tied,
+    vocabulary 50,257, 2,048 learned positions) at t 8, p 12: E = 52,305·12,288/8 = 80.3 M
+    on stage 0, 73.6 M more than the E/12 an even split gave it.
     Sources: Narayanan et al. 2021 §2.2; Megatron-LM ``core/models/gpt/gpt_model.py``
     (``pre_process`` / ``post_process``); DeepSeek-AI DualPipe README (parameters 2×).
     """

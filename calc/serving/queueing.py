@@ -227,9 +227,9 @@ def _md1_quantile(lam: np.ndarray, s: np.ndarray, q: float) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         w = np.interp(rho, rho_grid, h_grid) / (1.0 - rho) * s
     near = (rho > 1.0 - 1e-4) & (rho < 1.0)
-    if np.any(near):
-        w = np.where(near, np.vectorize(lambda r, x: _md1_wait_quantile(float(r) / float(x), float(x), q),
-                                        otypes=[float])(np.where(near, rho, 0.5), np.where(near, s, 1.0)), w)
+    if np.any(near):                             # past the table: the exact function
+        exact = np.vectorize(lambda r, x: _md1_wait_quantile(float(r), float(x), q), otypes=[float])
+        w = np.where(near, exact(np.where(near, lam, 0.0), s), w)
     w = np.where(rho <= 1.0 - q, 0.0, w)
     w = np.where(rho >= 1.0, math.inf, w)
     return np.where(lam <= 0, 0.0, w)

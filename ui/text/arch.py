@@ -215,7 +215,7 @@ EN = {
     "arch.mem.assumptions": "Weights and gradients in BF16 (2 bytes; 4 with FP32 Adam), placed "
                              "as tensor parallelism places them; the layers split evenly over the "
                              "pipeline stages, the embedding on the first, which is the stage "
-                             "shown (it also holds the most micro-batches). Activations per Korthikanti et al. 2022 (16-bit, "
+                             "shown when there is a pipeline (it also holds the most micro-batches). Activations per Korthikanti et al. 2022 (16-bit, "
                              "GPT layer); the logits, the CUDA context and fragmentation are left "
                              "to the 10 % reserve.",
     "arch.how.mem_states": "Weights, gradients and optimizer states per GPU: N parameters split "
@@ -378,7 +378,7 @@ ZH = {
     "arch.mem.tight": "每卡 **{total}**，占 {mem} 的 {pct}：纸面上装得下，但 CUDA 上下文、碎片和临时缓冲需要最后那 10%。",
     "arch.mem.no_fit": "每卡 **{total}**，装不进 {mem}：多了 {diff}（{pct}）。请切分得更多（更高的 ZeRO 阶段）、重计算，或减小微批。",
     "arch.mem.unknown_memory": "不知道设备的显存大小，无法判断是否装得下。",
-    "arch.mem.assumptions": "权重和梯度按 BF16（2 字节；FP32 Adam 为 4 字节），按张量并行的方式放置；各层在流水线各级间平均分配，词嵌入在第一级，这里显示的就是第一级（它同时持有最多的微批）。"
+    "arch.mem.assumptions": "权重和梯度按 BF16（2 字节；FP32 Adam 为 4 字节），按张量并行的方式放置；各层在流水线各级间平均分配，词嵌入在第一级；有流水线时这里显示的就是第一级（它同时持有最多的微批）。"
                              "激活按 Korthikanti 等（2022）的公式（16 位，GPT 结构的层）；logits、CUDA 上下文和碎片留给 10% 的余量。",
     "arch.how.mem_states": "每卡的权重、梯度和优化器状态：N 个参数先按张量并行 × 流水线并行切分，再由 ZeRO 阶段 {zero} 在 {dp} 张数据并行 GPU 上切分。",
     "arch.how.mem_acts": "一个微批每层的激活（Korthikanti 等，2022），乘以这张卡上的层数。",
