@@ -672,7 +672,8 @@ _SERVING_ONLY = {"weights", "kv_dtype", "batch", "prompt_len", "output_len", "kv
 
 def plans_csv(table: PlanTable, results: Sequence) -> str:
     """Inputs and results of every plan as CSV (one row per plan; cells of the other
-    kind empty; ``name`` the plan's :func:`display_name`; ``memory_bytes_total`` the memory a
+    kind empty; ``name`` the plan's :func:`display_name`, as the table shows it (with the
+    precision where its kind's plans differ in it); ``memory_bytes_total`` the memory a
     serving plan needs, weights + KV, beside ``memory_capacity_bytes``, its GPUs' memory).  Column names carry SI units (``days``, ``ttft_s``, ``cost_<CODE>``);
     an ``error`` column holds the message of a plan that could not be evaluated."""
     money = f"_{table.currency_code}" if table.currency_code else ""
@@ -692,7 +693,8 @@ def plans_csv(table: PlanTable, results: Sequence) -> str:
     for i, (plan, res) in enumerate(zip(table.plans, results)):
         skip = _SERVING_ONLY if plan.kind == TRAINING else _TRAINING_ONLY
         row = [None if k in skip else getattr(plan, k) for k in _CSV_INPUTS]
-        row[_CSV_INPUTS.index("name")] = display_name(plan, getattr(res, "model_name", ""))
+        row[_CSV_INPUTS.index("name")] = display_name(plan, getattr(res, "model_name", ""),
+                                                      precision_differs(table.plans, plan.kind))
         cells: dict[str, Any] = {"is_baseline": i == table.baseline}
         if isinstance(res, str):
             cells["error"] = res

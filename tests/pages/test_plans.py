@@ -6,6 +6,9 @@ Plans page with a `plans` link holding the same setup, and compares the cells.
 Hand arithmetic for the defaults (seed chapter 04): 7B, 1T tokens, 64 x A100 (312 TFLOP/s):
 54.1 days at MFU 45 %, 97.4 days at 25 %: x1.80 (= 45/25), +43.3 days.
 """
+import csv
+import io
+
 import pytest
 
 from calc.plans import SERVING, TRAINING, Plan, PlanTable, encode_plans
@@ -270,6 +273,33 @@ def test_duplicated_edited_plan_is_named_by_its_setup(lang):
     at.button(key="pl_dup").click().run()
     names = list(col(table(at, "training"), lang, "Plan", "方案"))
     assert ("mine (copy)" if lang == "en" else "mine（副本）") in names
+
+
+def test_save_message_and_csv_name_the_plan_as_its_row_does():
+    # The copy of "7B · 64 × A100 · MFU 45 %" moved to an H100 at FP8 sits beside BF16 plans,
+    # so its row says the precision (calc.plans.precision_differs); the "Saved" message and
+    # the CSV download must name it the same way (they gave the short name).
+    from calc.hardware import load_hardware
+    from calc.plans import evaluate_all, plans_csv
+    from ui.plans import state as S
+    at = open_plans("en")
+    at.button(key="pl_dup").click().run()
+    at.selectbox(key="pl_e_device").set_value("h100-sxm").run()
+    at.selectbox(key="pl_e_precision").set_value("fp8").run()
+    at.button(key="pl_save").click().run()
+    assert not at.exception
+    want = "7B · 64 × H100 · FP8 · MFU 45 %"
+    assert list(table(at, "training")["Plan"])[2] == want
+    assert any(s.value == f"Saved “{want}”." for s in at.success), [s.value for s in at.success]
+    table_ = at.session_state[S.TABLE_KEY]
+    rows = list(csv.DictReader(io.StringIO(plans_csv(table_, evaluate_all(table_.plans,
+                                                                         load_hardware())))))
+    assert [r["name"] for r in rows if r["kind"] == "training"] == [
+        "7B · 64 × A100 · BF16 · MFU 45 %", "7B · 64 × A100 · BF16 · MFU 25 %", want]
+    # the next copy's "Added" message names it as its row will (with the precision)
+    at.button(key="pl_dup").click().run()
+    assert any(s.value.startswith(f"Added “{want}”") for s in at.success), \
+        [s.value for s in at.success]
 
 
 def test_first_plan_replaces_the_examples_and_they_come_back_on_request():

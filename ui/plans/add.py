@@ -8,7 +8,7 @@ from typing import Optional
 import streamlit as st
 
 from calc.arch import param_counts
-from calc.plans import MAX_PLANS, SERVING, TRAINING, Plan, display_name
+from calc.plans import MAX_PLANS, SERVING, TRAINING, Plan
 from calc.units import QuantityError, parse_price, parse_quantity
 from ui.pages import page_file
 from ui.plans import state
@@ -37,10 +37,10 @@ def _price_currency() -> Optional[str]:
 def _add(t, plan: Plan, page: str, model_name: str = "") -> None:
     n = len(state.get_table().plans)
     code = _price_currency() if plan.price is not None else None
-    name = display_name(plan, model_name)
     if state.add_plan(plan, code) is None:
         st.session_state[ADDED_KEY] = (page, "warning", t("plans.too_many", n=MAX_PLANS))
     else:
+        name = state.shown_name(plan, model_name)
         if code:
             state.set_currency(code)
         text = (t("plans.added_replaced", name=name) if state.replaced_examples()

@@ -16,7 +16,7 @@ import streamlit as st
 
 from calc.models import param_counts
 from calc.plans import (KV_PRECISIONS, MAX_PLANS, RECOMPUTE, SERVING, TRAINING,
-                        WEIGHT_PRECISIONS, Plan, auto_name, default_plans, display_name,
+                        WEIGHT_PRECISIONS, Plan, auto_name, default_plans,
                         precision_differs)
 from calc.published import decode_efficiency_range, device_family, hfu_runs, mfu_range
 from calc.units import QuantityError, format_percent, format_si, parse_price, parse_quantity
@@ -212,15 +212,15 @@ def _on_save(t: Translator, models) -> None:
     if typed:
         state.set_currency(typed)
     st.session_state[LOADED_KEY] = (i, plan)
-    _flash("success", t("plans.saved", name=display_name(plan, model_name(plan, models=models))))
+    _flash("success", t("plans.saved", name=state.shown_name(plan, model_name(plan, models=models))))
 
 
 def _on_add(t: Translator, plan: Plan, models=None, *, replace_examples: bool = True) -> None:
     n = len(state.get_table().plans)
-    name = display_name(plan, model_name(plan, models=models))
     if state.add_plan(plan, replace_examples=replace_examples) is None:
         _flash("warning", t("plans.too_many", n=MAX_PLANS))
         return
+    name = state.shown_name(plan, model_name(plan, models=models))
     if state.replaced_examples():
         _flash("success", t("plans.added_replaced", name=name), restore=True)
         return

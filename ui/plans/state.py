@@ -18,7 +18,7 @@ import streamlit as st
 from calc.currency import CURRENCY_CODES, DEFAULT_CURRENCY, currency_label
 from calc.models import ModelFileError, load_models
 from calc.plans import (MAX_PLANS, Plan, PlanTable, decode_plans, default_plans,
-                        encode_plans, is_examples)
+                        display_name, encode_plans, is_examples, precision_differs)
 from calc.published import Published, PublishedFileError, load_published
 from calc.scenario import MAX_URL_TOKEN_CHARS, ScenarioError
 from ui.plans.rows import currency_sign
@@ -82,6 +82,13 @@ def add_plan(plan: Plan, currency: Optional[str] = None, *,
     set_table(with_currency(dataclasses.replace(table, plans=plans, baseline=base), currency))
     select(len(plans) - 1)
     return len(plans) - 1
+
+
+def shown_name(plan: Plan, model_name: str = "") -> str:
+    """The plan's name as the table shows it now (calc.plans.display_name, with the
+    precision where the table's plans of its kind differ in it): call it once the plan is
+    in the table, so a message names the plan as its row does."""
+    return display_name(plan, model_name, precision_differs(get_table().plans, plan.kind))
 
 
 def replaced_examples() -> bool:
