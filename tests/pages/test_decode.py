@@ -255,3 +255,28 @@ def test_a_rejected_kv_field_is_in_sight():
     kv = next(e for e in at.expander if e.label == "KV cache (optional)")
     assert kv.proto.expanded
     assert not next(e for e in open_page("en").expander if e.label == "KV cache (optional)").proto.expanded
+
+
+def test_int8_decode_formulas_pair_operations_with_the_int8_peak():
+    # INT8 on the A100 (624 TOP/s): the step's max(bytes / B, ops / P) names the operations
+    # in OP, as its peak is in OP/s (it paired FLOP with OP/s). Llama 3.1 8B at batch 1:
+    # 2 x 8.03e9 parameters + attention over 4,096 tokens = about 16.6 G operations.
+    from types import SimpleNamespace
+    from calc.hardware import load_hardware
+    from calc.model_catalog import load_models
+    from ui.decode.answer import decode_answer
+    from ui.decode.how import how_formulas
+    from ui.decode.inputs import DecodeInputs
+    from ui.i18n import translator
+
+    arch = load_models()["llama-3.1-8b"]
+    dev = load_hardware()["a100-80gb-sxm"]
+    ctx = SimpleNamespace(t=translator("en"), device=dev, peak_flops=dev.peak_flops("int8"),
+                          mem_bw=dev.mem_bw, model=arch, op=lambda: "OP")
+    inp = DecodeInputs(arch=arch, from_model=True, weights="int8", tp=1, batch=1, kv=True,
+                       context=4096.0, kv_dtype="bf16", measured=None, prompt=4096.0,
+                       tp_comm=False)
+    r = decode_answer(ctx, inp)
+    latex = " ".join(f.latex for f in how_formulas(ctx, inp, r))
+    assert "624 TOP/s" in latex
+    assert "GOP}" in latex and "FLOP}" not in latex.replace(r"\text{FLOP}(b)", ""), latex

@@ -4,6 +4,8 @@ Hand arithmetic for the checks (A100 80GB preset: 312 TFLOP/s BF16, 2.039 TB/s):
 Llama 2 7B decode, batch 1: the QKV projection does 2·4096·12288 = 100.7 MFLOP over
 4096·12288·2 B = 100.7 MB of weights — "101 MFLOP", "101 MB" (3 significant digits).
 """
+from types import SimpleNamespace
+
 import pytest
 
 from calc.models import load_models
@@ -65,6 +67,55 @@ QUICK_MODELS = {"llama-2-7b", "llama-2-70b", "mixtral-8x7b"}
 MODEL_LANGS = [pytest.param(m, ("en", "zh")[i % 2], id=m,
                             marks=() if m in QUICK_MODELS else pytest.mark.slow)
                for i, m in enumerate(CATALOG)]
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_int8_operators_read_in_operations(lang):
+    # An INT8 sidebar (A100 624 TOP/s): the axes say OP, so the table, the hover and the
+    # formulas must too. Llama 2 7B's QKV at batch 1 is 2 x 1 x 4096 x (3 x 4096) =
+    # 100.66e6 operations -> "101 MOP"; its bytes (bf16 weights) stay 101 MB.
+    from calc.hardware import load_hardware
+    from calc.model_ops import model_operators
+    from ui.figures.model import model_roofline_figure
+    from ui.figures.roofline import Roof
+    from ui.i18n import translator
+    from ui.model.chart import operator_labels
+    from ui.model.how import how_formulas
+    from ui.model.inputs import StepInputs
+    at = open_app_page(PAGE, lang, model="llama-2-7b", batch="1", context="4096",
+                       device="a100-80gb-sxm", precision="int8")
+    assert not at.exception
+    df = table(at)
+    ops_col, ai_col = (("OPs (each)", "Arithmetic intensity (OP/B)") if lang == "en"
+                       else ("OP（每次）", "算术强度（OP/字节）"))
+    assert ops_col in df.columns and ai_col in df.columns, list(df.columns)
+    assert "101 MOP" in list(df[ops_col])
+    assert not any("FLOP" in str(c) for c in df.columns)
+    t = translator(lang)
+    d = load_hardware()["a100-80gb-sxm"]
+    arch = load_models()["llama-2-7b"]
+    ops = model_operators(arch, phase="decode", batch=1, tokens=4096,
+                          peak_flops=d.peak_flops("int8"), mem_bw=d.mem_bw)
+    # "How it is computed" (a lazy expander AppTest does not open: its formulas directly)
+    ctx = SimpleNamespace(t=t, op=lambda: "OP")
+    inputs = StepInputs(phase="decode", batch=1, tokens=4096, weights="bf16", act="bf16",
+                        kv="bf16", tp=1, flash=True, overlay=False)
+    items = how_formulas(ctx, ops, inputs)
+    latex = " ".join(f.latex for f in items)
+    assert r"F_{\text{QKV}} = \text{101 MOP}" in latex, latex
+    assert r"P = \text{624 TOP/s}" in latex and "FLOP" not in latex
+    assert "2 OPs per weight" in items[1].explanation or "2 OP；" in items[1].explanation
+    # the chart's hover (the builder: AppTest cannot read plotly charts)
+    roof = Roof(label="A100 · INT8", precision="int8", peak_flops=d.peak_flops("int8"),
+                mem_bw=d.mem_bw)
+    fig = model_roofline_figure(t, roof, ops, operator_labels(t, ops))
+    op_traces = [tr for tr in fig.data if tr.customdata is not None and tr.mode == "markers+text"]
+    assert op_traces
+    for tr in op_traces:
+        assert "OP" in tr.hovertemplate and "FLOP" not in tr.hovertemplate
+        for row in tr.customdata:
+            assert "FLOP" not in " ".join(map(str, row)), row
+    assert any("101 MOP" in str(row[0]) for tr in op_traces for row in tr.customdata)
+
 
 
 @pytest.mark.parametrize("model_id, lang", MODEL_LANGS)

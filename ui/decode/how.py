@@ -77,7 +77,7 @@ def how_formulas(ctx, inputs: DecodeInputs, r: DecodeReport) -> list[Formula]:
         r"\frac{@flops}{@peak}\right) + @comm \\ \text{tok/s} &= \frac{b}{t_{\text{step}}} = @thr"
         r"\end{aligned}",
         t("arch.how.decode_step", batch=inputs.batch), bytes=si(sb.bytes, "B"),
-        bw=si(sb.mem_bw, "B/s"), flops=si(sb.flops, "FLOP"), peak=si(sb.peak_flops, ctx.op() + "/s"),
+        bw=si(sb.mem_bw, "B/s"), flops=si(sb.flops, ctx.op()), peak=si(sb.peak_flops, ctx.op() + "/s"),
         comm=si(sb.comm_seconds, "s"), thr=_tps(sb.tokens_per_s)))
     items.append(formula(r"b^{*}:\ \frac{\text{bytes}(b)}{B_{\text{mem}}} = \frac{\text{FLOP}(b)}"
                          r"{P_{\text{peak}}} \Rightarrow b^{*} = @knee", t("arch.how.decode_knee"),
@@ -88,7 +88,7 @@ def how_formulas(ctx, inputs: DecodeInputs, r: DecodeReport) -> list[Formula]:
             r"t_{\text{first}} = \max\left(\frac{P\,(2N_{\text{body}} + A_{\text{causal}}) + 2N_{\text{head}}}"
             r"{t \cdot P_{\text{peak}}},\;\frac{W_{\text{read}}(P)}{B_{\text{mem}}}\right) = "
             r"\max\left(\frac{@pf}{@peak},\;\frac{@pread}{@bw}\right) = @ttft",
-            t("arch.how.prefill"), pf=si(pf.flops_per_gpu, "FLOP"), peak=si(sb.peak_flops, ctx.op() + "/s"),
+            t("arch.how.prefill"), pf=si(pf.flops_per_gpu, ctx.op()), peak=si(sb.peak_flops, ctx.op() + "/s"),
             pread=si(pf.weight_bytes, "B"), bw=si(sb.mem_bw, "B/s"), ttft=si(pf.seconds, "s")))
     if sb.comm_seconds > 0:
         items.append(formula(

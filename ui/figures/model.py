@@ -33,9 +33,17 @@ LABELLED_SHARE = 0.05
 LABEL_JOIN_DECADES = 0.25
 
 
-def operator_traces(t: Translator, ops: ModelOps, labels: Sequence[str], x_floor: float) -> list[dict]:
+def op_formula(formula: str, op: str) -> str:
+    """An operator's formula (calc.model_ops, written in FLOP) in the roof's unit: at INT8
+    the same count is OPs ("FLOP = 2·T·d·F" reads "OP = 2·T·d·F")."""
+    return formula if op == "FLOP" else formula.replace("FLOP", op)
+
+
+def operator_traces(t: Translator, ops: ModelOps, labels: Sequence[str], x_floor: float,
+                    op: str = "FLOP") -> list[dict]:
     """One marker trace per bound (plus one for zero-FLOP operators), with text labels and
-    a hover over the operator's numbers. `labels[i]` names `ops.operators[i]`."""
+    a hover over the operator's numbers. `labels[i]` names `ops.operators[i]`; `op` is what
+    the roof counts, "FLOP" or "OP" (INT8: calc.hardware.rate_unit), the hover's unit."""
     p, bw = ops.peak_flops, ops.mem_bw
     rows = ops.operators
     flops = np.array([o.flops for o in rows], dtype=float)
@@ -47,11 +55,11 @@ def operator_traces(t: Translator, ops: ModelOps, labels: Sequence[str], x_floor
     shares = np.array([ops.share(o) for o in rows], dtype=float)
     sizes = 9.0 + 30.0 * np.sqrt(shares)
     bounds = np.array(["zero" if z else o.bound(p, bw) for z, o in zip(zero, rows)], dtype=object)
-    custom = [[format_si(o.flops, "FLOP"), format_si(o.bytes_moved, "B"),
-               f"{o.intensity:.3g} FLOP/B", format_si(float(yy), "FLOP/s"),
+    custom = [[format_si(o.flops, op), format_si(o.bytes_moved, "B"),
+               f"{o.intensity:.3g} {op}/B", format_si(float(yy), op + "/s"),
                format_si(ops.op_seconds(o), "s") + (f" ({o.count} × {format_si(o.seconds(p, bw), 's')})"
                                                    if o.count > 1 else ""),
-               format_percent(s, 1, keep_small=True), o.formula.replace("<", "&lt;")]
+               format_percent(s, 1, keep_small=True), op_formula(o.formula, op).replace("<", "&lt;")]
               for o, yy, s in zip(rows, y, shares)]
     # Label the operators that matter (the largest shares); the rest say who they are on hover.
     order = np.argsort(-shares)
@@ -79,6 +87,9 @@ def operator_traces(t: Translator, ops: ModelOps, labels: Sequence[str], x_floor
     for i, more in anchors:
         if more:
             text[i] = t("model.fig.and_more", label=labels[i], n=more)
+    hover = t("model.fig.hover", name="%{hovertext}", op=op, flops="%{customdata[0]}",
+              bytes="%{customdata[1]}", intensity="%{customdata[2]}", ceiling="%{customdata[3]}",
+              time="%{customdata[4]}", share="%{customdata[5]}", formula="%{customdata[6]}")
     traces = []
     for bound, color, name_key in (("memory", BOUND_COLORS["memory"], "model.fig.memory"),
                                    ("compute", BOUND_COLORS["compute"], "model.fig.compute"),
@@ -96,7 +107,7 @@ def operator_traces(t: Translator, ops: ModelOps, labels: Sequence[str], x_floor
             "marker": {"color": color, "size": sizes[sel].tolist(), "opacity": 0.85,
                        "symbol": "triangle-left" if bound == "zero" else "circle",
                        "line": {"color": "white", "width": 1}},
-            "hovertemplate": t("model.fig.hover") + "<extra></extra>"})
+            "hovertemplate": hover + "<extra></extra>"})
     return traces
 
 
@@ -127,7 +138,7 @@ def model_roofline_figure(t: Translator, roof: Roof, ops: ModelOps, labels: Sequ
     ranges = model_ranges(roof, measured)
     fig = roofline_figure(t, [roof], measured, height=height, ranges=ranges)
     x_floor = ranges[0][0] * 1.6          # the zero-FLOP strip, just inside the left edge
-    data = list(fig.data) + operator_traces(t, ops, labels, x_floor)
+    data = list(fig.data) + operator_traces(t, ops, labels, x_floor, roof.unit(""))
     layout = fig.layout.to_plotly_json()
     layout["uirevision"] = "model-ops"
     # the operator traces are legend entries too; the Model page's chart is narrower

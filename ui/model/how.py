@@ -8,7 +8,9 @@ from ui.frame import how_computed
 from ui.model.inputs import StepInputs
 
 
-def render_how(ctx, ops: ModelOps, inputs: StepInputs) -> None:
+def how_formulas(ctx, ops: ModelOps, inputs: StepInputs) -> list:
+    """The formulas, with this step's numbers, in the sidebar precision's unit (FLOP, or OP
+    at INT8: ``ctx.op()``)."""
     t = ctx.t
     by_key = {}
     for o in ops.operators:
@@ -18,12 +20,12 @@ def render_how(ctx, ops: ModelOps, inputs: StepInputs) -> None:
     qkv = by_key["qkv"]
     items.append(formula(
         r"F_{\text{QKV}} = @flops,\; \text{bytes} = @bytes,\; I = \frac{F}{\text{bytes}} = @i",
-        t("model.how.gemm"), flops=si(qkv.flops, "FLOP"), bytes=si(qkv.bytes_moved, "B"),
+        t("model.how.gemm", op=ctx.op()), flops=si(qkv.flops, ctx.op()), bytes=si(qkv.bytes_moved, "B"),
         i=text(f"{qkv.intensity:.3g} {ctx.op()}/B")))
     att = by_key.get("attn_fused") or by_key.get("attn_qk")
     items.append(formula(
         r"F_{\text{attn}} = @flops,\; \text{bytes} = @bytes \;(\text{KV cache } @kv),\; I = @i",
-        t("model.how.attention"), flops=si(att.flops, "FLOP"), bytes=si(att.bytes_moved, "B"),
+        t("model.how.attention"), flops=si(att.flops, ctx.op()), bytes=si(att.bytes_moved, "B"),
         kv=si(att.kv_bytes, "B"), i=text(f"{att.intensity:.3g} {ctx.op()}/B")))
     if "experts" in by_key:
         e = by_key["experts"]
@@ -38,4 +40,8 @@ def render_how(ctx, ops: ModelOps, inputs: StepInputs) -> None:
         items.append(formula(r"\text{tok/s} = \frac{B}{t_{\text{step}}} = \frac{@b}{@step} = @tps",
                              t("model.how.tokens_per_s"), b=count(ops.batch),
                              step=si(ops.step_seconds, "s"), tps=si(ops.tokens_per_s, "tok/s")))
-    how_computed(t, items)
+    return items
+
+
+def render_how(ctx, ops: ModelOps, inputs: StepInputs) -> None:
+    how_computed(ctx.t, how_formulas(ctx, ops, inputs))

@@ -95,13 +95,14 @@ def render_totals(ctx, ops: ModelOps, inputs: StepInputs) -> None:
                      query_params=params)
     else:
         cmp_ = sum(ops.share(o) for o in ops.operators if o.bound(p, bw) == "compute")
-        st.markdown(t("model.summary_prefill", flops=format_si(ops.flops, "FLOP"),
+        st.markdown(t("model.summary_prefill", flops=format_si(ops.flops, ctx.op()),
                       cmp_share=format_percent(cmp_, 0), top=labels[id(top)],
                       top_share=format_percent(ops.share(top), 0)))
 
 
-def table_rows(t, ops: ModelOps) -> list[dict]:
-    """One display row per operator (translated labels, SI text)."""
+def table_rows(t, ops: ModelOps, op: str = "FLOP") -> list[dict]:
+    """One display row per operator (translated labels, SI text); ``op`` is what the roof
+    counts, "FLOP" or "OP" (INT8: calc.hardware.rate_unit)."""
     p, bw = ops.peak_flops, ops.mem_bw
     rows = []
     for o, label in zip(ops.operators, operator_labels(t, ops)):
@@ -111,8 +112,8 @@ def table_rows(t, ops: ModelOps) -> list[dict]:
             t("model.col.share"): format_percent(ops.share(o), 1),
             t("model.col.time"): format_si(ops.op_seconds(o), "s"),
             t("model.col.bound"): t(f"fig.bound.{o.bound(p, bw)}") if o.flops > 0 else "—",
-            t("model.col.intensity"): f"{o.intensity:.3g}",
-            t("model.col.flops"): format_si(o.flops, "FLOP"),
+            t("model.col.intensity", op=op): f"{o.intensity:.3g}",
+            t("model.col.flops", op=op): format_si(o.flops, op),
             t("model.col.bytes"): format_si(o.bytes_moved, "B"),
             t("model.col.count"): o.count,
             t("model.col.layers"): t(f"model.kind.{o.layer_kind}"),
@@ -136,7 +137,7 @@ def operators_csv(ops: ModelOps) -> str:
 def render_table(ctx, ops: ModelOps, model_name: str) -> None:
     t = ctx.t
     st.subheader(t("model.table_heading"))
-    st.dataframe(table_rows(t, ops), hide_index=True, width="stretch")
+    st.dataframe(table_rows(t, ops, ctx.op()), hide_index=True, width="stretch")
     stem = f"operators_{model_name}_{ops.phase}_b{ops.batch}_{ctx.device_id}_{ctx.precision}"
     # the CSV is built when the button is pressed, not on every slider step
     st.download_button(t("model.download_csv"), lambda: operators_csv(ops), file_name=f"{stem}.csv",

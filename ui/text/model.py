@@ -121,17 +121,17 @@ EN = {
     "model.fig.compute": "compute-bound operator",
     "model.fig.zero": "zero-FLOP operator (drawn at the left edge)",
     "model.fig.measured": "measured kernels",
-    "model.fig.hover": "<b>%{hovertext}</b><br>FLOPs: %{customdata[0]}<br>Bytes: %{customdata[1]}"
-                     "<br>Arithmetic intensity: %{customdata[2]}<br>Ceiling: %{customdata[3]}"
-                     "<br>Time bound (all layers): %{customdata[4]}<br>Share of the step: "
-                     "%{customdata[5]}<br>%{customdata[6]}",
+    "model.fig.hover": "<b>{name}</b><br>{op}s: {flops}<br>Bytes: {bytes}"
+                     "<br>Arithmetic intensity: {intensity}<br>Ceiling: {ceiling}"
+                     "<br>Time bound (all layers): {time}<br>Share of the step: "
+                     "{share}<br>{formula}",
     "model.table_heading": "Every operator",
     "model.col.operator": "Operator",
     "model.col.layers": "Layers",
     "model.col.count": "Runs",
-    "model.col.flops": "FLOPs (each)",
+    "model.col.flops": "{op}s (each)",
     "model.col.bytes": "Bytes (each)",
-    "model.col.intensity": "Arithmetic intensity (FLOP/B)",
+    "model.col.intensity": "Arithmetic intensity ({op}/B)",
     "model.col.bound": "Bound",
     "model.col.time": "Time bound (all)",
     "model.col.share": "Share",
@@ -162,9 +162,9 @@ EN = {
     "model.class.other": "other",
     "model.how.tokens": "Tokens in the step: batch × new tokens per request (prefill: the prompt, "
                       "decode: 1).",
-    "model.how.gemm": "A projection of a d_in × d_out weight over T tokens: 2 FLOPs per weight and "
+    "model.how.gemm": "A projection of a d_in × d_out weight over T tokens: 2 {op}s per weight and "
                     "token; the weights are read once for the whole batch, so the arithmetic "
-                    "intensity grows with T (about T FLOP/byte for 2-byte weights).",
+                    "intensity grows with T (about T {op}/byte for 2-byte weights).",
     "model.how.attention": "Attention: each query attends k̄ keys (decode: the whole cache, "
                          "capped at a sliding window; prefill: about half the prompt, causal). "
                          "Each request reads its own KV cache, so its arithmetic intensity does "
@@ -281,16 +281,16 @@ ZH = {
     "model.fig.compute": "算力受限的算子",
     "model.fig.zero": "零 FLOP 的算子（画在左边缘）",
     "model.fig.measured": "实测 kernel",
-    "model.fig.hover": "<b>%{hovertext}</b><br>FLOP：%{customdata[0]}<br>字节：%{customdata[1]}<br>算术强度："
-                     "%{customdata[2]}<br>上限：%{customdata[3]}<br>时间下限（所有层）：%{customdata[4]}<br>占单步时间："
-                     "%{customdata[5]}<br>%{customdata[6]}",
+    "model.fig.hover": "<b>{name}</b><br>{op}：{flops}<br>字节：{bytes}<br>算术强度："
+                     "{intensity}<br>上限：{ceiling}<br>时间下限（所有层）：{time}<br>占单步时间："
+                     "{share}<br>{formula}",
     "model.table_heading": "全部算子",
     "model.col.operator": "算子",
     "model.col.layers": "层",
     "model.col.count": "次数",
-    "model.col.flops": "FLOP（每次）",
+    "model.col.flops": "{op}（每次）",
     "model.col.bytes": "字节（每次）",
-    "model.col.intensity": "算术强度（FLOP/字节）",
+    "model.col.intensity": "算术强度（{op}/字节）",
     "model.col.bound": "瓶颈",
     "model.col.time": "时间下限（全部）",
     "model.col.share": "占比",
@@ -314,8 +314,8 @@ ZH = {
     "model.class.elementwise": "逐元素",
     "model.class.other": "其他",
     "model.how.tokens": "这一步的 token 数：批大小 × 每个请求的新 token 数（预填充：提示词长度；解码：1）。",
-    "model.how.gemm": "对 T 个 token 做 d_in × d_out 的投影：每个权重、每个 token 2 FLOP；权重对整个 batch 只读一遍，"
-                    "所以算术强度随 T 增长（2 字节权重时约 T FLOP/字节）。",
+    "model.how.gemm": "对 T 个 token 做 d_in × d_out 的投影：每个权重、每个 token 2 {op}；权重对整个 batch 只读一遍，"
+                    "所以算术强度随 T 增长（2 字节权重时约 T {op}/字节）。",
     "model.how.attention": "注意力：每个 query 看 k̄ 个 key（解码：整个 cache，滑动窗口层不超过窗口；预填充：因果，约为提示词的一半）。"
                          "每个请求读自己的 KV cache，所以它的算术强度不随批大小增长。",
     "model.how.step": "单步时间下限：每个算子按自己的 Roofline 计时，对所有层求和（按张量并行组里的单卡计）。",
