@@ -175,7 +175,9 @@ NCU_TENSOR_COMMAND = (
 )
 #: Compute-capability majors whose GEMM kernels issue warpgroup / tensor-memory MMA
 #: instructions (Hopper's wgmma: 9.x; data-centre Blackwell's tcgen05: 10.x, 11.x), whose FLOPs
-#: depend on the tile (wgmma m64nNk16: 2·64·N·16 per warpgroup instruction, N up to 256), so
+#: depend on the tile and the type (wgmma m64nNkK: 2·64·N·K per warpgroup instruction, N up to
+#: 256, K 16 at BF16/FP16, 8 at TF32, 32 at FP8/INT8; tcgen05 has M up to 256 on a pair of SMs),
+#: so
 #: an instruction count times one mma.sync shape can be off many times over.  RTX 50 (12.x)
 #: keeps mma.sync.
 _TILE_MMA_MAJORS = (9, 10, 11)
@@ -581,10 +583,12 @@ def _tensor_k(k: NcuKernel, override: float | None, device_name: str | None,
         if key is not None and key[0] in _TILE_MMA_MAJORS:
             rb.warn("tensor_k_wgmma", f"Tensor-core FLOPs on {arch} were counted from instructions "
                     f"at {value:g} FLOPs each ({inst}), but its GEMM and attention kernels issue "
-                    "wgmma / tcgen05 instructions whose work depends on the tile (up to 2·64·256·16 "
-                    "FLOPs each): their FLOPs, intensity and rate can be many times too low. Collect "
-                    "the tensor op counters (sm__ops_path_tensor_src_*.sum, the second command), "
-                    "which count FLOPs.", arch=arch, value=f"{value:g}")
+                    "wgmma / tcgen05 instructions whose work depends on the tile and the type (a "
+                    "wgmma m64n256 does 2·64·256·16 FLOPs at BF16 and 2·64·256·32 at FP8 or INT8; "
+                    "tcgen05 tiles are larger still): their FLOPs, intensity and rate can be many "
+                    "times too low. Collect the tensor op counters (sm__ops_path_tensor_src_*.sum, "
+                    "the second command), which count FLOPs; on a GPU that names them otherwise, "
+                    "list its own with ncu --query-metrics.", arch=arch, value=f"{value:g}")
     return value
 
 

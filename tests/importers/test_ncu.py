@@ -427,6 +427,11 @@ def test_instruction_counted_tensor_flops_on_hopper_and_blackwell_are_flagged(cc
     r = import_file(csv_for(cc).encode(), "k.csv")
     keys = {w.key for w in r.report.warnings}
     assert ("tensor_k_wgmma" in keys) == warned
+    if warned:
+        # the tile's work depends on the type too: K = 16 at BF16, 32 at FP8 / INT8 (PTX ISA,
+        # wgmma.mma_async shapes), so the message gives both, not only the BF16 figure
+        msg = next(w.message for w in r.report.warnings if w.key == "tensor_k_wgmma")
+        assert "2·64·256·16 FLOPs at BF16" in msg and "2·64·256·32 at FP8 or INT8" in msg
 
 
 def test_hopper_by_the_selected_device_name_is_flagged_too():

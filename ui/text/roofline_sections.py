@@ -113,11 +113,14 @@ EN = {
                                   "a cell that names its own unit keeps it.",
     "roofline.warn.tensor_k_wgmma": "Tensor-core FLOPs on {arch} were counted from instructions at "
                                     "{value} FLOPs each, but its GEMM and attention kernels issue wgmma "
-                                    "/ tcgen05 instructions whose work depends on the tile (up to "
-                                    "2·64·256·16 FLOPs each): their FLOPs, intensity and rate can be "
-                                    "many times too low. Collect the tensor op counters "
-                                    "(sm__ops_path_tensor_src_*.sum, the second command in the Nsight "
-                                    "Compute section), which count FLOPs.",
+                                    "/ tcgen05 instructions whose work depends on the tile and the type "
+                                    "(a wgmma m64n256 does 2·64·256·16 FLOPs at BF16 and 2·64·256·32 at "
+                                    "FP8 or INT8; tcgen05 tiles are larger still): their FLOPs, "
+                                    "intensity and rate can be many times too low. Collect the tensor "
+                                    "op counters (sm__ops_path_tensor_src_*.sum, the second command in "
+                                    "the Nsight Compute section), which count FLOPs; on a GPU that "
+                                    "names them otherwise, list its own with "
+                                    "`ncu --query-metrics | grep ops_path_tensor`.",
     "roofline.warn.tensor_k_unknown": "The report names no GPU and the selected device is not an NVIDIA GPU "
                                  "with tensor cores: tensor FLOPs assume {value} FLOPs per instruction "
                                  "(mma m16n8k16, Ampere and later). Set the value in the import options "
@@ -331,10 +334,12 @@ ZH = {
     "roofline.note.tensor_k_option": "Tensor Core FLOP：每条 Tensor Core 指令按 {value} FLOP 计（在导入选项里设定）。",
     "roofline.note.header_units": "{columns} 列里的纯数字按表头写的单位读取；自带单位的单元格按它自己的单位。",
     "roofline.warn.tensor_k_wgmma": "{arch} 上的 Tensor Core FLOP 是按指令数、每条 {value} FLOP 估算的，但它的 GEMM "
-                                    "和注意力 kernel 发的是 wgmma / tcgen05 指令，每条的工作量取决于分块大小（最多 "
-                                    "2·64·256·16 FLOP）：这些 kernel 的 FLOP、算术强度和算力可能被低估好几倍。请采集 "
+                                    "和注意力 kernel 发的是 wgmma / tcgen05 指令，每条的工作量取决于分块大小和数据类型（一条 "
+                                    "wgmma m64n256 在 BF16 下是 2·64·256·16 FLOP，在 FP8 或 INT8 下是 2·64·256·32；"
+                                    "tcgen05 的分块更大）：这些 kernel 的 FLOP、算术强度和算力可能被低估好几倍。请采集 "
                                     "Tensor Core 运算计数器（sm__ops_path_tensor_src_*.sum，Nsight Compute 一节里的"
-                                    "第二条命令），它们直接数 FLOP。",
+                                    "第二条命令），它们直接数 FLOP；如果某款 GPU 的计数器名字不同，用 "
+                                    "`ncu --query-metrics | grep ops_path_tensor` 列出它自己的。",
     "roofline.warn.tensor_k_unknown": "报告里没有 GPU 信息，侧边栏选的设备也不是带 Tensor Core 的 NVIDIA GPU：Tensor Core FLOP 按每条指令 {value} FLOP "
                                  "计（mma m16n8k16，Ampere 及以后）。如果是更老的 GPU，请在导入选项里填写。",
     "roofline.warn.flops_missing": "{n} 个 kernel 没有 FLOP 计数（没有 FLOP 计数器的 Nsight Compute 文件常见）："
