@@ -262,8 +262,8 @@ class StageParams:
     """Parameters one GPU of the first pipeline stage holds, before ZeRO sharding
     [parameters]: ``dense`` (every non-expert weight it holds), ``experts`` (its routed
     experts), ``ends`` (of ``dense``: the input embedding and position table it holds; the
-    LM head too on a single stage or under DualPipe), ``layer`` (one layer's parameters, the
-    dense ones and its experts), ``unit`` (the largest of one layer, the embedding and the
+    LM head too on a single stage or under DualPipe), ``layer`` (the largest layer's
+    parameters, its dense ones and its experts: an MoE layer, not the average), ``unit`` (the largest of one layer, the embedding and the
     head held: what ZeRO-3 / FSDP all-gathers at once, each its own unit)."""
 
     dense: float
@@ -332,9 +332,34 @@ def _stage_params_uncached(arch: ModelArch, t: int, p: int, e: int, schedule: st
         dense = 2.0 * layers / p + ends
     else:
         dense, ends, last = layers / p + embed, embed, 0.0
-    layer = (layers + pc.routed_experts / (t * e)) / L if L > 0 else 0.0
+    layer = _largest_layer(arch, pc, layers, t, e)
     return StageParams(dense=dense, experts=experts, ends=ends, layer=layer,
                        unit=max(layer, embed, last))
+
+
+def _largest_layer(arch: ModelArch, pc, layers: float, t: int, e: int) -> float:
+    """One GPU's share of the largest layer   [parameters]: a dense layer, or an MoE layer
+    with its routed experts over t·e. ``layers`` is the GPU's share of every layer's
+    non-expert weights (and the final norm); attention and norms are the same in every
+    layer, the FFN is dense_ffn / n_dense or (shared / t + router) / n_moe (the router
+    replicated, calc.placement.weight_split). DeepSeek-V3 at t = e = 1: MLA 187.1 M + norms
+    14 k + 256 routed and 1 shared expert of 3·7168·2048 + router 256·7168 = 11.51 B per MoE
+    layer, against 583 M per dense layer (the average over its 61 layers, 10.97 B, is not a
+    layer ZeRO-3 ever gathers)."""
+    L = float(arch.n_layers)
+    if L <= 0:
+        return 0.0
+    n_moe = float(arch.n_moe_layers) if pc.routed_experts > 0 else 0.0
+    n_dense = L - n_moe
+    ffn_dense = pc.dense_ffn / t
+    ffn_moe = pc.shared_experts / t + pc.router
+    rest = max(layers - ffn_dense - ffn_moe, 0.0) / L
+    kinds = []
+    if n_dense > 0:
+        kinds.append(rest + ffn_dense / n_dense)
+    if n_moe > 0:
+        kinds.append(rest + (ffn_moe + pc.routed_experts / (t * e)) / n_moe)
+    return max(kinds)
 
 
 _stage_params_cached = lru_cache(maxsize=1024)(_stage_params_uncached)

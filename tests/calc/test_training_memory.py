@@ -140,6 +140,33 @@ def test_zero3_all_gather_buffers_are_counted(catalog):
     assert training_memory(a, dp=8, zero_stage=2, recompute="full", seq_len=4096).zero3_buffers == 0
 
 
+def test_zero3_unit_of_an_moe_model_is_its_largest_layer(catalog):
+    from calc.training_memory import stage_params
+    # ZeRO-3 gathers one layer at a time; DeepSeek-V3's 58 MoE layers are far larger than its
+    # 3 dense ones, so the unit is an MoE layer, not the 61-layer average (10.97 B). By hand
+    # (d 7168, MLA q_lora 1536, kv_lora 512 + rope 64, 128 heads of 192 / 128):
+    #   attention 7168·1536 + 1536 + 1536·128·192 + 7168·576 + 512 + 512·128·256 + 128·128·7168
+    #             = 187,107,328; norms 2·7168 = 14,336;
+    #   MoE FFN   (256 routed + 1 shared) × 3·7168·2048 + router 256·7168 = 11,320,164,352;
+    #   dense FFN 3·7168·18,432 = 396,361,728  -> 583,483,392 per dense layer.
+    # The final norm, 7168 spread over 61 layers, adds 117.5.
+    ds = catalog["deepseek-v3"]
+    attn, norms = 187_107_328, 14_336
+    moe_ffn, expert = 257 * 3 * 7168 * 2048 + 256 * 7168, 3 * 7168 * 2048
+    final = 7168 / 61
+    sp = stage_params(ds)
+    assert sp.layer == pytest.approx(attn + norms + moe_ffn + final, rel=1e-9)
+    assert sp.unit == sp.layer                     # larger than the embedding (129,280 × 7168)
+    # e = 8: the routed experts split 8 ways, 256 / 8 = 32 of them per GPU
+    sp8 = stage_params(ds, 1, 1, 8)
+    assert sp8.layer == pytest.approx(attn + norms + (moe_ffn - 256 * expert) + 32 * expert + final,
+                                      rel=1e-9)
+    m = training_memory(ds, dp=8, ep=8, zero_stage=3, recompute="full", seq_len=4096)
+    assert m.unit_params == pytest.approx(sp8.unit)
+    # a dense model's layers are all alike: the largest is the one layer (Llama 2 7B, as above)
+    assert stage_params(catalog["llama-2-7b"]).layer == pytest.approx(202_383_360 + 4096 / 32)
+
+
 def test_context_and_expert_parallelism(catalog):
     # Context parallelism c = 2 halves the tokens each GPU keeps activations for:
     # selective, 405B, t 8, seq 8192 / 2: 34 × 4096 × 16384 / 8 = 285,212,672 B per layer.
