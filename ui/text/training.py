@@ -131,8 +131,9 @@ EN = {
     "training.mem.zero3_help": "FSDP / ZeRO-3 gathers each unit's full weights before using it: "
                                "the unit in use and the prefetched one, plus one unit's "
                                "unsharded gradients before their reduce-scatter. U is the "
-                               "largest unit this GPU gathers: one layer, the embedding or "
-                               "the LM head (each wrapped as its own unit, as torchtitan does).",
+                               "largest unit this GPU gathers: one layer (for a mixture of "
+                               "experts, an MoE layer with this GPU's experts), the embedding "
+                               "or the LM head (each wrapped as its own unit, as torchtitan does).",
     "training.mem.bad_split": "{gpus} GPUs cannot be split into tensor {tp} × pipeline {pp} × "
                               "context {cp} × data-parallel groups: the GPUs must be a multiple "
                               "of {tp} × {pp} × {cp}.",
@@ -250,7 +251,8 @@ ZH = {
     "training.mem.zero3": "ZeRO-3 缓冲",
     "training.mem.zero3_help": "FSDP / ZeRO-3 在用到一个单元之前先收集它的完整权重：正在用的单元和预取的单元，"
                                "再加一个单元在 reduce-scatter 之前未切分的梯度。U 是这张卡收集的最大单元："
-                               "一层、词嵌入或输出头（lm_head；各自单独包装，和 torchtitan 一样）。",
+                               "一层（混合专家模型取一个 MoE 层，连同这张卡上的专家）、词嵌入或输出头（lm_head；各自单独包装，"
+                               "和 torchtitan 一样）。",
     "training.mem.bad_split": "{gpus} 张卡无法分成张量并行 {tp} × 流水线 {pp} × 上下文 {cp} × 数据并行：GPU 数必须是 {tp} × {pp} × {cp} 的倍数。",
     "training.mem.bad_layout": "这个并行方式切不开这个模型：{message}。",
     "training.mem.worst_stage": "最吃显存的流水线级是第一级：除了它的层还有词嵌入，并保存 {inflight} 个“层 × 微批”的激活"
