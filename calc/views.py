@@ -253,7 +253,8 @@ class LevelPoints:
         return int(self.kernel.shape[0])
 
 
-def level_points(records: Sequence[Any], peak_flops: float, mem_bw: float) -> LevelPoints:
+def level_points(records: Sequence[Any], peak_flops: float, mem_bw: float,
+                 peaks: Mapping[str, float] | None = None) -> LevelPoints:
     """The hierarchical roofline's points for kernels with per-level bytes.
 
     ``records``: objects with ``flops``, ``bytes_moved``, ``seconds`` and ``level_bytes``
@@ -267,9 +268,12 @@ def level_points(records: Sequence[Any], peak_flops: float, mem_bw: float) -> Le
 
     so a kernel's points share one height and spread horizontally: the more bytes a
     level moves, the further left (NERSC / Nsight Compute hierarchical roofline).
-    ``peak_flops`` (FLOP/s) and ``mem_bw`` (bytes/s) are the main (DRAM) roofline's.
+    ``peak_flops`` (FLOP/s) and ``mem_bw`` (bytes/s) are the main (DRAM) roofline's; an
+    unmeasured kernel that names a precision in ``peaks`` (the device's precision ->
+    FLOP/s) sits under that precision's roof (:func:`kernel_peaks`, the Results table's rule).
     """
     p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
+    table = peaks or {}
     bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
     kern: list[int] = []
     lev: list[str] = []
@@ -286,7 +290,8 @@ def level_points(records: Sequence[Any], peak_flops: float, mem_bw: float) -> Le
         if s is not None and float(s) > 0:
             y = f / float(s)
         else:
-            y = min(p, f / float(r.bytes_moved) * bw)
+            own = getattr(r, "precision", "")
+            y = min(table.get(own, p) if own else p, f / float(r.bytes_moved) * bw)
         for level, b in (levels.items() if hasattr(levels, "items") else levels):
             b = float(b)
             if not (np.isfinite(b) and b > 0):

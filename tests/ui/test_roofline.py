@@ -85,6 +85,24 @@ def test_hierarchy_traces_mask_and_nothing_to_draw():
     assert hierarchy.hierarchy_traces(T_EN, [no_flops], 312e12, 2.039e12) == []
 
 
+def test_hierarchy_judges_a_kernel_as_the_results_table_does():
+    # An unmeasured INT8 kernel: 2e12 ops over 1e9 DRAM bytes (2000 OP/B), compute-bound.
+    # On an A100 whose INT8 peak is known (624 TOP/s) it sits under that roof and reads OP/s;
+    # on a device without an INT8 peak it is judged at the sidebar's BF16 roof (312 TFLOP/s)
+    # and reads FLOP/s, as its row in the Results table does (calc.views.kernel_peaks).
+    ik = KernelRecord("igemm", 2e12, 1e9, None, 1, "test", (("dram", 1e9), ("l2", 4e9)), "int8")
+    with_int8 = hierarchy.hierarchy_traces(T_EN, [ik], 312e12, 2.039e12, precision="bf16",
+                                           peaks={"bf16": 312e12, "int8": 624e12})
+    dram = with_int8[1]
+    assert list(dram.y) == [624e12]
+    assert "2000 OP/B" in dram.customdata[0] and "624 TOP/s" in dram.customdata[0]
+    assert "FLOP" not in dram.customdata[0]
+    without = hierarchy.hierarchy_traces(T_EN, [ik], 312e12, 2.039e12, precision="bf16",
+                                         peaks={"bf16": 312e12})
+    assert list(without[1].y) == [312e12]
+    assert "2000 FLOP/B" in without[1].customdata[0] and "312 TFLOP/s" in without[1].customdata[0]
+
+
 def test_hierarchy_roofs_only_for_entered_ceilings():
     opts = hierarchy.HierarchyOptions(True, 7e12, None)
     roofs = hierarchy.hierarchy_roofs(T_EN, 312e12, opts)

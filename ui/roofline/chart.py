@@ -132,7 +132,8 @@ def render_chart(ctx, analysis: Analysis | None) -> None:
     fig = roofline_figure(t, roofs, pts, height=600)
     if hier_opts.enabled:
         hierarchy.add_hierarchy(fig, t, shown.kernels, ctx.peak_flops, ctx.mem_bw,
-                                precision=ctx.precision)
+                                precision=ctx.precision,
+                                peaks=dict(ctx.device.peaks) if ctx.device is not None else None)
     st.plotly_chart(fig, config=ctx.chart_config("roofline"), key="roofline_chart")
     labelled = pts is not None and pts.labels is not None
     st.caption((t("roofline.chart_labels") + " " if labelled else "") + t("roofline.chart_caption"))

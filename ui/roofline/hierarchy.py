@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -173,17 +173,22 @@ def _escape(text: str) -> str:
 
 
 def hierarchy_traces(t: Translator, kernels: Sequence[KernelRecord], peak_flops: float,
-                     mem_bw: float, mask: np.ndarray | None = None, precision: str = "") -> list:
+                     mem_bw: float, mask: np.ndarray | None = None, precision: str = "",
+                     peaks: Mapping[str, float] | None = None) -> list:
     """Plotly traces of the hierarchical view: one WebGL marker trace per memory level and
     one line trace joining each kernel's points. ``mask`` (bool per kernel) keeps only
     some kernels (e.g. the name filter). Empty when no kernel has level bytes and FLOPs.
-    A hover's rates read OP/s for integer math (the kernel's own precision, else
-    ``precision``, the sidebar's: calc.hardware.rate_unit)."""
+    A kernel is judged as the Results table judges it (calc.views.kernel_peaks): at its own
+    precision where the device has that peak (``peaks``: precision -> FLOP/s), else at
+    ``precision``, the sidebar's; its hover's rates read OP/s when that is integer math
+    (calc.hardware.rate_unit)."""
     ks = list(kernels)
     if mask is not None:
         keep = np.asarray(mask, dtype=bool)
         ks = [k for k, m in zip(ks, keep) if m]
-    pts = level_points(ks, peak_flops, mem_bw)
+    pts = level_points(ks, peak_flops, mem_bw, peaks)
+    table = peaks or {}
+    judged = [k.precision if k.precision and k.precision in table else precision for k in ks]
     if not len(pts):
         return []
     traces = []
@@ -210,8 +215,8 @@ def hierarchy_traces(t: Translator, kernels: Sequence[KernelRecord], peak_flops:
         hover = [
             t("roofline.hier.hover", name=_escape(ks[int(i)].name), level=label,
               bytes=format_si(float(b), "B"),
-              intensity=format_si(float(x), rate_unit(ks[int(i)].precision or precision, "/B")),
-              flops=format_si(float(y), rate_unit(ks[int(i)].precision or precision)))
+              intensity=format_si(float(x), rate_unit(judged[int(i)], "/B")),
+              flops=format_si(float(y), rate_unit(judged[int(i)])))
             for i, b, x, y in zip(pts.kernel[sel], pts.bytes[sel], pts.intensity[sel], pts.y[sel])
         ]
         traces.append(go.Scattergl(
@@ -232,10 +237,10 @@ def _level_label(t: Translator, level: str) -> str:
 
 def add_hierarchy(fig: go.Figure, t: Translator, kernels: Sequence[KernelRecord],
                   peak_flops: float, mem_bw: float, mask: np.ndarray | None = None,
-                  precision: str = "") -> int:
+                  precision: str = "", peaks: Mapping[str, float] | None = None) -> int:
     """Add :func:`hierarchy_traces` to a roofline figure and widen its x axis (with decade
     ticks) so every level point is visible. Returns the number of traces added."""
-    traces = hierarchy_traces(t, kernels, peak_flops, mem_bw, mask, precision)
+    traces = hierarchy_traces(t, kernels, peak_flops, mem_bw, mask, precision, peaks)
     if not traces:
         return 0
     fig.add_traces(traces)
