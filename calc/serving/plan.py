@@ -310,7 +310,7 @@ def max_throughput(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype:
 
     on :func:`calc.serving.steady.aggregated_curve` (continuous batching, chunked prefill in
     a ``token_budget`` of 8,192 tokens per step, TensorRT-LLM's default ``max_num_tokens``,
-    at most one prompt chunk per step, so B · n_c <= osl for n_c chunks per prompt), each
+    as many prompts per step as the budget holds, so B · n_new / osl <= T − B), each
     sequence's KV reserved at its full isl + osl (:func:`calc.serving.replica.replica_memory`:
     what TensorRT-LLM's default GUARANTEED_NO_EVICT scheduler admits).  Queueing does not
     lower an offline rate, so TTFT is not a limit here.  ``efficiency`` None: the published

@@ -3,10 +3,13 @@
 Aggregated (continuous batching with chunked prefill, token budget T per step).  B
 sequences decode; each request's n_new = isl·(1 − hit) prompt tokens are prefilled in
 n_c = ceil(n_new / (T − B)) chunks of n_new / n_c tokens, each chunk riding in one step
-with the B decode tokens.  While B requests finish every osl steps, B·n_c of those osl
-steps carry a chunk, so
+with the B decode tokens.  B requests finish every osl steps, so a = B / osl prompts
+arrive per step.  While a·n_c <= 1, a·n_c of the steps carry one chunk; beyond, every step
+packs the a·n_new prompt tokens that arrive per step (vLLM and TensorRT-LLM fill the budget
+with as many waiting prompts as fit), so
 
-    f       = B · n_c / osl                       (share of steps with a chunk; f <= 1)
+    f       = min(a · n_c, 1)                      (share of steps with prompt tokens)
+    chunk   = max(n_new / n_c, a · n_new)          (prompt tokens in such a step; <= T − B)
     step    = (1 − f) · t(B, 0) + f · t(B, chunk)    t = calc.serving.replica.step_time
     TPOT    = step / E                              E = tokens per step (1, or speculative)
     TTFT    = n_c · t(B, chunk)                     (no queueing: a closed loop's)
@@ -22,8 +25,10 @@ single server held n_c · t(B, chunk) per prompt, busy ρ = λ · TTFT = f · t(
 and a percentile (p90) is TTFT plus that quantile of the wait
 (:func:`calc.serving.queueing.mdc_wait_quantile`, ``AggregatedCurve.queued_ttft(0.9)``).
 
-f > 1 means the prefills need more tokens than the budget leaves: that batch is not
-reported (``feasible`` False).
+a · n_new > T − B means the prefills need more tokens than the budget leaves: that batch is
+not reported.  The queue above is one prompt slot: where steps pack several prompts
+(a · n_c > 1) it is saturated (ρ = a · n_c), so those batches' queued TTFT is inf: they
+serve an offline run (:func:`calc.serving.plan.max_throughput`), not a TTFT target.
 
 Disaggregated (DistServe, Zhong et al. 2024; Splitwise, Patel et al. 2024): prefill
 instances of tp_p GPUs run k prompts per step (1 ≤ k ≤ max(1, floor(T / n_new)), the
@@ -142,12 +147,14 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
     f_p = prefill_flops_per_token(r, wl.isl, wl.cached_tokens)
     c = wl.decode_context
     n_c = np.ceil(n_new / np.maximum(T - B, 1.0))
-    chunk = n_new / n_c
     t0, E, st0 = decode_pass(r, B, c, eff, spec)
-    t1, _, st1 = decode_pass(r, B, c, eff, spec, chunk, f_p)
     per_req_tokens = wl.osl / E                     # passes per request
-    f = B * n_c / per_req_tokens
-    ok = (f <= 1.0) & (B <= mem.max_seqs)
+    arrivals = B / per_req_tokens                   # prompts per pass, a
+    f = np.minimum(arrivals * n_c, 1.0)
+    # one prompt's chunk, or (more than one prompt per pass) every pass packs a·n_new tokens
+    chunk = np.maximum(n_new / n_c, arrivals * n_new)
+    t1, _, st1 = decode_pass(r, B, c, eff, spec, chunk, f_p)
+    ok = (arrivals * n_new <= T - B) & (B <= mem.max_seqs)
     step = (1.0 - f) * t0 + f * t1
     tpot = step / E
     ttft = n_c * t1

@@ -126,6 +126,32 @@ def test_aggregated_mix_of_chunk_and_decode_steps():
     assert c2.ttft_seconds[0] == pytest.approx(2 * step_time(r, 16, 4250, 2000, f_p, BOUND).seconds)
 
 
+def test_a_step_packs_several_prompts_when_more_than_one_arrives_per_step():
+    # B = 256, isl = osl = 128, budget 8192: 256 requests finish every 128 steps, so a = 2
+    # prompts arrive per step (one chunk each: ceil(128 / 7936) = 1). An engine puts both in
+    # every step: f = 1, each step carries 2 x 128 = 256 prompt tokens beside the 256 decode
+    # tokens, TPOT = t(256, 256), TTFT = t(256, 256). One chunk per step left it out (f = 2).
+    # The one-slot queue is saturated there (rho = a = 2): its queued TTFT is inf.
+    r = r70()
+    wl = Workload(isl=128, osl=128)
+    c = aggregated_curve(r, wl, [64, 256], BOUND, token_budget=8192)
+    assert list(c.batch) == [64, 256]
+    f_p = prefill_flops_per_token(r, 128)
+    t_packed = step_time(r, 256, 192, 256, f_p, BOUND).seconds
+    assert c.chunk_share[1] == 1.0
+    assert c.tpot_seconds[1] == pytest.approx(t_packed, rel=1e-12)
+    assert c.ttft_seconds[1] == pytest.approx(t_packed, rel=1e-12)
+    assert c.requests_per_s[1] == pytest.approx(256 / (t_packed * 128), rel=1e-12)
+    assert math.isinf(c.ttft_queued_seconds[1])
+    # B = 64: a = 0.5, half the steps carry one 128-token prompt (unchanged)
+    assert c.chunk_share[0] == pytest.approx(0.5)
+    assert c.ttft_seconds[0] == pytest.approx(step_time(r, 64, 192, 128, f_p, BOUND).seconds,
+                                              rel=1e-12)
+    # beyond the budget: isl 4000, osl 500, B = 2000 needs 4 x 4000 = 16,000 prompt tokens a
+    # step, more than the 6,192 the budget leaves: not reported
+    assert aggregated_curve(r, Workload(isl=4000, osl=500), [2000], BOUND).batch.size == 0
+
+
 def test_prefix_cache_hits_prefill_only_the_new_tokens():
     # 500 of 4000 tokens cached: the FLOP per computed token is the difference of the two
     # prompts' FLOP over the 3500 new tokens (causal: each new token still attends to the prefix)
