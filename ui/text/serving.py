@@ -285,7 +285,7 @@ EN = {
                           "H100: 50 GB/s per GPU) at {net_eff}, plus {net_us}.",
     "serving.how.queue": "**Queueing for the prompt slot** (requests arrive at random, Poisson "
                          "at λ per replica): c servers of S seconds each — an aggregated replica "
-                         "is one (one prompt chunk per step, S = TTFT alone), a prefill pool of n "
+                         "is one (one prompt at a time, S = TTFT alone), a prefill pool of n "
                          "instances of k prompts is n·k (S = its step). C is Erlang C; halving "
                          "M/M/c's wait is the Allen–Cunneen rule for fixed service times, exact at "
                          "c = 1 (Pollaczek–Khinchine). The sizing holds the TTFT target by this "
@@ -521,7 +521,7 @@ ZH = {
                        "块预填充；比例为 f 的步带有一块。",
     "serving.how.disagg": "**预填充/解码分离：** 预填充实例（每步 k 个提示词）与解码实例之比为 r_d / r_p；KV cache 每张卡传一次，走预填充设备的跨节点网络（hardware.toml；H100：每张卡 50 GB/s），按 {net_eff}，另加 {net_us}。",
     "serving.how.queue": "**等待预填充槽的排队**（请求随机到达，每个副本按泊松过程以 λ 到达）：c 个服务台，"
-                         "每个用时 S 秒——聚合副本是 1 个（每步一块提示词，S 为单独的 TTFT），n 个每步 k 个提示词的"
+                         "每个用时 S 秒——聚合副本是 1 个（一次一个提示词，S 为单独的 TTFT），n 个每步 k 个提示词的"
                          "预填充实例是 n·k 个（S 为它的一步）。C 是 Erlang C；把 M/M/c 的等待时间减半是服务时间固定时的"
                          "Allen–Cunneen 近似，c = 1 时精确（Pollaczek–Khinchine）。规划按这个均值满足 TTFT 目标，"
                          "所以没有哪个池接近 100% 负载。p90 或 p99 目标按 S + t_q 满足：t_q 是等待时间的分位数，"
