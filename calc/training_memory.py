@@ -263,8 +263,9 @@ class StageParams:
     [parameters]: ``dense`` (every non-expert weight it holds), ``experts`` (its routed
     experts), ``ends`` (of ``dense``: the input embedding and position table it holds; the
     LM head too on a single stage or under DualPipe), ``layer`` (the largest layer's
-    parameters, its dense ones and its experts: an MoE layer, not the average), ``unit`` (the largest of one layer, the embedding and the
-    head held: what ZeRO-3 / FSDP all-gathers at once, each its own unit)."""
+    parameters, its dense ones and its experts: an MoE layer, not the average), ``unit``
+    (the largest of one layer, the embedding and the head held: what ZeRO-3 / FSDP
+    all-gathers at once, each its own unit)."""
 
     dense: float
     experts: float
