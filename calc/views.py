@@ -273,7 +273,7 @@ def level_points(records: Sequence[Any], peak_flops: float, mem_bw: float,
     FLOP/s) sits under that precision's roof (:func:`kernel_peaks`, the Results table's rule).
     """
     p = v.number("peak_flops", peak_flops, "positive", "FLOP/s")
-    table = peaks or {}
+    roof = kernel_peaks(records, p, peaks)
     bw = v.number("mem_bw", mem_bw, "positive", "bytes/s")
     kern: list[int] = []
     lev: list[str] = []
@@ -290,8 +290,7 @@ def level_points(records: Sequence[Any], peak_flops: float, mem_bw: float,
         if s is not None and float(s) > 0:
             y = f / float(s)
         else:
-            own = getattr(r, "precision", "")
-            y = min(table.get(own, p) if own else p, f / float(r.bytes_moved) * bw)
+            y = min(float(roof[idx]), f / float(r.bytes_moved) * bw)
         for level, b in (levels.items() if hasattr(levels, "items") else levels):
             b = float(b)
             if not (np.isfinite(b) and b > 0):

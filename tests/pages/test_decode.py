@@ -220,29 +220,15 @@ def test_moe_formula_text_includes_the_embedding_gather():
     # page computes: (N_total − E_in + b·d − N_routed)·b_w + L·D(1)·N_expert·b_w.  With the
     # model's counts: E_in = 201,088 x 2,880 = 579.1 M (untied), b·d = 2,880, D(1) = 4 of 32
     # experts; evaluated, it is the page's weights read (7.22 GB), not 8.37 GB.
-    from types import SimpleNamespace
     from calc.arch import param_counts
-    from calc.hardware import load_hardware
-    from calc.model_catalog import load_models
-    from ui.decode.answer import decode_answer
-    from ui.decode.how import how_formulas
-    from ui.decode.inputs import DecodeInputs
-    from ui.i18n import translator
-
-    arch = load_models()["gpt-oss-20b"]
-    dev = load_hardware()["a100-80gb-sxm"]
-    ctx = SimpleNamespace(t=translator("en"), device=dev, peak_flops=dev.peak_flops("bf16"),
-                          mem_bw=dev.mem_bw, model=arch, op=lambda: "FLOP")
-    inp = DecodeInputs(arch=arch, from_model=True, weights="bf16", tp=1, batch=1, kv=True,
-                       context=4096.0, kv_dtype="bf16", measured=None, prompt=None, tp_comm=False)
-    r = decode_answer(ctx, inp)
+    arch, r, formulas = _decode_how("gpt-oss-20b", "bf16", weights="bf16")
     pc = param_counts(arch)
     by_hand = ((pc.total - pc.embedding + arch.d_model - pc.routed_experts) * 2
                + arch.n_moe_layers * 4 * pc.expert * 2)
     assert pc.embedding == 201_088 * 2_880
     assert r.step.weight_bytes == pytest.approx(by_hand)
     assert r.step.weight_bytes == pytest.approx(7.22e9, rel=2e-3)
-    moe = next(f for f in how_formulas(ctx, inp, r) if "D(b)" in f.latex)
+    moe = next(f for f in formulas if "D(b)" in f.latex)
     assert r"E_{\text{in}}" in moe.latex and r"b\,d" in moe.latex
     assert "7.22" in moe.latex
 
@@ -257,26 +243,34 @@ def test_a_rejected_kv_field_is_in_sight():
     assert not next(e for e in open_page("en").expander if e.label == "KV cache (optional)").proto.expanded
 
 
-def test_int8_decode_formulas_pair_operations_with_the_int8_peak():
-    # INT8 on the A100 (624 TOP/s): the step's max(bytes / B, ops / P) names the operations
-    # in OP, as its peak is in OP/s (it paired FLOP with OP/s). Llama 3.1 8B at batch 1:
-    # 2 x 8.03e9 parameters + attention over 4,096 tokens = about 16.6 G operations.
+def _decode_how(model_id, precision, *, weights, prompt=None):
+    """The Decode page's answer and "How it is computed" formulas for one model at batch 1
+    and 4,096 tokens of context on the A100 in ``precision`` (the expander is lazy, so
+    AppTest does not open it): (arch, report, formulas)."""
     from types import SimpleNamespace
-    from calc.hardware import load_hardware
+    from calc.hardware import load_hardware, rate_unit
     from calc.model_catalog import load_models
     from ui.decode.answer import decode_answer
     from ui.decode.how import how_formulas
     from ui.decode.inputs import DecodeInputs
     from ui.i18n import translator
 
-    arch = load_models()["llama-3.1-8b"]
+    arch = load_models()[model_id]
     dev = load_hardware()["a100-80gb-sxm"]
-    ctx = SimpleNamespace(t=translator("en"), device=dev, peak_flops=dev.peak_flops("int8"),
-                          mem_bw=dev.mem_bw, model=arch, op=lambda: "OP")
-    inp = DecodeInputs(arch=arch, from_model=True, weights="int8", tp=1, batch=1, kv=True,
-                       context=4096.0, kv_dtype="bf16", measured=None, prompt=4096.0,
+    ctx = SimpleNamespace(t=translator("en"), device=dev, peak_flops=dev.peak_flops(precision),
+                          mem_bw=dev.mem_bw, model=arch, op=lambda: rate_unit(precision, ""))
+    inp = DecodeInputs(arch=arch, from_model=True, weights=weights, tp=1, batch=1, kv=True,
+                       context=4096.0, kv_dtype="bf16", measured=None, prompt=prompt,
                        tp_comm=False)
     r = decode_answer(ctx, inp)
-    latex = " ".join(f.latex for f in how_formulas(ctx, inp, r))
+    return arch, r, how_formulas(ctx, inp, r)
+
+
+def test_int8_decode_formulas_pair_operations_with_the_int8_peak():
+    # INT8 on the A100 (624 TOP/s, its datasheet): the step's max(bytes / B, ops / P) and the
+    # prefill's name the operations in OP, as the peak is in OP/s (they paired FLOP with
+    # OP/s). Llama 3.1 8B at batch 1 does some G operations a step: "GOP".
+    _, _, formulas = _decode_how("llama-3.1-8b", "int8", weights="int8", prompt=4096.0)
+    latex = " ".join(f.latex for f in formulas)
     assert "624 TOP/s" in latex
     assert "GOP}" in latex and "FLOP}" not in latex.replace(r"\text{FLOP}(b)", ""), latex

@@ -128,8 +128,9 @@ def device_label(t: Translator, dev: Accelerator, precision: str) -> str:
     return f"{dev.name_for(t.lang)} · {t(f'common.prec.{precision}')}"
 
 
-def judged_unit(row: CompareRow, peaks, precision: str, per: str = "/s") -> str:
-    """A compared kernel's rate unit on one device: OP/s where it is judged at INT8 (its own
+def judged_unit(row: CompareRow | KernelRecord, peaks, precision: str, per: str = "/s") -> str:
+    """A kernel's rate unit on one device (a compared row, or a kernel of the hierarchical
+    view): OP/s where it is judged at INT8 (its own
     precision where the device has that peak, else the device's chosen ``precision``: the
     rule of calc.views.kernel_peaks), else FLOP/s."""
     own = row.precision if row.precision and row.precision in (peaks or {}) else ""

@@ -20,10 +20,10 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from calc.hardware import rate_unit
 from calc.kernel_table import KernelRecord
 from calc.units import MIN_MAGNITUDE, QuantityError, format_si, parse_quantity
 from calc.views import level_points
+from ui.roofline.compare import judged_unit
 from ui.figures.roofline import Roof, _plain, decade_ticks
 from ui.i18n import Translator
 from ui.state import bound, set_value
@@ -187,8 +187,6 @@ def hierarchy_traces(t: Translator, kernels: Sequence[KernelRecord], peak_flops:
         keep = np.asarray(mask, dtype=bool)
         ks = [k for k, m in zip(ks, keep) if m]
     pts = level_points(ks, peak_flops, mem_bw, peaks)
-    table = peaks or {}
-    judged = [k.precision if k.precision and k.precision in table else precision for k in ks]
     if not len(pts):
         return []
     traces = []
@@ -215,8 +213,8 @@ def hierarchy_traces(t: Translator, kernels: Sequence[KernelRecord], peak_flops:
         hover = [
             t("roofline.hier.hover", name=_escape(ks[int(i)].name), level=label,
               bytes=format_si(float(b), "B"),
-              intensity=format_si(float(x), rate_unit(judged[int(i)], "/B")),
-              flops=format_si(float(y), rate_unit(judged[int(i)])))
+              intensity=format_si(float(x), judged_unit(ks[int(i)], peaks, precision, "/B")),
+              flops=format_si(float(y), judged_unit(ks[int(i)], peaks, precision)))
             for i, b, x, y in zip(pts.kernel[sel], pts.bytes[sel], pts.intensity[sel], pts.y[sel])
         ]
         traces.append(go.Scattergl(
