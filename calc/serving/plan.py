@@ -24,7 +24,7 @@ from .replica import BOUND, Efficiency, Replica, published_efficiency, replica_m
 from .simulate import simulate as run_simulation
 from .speculative import SpecDecode
 from .steady import (AggregatedCurve, aggregated_curve, decode_pool, disaggregated, prefill_pool,
-                     prefill_pool_ttft, prompt_slot_ttft)
+                     prefill_pool_ttft, prompt_queue_ttft)
 from .workload import Workload
 
 __all__ = ["DEFINITIONS", "MODES", "DEFAULT_BATCHES", "DEFAULT_TPS", "ServingPoint", "serving_point",
@@ -158,8 +158,9 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
     Aggregated: :func:`calc.serving.steady.aggregated_curve` at the batch the load asks for
     (never beyond the KV budget: extra requests wait, their wait is in TTFT by Little's law,
     wait = C / requests_per_s − (osl − 1)·TPOT − prefill); at a ``request_rate`` the TTFT is
-    the mean with queueing for the prompt slot (M/D/1, Pollaczek–Khinchine:
-    :func:`calc.serving.steady.prompt_slot_ttft`); ``simulate=True`` runs
+    the mean with queueing: the rest of the step in flight and the M/D/1 wait for the prompt
+    tokens ahead in the token budget (Pollaczek–Khinchine,
+    :func:`calc.serving.steady.prompt_queue_ttft`); ``simulate=True`` runs
     :func:`calc.serving.simulate.simulate` for the percentiles.  Disaggregated:
     :func:`calc.serving.steady.disaggregated`, the unit's ceil(ratio) prefill instances
     queueing the rate as M/D/c (:func:`calc.serving.steady.prefill_pool_ttft`): one decode
@@ -198,9 +199,10 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
         if request_rate is not None:
             if stable:
                 # the batch that carries the rate: Little's law on the curve (interpolated)
-                B, _, tpot, ttft = _carrying(request_rate, curve.requests_per_s, curve.batch,
-                                             curve.tpot_seconds, curve.ttft_seconds)
-                ttft = float(prompt_slot_ttft(ttft, request_rate, ttft_quantile))   # the prompt slot's queue
+                B, _, tpot, ttft, s_w, res = _carrying(request_rate, curve.requests_per_s, curve.batch,
+                                                       curve.tpot_seconds, curve.ttft_seconds,
+                                                       curve.prompt_seconds, curve.residual_seconds)
+                ttft = float(prompt_queue_ttft(ttft, request_rate, s_w, res, ttft_quantile))
                 rps = float(request_rate)
                 stable = math.isfinite(ttft)
             else:
@@ -405,8 +407,9 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
     holds for every percentile alike.
 
     Aggregated, for each tp: the batch on :func:`aggregated_curve` that carries the most
-    requests/s r per replica while TPOT and the queued TTFT (``ttft_queued_seconds``, M/D/1
-    prompt slot at that rate) meet the targets; replicas = ceil(rate / r); GPUs = replicas · tp.
+    requests/s r per replica while TPOT and the queued TTFT (``ttft_queued_seconds``, the
+    prompt queue at that rate, :func:`calc.serving.steady.prompt_queue_ttft`) meet the
+    targets; replicas = ceil(rate / r); GPUs = replicas · tp.
     Disaggregated, for each (tp_p, tp_d): prefill instances run k prompts per step
     (:func:`calc.serving.steady.prefill_pool`), decode instances the largest batch whose
     TPOT meets the target; decode instances = ceil(rate / r_d), prefill instances the fewest
@@ -445,9 +448,10 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             n = int(math.ceil(rate / float(c.requests_per_s[i]) - 1e-9))
             # each of the n replicas carries rate / n: report the batch, TTFT and TPOT there
             # (at most the sized point's: the curve up to i meets both targets)
-            B, j, tpot, ttft = _carrying(rate / n, c.requests_per_s[:i + 1], c.batch[:i + 1],
-                                         c.tpot_seconds[:i + 1], c.ttft_seconds[:i + 1])
-            ttft = float(prompt_slot_ttft(ttft, rate / n, ttft_quantile))
+            B, j, tpot, ttft, s_w, res = _carrying(rate / n, c.requests_per_s[:i + 1], c.batch[:i + 1],
+                                                   c.tpot_seconds[:i + 1], c.ttft_seconds[:i + 1],
+                                                   c.prompt_seconds[:i + 1], c.residual_seconds[:i + 1])
+            ttft = float(prompt_queue_ttft(ttft, rate / n, s_w, res, ttft_quantile))
             opt = DeploymentOption("aggregated", n * r.tp, (PoolLayout("aggregated", r.tp, n, B),),
                                    ttft, tpot, rate * wl.osl / (n * r.tp), 1.0 / tpot, str(c.bound[j]))
             if agg is None or (opt.gpus, opt.tpot_seconds) < (agg.gpus, agg.tpot_seconds):

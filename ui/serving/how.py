@@ -27,8 +27,11 @@ def render_how(t) -> None:
          t("serving.how.budget")),
         (r"\begin{aligned} t(B,P) &= \max\!\left(\frac{W(B+P) + B\,\mathrm{KV}(c) + P\,kv}{\eta_{m}\,\mathrm{BW}},\ \frac{B(2N_a + A(c)) + P\,F_p}{\eta_c\,\mathrm{peak}}\right) + t_{\text{net}} \\ t_{\text{net}} &= 2L\left(\frac{2(t-1)}{t}\,\frac{(B+P)\,d\,a}{\eta_l\,\mathrm{link}} + 2(t-1)\,\alpha\right) \end{aligned}",
          t("serving.how.step", **net)),
-        (r"f = \frac{B\,n_c}{o},\quad \mathrm{TPOT} = (1-f)\,t(B,0) + f\,t(B,\tfrac{n}{n_c}),\quad \mathrm{TTFT} = n_c\,t(B,\tfrac{n}{n_c})",
+        (r"a = \frac{B}{o},\ f = \min(a\,n_c,\,1),\ P = \max\!\left(\tfrac{n}{n_c},\,a\,n\right),\quad \mathrm{TPOT} = (1-f)\,t(B,0) + f\,t(B,P),\quad \mathrm{TTFT} = n_c\,t(B,P)",
          t("serving.how.mix")),
+        (r"R = \frac{(1-f)\,t(B,0)^2 + f\,t(B,P)^2}{2\,\mathrm{TPOT}},\quad S_w = \frac{n\,t(B,\,T-B)}{T-B},\quad"
+         r"\overline{\mathrm{TTFT}} = \mathrm{TTFT} + R + \frac{\rho\,S_w}{2(1-\rho)},\ \rho = \lambda S_w",
+         t("serving.how.agg_queue")),
         (r"r_p = \frac{k}{t_p(k\,n)},\quad r_d = \frac{B}{\mathrm{TPOT}\cdot o},\quad \frac{\text{tokens/s}}{\text{GPU}} = \frac{o}{t_p/r_p + t_d/r_d}",
          t("serving.how.disagg", **net)),
         (r"W_q = \frac{C(c,\,\lambda S)\,S}{2\,(c-\lambda S)},\quad \overline{\mathrm{TTFT}} = S + W_q\quad"
