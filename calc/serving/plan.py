@@ -140,6 +140,17 @@ def _carrying(rate: float, requests_per_s, batch, *curves):
     return (B, j) + tuple(float(np.interp(B, batch, y)) for y in curves)
 
 
+def _carrying_queued(curve: AggregatedCurve, rate: float, quantile: Optional[float], end: Optional[int] = None):
+    """(B, j, TPOT, queued TTFT) where one replica on ``curve`` (its points up to ``end``)
+    carries ``rate`` requests/s: :func:`_carrying` for the batch and the terms there, then
+    :func:`calc.serving.steady.prompt_queue_ttft` at that rate (the mean, or ``quantile``)."""
+    k = slice(None, end)
+    B, j, tpot, ttft, s_w, res = _carrying(rate, curve.requests_per_s[k], curve.batch[k],
+                                           curve.tpot_seconds[k], curve.ttft_seconds[k],
+                                           curve.prompt_seconds[k], curve.residual_seconds[k])
+    return B, j, tpot, float(prompt_queue_ttft(ttft, rate, s_w, res, quantile))
+
+
 def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: str,
                   isl: float, osl: float, concurrency: Optional[int] = None,
                   request_rate: Optional[float] = None, mode: str = "aggregated",
@@ -199,10 +210,7 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
         if request_rate is not None:
             if stable:
                 # the batch that carries the rate: Little's law on the curve (interpolated)
-                B, _, tpot, ttft, s_w, res = _carrying(request_rate, curve.requests_per_s, curve.batch,
-                                                       curve.tpot_seconds, curve.ttft_seconds,
-                                                       curve.prompt_seconds, curve.residual_seconds)
-                ttft = float(prompt_queue_ttft(ttft, request_rate, s_w, res, ttft_quantile))
+                B, _, tpot, ttft = _carrying_queued(curve, request_rate, ttft_quantile)
                 rps = float(request_rate)
                 stable = math.isfinite(ttft)
             else:
@@ -448,10 +456,7 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             n = int(math.ceil(rate / float(c.requests_per_s[i]) - 1e-9))
             # each of the n replicas carries rate / n: report the batch, TTFT and TPOT there
             # (at most the sized point's: the curve up to i meets both targets)
-            B, j, tpot, ttft, s_w, res = _carrying(rate / n, c.requests_per_s[:i + 1], c.batch[:i + 1],
-                                                   c.tpot_seconds[:i + 1], c.ttft_seconds[:i + 1],
-                                                   c.prompt_seconds[:i + 1], c.residual_seconds[:i + 1])
-            ttft = float(prompt_queue_ttft(ttft, rate / n, s_w, res, ttft_quantile))
+            B, j, tpot, ttft = _carrying_queued(c, rate / n, ttft_quantile, end=i + 1)
             opt = DeploymentOption("aggregated", n * r.tp, (PoolLayout("aggregated", r.tp, n, B),),
                                    ttft, tpot, rate * wl.osl / (n * r.tp), 1.0 / tpot, str(c.bound[j]))
             if agg is None or (opt.gpus, opt.tpot_seconds) < (agg.gpus, agg.tpot_seconds):
