@@ -31,7 +31,8 @@ from .replica import (BOUND, NETWORK_BW, SERVING_PRECISIONS,
                       STORAGE_BYTES_PER_ELEM, Efficiency, Replica, ReplicaMemory, StepTime,
                       prefill_flops_per_token, published_efficiency,
                       replica_memory, replica_network, step_time)
-from .simulate import RequestTooLongError, SimResult, StepModel, rate_sweep, simulate, step_model
+from .simulate import (PassModel, RequestTooLongError, SimResult, StepModel, pass_model, rate_sweep, simulate,
+                       step_model)
 from .speculative import SPEC_METHODS, SpecDecode, expected_tokens_per_step
 from .steady import (AggregatedCurve, DisaggregatedPoint, aggregated_curve, decode_pass, decode_pool,
                      disaggregated, prefill_pool)
@@ -47,7 +48,8 @@ __all__ = [
     "BOUND", "NETWORK_BW", "SERVING_PRECISIONS", "STORAGE_BYTES_PER_ELEM",
     "Efficiency", "Replica", "ReplicaMemory", "StepTime", "prefill_flops_per_token",
     "published_efficiency", "replica_memory", "replica_network", "step_time",
-    "RequestTooLongError", "SimResult", "StepModel", "rate_sweep", "simulate", "step_model",
+    "PassModel", "RequestTooLongError", "SimResult", "StepModel", "pass_model", "rate_sweep", "simulate",
+    "step_model",
     "SPEC_METHODS", "SpecDecode", "expected_tokens_per_step",
     "AggregatedCurve", "DisaggregatedPoint", "aggregated_curve", "decode_pass", "decode_pool",
     "disaggregated", "prefill_pool",

@@ -226,7 +226,8 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
                      bound=bound, ceiling_tokens_per_s_per_gpu=max(ceil_tps, tps_gpu), stable=stable,
                      efficiency=eff.source)
         if simulate:
-            sim = run_simulation(r, wl, n_requests=n_requests, eff=eff, token_budget=token_budget, seed=seed)
+            sim = run_simulation(r, wl, n_requests=n_requests, eff=eff, token_budget=token_budget, seed=seed,
+                                 spec=spec)
             point.update(ttft_seconds=sim.ttft_mean, tpot_seconds=sim.tpot_mean,
                          ttft_p90_seconds=sim.ttft_p90, tpot_p90_seconds=sim.tpot_p90,
                          ttft_p99_seconds=sim.ttft_p99, tpot_p99_seconds=sim.tpot_p99,

@@ -44,7 +44,7 @@ from typing import Any, Mapping, Optional
 import numpy as np
 
 from .. import _validate as v
-from ..arch import ModelArch, kv_bytes_per_token
+from ..arch import ModelArch, kv_bytes_per_token, kv_cache_bytes_per_seq
 from ..inference import allreduce_seconds, decode_step, link_bw_one_way, max_batch_that_fits, prefill
 from ..parallel.compute import gemm_efficiency
 from ..parallel.network import (SCALE_OUT_EFFICIENCY, SCALE_UP_EFFICIENCY, Network, NetworkTier,
@@ -295,7 +295,7 @@ def draft_memory(r: Replica, spec: Any, context_len: float) -> tuple[float, floa
     cache at the same context.  "mtp": one transformer layer of the target per MTP module
     (DeepSeek-V3 §2.2: each module is one block sharing the embedding and the output head),
     weights per GPU / L and KV per sequence / L — the one-layer cost the step time charges
-    (:func:`calc.serving.steady.decode_pass`).
+    (:func:`calc.serving.steady.decode_pass`).  The KV part: :func:`draft_kv_bytes`.
     """
     from .speculative import draft_tp
 
@@ -303,11 +303,35 @@ def draft_memory(r: Replica, spec: Any, context_len: float) -> tuple[float, floa
     if spec.method == "draft":
         d = spec.draft
         pl = place(d, draft_tp(d, r.tp), 1, r.weight_bytes_per_elem, r.kv_bytes_per_elem, c, 1)
-        return float(pl.weight_bytes), float(pl.kv_bytes_per_seq)
+        return float(pl.weight_bytes), float(draft_kv_bytes(r, spec, c))
     base = _memory(r.arch, r.tp, r.ep, r.weight_bytes_per_elem, r.kv_bytes_per_elem, c,
                    float(r.device.memory_bytes))
-    layers = max(int(getattr(r.arch, "mtp_layers", 0)), 1)
-    return (base.weight_bytes * layers / r.arch.n_layers, base.kv_bytes_per_seq * layers / r.arch.n_layers)
+    return base.weight_bytes * _mtp_layers(r) / r.arch.n_layers, float(draft_kv_bytes(r, spec, c))
+
+
+def _mtp_layers(r: Replica) -> int:
+    return max(int(getattr(r.arch, "mtp_layers", 0)), 1)
+
+
+def draft_kv_bytes(r: Replica, spec: Any, context_len: Any):
+    """KV bytes per sequence per GPU a speculative draft adds at ``context_len`` tokens
+    (accepts arrays: one per request)   [B].
+
+        "draft": kv_cache_bytes_per_seq(draft, c) / kv_split(draft, draft_tp)   (calc.placement.place)
+        "mtp":   kv_cache_bytes_per_seq(target, c) / kv_split(target, tp) · layers / L
+
+    Sources as :func:`draft_memory`.
+    """
+    from .speculative import draft_tp
+
+    c = np.asarray(context_len, dtype=float)
+    if spec.method == "draft":
+        d = spec.draft
+        kv = np.asarray(kv_cache_bytes_per_seq(d, c, r.kv_bytes_per_elem)) / kv_split(d, draft_tp(d, r.tp))
+    else:
+        kv = (np.asarray(kv_cache_bytes_per_seq(r.arch, c, r.kv_bytes_per_elem)) / r.kv_split
+              * _mtp_layers(r) / r.arch.n_layers)
+    return float(kv) if kv.ndim == 0 else kv
 
 
 @functools.lru_cache(maxsize=1024)

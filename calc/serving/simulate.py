@@ -6,9 +6,13 @@ reserved at admission, so no request is ever preempted), then are prefilled in c
 decode one token per step.  Each step takes every decoding sequence's next token plus
 prompt chunks, FCFS, up to the token budget (vLLM's ``max_num_batched_tokens``,
 Sarathi-Serve's chunked prefill), and lasts :func:`calc.serving.replica.step_time` of its
-mix.  Runs of pure decode steps between two events (an arrival that fits, a finish) are
-advanced together, their time summed in closed form (:class:`_DecodeRun`), so 10,000
-requests take well under a second and the Serving page's sweep of 7 × 1,000 about 0.1 s.
+mix.  With speculative decoding each decode step is a verification pass
+(:class:`PassModel`, the pass of :func:`calc.serving.steady.decode_pass`), and each
+request's passes are drawn from Leviathan et al.'s i.i.d. acceptance
+(:func:`calc.serving.speculative.sample_passes`).  Runs of pure decode steps between two
+events (an arrival that fits, a finish) are advanced together, their time summed in closed
+form (:class:`_DecodeRun`), so 10,000 requests take well under a second and the Serving
+page's sweep of 7 × 1,000 about 0.1 s.
 
 Outputs are measured as serving benchmarks measure them: TTFT = first token − arrival
 (queueing included), TPOT = (finish − first token) / (osl − 1), output tokens per second
@@ -27,10 +31,13 @@ from typing import Any, Optional
 import numpy as np
 
 from ..arch import kv_cache_bytes_per_seq, kv_bytes_per_token
-from .replica import BOUND, Efficiency, Replica, prefill_flops_per_token, replica_memory, step_time
+from .replica import (BOUND, Efficiency, Replica, draft_kv_bytes, prefill_flops_per_token, replica_memory,
+                      step_time)
+from .speculative import SpecDecode, draft_tp, sample_passes
 from .workload import Workload, sample_lengths
 
-__all__ = ["StepModel", "step_model", "SimResult", "simulate", "RequestTooLongError"]
+__all__ = ["StepModel", "step_model", "PassModel", "pass_model", "SimResult", "simulate", "rate_sweep",
+           "RequestTooLongError"]
 
 
 class RequestTooLongError(ValueError):
@@ -68,22 +75,28 @@ class StepModel:
     net_fixed: float             # s per step with tokens (2L · latency)
     net_per_token: float         # s per token in the step (all-reduce volume)
 
-    def seconds(self, decode: Any, prefill: Any, ctx_sum: Any):
+    def seconds(self, decode: Any, prefill: Any, ctx_sum: Any, gamma: float = 0.0):
         """Step seconds for ``decode`` sequences with ``ctx_sum`` tokens of context in all,
-        plus ``prefill`` prompt tokens.  Accepts arrays."""
-        n = np.asarray(decode) + np.asarray(prefill)
+        plus ``prefill`` prompt tokens.  ``gamma``: draft tokens each sequence's pass also
+        verifies (speculative decoding, :func:`calc.serving.steady.decode_pass`): they read
+        no more weights or KV than the step does (the weight read is by tokens in the step),
+        write their KV, and cost a decode token's FLOP each, attention over the same
+        context included.  Accepts arrays."""
+        d, p, ctx = np.asarray(decode), np.asarray(prefill), np.asarray(ctx_sum)
+        n = d * (1.0 + gamma) + p
         ni = np.minimum(n, len(self.weights) - 1).astype(int)
-        mem = (self.weights[ni] + self.kv_per_ctx * np.asarray(ctx_sum) + self.kv_write * np.asarray(prefill)) / self.mem_bw
-        cmp = (self.flops_dec * np.asarray(decode) + self.attn_per_ctx * np.asarray(ctx_sum)
-               + self.flops_pre * np.asarray(prefill)) / (self.peak * self.eta_compute[ni])
+        mem = (self.weights[ni] + self.kv_per_ctx * ctx + self.kv_write * (p + gamma * d)) / self.mem_bw
+        cmp = ((1.0 + gamma) * (self.flops_dec * d + self.attn_per_ctx * ctx)
+               + self.flops_pre * p) / (self.peak * self.eta_compute[ni])
         net = np.where(n > 0, self.net_fixed + self.net_per_token * n, 0.0)
         return np.maximum(mem, cmp) + net
 
 
 def step_model(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget: int = 8192,
-               max_batch: int = 1024) -> StepModel:
-    """Build the :class:`StepModel` of ``r`` from :func:`step_time` itself (so the two agree)."""
-    n = np.arange(0, int(token_budget) + int(max_batch) + 2, dtype=float)
+               max_batch: int = 1024, gamma: int = 0) -> StepModel:
+    """Build the :class:`StepModel` of ``r`` from :func:`step_time` itself (so the two agree);
+    its tables reach steps of ``token_budget`` + ``max_batch`` · (1 + ``gamma``) tokens."""
+    n = np.arange(0, int(token_budget) + int(max_batch) * (1 + int(gamma)) + 2, dtype=float)
     c = wl.decode_context
     st_w = step_time(r, 0.0, c, n, 0.0, eff)         # weights read for n tokens in the step
     kv_tok = float(kv_bytes_per_token(r.arch, r.kv_bytes_per_elem)) / r.kv_split
@@ -105,6 +118,47 @@ def step_model(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget: 
                      flops_dec=float(ctx0.flops), attn_per_ctx=attn_per_ctx, flops_pre=f_p,
                      mem_bw=r.device.mem_bw * eff.mem_bw, peak=r.peak_flops,
                      net_fixed=max(net_fixed, 0.0), net_per_token=max(net_tok, 0.0))
+
+
+@dataclass(frozen=True)
+class PassModel:
+    """One decode pass of a replica, speculative or not, as :func:`calc.serving.steady.decode_pass`
+    times it, in the :class:`StepModel` form:
+
+        pass seconds = target(decode, prefill, ctx; γ) + draft_scale · draft(decode, 0, ctx)
+
+    ``target``: the replica's step, verifying γ draft tokens per sequence (γ = 0 without
+    speculation); ``draft``: the draft model's decode step on its own GPUs ("draft",
+    draft_scale = γ) or the target's plain decode step ("mtp": draft_scale = γ / L, one
+    layer per draft token); ``tokens_per_pass``: E, each sequence's mean tokens per pass.
+    """
+    target: StepModel
+    gamma: int = 0
+    draft: Optional[StepModel] = None
+    draft_scale: float = 0.0
+    tokens_per_pass: float = 1.0
+
+    def seconds(self, decode: Any, prefill: Any, ctx_sum: Any):
+        """Pass seconds (accepts arrays, as :meth:`StepModel.seconds`)."""
+        t = self.target.seconds(decode, prefill, ctx_sum, self.gamma)
+        if self.draft is None:
+            return t
+        return t + self.draft_scale * self.draft.seconds(decode, 0.0, ctx_sum)
+
+
+def pass_model(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget: int = 8192,
+               max_batch: int = 1024, spec: Optional[SpecDecode] = None) -> PassModel:
+    """The :class:`PassModel` of ``r`` (with ``spec``: the speculative pass of
+    :func:`calc.serving.steady.decode_pass`), built from :func:`step_time`."""
+    if spec is None:
+        return PassModel(step_model(r, wl, eff, token_budget, max_batch))
+    g = int(spec.gamma)
+    target = step_model(r, wl, eff, token_budget, max_batch, g)
+    if spec.method == "draft":
+        d = Replica(arch=spec.draft, device=r.device, tp=draft_tp(spec.draft, r.tp),
+                    weights=r.weights, kv=r.kv, act=r.act)
+        return PassModel(target, g, step_model(d, wl, eff, 0, max_batch), float(g), spec.tokens_per_step)
+    return PassModel(target, g, target, g / r.arch.n_layers, spec.tokens_per_step)
 
 
 @dataclass(frozen=True)
@@ -195,13 +249,43 @@ class _DecodeRun:
         return k
 
 
+class _RunSum:
+    """Two runs of decode steps side by side, a pass of speculative decoding: step j lasts
+    the target's verification step plus the draft's steps, each a :class:`_DecodeRun`.  The
+    sum has two switches at most, so the fewest steps reaching a time is found by bisection
+    on :meth:`seconds` (it grows with k)."""
+
+    __slots__ = ("a", "b")
+
+    def __init__(self, a: _DecodeRun, b: _DecodeRun):
+        self.a, self.b = a, b
+
+    def seconds(self, k: int) -> float:
+        return self.a.seconds(k) + self.b.seconds(k)
+
+    def steps_to_reach(self, seconds: float, k_max: int) -> int:
+        lo, hi = 1, k_max                  # the answer is in [lo, hi]
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.seconds(mid) >= seconds:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
+
 def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficiency = BOUND,
-             token_budget: int = 8192, seed: int = 0, max_seqs: Optional[int] = None) -> SimResult:
+             token_budget: int = 8192, seed: int = 0, max_seqs: Optional[int] = None,
+             spec: Optional[SpecDecode] = None) -> SimResult:
     """Simulate ``n_requests`` requests of ``wl`` on replica ``r`` (see the module docstring).
 
     ``wl.request_rate`` (Poisson) or ``wl.concurrency`` (closed loop) must be set.
     ``max_seqs``: cap on sequences in flight (default: the KV budget's, at each request's
-    own context).
+    own context).  ``spec``: speculative decoding — each decode step is a verification pass
+    (:class:`PassModel`, the draft's weights out of the KV budget and its cache added to
+    each request's, :func:`replica_memory`); each request's passes for its osl − 1 tokens
+    after the first are drawn from the i.i.d. acceptance (:func:`sample_passes`), and the
+    context grows by E tokens per pass on average.
     """
     if wl.request_rate is None and wl.concurrency is None:
         raise ValueError("simulate needs a request rate or a concurrency in the workload")
@@ -212,16 +296,19 @@ def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficie
     rng = np.random.default_rng(seed)
     isl, osl = sample_lengths(wl, N, rng)
     new = np.maximum(np.rint(isl * (1.0 - wl.prefix_hit)), 1.0)
-    mem = replica_memory(r, wl.context_len)
+    mem = replica_memory(r, wl.context_len, spec)
     if not mem.fits:
         raise ValueError(f"{r.arch.name} does not fit on {r.tp} × {r.device.name}: no KV budget left")
     budget = mem.kv_budget_bytes * (1 + 1e-12)
     kv_need = np.asarray(kv_cache_bytes_per_seq(r.arch, isl + osl, r.kv_bytes_per_elem)) / r.kv_split
+    if spec is not None:
+        kv_need = kv_need + np.asarray(draft_kv_bytes(r, spec, isl + osl))   # the draft's cache
     if kv_need.max() > budget:
         j = int(np.argmax(kv_need))
         raise RequestTooLongError(isl[j] + osl[j], kv_need[j], mem.kv_budget_bytes)
     cap = mem.max_seqs if max_seqs is None else int(max_seqs)
-    sm = step_model(r, wl, eff, T, max(cap, 1))
+    pm = pass_model(r, wl, eff, T, max(cap, 1), spec)
+    sm, E = pm.target, pm.tokens_per_pass
     closed = wl.concurrency is not None
     arrive = np.full(N, np.inf)
     if closed:
@@ -230,6 +317,8 @@ def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficie
     else:
         arrive = np.cumsum(rng.exponential(1.0 / wl.request_rate, N))
         next_new = N
+    # decode steps (passes) after the first token: osl − 1, or fewer with speculation
+    passes = osl - 1.0 if spec is None else sample_passes(osl - 1.0, spec.alpha, spec.gamma, rng)
     first = np.full(N, np.nan)
     finish = np.full(N, np.nan)
     admit = np.full(N, np.nan)
@@ -255,16 +344,27 @@ def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficie
     bw, pk = sm.mem_bw, sm.peak
     kv_ctx, kv_wr, f_dec, a_ctx, f_pre = sm.kv_per_ctx, sm.kv_write, sm.flops_dec, sm.attn_per_ctx, sm.flops_pre
     net_fixed, net_tok = sm.net_fixed, sm.net_per_token
+    g1 = 1.0 + pm.gamma                             # tokens per sequence a pass verifies
+    dm, ds = pm.draft, pm.draft_scale
+    if dm is not None:
+        wd_tab, eta_d = dm.weights.tolist(), dm.eta_compute.tolist()
+        nd_max = len(wd_tab) - 1
     need = kv_need.tolist()
-    isl_l, osl_l, new_l = isl.tolist(), osl.tolist(), new.tolist()
+    isl_l, new_l, pass_l = isl.tolist(), new.tolist(), passes.tolist()
     arr_l = arrive.tolist()
 
     def one_step(nd: int, P: float, ctx_sum: float) -> float:
-        n = nd + P
+        n = nd * g1 + P
         ni = min(int(n), n_max)
-        mem = (w_tab[ni] + kv_ctx * ctx_sum + kv_wr * P) / bw
-        cmp = (f_dec * nd + a_ctx * ctx_sum + f_pre * P) / (pk * eta_tab[ni])
-        return (mem if mem > cmp else cmp) + ((net_fixed + net_tok * n) if n > 0 else 0.0)
+        mem = (w_tab[ni] + kv_ctx * ctx_sum + kv_wr * (P + (g1 - 1.0) * nd)) / bw
+        cmp = (g1 * (f_dec * nd + a_ctx * ctx_sum) + f_pre * P) / (pk * eta_tab[ni])
+        t = (mem if mem > cmp else cmp) + ((net_fixed + net_tok * n) if n > 0 else 0.0)
+        if dm is not None and nd > 0:
+            j = min(nd, nd_max)
+            m = (wd_tab[j] + dm.kv_per_ctx * ctx_sum) / dm.mem_bw
+            c = (dm.flops_dec * nd + dm.attn_per_ctx * ctx_sum) / (dm.peak * eta_d[j])
+            t += ds * ((m if m > c else c) + dm.net_fixed + dm.net_per_token * nd)
+        return t
 
     def room_for(i: int) -> bool:
         return (len(dec) + len(pre)) < cap and kv_used + need[i] <= budget
@@ -275,7 +375,7 @@ def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficie
             _, i = heapq.heappop(dec)
             finish[i] = now
             kv_used -= need[i]
-            base -= isl_l[i] + 1.0 - join[i]
+            base -= isl_l[i] + 1.0 - E * join[i]
             done += 1
             if closed and next_new < N:
                 arr_l[next_new] = now
@@ -299,7 +399,7 @@ def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficie
                 now = max(now, arr_l[arr_ptr])
                 continue
             raise RuntimeError("simulator stalled: nothing running and nothing to admit")
-        ctx = base + nd * gstep
+        ctx = base + nd * E * gstep                  # each sequence: E tokens per pass
         if pre and T - nd > 0:
             room = T - nd
             P = 0.0
@@ -320,8 +420,8 @@ def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficie
                 i = pre.popleft()[0]
                 first[i] = now
                 join[i] = gstep
-                base += isl_l[i] + 1.0 - gstep
-                heapq.heappush(dec, (gstep + int(osl_l[i]) - 1, i))
+                base += isl_l[i] + 1.0 - E * gstep
+                heapq.heappush(dec, (gstep + int(pass_l[i]), i))
             continue
         # a run of pure decode steps up to the next event: a finish, or an arrival that fits
         k_max = dec[0][0] - gstep
@@ -334,12 +434,22 @@ def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficie
         if k_max == 1 or (nxt is not None and nxt <= now):
             k, dt = 1, one_step(nd, 0.0, ctx)
         else:
-            # step j of the run: memory and compute both linear in j (the context grows by nd)
-            ni = min(nd, n_max)
+            # step j of the run: memory and compute both linear in j (the context grows by
+            # nd · E); with speculation the verification tokens and the draft's steps on top
+            n = nd * g1
+            ni = min(int(n), n_max)
             pe = pk * eta_tab[ni]
-            run = _DecodeRun((w_tab[ni] + kv_ctx * ctx) / bw, kv_ctx * nd / bw,
-                             (f_dec * nd + a_ctx * ctx) / pe, a_ctx * nd / pe,
-                             net_fixed + net_tok * nd)
+            grow = nd * E
+            run = _DecodeRun((w_tab[ni] + kv_ctx * ctx + kv_wr * (g1 - 1.0) * nd) / bw, kv_ctx * grow / bw,
+                             g1 * (f_dec * nd + a_ctx * ctx) / pe, g1 * a_ctx * grow / pe,
+                             net_fixed + net_tok * n)
+            if dm is not None:
+                j = min(nd, nd_max)
+                bd, ped = dm.mem_bw / ds, dm.peak * eta_d[j] / ds
+                run = _RunSum(run, _DecodeRun((wd_tab[j] + dm.kv_per_ctx * ctx) / bd, dm.kv_per_ctx * grow / bd,
+                                              (dm.flops_dec * nd + dm.attn_per_ctx * ctx) / ped,
+                                              dm.attn_per_ctx * grow / ped,
+                                              ds * (dm.net_fixed + dm.net_per_token * nd)))
             k = k_max if nxt is None else run.steps_to_reach(nxt - now, k_max)
             dt = run.seconds(k)
         now += dt
@@ -378,18 +488,18 @@ def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficie
 
 def rate_sweep(r: Replica, wl: Workload, fractions=(0.2, 0.4, 0.6, 0.8, 0.9, 1.0, 1.1),
                *, n_requests: int = 1500, eff: Efficiency = BOUND, token_budget: int = 8192,
-               seed: int = 0):
+               seed: int = 0, spec: Optional[SpecDecode] = None):
     """Simulated TTFT / TPOT against the request rate: the replica's analytic capacity
     (the most requests/s of :func:`calc.serving.steady.aggregated_curve` within the KV
-    budget) times each of ``fractions``, one :func:`simulate` run each.  Shows where
-    queueing starts (TTFT p90 rising before the capacity, without bound beyond it).
-    Returns (capacity requests/s, [(rate, SimResult), ...])."""
+    budget, with ``spec`` when given) times each of ``fractions``, one :func:`simulate` run
+    each (with the same ``spec``).  Shows where queueing starts (TTFT p90 rising before the
+    capacity, without bound beyond it).  Returns (capacity requests/s, [(rate, SimResult), ...])."""
     from .steady import aggregated_curve
-    mem = replica_memory(r, wl.context_len)
+    mem = replica_memory(r, wl.context_len, spec)
     if not mem.fits:
         return 0.0, []
     curve = aggregated_curve(r, Workload(isl=wl.isl, osl=wl.osl, prefix_hit=wl.prefix_hit),
-                             np.arange(1, mem.max_seqs + 1), eff, token_budget)
+                             np.arange(1, mem.max_seqs + 1), eff, token_budget, spec)
     if curve.batch.size == 0:
         return 0.0, []
     cap = float(curve.requests_per_s.max())
@@ -399,5 +509,5 @@ def rate_sweep(r: Replica, wl: Workload, fractions=(0.2, 0.4, 0.6, 0.8, 0.9, 1.0
         w = Workload(isl=wl.isl, osl=wl.osl, distribution=wl.distribution, spread=wl.spread,
                      prefix_hit=wl.prefix_hit, request_rate=rate)
         out.append((rate, simulate(r, w, n_requests=n_requests, eff=eff, token_budget=token_budget,
-                                   seed=seed)))
+                                   seed=seed, spec=spec)))
     return cap, out

@@ -18,7 +18,7 @@ import numpy as np
 from .. import _validate as v
 from ..arch import ModelArch
 
-__all__ = ["SPEC_METHODS", "SpecDecode", "expected_tokens_per_step", "draft_tp"]
+__all__ = ["SPEC_METHODS", "SpecDecode", "expected_tokens_per_step", "sample_passes", "draft_tp"]
 
 SPEC_METHODS = ("draft", "mtp")
 
@@ -38,6 +38,46 @@ def expected_tokens_per_step(alpha: Any, gamma: Any):
     safe = np.where(a < 1.0, a, 0.5)
     e = np.where(a < 1.0, (1.0 - np.power(safe, g + 1.0)) / (1.0 - safe), g + 1.0)
     return float(e) if e.ndim == 0 else e
+
+
+def sample_passes(tokens: Any, alpha: float, gamma: int, rng: np.random.Generator,
+                  block: int = 64) -> np.ndarray:
+    """Verification passes each request needs to yield ``tokens`` tokens (an array, one per
+    request), drawn from Leviathan et al.'s i.i.d. acceptance   [passes].
+
+        tokens of one pass  X = 1 + min(G, γ),   P(G = k) = α^k (1 − α)   (k = 0, 1, …)
+        passes              n = min{m : X_1 + … + X_m ≥ tokens}
+
+    G: the draft tokens accepted before the first rejection; the pass yields them plus one
+    token of the target's own (the correction, or the bonus token when all γ are accepted),
+    so E[X] = Σ_{k ≤ γ} α^k = :func:`expected_tokens_per_step`.  The last pass may yield
+    more than the request still needs (the engine stops at its length).  α = 1: every pass
+    yields γ + 1, n = ⌈tokens / (γ + 1)⌉; α = 0: n = tokens.  ``block`` passes are drawn at
+    a time for the requests still short of their tokens.  Source: Leviathan et al. 2023,
+    §3.1 and Thm 3.8.
+    """
+    need = np.asarray(tokens, dtype=float)
+    if not (0.0 <= float(alpha) <= 1.0):
+        raise ValueError(f"alpha must be an acceptance rate in [0, 1], got {alpha!r}")
+    g = int(gamma)
+    if float(alpha) >= 1.0:
+        return np.ceil(need / (g + 1.0))
+    if float(alpha) <= 0.0:
+        return np.ceil(need)
+    passes = np.zeros(need.shape, dtype=float)
+    left = need.copy()
+    todo = np.nonzero(left > 0)[0]
+    while todo.size:
+        x = 1.0 + np.minimum(rng.geometric(1.0 - float(alpha), size=(todo.size, block)) - 1, g)
+        cum = np.cumsum(x, axis=1)
+        reached = cum >= left[todo, None]
+        hit = reached.any(axis=1)
+        first = np.argmax(reached, axis=1)
+        passes[todo[hit]] += first[hit] + 1.0
+        passes[todo[~hit]] += block
+        left[todo[~hit]] -= cum[~hit, -1]
+        todo = todo[~hit]
+    return passes
 
 
 @dataclass(frozen=True)

@@ -446,6 +446,114 @@ def test_simulator_distributed_lengths_and_percentiles_ordered():
     assert s.tpot_p50 <= s.tpot_p90 <= s.tpot_p99
 
 
+# --- the simulator with speculative decoding -----------------------------------------------
+
+def test_sample_passes_by_hand():
+    from calc.serving.speculative import sample_passes
+    rng = np.random.default_rng(3)
+    # α = 1: every pass yields γ + 1 tokens; α = 0: one token per pass
+    assert sample_passes(np.array([1.0, 4.0, 5.0, 499.0]), 1.0, 3, rng).tolist() == [1, 1, 2, 125]
+    assert sample_passes(np.array([1.0, 7.0, 499.0]), 0.0, 3, rng).tolist() == [1, 7, 499]
+    # 2 tokens: one pass when its first draft is accepted (probability α), else two passes,
+    # so E[passes] = 1·α + 2·(1 − α) = 2 − α; 1 token: always one pass
+    two = sample_passes(np.full(200_000, 2.0), 0.7, 4, rng)
+    assert set(np.unique(two)) == {1.0, 2.0}
+    assert two.mean() == pytest.approx(2 - 0.7, abs=0.005)      # σ/√n ≈ 0.001
+    assert (sample_passes(np.ones(1000), 0.7, 4, rng) == 1).all()
+    # Wald's identity: E[passes] · E[X] = n + E[overshoot], and the overshoot is 0 … γ tokens
+    n, alpha, gamma = 999.0, 0.8, 4
+    long = sample_passes(np.full(20_000, n), alpha, gamma, rng)
+    E = expected_tokens_per_step(alpha, gamma)
+    assert n / E - 0.1 < long.mean() < (n + gamma) / E + 0.1
+
+
+def test_run_sum_steps_to_reach_is_the_step_by_step_sum():
+    # a speculative pass: the verification run plus the draft's run, each max(m, c) + q per step
+    from calc.serving.simulate import _DecodeRun, _RunSum
+    a, b = (5e-3, 2e-6, 3e-3, 5e-6, 1e-5), (1e-3, 1e-6, 2e-3, 0.0, 2e-6)
+    run = _RunSum(_DecodeRun(*a), _DecodeRun(*b))
+    step = lambda p, j: max(p[0] + p[1] * j, p[2] + p[3] * j) + p[4]
+    cum = np.cumsum([step(a, j) + step(b, j) for j in range(1500)])
+    for k in (1, 2, 666, 667, 1000, 1500):
+        assert run.seconds(k) == pytest.approx(cum[k - 1], rel=1e-12)
+    for target in (1e-9, cum[0] * 1.0001, cum[665] * 0.9999, cum[665] * 1.0001, cum[-1] * 0.9999, 2 * cum[-1]):
+        brute = next((k + 1 for k, c in enumerate(cum) if c >= target), 1500)
+        assert run.steps_to_reach(target, 1500) == brute
+
+
+@pytest.mark.parametrize("method", ["draft", "mtp", None])
+def test_pass_model_is_decode_pass(method):
+    # the simulator's pass (verification of γ draft tokens + the draft's own steps) is the
+    # steady state's decode_pass, term by term, at every batch and prompt chunk
+    from calc.serving import pass_model
+    from calc.serving.steady import decode_pass
+    r = r70()
+    wl = Workload(isl=4000, osl=500)
+    eff = published_efficiency()
+    spec = None if method is None else SpecDecode(method=method, alpha=0.8, gamma=4,
+                                                  draft=MODELS["llama-3.1-8b"] if method == "draft" else None)
+    pm = pass_model(r, wl, eff, 8192, 400, spec)
+    f_p = prefill_flops_per_token(r, 4000)
+    for B, P in ((1, 0), (64, 0), (16, 3000), (300, 0)):
+        want = float(decode_pass(r, B, 4250.0, eff, spec, P, f_p)[0])
+        assert float(pm.seconds(B, P, B * 4250.0)) == pytest.approx(want, rel=1e-9)
+
+
+@pytest.mark.parametrize("method", ["draft", "mtp"])
+def test_simulator_one_request_with_speculation_by_hand(method):
+    # α = 1, γ = 3: every pass yields 4 tokens, so the 499 tokens after the first take
+    # ⌈499 / 4⌉ = 125 passes at contexts 4001, 4005, … 4497 (mean 4001 + 4·62 = 4249; the pass
+    # is linear in the context): TPOT = 125 · t_pass(4249) / 499.  Without the speculation
+    # the simulator gave t(1, 4250), about 3.7× longer.
+    from calc.serving.steady import decode_pass
+    r = r70()
+    spec = SpecDecode(method=method, alpha=1.0, gamma=3, draft=MODELS["llama-3.1-8b"] if method == "draft" else None)
+    s = simulate(r, Workload(isl=4000, osl=500, concurrency=1), n_requests=1, eff=BOUND, spec=spec)
+    t_pass = float(decode_pass(r, 1, 4249.0, BOUND, spec)[0])
+    assert s.tpot_p50 == pytest.approx(125 * t_pass / 499, rel=1e-3)
+    assert s.tpot_p50 < 0.5 * step_time(r, 1, 4250, 0, 0, BOUND).seconds
+
+
+def test_simulator_with_speculation_agrees_with_the_analytic_steady_state():
+    # closed loop at 64 in flight with a 8B draft (α 0.8, γ 4): the mean TPOT and the per-GPU
+    # throughput against aggregated_curve with the same spec at batch 64; the acceptance
+    # drawn per request spreads TPOT (p90 above p50), which a fixed E per pass would not
+    r = r70()
+    eff = published_efficiency()
+    spec = SpecDecode(method="draft", alpha=0.8, gamma=4, draft=MODELS["llama-3.1-8b"])
+    wl = Workload(isl=4000, osl=500, concurrency=64)
+    s = simulate(r, wl, n_requests=3000, eff=eff, spec=spec)
+    c = aggregated_curve(r, wl, [64], eff, spec=spec)
+    assert s.tpot_mean == pytest.approx(c.tpot_seconds[0], rel=0.05)
+    assert s.tokens_per_s_per_gpu == pytest.approx(c.tokens_per_s_per_gpu[0], rel=0.05)
+    assert s.tpot_p90 > 1.03 * s.tpot_p50
+    plain = simulate(r, wl, n_requests=3000, eff=eff)
+    assert plain.tpot_p90 < 1.01 * plain.tpot_p50
+    # the draft's weights and cache come out of the KV budget: fewer sequences fit
+    assert s.max_seqs == replica_memory(r, 4500, spec).max_seqs < plain.max_seqs
+
+
+def test_serving_point_and_rate_sweep_simulate_the_speculation():
+    # both used to simulate a replica without it (the same TPOT with and without the draft)
+    from calc.serving import rate_sweep
+    spec = SpecDecode(method="mtp", alpha=0.8, gamma=2)
+    kw = dict(device=DEVICES["h100-sxm"], gpus=4, weights="fp8", kv_dtype="fp8", isl=2000, osl=200,
+              request_rate=1.0, simulate=True, n_requests=400)
+    plain = serving_point(MODELS["llama-3.1-70b"], **kw)
+    fast = serving_point(MODELS["llama-3.1-70b"], spec=spec, **kw)
+    analytic = serving_point(MODELS["llama-3.1-70b"], spec=spec, **{**kw, "simulate": False})
+    assert fast.tpot_seconds < 0.6 * plain.tpot_seconds
+    assert fast.tpot_seconds == pytest.approx(analytic.tpot_seconds, rel=0.1)
+    r = r70()
+    wl = Workload(isl=2000, osl=200)
+    cap, sweep = rate_sweep(r, wl, (0.3,), n_requests=400, spec=spec)
+    cap0, sweep0 = rate_sweep(r, wl, (0.3,), n_requests=400)
+    want = aggregated_curve(r, wl, np.arange(1, replica_memory(r, 2200, spec).max_seqs + 1), BOUND,
+                            spec=spec).requests_per_s.max()
+    assert cap == pytest.approx(want) and cap != pytest.approx(cap0)
+    assert sweep[0][1].tpot_p50 < 0.6 * sweep0[0][1].tpot_p50
+
+
 # --- planning ----------------------------------------------------------------------------------
 
 def test_size_deployment_meets_the_targets_with_whole_replicas():

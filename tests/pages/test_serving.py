@@ -201,6 +201,22 @@ def test_the_simulator_says_when_it_is_not_the_answers_layout(lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_simulator_runs_and_says_the_speculative_decoding(lang):
+    # with speculative decoding on, the simulated replica verifies draft tokens too
+    # (calc.serving.simulate, spec): the caption names γ and α; without it, no such caption
+    cat = CATALOGS[lang]
+    head = cat["serving.sim_spec"].split("{gamma}")[0][-12:]
+    at = open_app_page(PAGE, lang, timeout=180, model="qwen3-32b", s_spec="true", s_spec_m="mtp",
+                       s_devices="h200-sxm", s_tp="8")
+    assert not at.exception
+    assert len(at.get("plotly_chart")) == 2
+    (cap,) = [c.value for c in at.caption if head in c.value]
+    assert "γ = " in cap and "α = " in cap
+    plain = open_app_page(PAGE, lang, timeout=180, model="qwen3-32b", s_devices="h200-sxm", s_tp="8")
+    assert not any(head in c.value for c in plain.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_percentile_ttft_target_is_size_deployments_and_never_needs_fewer_gpus(lang):
     # Llama 3.1 70B FP8 on H200, 20 requests/s, TTFT <= 0.5 s: the same target held by the
     # mean, the p90 and the p99 TTFT (the page's s_ttft_stat); the page shows

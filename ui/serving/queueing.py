@@ -16,11 +16,12 @@ N_REQUESTS = 1000
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _sweep(_arch, arch_key: str, _device, device_id: str, tp: int, prec: str, kv: str,
-           isl: float, osl: float, dist: str, spread: float, prefix: float, budget: int, eff: str):
+           isl: float, osl: float, dist: str, spread: float, prefix: float, budget: int, eff: str,
+           _spec, spec_key: str):
     r = Replica(arch=_arch, device=_device, tp=tp, weights=prec, kv=kv, act=default_act(_device, prec))
     wl = Workload(isl=isl, osl=osl, distribution=dist, spread=spread, prefix_hit=prefix)
     e = BOUND if eff == "bound" else published_efficiency()
-    return rate_sweep(r, wl, SWEEP, n_requests=N_REQUESTS, eff=e, token_budget=budget)
+    return rate_sweep(r, wl, SWEEP, n_requests=N_REQUESTS, eff=e, token_budget=budget, spec=_spec)
 
 
 def render_queueing(ctx, arch, comp, inp) -> None:
@@ -37,7 +38,7 @@ def render_queueing(ctx, arch, comp, inp) -> None:
     try:
         cap, sweep = _sweep(arch, repr(arch), dev, best.device_id, tp, best.precision, best.kv,
                             inp.isl, inp.osl, inp.distribution, inp.spread, inp.prefix_hit,
-                            inp.token_budget, inp.efficiency)
+                            inp.token_budget, inp.efficiency, inp.spec, repr(inp.spec))
     except RequestTooLongError as exc:       # a long tail of the length distribution
         st.warning(t("serving.sim_too_long", tokens=f"{exc.tokens:,.0f}",
                      need=format_si(exc.kv_bytes, "B"), budget=format_si(exc.budget_bytes, "B"),
@@ -48,6 +49,9 @@ def render_queueing(ctx, arch, comp, inp) -> None:
         return
     st.markdown(t("serving.sim_intro", device=dev.name_for(ctx.lang), prec=best.precision.upper(), tp=tp,
                   n=N_REQUESTS))
+    if inp.spec is not None:           # every decode step of the simulation is a verification pass
+        st.caption(t("serving.sim_spec", gamma=inp.spec.gamma, alpha=f"{inp.spec.alpha:g}",
+                     tokens=f"{inp.spec.tokens_per_step:.2f}"))
     answer = comp.best
     if answer is not None and answer.option.mode != "aggregated":
         # the simulator runs one replica's continuous batching: say it is not the answer's layout

@@ -252,6 +252,11 @@ EN = {
     "serving.sim_intro": "One replica of {device}, {prec}, TP{tp}, simulated with {n} requests per "
                          "rate (Poisson arrivals, iteration-level scheduling with the token budget "
                          "and the KV limit).",
+    "serving.sim_spec": "With speculative decoding: every decode step is a verification pass of "
+                        "γ = {gamma} draft tokens per sequence (the draft's steps included), and each "
+                        "request's passes are drawn from an acceptance rate of α = {alpha} "
+                        "({tokens} tokens per pass on average), so TPOT varies from request to "
+                        "request.",
     "serving.sim_not_answer": "The answer above is {mode}; the simulator runs one aggregated replica "
                               "(the best aggregated layout of the table), so its curves are that "
                               "layout's, not the answer's.",
@@ -308,7 +313,9 @@ EN = {
     "serving.how.spec": "**Speculative decoding** (Leviathan et al. 2023): tokens per "
                         "verification pass; the pass reads the weights once and computes γ + 1 "
                         "tokens per sequence, plus the draft, whose weights and cache come out "
-                        "of the KV budget.",
+                        "of the KV budget. The simulator draws each request's passes: a pass "
+                        "yields 1 + min(G, γ) tokens, G the draft tokens accepted before the "
+                        "first rejection, P(G = k) = α^k (1 − α).",
     "serving.how.cost": "**Cost and energy** (InferenceX).",
 }
 
@@ -506,6 +513,9 @@ ZH = {
                             "请调小 **离散程度**、缩短 **提示词长度（token）**，或给每个副本更多 GPU。",
     "serving.sim_intro": "{device}、{prec}、TP{tp} 的一个副本，每个速率模拟 {n} 个请求（泊松到达，"
                          "按 token 预算和 KV 上限逐步调度）。",
+    "serving.sim_spec": "开启了投机解码：模拟中的每个解码步都是一次验证，每条序列验证 γ = {gamma} 个"
+                        "草稿 token（草稿模型的步骤也计入时间）；每个请求需要几次验证，按接受率 "
+                        "α = {alpha} 随机抽取（平均每次 {tokens} 个 token），所以各请求的 TPOT 不同。",
     "serving.sim_not_answer": "上面的答案是{mode}；模拟器运行的是一个聚合副本（表中最好的聚合布局），"
                               "所以这些曲线属于那个布局，不是答案的布局。",
     "serving.sim_caption": "TTFT 含排队；超过容量（点线）后队列无限增长。虚线：目标。",
@@ -546,6 +556,8 @@ ZH = {
                          "c = 1 时用 M/D/1 的精确分布（Erlang 级数，长等待用 Cramér–Lundberg 尾部）。"
                          "模拟器逐步模拟引擎。",
     "serving.how.spec": "**投机解码**（Leviathan 等，2023）：每次验证得到的 token 数；验证一次读一遍"
-                        "权重，每个序列计算 γ + 1 个 token，另加草稿的开销；草稿的权重和 KV cache 从 KV 预算中扣除。",
+                        "权重，每个序列计算 γ + 1 个 token，另加草稿的开销；草稿的权重和 KV cache 从 KV 预算中扣除。"
+                        "模拟器为每个请求随机抽取验证次数：一次验证得到 1 + min(G, γ) 个 token，G 是第一次被拒之前"
+                        "接受的草稿 token 数，P(G = k) = α^k (1 − α)。",
     "serving.how.cost": "**费用与能耗**（InferenceX）。",
 }
