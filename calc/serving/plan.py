@@ -29,7 +29,7 @@ from .workload import Workload
 
 __all__ = ["DEFINITIONS", "MODES", "DEFAULT_BATCHES", "DEFAULT_TPS", "ServingPoint", "serving_point",
            "ThroughputPoint", "max_throughput", "PoolLayout", "DeploymentOption", "Deployment",
-           "size_deployment", "frontier", "pareto_front", "default_act"]
+           "size_deployment", "frontier", "pareto_front", "default_act", "STEADY_STATE_LOAD_LIMIT"]
 
 MODES = ("aggregated", "disaggregated")
 DEFAULT_BATCHES = tuple(sorted({1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384,
@@ -379,6 +379,23 @@ class DeploymentOption:
     bound: str
     cost_per_mtok: Optional[float] = None
     joules_per_token: Optional[float] = None
+    load: Optional[float] = None       # aggregated: each replica's rate ÷ its capacity (requests/s)
+
+    @property
+    def near_capacity(self) -> bool:
+        """An aggregated layout whose replicas run above :data:`STEADY_STATE_LOAD_LIMIT` of
+        their capacity, where the steady state's even spread of the prompt work reads
+        optimistic against the engine simulator (README, "Where the steady state and the
+        simulator part")."""
+        return self.load is not None and self.load > STEADY_STATE_LOAD_LIMIT
+
+
+STEADY_STATE_LOAD_LIMIT = 0.7
+"""Above this share of a replica's capacity the aggregated steady state (prompt work spread
+evenly over the passes) and the engine simulator (whole prompts taken as they arrive) part
+by more than a few per cent: mean TPOT 0.89-1.02 × the simulator's at 0.7, 0.58-1.07 × at
+0.9, within 3 % up to 0.5 (four workloads, README).  Past it the page points to the
+simulator."""
 
 
 @dataclass(frozen=True)
@@ -459,7 +476,8 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             # (at most the sized point's: the curve up to i meets both targets)
             B, j, tpot, ttft = _carrying_queued(c, rate / n, ttft_quantile, end=i + 1)
             opt = DeploymentOption("aggregated", n * r.tp, (PoolLayout("aggregated", r.tp, n, B),),
-                                   ttft, tpot, rate * wl.osl / (n * r.tp), 1.0 / tpot, str(c.bound[j]))
+                                   ttft, tpot, rate * wl.osl / (n * r.tp), 1.0 / tpot, str(c.bound[j]),
+                                   load=rate / n / float(c.requests_per_s.max()))
             if agg is None or (opt.gpus, opt.tpot_seconds) < (agg.gpus, agg.tpot_seconds):
                 agg = opt
     if "disaggregated" in modes:
@@ -503,7 +521,7 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             return None
         c, j = _cost(o.tokens_per_s_per_gpu, price_per_gpu_hour, watts_per_gpu)
         return DeploymentOption(o.mode, o.gpus, o.pools, o.ttft_seconds, o.tpot_seconds,
-                                o.tokens_per_s_per_gpu, o.tokens_per_s_per_user, o.bound, c, j)
+                                o.tokens_per_s_per_gpu, o.tokens_per_s_per_user, o.bound, c, j, o.load)
     return Deployment(rate, float(ttft_target), float(tpot_target), priced(agg), priced(dis),
                       ttft_quantile)
 

@@ -556,6 +556,33 @@ def test_serving_point_and_rate_sweep_simulate_the_speculation():
 
 # --- planning ----------------------------------------------------------------------------------
 
+def test_sized_aggregated_replicas_say_their_load_and_when_the_steady_state_is_optimistic():
+    # Llama 3.1 8B FP8, 2,000 / 300 tokens, 50 requests/s, TTFT <= 1 s, TPOT <= 50 ms: the
+    # sizing puts its replicas near capacity (load = rate / replicas / the curve's best
+    # requests/s), where whole prompts taken as they arrive make steps uneven and the
+    # simulator's mean TPOT is well above the steady state's (README): the option says so
+    from calc.serving.plan import STEADY_STATE_LOAD_LIMIT
+    arch, dev = MODELS["llama-3.1-8b"], DEVICES["h100-sxm"]
+    dep = size_deployment(arch, device=dev, weights="fp8", kv_dtype="fp8", isl=2000, osl=300,
+                          request_rate=50, ttft_target=1.0, tpot_target=0.05)
+    a = dep.aggregated
+    (pool,) = a.pools
+    r = Replica(arch, dev, tp=pool.tp, weights="fp8", kv="fp8", act="fp8")
+    wl = Workload(isl=2000, osl=300)
+    eff = published_efficiency()
+    cap = aggregated_curve(r, wl, np.arange(1, replica_memory(r, 2300).max_seqs + 1), eff).requests_per_s.max()
+    assert a.load == pytest.approx(50 / pool.instances / cap, rel=1e-12)
+    assert a.load > STEADY_STATE_LOAD_LIMIT and a.near_capacity
+    sim = simulate(r, Workload(isl=2000, osl=300, request_rate=50 / pool.instances), n_requests=3000, eff=eff)
+    assert sim.tpot_mean > 1.1 * a.tpot_seconds
+    # a decode pool takes no prompt work: no load reported, no flag
+    assert dep.disaggregated.load is None and not dep.disaggregated.near_capacity
+    # a light rate on the same GPUs: far from capacity, no flag
+    light = size_deployment(arch, device=dev, weights="fp8", kv_dtype="fp8", isl=2000, osl=300,
+                            request_rate=5, ttft_target=1.0, tpot_target=0.05).aggregated
+    assert light.load < 0.5 and not light.near_capacity
+
+
 def test_size_deployment_meets_the_targets_with_whole_replicas():
     dep = size_deployment(MODELS["llama-3.1-70b"], device=DEVICES["h200-sxm"], weights="fp8",
                           kv_dtype="fp8", isl=4000, osl=500, request_rate=20, ttft_target=1.0,
