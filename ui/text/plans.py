@@ -254,14 +254,14 @@ EN = {
 ZH = {
     "plans.title": "方案并排对比",
     "plans.intro": "为规划会议对比不同配置：*7B 用 64 张 A100 还是 128 张 H100？MFU 能到多少？花多少钱？放得下吗？* 每一行是一个方案，"
-                   "用的公式与「训练时长」「解码速度」页完全相同。每个理论上限旁边都给出同等规模的公开训练/推理实际达到的水平。",
+                   "所用公式与「训练时长」「解码速度」页完全相同。每个理论上限旁边都列出同等规模的公开训练/推理实际达到的水平。",
     "plans.kind.training": "训练",
     "plans.kind.serving": "推理服务",
     "plans.training_heading": "训练方案",
     "plans.serving_heading": "推理服务方案",
     "plans.none": "还没有方案。用下面的按钮添加，或在「训练时长」「解码速度」页点「把这个配置加入方案」。",
     "plans.baseline_mark": "★ 基线",
-    "plans.baseline_caption": "相对列把每个方案与同类的基线方案（★）比较：{name}。",
+    "plans.baseline_caption": "相对列把每个方案与同类的基线（★）比较：{name}。",
     "plans.baseline_other_kind": "当前基线是{kind}方案；把本类中的一个方案设为基线，才会显示相对数字。",
     "plans.no_baseline": "没有基线：把一个方案设为基线，就会显示 × 和 Δ 列。",
     "plans.baseline_failed": "基线方案 {name} 无法计算（{error}）：在修好它或改设其他方案为基线之前，× 和 Δ 列为空。",
@@ -307,7 +307,7 @@ ZH = {
     "plans.arrow": "{a} → {b}",
     "plans.setup": "{gpus} × {device} · {precision}",
     "plans.hfu": "HFU {hfu}（{recompute}）",
-    "plans.hfu_impossible": "⚠ HFU {hfu} > 100%：{recompute}重计算下不可能（这个 MFU 达不到，或者重计算被算了两次）",
+    "plans.hfu_impossible": "⚠ HFU {hfu} > 100%：激活重计算设为「{recompute}」时不可能（这个 MFU 达不到，或者重计算被算了两次）",
     "plans.chart_heading": "一眼看清取舍",
     "plans.chart.training_title": "训练：{money}与天数",
     "plans.chart.serving_title": "推理服务：每用户 tokens/秒与每百万 token 费用",
@@ -326,8 +326,7 @@ ZH = {
     "plans.edit_which": "要编辑的方案",
     "plans.edit_which_help": "选择一行，下方显示它的输入。点「保存修改」后才生效。",
     "plans.f.name": "名称",
-    "plans.f.name_help": "在表格、图和报告中显示的简短标签。留空则使用自动名称（灰色显示），"
-                         "它随方案的设置变化：模型、GPU 数 × 设备、MFU 或 batch。",
+    "plans.f.name_help": "在表格、图和报告中显示的简短标签。留空则使用自动名称（灰色显示），它随方案的设置变化：模型、GPU 数 × 设备、MFU 或批大小。",
     "plans.f.kind": "类型",
     "plans.f.model": "模型",
     "plans.f.model_help": "models.toml 中的模型（由结构给出含注意力的 FLOP、训练显存和 KV cache），或只填参数量 N。",
@@ -337,7 +336,7 @@ ZH = {
     "plans.f.params": "参数量 N",
     "plans.f.params_help": "模型参数量，例如 7B、70e9、405B（训练 MoE 时填激活参数量）。",
     "plans.f.tokens": "训练 token 数 D",
-    "plans.f.tokens_help": "训练看过的 token 数，例如 1T、15T、2e12。",
+    "plans.f.tokens_help": "训练所用的 token 数，例如 1T、15T、2e12。",
     "plans.f.device": "设备",
     "plans.f.device_help": "hardware.toml 中的加速器（稠密峰值），或选「自定义」自己填峰值和带宽。",
     "plans.f.precision": "计算精度",
@@ -349,7 +348,7 @@ ZH = {
     "plans.f.memory": "自定义每卡显存（可选）",
     "plans.f.memory_help": "设备显存，例如 80 GB；留空则不显示显存是否够。",
     "plans.f.gpus": "GPU 数",
-    "plans.f.gpus_help": "这次运行的 GPU 数（推理服务：张量并行组的 GPU 数）。",
+    "plans.f.gpus_help": "本方案使用的 GPU 数（推理服务：张量并行组的 GPU 数）。",
     "plans.f.mfu": "MFU",
     "plans.f.mfu_help": "计划达到的模型算力利用率（每 token 6N ÷ 峰值）。下方显示同规模公开结果的范围。",
     "plans.f.price": "每 GPU 小时价格（可选）",
@@ -376,7 +375,7 @@ ZH = {
     "plans.f.head_dim": "每头维度",
     "plans.f.head_dim_help": "每个头的元素数，例如 128。",
     "plans.f.efficiency": "设定的解码效率",
-    "plans.f.efficiency_help": "你的推理服务能达到带宽上限的比例。公开的解码结果见下方范围。",
+    "plans.f.efficiency_help": "你的推理服务能达到带宽上限的多大比例。公开的解码结果见下方范围。",
     "plans.published_mfu": "同规模的公开训练达到的 MFU 为 **{lo}–{hi}**（{runs}）{note}。",
     "plans.published_mfu_note_wider": "；为找到至少两个结果放宽了规模范围",
     "plans.published_mfu_note_family": "；这一设备系列没有公开结果，显示的是其他设备上的结果",
@@ -408,7 +407,7 @@ ZH = {
     "plans.too_many": "表格最多容纳 {n} 个方案。",
     "plans.default_name": "方案 {n}",
     "plans.share_heading": "分享与带走",
-    "plans.share_intro": "地址栏包含整张表（URL 参数 `plans`），复制即可分享。报告是一页可打印的会议纪要。",
+    "plans.share_intro": "地址栏包含整张表（URL 参数 `plans`），复制即可分享。报告是一页可打印的文档，可直接附进会议纪要。",
     "plans.link_too_long": "表格太长，无法放进链接（{n} 个字符）；请改为分享方案文件。",
     "plans.link_error": "链接中的方案表无法读取，保留原来的表格。{message}",
     "plans.csv": "下载 CSV",
@@ -438,8 +437,9 @@ ZH = {
     "plans.report.assumptions": "假设与来源",
     "plans.report.a_training": "训练：C = 6·N·D FLOP；时间 = C ÷ (GPU 数 × 稠密峰值 × MFU)；GPU 小时 = C ÷ (峰值 × MFU) ÷ 3600；"
                                "费用 = GPU 小时 × 单价。MFU 只计模型 FLOP；重计算提高的是 HFU，不是 MFU。",
-    "plans.report.a_serving": "推理服务：每个解码步读取全部权重和整个 batch 的 KV cache：单步时间 = max((权重 + KV) ÷ (GPU 数 × 带宽), 2·N·batch "
-                              "÷ (GPU 数 × 峰值))；tokens/秒 = 批大小 ÷ 单步时间；首 token 最短时间 = max(2·N·提示词长度 ÷ 峰值, 权重 ÷ 带宽)；"
+    "plans.report.a_serving": "推理服务：每个解码步读取全部权重和整个 batch 的 KV cache："
+                              "单步时间 = max((权重 + KV) ÷ (GPU 数 × 带宽), 2·N·批大小 ÷ (GPU 数 × 峰值))；"
+                              "tokens/秒 = 批大小 ÷ 单步时间；首 token 最短时间 = max(2·N·提示词长度 ÷ 峰值, 权重 ÷ 带宽)；"
                               "张量并行按理想扩展（不计 all-reduce 时间）。速度上限乘以设定效率。",
     "plans.report.a_memory": "显存是否够（推理服务）：权重 + KV cache ≤ 全部卡显存的 90%（留 10% 给激活和运行时）。",
     "plans.report.a_published": "同规模公开 MFU：参数量在 ×4、GPU 数在 ×8 以内、同一设备系列的公开训练中 MFU 的最低值和最高值（不足两个时放宽范围）。"
@@ -447,7 +447,7 @@ ZH = {
     "plans.report.a_peaks": "所有峰值均为稠密值（不含 2:4 稀疏），来自 hardware.toml。",
     "plans.report.a_currency": "金额单位：{currency}。",
     "plans.report.sources": "引用的公开数据",
-    "plans.report.print_hint": "打印本页（Ctrl/⌘ + P），适用于 A4 或 Letter。",
+    "plans.report.print_hint": "按 Ctrl/⌘ + P 打印本页（A4 或 Letter 纸张）。",
     "plans.report.vs_baseline": "相对基线（×、Δ）",
     "plans.report.tokens": "token",
     "plans.report.latency": "首 token / 每 token 最短时间",

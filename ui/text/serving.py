@@ -321,19 +321,19 @@ EN = {
 
 ZH = {
     "nav.serving": "推理服务",
-    "home.tool.serving": "按延迟目标规划推理服务：满足首 token 时间 / TPOT 目标的请求速率需要多少张卡，"
-                         "每张卡的 tokens/秒与每个用户的 tokens/秒，每百万 token 的费用和每 token "
-                         "的能耗——先算 KV cache 的预算。",
+    "home.tool.serving": "按延迟目标规划推理服务：给定 TTFT / TPOT 目标，某个请求速率需要多少张卡；每卡 tokens/秒与每用户 tokens/秒如何取舍；"
+                         "每百万 token 的费用和每 token 的能耗。第一步先算 KV cache 预算。",
     "serving.title": "按延迟目标规划推理服务",
     "serving.intro": "你的流量需要多少张卡，首 token 时间（TTFT）和每个输出 token 的时间（TPOT）是多少，每百万 token 花多少钱。"
-                     "每个候选（设备 × 精度 × 张量并行度）是一条曲线：批大小越大，每张卡的 tokens/秒越多，每个用户的越少。KV cache 优先："
-                     "放不下（扣除权重和 10% 预留之后）的批大小不显示。单步时间来自「解码速度」页的同一记录（每张卡的权重、KV cache、"
-                     "FLOP），按已发表的可达比例计算。",
-    "serving.definitions": "**定义。** 吞吐只计**输出（生成的）token**，除非标注为输入 + 输出。**TTFT**（首 token 时间）从请求到达到第一个 token："
-                           "排队 + 预填充（预填充与解码分离时再加 KV 传输）。**TPOT** 是第一个 token 之后相邻输出 token 的平均间隔。"
-                           "**每个用户**的 tokens/秒 = 1 / TPOT；每张卡的 = 输出 tokens/秒 ÷ GPU 数。"
-                           "**未计入：** 推理引擎每个请求的固定开销（调度、分词、采样、启动 kernel）：与 TensorRT-LLM "
-                           "公布的批大小为 1 的延迟相比，这里的 TTFT 对 2,048 token 的提示词是实测的 0.8–1.1 倍，"
+                     "每个候选（设备 × 精度 × 张量并行度）是一条曲线：批大小越大，每卡 tokens/秒越高，每用户 tokens/秒越低。KV cache 先行："
+                     "扣除权重和 10% 预留后放不下的批大小不显示。单步时间取自「解码速度」页的同一记录（每卡的权重、KV cache、FLOP），"
+                     "按公开结果达到的可达比例计算。",
+    "serving.definitions": "**定义。** 除非标注为输入 + 输出，吞吐只计**输出（生成的）token**。**TTFT**（首 token 时间）从请求到达算起，"
+                           "到生成第一个 token 为止：排队 + 预填充（预填充与解码分离时再加 KV 传输）。**TPOT** 是第一个 token 之后相邻输出 "
+                           "token 的平均间隔。**每用户** tokens/秒 = 1 / TPOT；"
+                           "每卡 tokens/秒 = 输出 tokens/秒 ÷ GPU 数。**未计入：** 推理引擎处理每个请求的固定开销（调度、分词、采样、"
+                           "启动 kernel）。与 TensorRT-LLM 公布的批大小为 1 的延迟相比，"
+                           "这里的 TTFT 对 2,048 token 的提示词是实测的 0.8–1.1 倍，"
                            "对 128 token 的提示词只有 0.4–0.6 倍（见 README「First-token latency」一节）。",
     "serving.no_model": "侧边栏的模型是「自定义：只填参数量」：规划推理服务需要模型结构（它的 KV cache）。这里显示 **{name}**；"
                         "可在侧边栏选择任意模型。",
@@ -350,8 +350,8 @@ ZH = {
     "serving.rate": "请求速率（请求/秒）",
     "serving.rate_help": "整个部署每秒要处理的请求数（模拟器中按泊松到达），例如 20。URL 参数 s_rate。",
     "serving.prefix": "前缀缓存命中率",
-    "serving.prefix_help": "每个提示词中已在前缀缓存里的 token 比例（共享的系统提示词）：它们不再预填充。4000 个中的 500 个 = 12.5%。"
-                           "URL 参数 s_prefix。",
+    "serving.prefix_help": "每个提示词中已在前缀缓存里的 token 比例（如共享的系统提示词）：这些 token 不再预填充。"
+                           "4000 个 token 中有 500 个 = 12.5%。URL 参数 s_prefix。",
     "serving.dist": "长度分布",
     "serving.dist_help": "固定长度，或在模拟器中为每个请求抽样：均值附近的均匀分布，或给定均值的"
                          "对数正态分布。解析曲线用均值。URL 参数 s_dist。",
@@ -366,23 +366,23 @@ ZH = {
     "serving.ttft_target": "TTFT 目标",
     "serving.ttft_target_help": "可接受的最长首 token 时间。URL 参数 s_ttft（秒）。",
     "serving.ttft_stat": "TTFT 目标针对",
-    "serving.ttft_stat_help": "请求随机（泊松）到达时，目标约束的是哪个 TTFT：均值，还是第 90 / 99 百分位"
-                              "（p90 目标：10 个请求里有 9 个在目标之内拿到第一个 token）。百分位目标需要更多余量，"
-                              "可能要更多 GPU。稳态下 TPOT 没有波动，所以它的目标对任何百分位都一样。URL 参数 s_ttft_stat。",
+    "serving.ttft_stat_help": "请求随机（泊松）到达时，目标约束的是哪个 TTFT：均值，还是第 90 / 99 百分位（p90 目标："
+                              "10 个请求里有 9 个在目标之内拿到第一个 token）。百分位目标需要更多余量，因此可能需要更多 GPU。稳态下 TPOT 没有波动，"
+                              "所以 TPOT 目标对每个百分位都成立。URL 参数 s_ttft_stat。",
     "serving.stat.mean": "均值",
     "serving.stat.p90": "p90",
     "serving.stat.p99": "p99",
     "serving.tpot_target": "TPOT 目标",
-    "serving.tpot_target_help": "可接受的最长每输出 token 时间；50 ms = 每个用户 20 tokens/秒。"
-                                "即图中的红线。URL 参数 s_tpot（秒）。",
+    "serving.tpot_target_help": "每个输出 token 可接受的最长时间；50 ms = 每用户 20 tokens/秒。即图中的红线。"
+                                "URL 参数 s_tpot（秒）。",
     "serving.candidates_heading": "候选配置",
     "serving.devices": "设备",
     "serving.devices_help": "要比较的加速器（hardware.toml 中标有显存容量的）。URL 参数 s_devices"
                             "（逗号分隔的 id）。",
     "serving.precisions": "权重精度",
-    "serving.precisions_help": "BF16、FP8 或 FP4（NVFP4，含缩放因子每个权重 0.5625 字节）。设备有"
-                               "该精度的峰值算力时矩阵单元以同一精度计算（Hopper 的 FP8、Blackwell "
-                               "的 FP4），否则以 BF16 计算（仅权重量化）。URL 参数 s_prec。",
+    "serving.precisions_help": "BF16、FP8 或 FP4（NVFP4，含缩放因子每个权重 0.5625 字节）。设备有该精度的峰值算力时，"
+                               "矩阵单元就以该精度计算（Hopper 的 FP8、Blackwell 的 FP4），否则以 BF16 计算（仅权重量化）。"
+                               "URL 参数 s_prec。",
     "serving.kv": "KV cache 精度",
     "serving.kv_help": "KV cache 的数据类型；「与权重相同」即用权重的精度存储。URL 参数 s_kv。",
     "serving.kv.same": "与权重相同",
@@ -390,8 +390,8 @@ ZH = {
     "serving.tps_help": "每个模型副本要尝试的 GPU 数；每个都必须整除注意力头数（与「整个模型的 Roofline」页同一规则）。URL 参数 s_tp。",
     "serving.engine_heading": "推理引擎与精确度",
     "serving.mode": "服务方式",
-    "serving.mode_help": "聚合：预填充分块与解码 token 共用每一步（连续批处理、分块预填充）。分离：预填充与解码各自成池，KV cache 经网络在两池之间传输。"
-                         "两者：分别规划，取 GPU 数较少的。URL 参数 s_mode。",
+    "serving.mode_help": "聚合：预填充分块与解码 token 共用每一步（连续批处理、分块预填充）。分离：预填充与解码各自成池，KV cache 经网络在两池之间传输。两者："
+                         "分别规划，保留 GPU 数较少的一种。URL 参数 s_mode。",
     "serving.mode.both": "两者",
     "serving.mode.aggregated": "聚合",
     "serving.mode.disaggregated": "预填充/解码分离",
@@ -399,23 +399,23 @@ ZH = {
     "serving.budget_help": "一步最多处理的 token 数（vLLM 的 max_num_batched_tokens）：解码 token "
                            "加上提示词分块。URL 参数 s_budget。",
     "serving.eff": "显示的数字",
-    "serving.eff_help": "估计：已发表的实测所达到的可达比例——显存带宽取自 gpt-fast 的解码数据（published_mfu.toml），"
-                        "矩阵效率按 GEMM 大小（取自 Calculon，按该设备实测的最佳 GEMM 缩放），不超过该系列已发表的最高 MFU；每次 all-reduce 按环形公式在设备的网络上计算；这两项都与并行布局页相同（NVLink 按 {link_eff}、每个环步 {link_us}；网络按 {net_eff}、{net_us}；取自 Calculon）。"
-                        "理论界限：规格书的 100%、通信完全隐藏——真实服务的吞吐不会超过它，时间不会短于它。URL 参数 s_eff。",
+    "serving.eff_help": "估计：按公开结果实际达到的比例计算。显存带宽取自 gpt-fast 的解码数据（published_mfu.toml）；"
+                        "矩阵效率按 GEMM 大小取自 Calculon，按该设备实测的最佳 GEMM 缩放，且不超过该系列公开的最高 MFU；"
+                        "每次 all-reduce 都按环形公式在设备的网络上计算。后两项与「并行布局」页的算法相同（NVLink 按 {link_eff}、"
+                        "每个环步 {link_us}；网络按 {net_eff}、{net_us}；取自 Calculon）。理论界限：规格书的 100%、"
+                        "通信完全隐藏——真实服务的吞吐不会超过它，时间不会短于它。URL 参数 s_eff。",
     "serving.eff.estimate": "估计",
     "serving.eff.bound": "理论界限",
     "serving.sim": "运行模拟器（TTFT / TPOT 随请求速率的变化）",
-    "serving.sim_help": "对最佳的聚合部署，在直到超过容量的各个速率下模拟连续批处理（每个速率 "
-                        "1,000 个请求）。URL 参数 s_sim。",
+    "serving.sim_help": "对最佳的聚合部署模拟连续批处理，请求速率从低一直取到超过容量（每个速率 1,000 个请求）。URL 参数 s_sim。",
     "serving.spec_heading": "投机解码",
     "serving.spec": "使用投机解码",
-    "serving.spec_help": "草稿模型提出 γ 个 token，主模型一次前向验证；平均每次得到 "
-                         "(1 − α^(γ+1)) / (1 − α) 个 token（Leviathan 等，2023）。URL 参数 s_spec。",
+    "serving.spec_help": "草稿提出 γ 个 token，主模型在一次前向中验证它们；"
+                         "平均每次前向得到 (1 − α^(γ+1)) / (1 − α) 个 token（Leviathan 等，2023）。URL 参数 s_spec。",
     "serving.spec_method": "草稿",
-    "serving.spec_method_help": "MTP：模型自带的多 token 预测模块（DeepSeek-V3 有一个）；模型没有时，"
-                                "就是单独训练的一层草稿头（EAGLE 式）。两者每个草稿 token 约花主模型一层的代价，"
-                                "其权重和 KV cache 从 KV 预算中扣除。草稿模型：同一组卡上一个较小的目录模型，"
-                                "其权重和 KV cache 同样计入预算。URL 参数 s_spec_m。",
+    "serving.spec_method_help": "MTP：模型自带的多 token 预测模块（DeepSeek-V3 就有）；模型没有时，用为它单独训练的一层草稿头（EAGLE 式）"
+                                "代替。两者每生成一个草稿 token，代价都约等于主模型的一层；其权重和 KV cache 从 KV 预算中扣除。草稿模型："
+                                "同一组卡上一个较小的目录模型，其权重和 KV cache 同样计入预算。URL 参数 s_spec_m。",
     "serving.spec_method.mtp": "多 token 预测（MTP）",
     "serving.spec_method.head": "一层草稿头",
     "serving.spec_head_note": "{model} 没有多 token 预测模块：这个选项是为它训练的一层草稿头（EAGLE 式），"
@@ -433,54 +433,56 @@ ZH = {
     "serving.spec_invalid": "投机解码需要有效的 α 和 γ。",
     "serving.cost_heading": "费用与能耗",
     "serving.price": "每 GPU 小时价格",
-    "serving.price_help": "例如 $2 或 ¥15（币种从输入中读出；只写数字时用「训练时长」页和「方案对比」页所选的币种）。留空：用 InferenceX 的超大规模云价格（H100 $1.30、"
-                          "H200 $1.41、B200 $1.95）。URL 参数 s_price。",
+    "serving.price_help": "例如 $2 或 ¥15（币种按你输入的符号识别；只写数字时，用「训练时长」页和「方案对比」页所选的币种）。留空：如有，"
+                          "用 InferenceX 的超大规模云厂商价格（H100 $1.30、H200 $1.41、B200 $1.95）。URL 参数 s_price。",
     "serving.price_placeholder": "InferenceX 价格",
-    "serving.kw": "每张卡的全口径功耗",
-    "serving.kw_help": "每张卡的机房功耗（含制冷、CPU、网络），例如 1.73 kW。留空：用 InferenceX "
-                       "的数字（H100 / H200 1.73 kW、B200 2.17 kW）。也给出按板卡 TDP 计算的 "
-                       "J/token。URL 参数 s_kw。",
+    "serving.kw": "每卡全口径功耗",
+    "serving.kw_help": "每卡分摊的机房总功耗（含制冷、CPU、网络），例如 1.73 kW。留空：如有，"
+                       "用 InferenceX 的数字（H100 / H200 1.73 kW、B200 2.17 kW）。同时也给出按板卡 TDP 计算的 J/token。"
+                       "URL 参数 s_kw。",
     "serving.kw_placeholder": "InferenceX 数字",
     "serving.answer_heading": "该速率需要的 GPU 数",
-    "serving.no_layout": "在这个速率下没有候选能同时满足两个目标：放宽目标，或增加设备、精度或张量并行度。",
-    "serving.no_layout.tpot": "TPOT 目标 {target} 低于所有候选以聚合方式解码的最快速度 {best}（{cand}；只做解码的实例没有提示词分块，会稍快一些）。",
-    "serving.no_layout.ttft": "TTFT 目标 {target} 低于所有候选中最快的首 token 时间 {best}（{cand}，只有一个提示词、不排队时）。",
-    "serving.no_layout.both": "单看每个目标都能达到（TPOT {tpot}、TTFT {ttft}），但不能同时达到："
-                              "满足 TPOT 目标的批大小会让每步 token 预算被提示词占得过满，或每步过慢，达不到 TTFT 目标。放宽其中一个，或增加张量并行度。",
+    "serving.no_layout": "在这个速率下没有候选能同时满足两个目标：请放宽某个目标，或增加候选的设备、精度或张量并行度。",
+    "serving.no_layout.tpot": "TPOT 目标 {target} 比所有候选以聚合方式解码能达到的最短 TPOT {best} 还短（{cand}；"
+                              "只做解码的实例没有提示词分块，会稍快一些）。",
+    "serving.no_layout.ttft": "TTFT 目标 {target} 比所有候选能达到的最短 TTFT {best} 还短（{cand}，单个提示词、不排队）。",
+    "serving.no_layout.both": "单看每个目标都能达到（TPOT {tpot}、TTFT {ttft}），但两者无法同时满足：快到能满足 TPOT 目标的批大小，"
+                              "要么让每步 token 预算被提示词占满，要么让每步太慢，都达不到 TTFT 目标。请放宽其中一个目标，或增加张量并行度。",
     "serving.metric.gpus": "所需 GPU 数",
-    "serving.metric.gpus_help": "在两个目标之内处理该速率的候选中最少的 GPU 数（整数个副本或池）。",
+    "serving.metric.gpus_help": "各候选在同时满足两个目标的前提下承载该速率所需 GPU 数的最小值（按整数个副本或池计）。",
     "serving.metric.cost": "每百万输出 token 费用",
-    "serving.metric.cost_help": "每 GPU 小时价格 ÷ (每张卡 tokens/秒 × 3600 / 1e6)，按该速率：H100 每小时 $1.30、"
-                                "每张卡 2,568 tokens/秒，得 $0.141。",
+    "serving.metric.cost_help": "每 GPU 小时价格 ÷ (每卡 tokens/秒 × 3600 / 1e6)，按该速率计：H100 每小时 $1.30、"
+                                "每卡 2,568 tokens/秒，得 $0.141。",
     "serving.metric.energy": "每个输出 token 的能耗（TDP）",
-    "serving.metric.energy_help": "板卡功耗（TDP）÷ 每张卡的 tokens/秒；表中也给出全口径功耗下的值。",
+    "serving.metric.energy_help": "板卡功耗（TDP）÷ 每卡 tokens/秒；表中也给出按全口径功耗计算的值。",
     "serving.metric.bound": "瓶颈",
     "serving.metric.bound_help": "决定所选部署单步时间的因素：读权重、读 KV cache、算力，或网络（all-reduce）。",
-    "serving.best": "最佳：**{device}**，{prec} 权重，KV {kv}，{mode}：{layout}。TTFT {ttft}，"
-                    "TPOT {tpot}，每张卡 **{per_gpu}**，每个用户 {per_user}（解析的稳态；TTFT 是请求随机到达时"
-                    "含排队（等待前面提示词的预填充）的{stat}；下方模拟器逐步模拟引擎）。",
-    "serving.price_inferencex": "费用按 InferenceX 的超大规模云每 GPU 小时价格（USD）；在「费用与能耗」中输入你的价格。",
+    "serving.best": "最佳：**{device}**，{prec} 权重，KV {kv}，{mode}：{layout}。TTFT {ttft}，TPOT {tpot}，"
+                    "每卡 **{per_gpu}**，每用户 {per_user}（稳态解析值；TTFT 是请求随机到达、计入提示词预填充排队时的{stat}；"
+                    "下方的模拟器逐步运行引擎）。",
+    "serving.price_inferencex": "费用按 InferenceX 的超大规模云厂商每 GPU 小时价格（USD）计算；在「费用与能耗」中输入你自己的价格。",
     "serving.none": "没有满足目标的",
     "serving.pool": "{role} {n} × TP{tp}",
     "serving.role.aggregated": "副本",
     "serving.role.prefill": "预填充",
     "serving.role.decode": "解码",
-    "serving.frontier_heading": "每张卡的 tokens/秒与每个用户的 tokens/秒",
-    "serving.eff_source.estimate": "显存带宽按 {bw}（gpt-fast 实测区间的上端，published_mfu.toml），矩阵效率按 GEMM 大小（Calculon，按设备实测的最佳 GEMM 缩放），"
-                                   "不超过同系列已发表的最高 MFU，all-reduce 在设备的网络上计算（NVLink 按 {link_eff}，每个环步 {link_us}）",
+    "serving.frontier_heading": "每卡 tokens/秒与每用户 tokens/秒",
+    "serving.eff_source.estimate": "显存带宽按 {bw}（gpt-fast 实测区间的上端，published_mfu.toml），"
+                                   "矩阵效率按 GEMM 大小（Calculon，按设备实测的最佳 GEMM 缩放），不超过同系列公开的最高 MFU，"
+                                   "all-reduce 在设备的网络上计算（NVLink 按 {link_eff}，每个环步 {link_us}）",
     "serving.eff_source.bound": "规格书的 100%，通信完全隐藏",
     "serving.frontier_caption": "{eff}：{source}。每条曲线是一个设备 × 精度 × TP，每个点是一个放得下"
                                 "的批大小；实心点同时满足两个目标。红线右侧满足 TPOT 目标；灰色带"
                                 "是满足 TTFT 目标的点的帕累托前沿。",
-    "serving.no_candidate": "没有放得下的候选：每个候选的权重都超过显存。增加每个副本的 GPU 数（TP）或降低精度。",
-    "serving.fig.title": "每张卡的吞吐与每个用户的速度（输出 token）",
-    "serving.fig.x": "每个用户的 tokens/秒（1 / TPOT）",
-    "serving.fig.y": "每张卡的输出 tokens/秒",
+    "serving.no_candidate": "没有放得下的候选：单是权重就超出了每个候选的显存。请增加每个副本的 GPU 数（TP）或降低精度。",
+    "serving.fig.title": "每卡吞吐与每用户速度（输出 token）",
+    "serving.fig.x": "每用户 tokens/秒（1 / TPOT）",
+    "serving.fig.y": "每卡输出 tokens/秒",
     "serving.fig.label": "{device} · {prec} · TP{tp}",
-    "serving.fig.hover": "<b>{label}</b><br>批大小 {batch}<br>TTFT {ttft}（按该点的请求率排队的{stat}）· TPOT {tpot}<br>每张卡"
-                         "显存 {mem}<br>瓶颈：{bound}",
+    "serving.fig.hover": "<b>{label}</b><br>批大小 {batch}<br>TTFT {ttft}（按该点的请求速率排队时的{stat}）"
+                         "· TPOT {tpot}<br>每卡显存 {mem}<br>瓶颈：{bound}",
     "serving.fig.pareto": "帕累托前沿",
-    "serving.fig.target": "TPOT 目标（每个用户 {value}）",
+    "serving.fig.target": "TPOT 目标（每用户 {value}）",
     "serving.bound.weights": "权重",
     "serving.bound.kv": "KV cache",
     "serving.bound.compute": "算力",
@@ -493,31 +495,30 @@ ZH = {
     "serving.col.gpus": "GPU 数",
     "serving.col.ttft": "TTFT（{stat}，含排队）",
     "serving.col.tpot": "TPOT",
-    "serving.col.per_gpu": "每张卡输出 tokens/秒",
-    "serving.col.cost": "$/百万 token",
+    "serving.col.per_gpu": "每卡输出 tokens/秒",
+    "serving.col.cost": "$/Mtok",
     "serving.col.energy": "J/token（TDP）",
     "serving.col.energy_all_in": "J/token（全口径）",
     "serving.col.bound": "瓶颈",
-    "serving.table_caption": "每行：该设备与精度在该速率下同时满足两个目标的最少 GPU 数（每张卡 tokens/秒 = 速率 × 输出 token ÷ GPU 数）；"
-                             "TTFT 与 TPOT 取每个副本按该速率运行时的值（它分到的请求，以及承载这些请求的批大小），不是它的容量上限。"
-                             "费用与能耗是该速率下每行部署的每个输出 token 的费用与能耗（随 GPU 数变化：GPU 数相同，费用相同）。「把这个配置加入方案」加入最佳的聚合部署（一个副本及其批大小；方案对比表没有预填充/解码分离的方案）。",
+    "serving.table_caption": "每行是该设备与精度在该速率下同时满足两个目标所需的最少 GPU 数（每卡 tokens/秒 = 速率 × 输出 token 数 ÷ GPU 数）。"
+                             "TTFT 与 TPOT 取每个副本按该速率运行时的值（即它分到的请求，以及承载这些请求的批大小），而不是满载时的值。"
+                             "费用与能耗是各行部署在该速率下每个输出 token 的值，随 GPU 数变化：GPU 数相同，费用就相同。「把这个配置加入方案」"
+                             "加入的是最佳的聚合部署（一个副本及其批大小；方案表不支持预填充/解码分离的方案）。",
     "serving.skipped": "{n} 个候选未列入",
     "serving.skipped_row": "- {device} · {prec} · TP{tp}：{why}",
-    "serving.no_fit": "权重占满显存，放不下一个序列的 KV cache",
-    "serving.sim_heading": "排队从哪里开始",
-    "serving.sim_none": "没有满足目标的聚合部署：无可模拟。",
-    "serving.context_overflow": "**提示词长度（token）** {isl} + **输出 token 数（回答长度）** {osl} 超过了 {model} 的"
-                                "上下文长度 {limit} token：没有推理引擎会接这样的请求。请缩短其中一项。",
-    "serving.sim_too_long": "未模拟：长度分布抽到了一个 {tokens} token（提示词加输出）的请求，它的 KV 缓存"
-                            "每卡需要 {need}，超过一个 TP {tp} × {device} 副本能容纳的 {budget}。"
-                            "请调小 **离散程度**、缩短 **提示词长度（token）**，或给每个副本更多 GPU。",
-    "serving.sim_intro": "{device}、{prec}、TP{tp} 的一个副本，每个速率模拟 {n} 个请求（泊松到达，"
-                         "按 token 预算和 KV 上限逐步调度）。",
-    "serving.sim_spec": "开启了投机解码：模拟中的每个解码步都是一次验证，每条序列验证 γ = {gamma} 个"
-                        "草稿 token（草稿模型的步骤也计入时间）；每个请求需要几次验证，按接受率 "
-                        "α = {alpha} 随机抽取（平均每次 {tokens} 个 token），所以各请求的 TPOT 不同。",
-    "serving.sim_not_answer": "上面的答案是{mode}；模拟器运行的是一个聚合副本（表中最好的聚合布局），"
-                              "所以这些曲线属于那个布局，不是答案的布局。",
+    "serving.no_fit": "放下权重后，连一个序列的 KV cache 都放不下",
+    "serving.sim_heading": "从哪个速率开始排队",
+    "serving.sim_none": "没有满足目标的聚合部署，无法模拟。",
+    "serving.context_overflow": "**提示词长度（token）** {isl} + **输出 token 数（回答长度）** {osl} 超过了 {model} 的上下文长度 {limit} token："
+                                "任何推理引擎都无法处理这样的请求。请缩短其中一项。",
+    "serving.sim_too_long": "未模拟：长度分布抽到了一个 {tokens} token（提示词加输出）的请求，它的 KV cache 每卡需要 {need}，"
+                            "超过一个 TP {tp} × {device} 副本能容纳的 {budget}。请调小 **离散程度**、"
+                            "缩短 **提示词长度（token）**，或给每个副本更多 GPU。",
+    "serving.sim_intro": "{device}、{prec}、TP{tp} 的一个副本，每个速率模拟 {n} 个请求（泊松到达；迭代级调度，"
+                         "受 token 预算和 KV 上限约束）。",
+    "serving.sim_spec": "开启了投机解码：模拟中的每个解码步都是一次验证，每个序列验证 γ = {gamma} 个草稿 token（草稿的各步也计入时间）。"
+                        "每个请求需要几次验证，按接受率 α = {alpha} 随机抽取（平均每次 {tokens} 个 token），所以各请求的 TPOT 不同。",
+    "serving.sim_not_answer": "上面的答案采用{mode}；模拟器运行的是一个聚合副本（即表中最佳的聚合部署），所以这些曲线反映的是该部署，而不是上面的答案。",
     "serving.sim_caption": "TTFT 含排队；超过容量（点线）后队列无限增长。虚线：目标。",
     "serving.rate_fig.title": "模拟的 TTFT 与 TPOT 随请求速率的变化（一个副本）",
     "serving.rate_fig.x": "请求/秒",
@@ -532,11 +533,10 @@ ZH = {
     "serving.rate_fig.capacity": "容量",
     "serving.how.budget": "**先算 KV 预算。** 显存 M 减去 10% 预留 r 和这张卡上的权重 W（÷ tp）；每个序列需要 i + o 个 token 的 KV cache ÷ s_kv（min(tp, "
                           "KV 头数)；MLA 的潜在向量不切分）。",
-    "serving.how.step": "**一步**：上下文为 c 的 B 个解码 token 加上 P 个提示词 token：显存时间与"
-                        "算力时间取大者，再加每层两次 all-reduce（按所在网络层级的环形公式：通信量的 2(t − 1)/t，"
-                        "加 2(t − 1) 步、每步延迟 α；NVLink 按 η_l = {link_eff}，α = {link_us}），每次 (B + P)·d "
-                        "个元素、每个 a = 2 字节：即使权重是 FP8 或 FP4，GEMM 的输出也是 BF16。理论界限"
-                        "取 η = 1、不计通信。",
+    "serving.how.step": "**一步**包含 B 个解码 token（上下文为 c）和 P 个提示词 token。单步时间取显存时间与算力时间中的较大者，"
+                        "再加每层两次 all-reduce（按所在网络层级的环形公式：通信量的 2(t − 1)/t，加 2(t − 1) 步、每步延迟 α；"
+                        "NVLink 按 η_l = {link_eff}，α = {link_us}）。每次 all-reduce 传 (B + P)·d 个元素，"
+                        "每个 a = 2 字节：即使权重是 FP8 或 FP4，GEMM 的输出也是 BF16。理论界限取 η = 1、不计通信。",
     "serving.how.mix": "**聚合**（分块预填充）：一个提示词的 n 个新 token 分 n_c = ⌈n / (T − B)⌉ "
                        "块预填充；每步到达 a = B / o 个提示词，比例为 f 的步带有提示词 token：一块，"
                        "或在每步到达不止一个提示词时带上全部 a·n 个（引擎会把预算填满）。",
@@ -547,14 +547,15 @@ ZH = {
                              "一个也可分几步，相当于每个提示词用时 S_w 秒的单服务台（M/D/1，Pollaczek–Khinchine）。"
                              "p90 或 p99 目标取等待时间的该分位数（M/D/1 的精确分布）。与模拟器相比，"
                              "负载在容量的 60% 以内时均值误差在 12% 以内；到 90% 时最多偏低约三分之一。",
-    "serving.how.disagg": "**预填充/解码分离：** 预填充实例（每步 k 个提示词）与解码实例之比为 r_d / r_p；KV cache 每张卡传一次，走预填充设备的跨节点网络（hardware.toml；H100：每张卡 50 GB/s），按 {net_eff}，另加 {net_us}。",
-    "serving.how.queue": "**预填充池的排队**（预填充/解码分离）：n 个每步 k 个提示词的预填充实例是 "
-                         "c = n·k 个服务台，每个用时 S 秒（S 为它的一步）。C 是 Erlang C；把 M/M/c 的等待时间减半是服务时间固定时的"
-                         "Allen–Cunneen 近似，c = 1 时精确（Pollaczek–Khinchine）。规划按这个均值满足 TTFT 目标，"
-                         "所以没有哪个池接近 100% 负载。p90 或 p99 目标按 S + t_q 满足：t_q 是等待时间的分位数，"
-                         "对预填充池，把需要等待的请求的等待时间近似为指数分布（M/M/c 时精确；G/G/c 见 Whitt 1993；p90 与排队模拟相差在 5% 以内）；"
-                         "c = 1 时用 M/D/1 的精确分布（Erlang 级数，长等待用 Cramér–Lundberg 尾部）。"
-                         "模拟器逐步模拟引擎。",
+    "serving.how.disagg": "**预填充/解码分离：** 预填充实例（每步 k 个提示词）与解码实例之比为 r_d / r_p；KV cache 每卡经网络传输一次，"
+                          "走预填充设备的跨节点网络（hardware.toml；H100：每卡 50 GB/s），按 {net_eff}，另加 {net_us}。",
+    "serving.how.queue": "**预填充池的排队**（预填充/解码分离）：n 个预填充实例、每步各处理 k 个提示词，相当于 c = n·k 个服务台，"
+                         "每个用时 S 秒（S 为实例的一步）。C 是 Erlang C；把 M/M/c 的等待时间减半，"
+                         "是服务时间固定时的 Allen–Cunneen 近似，c = 1 时精确（Pollaczek–Khinchine）。"
+                         "规划按含排队的均值满足 TTFT 目标，因此没有哪个池会接近 100% 负载。p90 或 p99 目标按 S + t_q 满足，"
+                         "t_q 是等待时间的分位数：需要等待的请求，其等待时间按指数分布近似（M/M/c 时精确；G/G/c 见 Whitt 1993；"
+                         "p90 与排队模拟相差 5% 以内）；c = 1 时用 M/D/1 的精确分布（Erlang 级数，"
+                         "长等待用 Cramér–Lundberg 尾部）。模拟器逐步模拟引擎。",
     "serving.how.spec": "**投机解码**（Leviathan 等，2023）：每次验证得到的 token 数；验证一次读一遍"
                         "权重，每个序列计算 γ + 1 个 token，另加草稿的开销；草稿的权重和 KV cache 从 KV 预算中扣除。"
                         "模拟器为每个请求随机抽取验证次数：一次验证得到 1 + min(G, γ) 个 token，G 是第一次被拒之前"

@@ -233,8 +233,9 @@ EN = {
 
 ZH = {
     "training_layout.title": "并行布局：怎么切分、单步时间多长、时间花在哪里",
-    "training_layout.intro": "给出集群规模、序列长度和全局批大小：每一种放得下显存的张量 × 流水线 × 数据 × 专家 × 上下文并行布局都会被逐项计时——计算按其 GEMM 尺寸能达到的效率、"
-                             "流水线调度的气泡、每个集合通信按它经过的网络层级——并按从快到慢排序。预测的 MFU 可以送到「训练时长」页和「方案对比」页。",
+    "training_layout.intro": "给出集群规模、序列长度和全局批大小，本页会对显存放得下的每一种张量 × 流水线 × 数据 × 专家 × 上下文并行布局逐项计时，"
+                             "并按从快到慢排序：计算按其 GEMM 尺寸能达到的效率计，流水线气泡按所选调度计，每个集合通信按它经过的网络层级计。"
+                             "预测的 MFU 可以带到「训练时长」页和「方案对比」页。",
     "training_layout.no_model": "本页需要模型结构：请在侧边栏（**模型**）选择一个模型。",
     "training_layout.inputs_heading": "训练任务",
     "training_layout.gpus": "GPU 数（整个集群）",
@@ -244,17 +245,17 @@ ZH = {
     "training_layout.seq_help": "每条训练序列的 token 数，例如 4096 或 8192。从 32k token 起才尝试"
                                 "上下文并行。",
     "training_layout.gbatch": "全局批大小",
-    "training_layout.gbatch_help": "一次优化器更新在所有数据并行 GPU 上消耗的量，按序列或 token 计"
-                                   "（Llama 3 405B：16M token = 2048 条 8192 长的序列）。",
+    "training_layout.gbatch_help": "一次优化器更新在所有数据并行 GPU 上消耗的数据量，按序列或 token 计（Llama 3 405B："
+                                   "16M token = 2048 条长度为 8192 的序列）。",
     "training_layout.gbatch_unit": "全局批大小的单位",
     "training_layout.gbatch_unit_help": "序列条数，或 token 数（除以序列长度）。",
     "training_layout.unit.seq": "序列",
     "training_layout.unit.tokens": "token",
     "training_layout.gbatch_tokens_note": "{tokens} 个 token = {seqs} 条长度为 {seq} 的序列。",
-    "training_layout.gbatch_too_small": "全局批大小不足一条 {seq} token 的序列：请给更多 token。",
+    "training_layout.gbatch_too_small": "全局批大小还不到一条 {seq} token 的序列：请增大 token 数。",
     "training_layout.recompute": "激活重计算",
-    "training_layout.recompute_help": "不重计算则保留全部激活；选择性重计算只重计算核心注意力（Korthikanti 等 2022）；全量重计算在反向时重跑前向（省显存，"
-                                      "计算多 1/3）。它改变 HFU，不改变 MFU。",
+    "training_layout.recompute_help": "不重计算则保留全部激活；选择性重计算只重计算核心注意力（Korthikanti 等，2022）；"
+                                      "全量重计算在反向时重跑一遍前向（省显存，计算量多 1/3）。它改变 HFU，不改变 MFU。",
     "training_layout.recompute.none": "不重计算",
     "training_layout.recompute.selective": "选择性",
     "training_layout.recompute.full": "全量",
@@ -266,32 +267,33 @@ ZH = {
     "training_layout.zero.2": "2（+ 梯度）",
     "training_layout.zero.3": "3（+ 权重，FSDP）",
     "training_layout.schedule": "流水线调度",
-    "training_layout.schedule_help": "1F1B（Narayanan 等 2021）；交错 1F1B，每张卡 v 个模型块（气泡更小，"
-                                     "点对点通信和激活更多）；ZB1P 零气泡（Qi 等 2023）；DualPipe"
-                                     "（DeepSeek-V3：参数两份，隐藏专家 all-to-all）。",
+    "training_layout.schedule_help": "1F1B（Narayanan 等，2021），v ≥ 2 时为交错 1F1B，每卡 v 个模型块（气泡更小，"
+                                     "但点对点通信和激活更多）；ZB1P，零气泡（Qi 等，2023）；DualPipe（DeepSeek-V3：保存两份参数，"
+                                     "隐藏专家 all-to-all）。",
     "training_layout.schedule.1f1b": "1F1B（v ≥ 2 时为交错调度）",
     "training_layout.schedule.interleaved": "交错 1F1B",
     "training_layout.schedule.zb1p": "ZB1P（零气泡）",
     "training_layout.schedule.dualpipe": "DualPipe",
-    "training_layout.interleave": "每张卡的模型块数（v）",
-    "training_layout.interleave_help": "仅 1F1B：v ≥ 2 时为交错调度，每张卡放 v 块、每块 L/(p·v) 层；气泡缩小 v 倍。要求微批数"
-                                "能被 pp 整除。",
+    "training_layout.interleave": "每卡模型块数（v）",
+    "training_layout.interleave_help": "仅用于 1F1B：v ≥ 2 时为交错调度，每卡放 v 块、每块 L/(p·v) 层；气泡缩小为 1/v。"
+                                       "要求微批数能被 pp 整除。",
     "training_layout.sp": "序列并行",
-    "training_layout.sp_help": "把归一化和 dropout 沿序列切到张量并行的各卡上（Korthikanti 等 2022）：通信字节数与 all-reduce 相同，激活显存少 tp 倍。",
+    "training_layout.sp_help": "把归一化和 dropout 沿序列维切分到张量并行的各卡上（Korthikanti 等，2022）："
+                               "通信字节数与 all-reduce 相同，激活显存降为 1/tp。",
     "training_layout.flash": "FlashAttention",
-    "training_layout.flash_help": "融合的注意力（Dao 等 2022）：s×s 的注意力分数不写回显存。关闭时 QKᵀ、softmax "
-                                  "和 ·V 是三个独立 kernel，如 2021–2022 年的 Megatron 训练（更慢，不重计算时激活"
-                                  "显存更多）。",
+    "training_layout.flash_help": "融合的注意力（Dao 等，2022）：s×s 的注意力分数不写回显存。关闭时，QKᵀ、"
+                                  "softmax 和 ·V 是三个独立的 kernel，与 2021–2022 年的 Megatron 训练一样（更慢；"
+                                  "不重计算时激活显存更多）。",
     "training_layout.dropout": "注意力 dropout",
-    "training_layout.dropout_help": "Megatron-LM 默认丢弃 10% 的注意力概率；不用 FlashAttention 时，这是对 s×s 概率矩阵"
-                                    "多出的一遍读写（读、写，外加 1 字节的掩码，反向同样一遍）。2021–2022 年的 Megatron "
-                                    "训练应打开；Llama 一类的训练不用 dropout。",
+    "training_layout.dropout_help": "Megatron-LM 默认丢弃 10% 的注意力概率；不用 FlashAttention 时，"
+                                    "这意味着对 s×s 概率矩阵多做一遍处理（读、写，外加 1 字节的掩码；反向同样如此）。"
+                                    "2021–2022 年的 Megatron 训练开启了它；Llama 一类的训练不用 dropout。",
     "training_layout.net_heading": "网络",
     "training_layout.net": "网络",
     "training_layout.net_help": "hardware.toml 中该设备的参考系统（每个 NVLink 域的 GPU 数、域内及到 "
                                 "InfiniBand 网络的每卡带宽），或自行输入。",
-    "training_layout.net.device": "设备自带（每域 {domain} 张卡，每卡 {up} 与 {out}）",
-    "training_layout.net.device_missing": "设备自带（hardware.toml 中没有）",
+    "training_layout.net.device": "该设备的参考配置（每域 {domain} 张卡，每卡 {up} 与 {out}）",
+    "training_layout.net.device_missing": "该设备的参考配置（hardware.toml 中没有）",
     "training_layout.net.custom": "在此输入",
     "training_layout.net_missing": "hardware.toml 没有给出该设备的网络：请输入一个。",
     "training_layout.net_gpus": "每个高速互联域的 GPU 数",
@@ -306,7 +308,8 @@ ZH = {
     "training_layout.net_caption": "集合通信可达高速互联带宽的 {up_eff}、跨节点带宽的 {out_eff}"
                                    "（Calculon 的系统文件）。来源：{source}",
     "training_layout.results_heading": "放得下的布局（从快到慢）",
-    "training_layout.none_fit": "没有放得下的布局：共尝试 {count} 种。展开下方被排除的布局查看原因（更多 GPU、全量重计算、ZeRO-3 或更短的序列都能省显存）。",
+    "training_layout.none_fit": "没有放得下的布局：共尝试 {count} 种。展开下方被排除的布局查看原因（增加 GPU、全量重计算、"
+                                "ZeRO-3 或缩短序列都能降低显存占用）。",
     "training_layout.count": "尝试 {tried} 种，放得下 {fit} 种；搜索耗时 {ms} ms。",
     "training_layout.col.layout": "布局",
     "training_layout.col.tp": "tp",
@@ -328,20 +331,20 @@ ZH = {
     "training_layout.part.pp": "流水线收发",
     "training_layout.part.dp": "数据并行通信",
     "training_layout.part.optimizer": "优化器更新",
-    "training_layout.choose": "查看的布局",
-    "training_layout.choose_help": "放得下的布局之一（最快的排在最前）；下方画出它的单步时间、显存和调度。",
+    "training_layout.choose": "要查看的布局",
+    "training_layout.choose_help": "放得下的布局之一（最快的排在最前）；下方画出它的单步时间构成、显存和调度。",
     "training_layout.layout_label": "tp {tp} · pp {pp} · dp {dp} · ep {ep} · cp {cp} · 微批 {mb}",
     "training_layout.metric.step": "单步时间",
     "training_layout.metric.mfu": "MFU（预测）",
     "training_layout.metric.hfu": "HFU（预测）",
     "training_layout.metric.tokens": "tokens/秒（整个集群）",
     "training_layout.metric.bubble": "气泡占比",
-    "training_layout.metric.memory": "每卡显存（最差的流水线级）",
+    "training_layout.metric.memory": "每卡显存（最吃紧的流水线级）",
     "training_layout.tiers": "各通信组及其所在网络层级：{tiers}。",
     "training_layout.tier.scale_up": "高速互联",
     "training_layout.tier.scale_out": "跨节点",
-    "training_layout.warn.tp_crosses_domain": "张量并行组（{tp} 张卡）比高速互联域（{domain} 张）宽："
-                                              "它的 all-reduce 走慢速网络。",
+    "training_layout.warn.tp_crosses_domain": "张量并行组（{tp} 张卡）超出了高速互联域（{domain} 张卡）："
+                                              "它的 all-reduce 要走慢速网络。",
     "training_layout.hidden": "与计算重叠（不计入柱状图）：上下文并行 {cp}，专家 all-to-all {ep}，"
                               "数据并行 {dp}。",
     "training_layout.use_heading": "使用这个布局",
@@ -355,11 +358,11 @@ ZH = {
     "training_layout.plans_added": "已加入方案对比：{label}。",
     "training_layout.rejected": "显示被排除的布局及原因",
     "training_layout.rejected_help": "搜索尝试过但未保留的每种布局及原因：显存、整除关系、跨节点的张量并行组。",
-    "training_layout.rejected_more": "显示 {total} 条中的 {shown} 条。",
+    "training_layout.rejected_more": "共 {total} 条，显示其中 {shown} 条。",
     "training_layout.reason.gpus_not_divisible": "tp·pp·cp = {product} 不能整除 {gpus} 张卡",
     "training_layout.reason.tp_heads": "tp {tp} 不能整除 {heads} 个注意力头",
     "training_layout.reason.tp_crosses_domain": "{tp} 卡的张量并行组跨出 {domain} 卡的高速互联域",
-    "training_layout.reason.pp_layers": "{layers} 层分不出 {chunks} 个流水线块",
+    "training_layout.reason.pp_layers": "流水线块数 {chunks} 多于层数 {layers}",
     "training_layout.reason.cp_seq": "序列长度 {seq_len} 不能被 2·cp = {double} 整除",
     "training_layout.reason.ep_dense": "稠密模型不能用专家并行",
     "training_layout.reason.ep_experts": "ep {ep} 不能整除 {experts} 个专家",
@@ -372,7 +375,7 @@ ZH = {
     "training_layout.reason.no_network": "没有网络：请输入一个",
     "training_layout.fig.step_title": "一步的时间花在哪里",
     "training_layout.fig.seconds": "每步秒数",
-    "training_layout.fig.memory_title": "每卡显存（最差的流水线级）",
+    "training_layout.fig.memory_title": "每卡显存（最吃紧的流水线级）",
     "training_layout.fig.memory_axis": "每卡字节数",
     "training_layout.fig.capacity": "容量 {capacity}",
     "training_layout.fig.usable": "可用 {usable}",
@@ -394,26 +397,25 @@ ZH = {
     "training_layout.fig.B": "反向",
     "training_layout.fig.W": "权重梯度",
     "training_layout.fig.idle": "空闲（气泡）{share}",
-    "training_layout.gantt_caption": "时间轴是按本布局每个微批的前向、反向时间模拟的调度；DualPipe "
-                                     "画成它的零气泡一半（气泡数值用 DualPipe 自己的公式）。",
-    "training_layout.caveat": "**这是预测，不是实测。** 未建模：掉队和慢节点、数据加载、kernel 启动间隔"
-                              "与 CPU 开销、保存检查点、故障与重启、NCCL 的算法选择与网络拥塞、降频、"
-                              "专家路由不均。公开的训练达到过这些 MFU 的 0.5–1.2 倍（README，"
-                              "“Training layouts: predicted vs published”）。",
+    "training_layout.gantt_caption": "时间轴按本布局每个微批的前向、反向时间模拟调度；"
+                                     "DualPipe 只画出其零气泡的那一半（气泡占比仍按 DualPipe 自身的公式计算）。",
+    "training_layout.caveat": "**这是预测，不是实测。** 未建模：掉队节点与慢节点、数据加载、kernel 启动间隔与 CPU 开销、保存检查点、故障与重启、"
+                              "NCCL 的算法选择与网络拥塞、降频、专家路由不均。"
+                              "公开训练的实测 MFU 是这些预测值的 0.5–1.2 倍（见 README「Training layouts: predicted vs published」"
+                              "一节）。",
     "training_layout.how.gemm": "单卡上一个微批的每个 GEMM 按其尺寸能达到的峰值比例运行：Calculon 的表（≥ 128 GFLOP 为 0.95，"
                                 "≥ 16 为 0.90，≥ 1 为 0.60，否则 0.10），按本设备实测的最佳 GEMM 缩放（hardware.toml 的 matmul_fraction，"
                                 "stas00/ml-engineering 的 MAMF）。注意力按峰值的 0.5（FlashAttention-2）；"
                                 "归一化、激活函数和残差加法按显存带宽。",
-    "training_layout.how.fb": "最差流水线级（{layers} 层）上一个微批的前向与反向，各自包含张量并行、"
-                              "上下文并行、专家和流水线通信。",
-    "training_layout.how.tp": "张量并行：每层前向 2 次、反向 2 次 b·s·h·2 字节的 all-reduce（序列并行时为"
-                              "同样字节数的 all-gather 和 reduce-scatter），环形通信代价 2(n−1)/n · 字节 ÷ 带宽；模型两端再加一对："
-                              "输出头（lm_head）的输入（单个流水级装下整个模型时还有词嵌入的输出），"
-                              "以及词表并行交叉熵的 3 次 all-reduce（每个 token 一个 FP32 数）。",
+    "training_layout.how.fb": "最慢的流水线级（{layers} 层）上一个微批的前向与反向，各自包含张量并行、上下文并行、专家和流水线通信。",
+    "training_layout.how.tp": "张量并行：每层前向 2 次、反向 2 次 all-reduce，"
+                              "每次 b·s·h·2 字节（开启序列并行时换成同样字节数的 all-gather 和 reduce-scatter），"
+                              "环形通信代价为 2(n−1)/n · 字节 ÷ 带宽。模型两端再加一对：输出头（lm_head）的输入（只有一个流水线级、装下整个模型时，"
+                              "还有词嵌入的输出）；此外还有词表并行交叉熵的 3 次 all-reduce（每个 token 一个 FP32 数）。",
     "training_layout.how.bubble": "调度的气泡（1F1B (p−1)(F+B)；交错调度再除以 v；ZB1P (p−1)(F+B−2W)；"
                                   "DualPipe (p/2−1)(F&B+B−3W)）。",
-    "training_layout.how.dp": "数据并行：梯度的 reduce-scatter（以及权重的 all-gather）与最后一个微批的"
-                              "反向重叠；放不进去的部分、至少一个桶，是暴露的通信。",
+    "training_layout.how.dp": "数据并行：梯度的 reduce-scatter（以及权重的 all-gather）与最后一个微批的反向重叠；重叠不下的部分（至少一个桶）"
+                              "是暴露的通信。",
     "training_layout.how.step": "单步时间：流水线时间、暴露的数据并行通信与优化器更新之和。",
     "training_layout.how.mfu": "MFU：每 token 模型 FLOP（6N 加注意力）× 每步 token 数 ÷ (单步时间 × GPU 数 × 峰值算力)。",
 }
