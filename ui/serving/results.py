@@ -6,7 +6,8 @@ from __future__ import annotations
 import streamlit as st
 
 from calc.currency import format_money
-from calc.units import format_si
+from calc.serving.plan import STEADY_STATE_LOAD_LIMIT
+from calc.units import format_percent, format_si
 from ui.figures.serving import candidate_label
 
 COST_DECIMALS = 3            # $/Mtok is cents: 0.141
@@ -72,6 +73,9 @@ def render_answer(ctx, comp, inp) -> None:
                   stat=t(f"serving.stat.{inp.ttft_stat}"),
                   per_gpu=format_si(o.tokens_per_s_per_gpu, "tok/s"),
                   per_user=format_si(o.tokens_per_s_per_user, "tok/s")))
+    if o.near_capacity:
+        st.caption(t("serving.near_capacity", load=format_percent(o.load, 0),
+                     limit=format_percent(STEADY_STATE_LOAD_LIMIT, 0)))
     if best.price_source == "inferencex":
         st.caption(t("serving.price_inferencex"))
 

@@ -183,6 +183,11 @@ EN = {
                     "TPOT {tpot}, **{per_gpu}** per GPU, {per_user} per user (analytic steady "
                     "state; the TTFT is the {stat} with queueing for the prompt work under "
                     "random arrivals; the simulator below runs the engine step by step).",
+    "serving.near_capacity": "Each replica runs at {load} of its capacity. Above {limit} the steady state used here "
+                             "(prompt work spread evenly over the steps) reads optimistic: an engine takes whole prompts "
+                             "as they arrive, so its steps are uneven and its mean TPOT is up to 1.7 × longer near "
+                             "capacity. Tick *Run the simulator* below to see this replica's queue, or plan one more "
+                             "replica (README, \"Where the steady state and the simulator part\").",
     "serving.price_inferencex": "Cost at InferenceX's hyperscaler price per GPU-hour (USD); type a "
                                 "price under \"Cost and energy\" for yours.",
     "serving.none": "none meets the targets",
@@ -460,6 +465,9 @@ ZH = {
     "serving.best": "最佳：**{device}**，{prec} 权重，KV {kv}，{mode}：{layout}。TTFT {ttft}，TPOT {tpot}，"
                     "每卡 **{per_gpu}**，每用户 {per_user}（稳态解析值；TTFT 是请求随机到达、计入提示词预填充排队时的{stat}；"
                     "下方的模拟器逐步运行引擎）。",
+    "serving.near_capacity": "每个副本运行在其容量的 {load}。超过 {limit} 时，这里用的稳态（预填充工作平均分摊到各步）偏乐观："
+                             "推理引擎按到达顺序整条接收提示词，各步长短不一，接近容量时平均 TPOT 最多长 1.7 倍。"
+                             "勾选下方的「运行模拟器」查看这个副本的排队情况，或多规划一个副本（README 中 “Where the steady state and the simulator part” 一节）。",
     "serving.price_inferencex": "费用按 InferenceX 的超大规模云厂商每 GPU 小时价格（USD）计算；在「费用与能耗」中输入你自己的价格。",
     "serving.none": "没有满足目标的",
     "serving.pool": "{role} {n} × TP{tp}",
