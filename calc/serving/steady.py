@@ -38,11 +38,36 @@ and a percentile (p90) takes that quantile of the M/D/1 wait instead
 :func:`prompt_queue_ttft` adds the terms.  ρ < 1 holds while λ · n_new < (T − B) / t(B, T − B):
 the prompt tokens arrive more slowly than full steps take them.  Packed batches (a · n_c > 1)
 get a finite TTFT this way; the one-prompt-at-a-time queue it replaces was saturated there
-and read TTFT 2.7× the engine simulator's at 128 / 128 tokens and 90 % load.  Against the
-simulator (:mod:`calc.serving.simulate`, the same steps event by event) the mean is within
-12 % at loads up to 0.6 of the curve's capacity for prompts of 128 to 12,000 tokens
-(tests/calc/test_serving.py); nearer capacity the simulated batch outgrows the steady
-state's (its TPOT is longer), and at 0.9 the mean reads 3-37 % low.
+and read TTFT 2.7× the engine simulator's at 128 / 128 tokens and 90 % load.
+
+Random arrivals (``arrivals="poisson"``, the default: a serving benchmark at a request
+rate).  The formulas above spread the prompt work evenly, a · n_new tokens in every pass
+("fluid": right for a closed loop, where a prompt enters as a sequence finishes, and for
+an offline run).  Under Poisson arrivals the number of whole prompts that enter one pass is
+K ~ Poisson(a), and a step's time is convex in its prompt tokens (a pass with none is
+memory-bound, one with many compute-bound), so the mean step is not the step of the mean.
+Where a prompt fits one step (n_c = 1, room = T − B):
+
+    step    = Σ_k p_k · t(B, min(k · n_new, room)) + carry      p_k = Poisson(a)
+    carry   = max(k · n_new − room, 0) · (t(B, room) − t(B, room − n_new)) / n_new
+    R       = Σ_k p_k · t_k² / (2 · step)                      (same mix of steps)
+    TTFT    = Σ_j Poisson(a/2)_j · t(B, (j + 1) · n_new)       (the tagged prompt's own pass)
+
+Prompts beyond the budget carry into later passes at the last prompt's cost in a full
+step.  The tagged prompt shares its pass with the others that arrived during the step in
+flight; those that arrived before it count in the M/D/1 wait for the work ahead, so its
+own pass carries 1 + Poisson(a/2) prompts (a/2: it arrives on average half-way through the
+residual; counting Poisson(a) read TTFT 4-16 % high, a double count).  Against the
+simulator (:mod:`calc.serving.simulate`, the same steps event by event; 3,000 requests,
+four workloads from 128 / 128 to 4,000 / 500 tokens on Llama 3.1 8B and 70B, Qwen3 32B)
+the mean TPOT is within 3 % up to 0.9 of the curve's capacity except Llama 3.1 70B at
+1,000 / 1,000 (5 % at 0.8, 9 % high at 0.9), and the mean TTFT 0.96-1.11 × the
+simulator's at 0.3-0.9 (README, "Where the steady state and the simulator part";
+tests/calc/test_serving.py).  Nearer capacity the throughput curve is flat in the batch, so
+a small difference in rate is a large one in batch: at 0.95-0.98 the steady state's mean
+TPOT is 0.98-1.67 × the simulator's (:data:`calc.serving.plan.STEADY_STATE_LOAD_LIMIT`).
+Not modelled: that a long step lets more prompts arrive during it (K is then not exactly
+Poisson(a) per pass), and prompts of several chunks (n_c > 1) keep the fluid spread.
 
 a · n_new > T − B means the prefills need more tokens than the budget leaves: that batch is
 not reported.
@@ -144,6 +169,7 @@ class AggregatedCurve:
     memory_bytes_per_gpu: np.ndarray  # weights + KV of the batch, one GPU
     bound: np.ndarray
     fits: bool                       # at least one sequence fits
+    arrivals: str = "poisson"        # how prompts enter the passes ("poisson" or "fluid")
 
     def queued_ttft(self, quantile: Optional[float] = None) -> np.ndarray:
         """TTFT (s) with queueing at each point's own rate: the mean (``ttft_queued_seconds``)
@@ -154,9 +180,60 @@ class AggregatedCurve:
                                  self.residual_seconds, quantile)
 
 
+ARRIVALS = ("poisson", "fluid")
+
+
+def _fill(mask: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``values`` (one per True of ``mask``) spread back to the mask's shape (0 elsewhere)."""
+    out = np.zeros(mask.shape, dtype=float)
+    out[mask] = values
+    return out
+
+
+def _poisson(a: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Poisson(a) probabilities of k = 0, 1, … (rows: a; by the recurrence p_k = p_{k−1} · a / k,
+    no factorials), normalized over the k given."""
+    ratio = np.where(k > 0, a[:, None] / np.maximum(k, 1.0), 1.0)
+    p = np.exp(-a)[:, None] * np.cumprod(ratio, axis=1)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def _poisson_prompt_steps(r: Replica, B: np.ndarray, c: float, eff: Efficiency,
+                          spec: Optional[SpecDecode], arrivals: np.ndarray, n_new: float,
+                          room: np.ndarray, f_p: float):
+    """Mean step, mean squared step, share of steps with prompt tokens and the tagged
+    prompt's own step when K ~ Poisson(a) prompts enter each pass (module docstring,
+    "Random arrivals").  Rows: batches; columns: k = 0 … k_max prompts."""
+    a = arrivals
+    k_max = int(np.ceil(np.max(a + 8.0 * np.sqrt(a) + 8.0))) if a.size else 8
+    k = np.arange(k_max + 2, dtype=float)[None, :]                       # 0 … k_max + 1
+    # Poisson(a) probabilities by the recurrence p_k = p_{k−1} · a / k (no factorials)
+    p, p_after = _poisson(a, k), _poisson(a / 2.0, k)
+    P = np.minimum(k * n_new, room[:, None])
+    t, _, _ = decode_pass(r, B[:, None], c, eff, spec, P, f_p)
+    t = np.broadcast_to(np.asarray(t, dtype=float), P.shape)
+    # prompts beyond the budget carry into later passes: their tokens at the last prompt's
+    # cost in a full step (the secant of a convex step time over its last n_new tokens)
+    t_last, _, _ = decode_pass(r, B, c, eff, spec, room - n_new, f_p)
+    marginal = (t[:, -1] - np.asarray(t_last, dtype=float)) / n_new
+    t = t + np.maximum(k * n_new - room[:, None], 0.0) * marginal[:, None]
+    step = (p[:, :-1] * t[:, :-1]).sum(axis=1)
+    step_sq = (p[:, :-1] * t[:, :-1] ** 2).sum(axis=1)
+    own = (p_after[:, :-1] * t[:, 1:]).sum(axis=1)    # the tagged prompt's pass: 1 + Poisson(a/2)
+    return step, step_sq, 1.0 - p[:, 0], own
+
+
 def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = BOUND,
-                     token_budget: int = 8192, spec: Optional[SpecDecode] = None) -> AggregatedCurve:
-    """The aggregated steady state at each batch of ``batches`` (see the module docstring)."""
+                     token_budget: int = 8192, spec: Optional[SpecDecode] = None,
+                     arrivals: str = "poisson") -> AggregatedCurve:
+    """The aggregated steady state at each batch of ``batches`` (see the module docstring).
+
+    ``arrivals``: "poisson" (requests arrive at random: a serving benchmark at a request
+    rate) draws the prompts that enter each pass as Poisson(a) where a prompt fits one
+    step; "fluid" (a closed loop or an offline benchmark, where prompts enter as sequences
+    finish, or all wait at once) spreads them evenly, a · n_new tokens in every pass."""
+    if arrivals not in ARRIVALS:
+        raise ValueError(f"arrivals must be one of {', '.join(ARRIVALS)}, got {arrivals!r}")
     T = int(token_budget)
     if T < 2:
         raise ValueError(f"token_budget must be at least 2 tokens per step, got {token_budget!r}")
@@ -170,19 +247,27 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
     n_c = np.ceil(n_new / room)
     t0, E, st0 = decode_pass(r, B, c, eff, spec)
     per_req_tokens = wl.osl / E                     # passes per request
-    arrivals = B / per_req_tokens                   # prompts per pass, a
-    f = np.minimum(arrivals * n_c, 1.0)
+    per_pass = B / per_req_tokens                   # prompts per pass, a
+    f = np.minimum(per_pass * n_c, 1.0)
     # one prompt's chunk, or (more than one prompt per pass) every pass packs a·n_new tokens
-    chunk = np.maximum(n_new / n_c, arrivals * n_new)
+    chunk = np.maximum(n_new / n_c, per_pass * n_new)
     t1, _, st1 = decode_pass(r, B, c, eff, spec, chunk, f_p)
-    ok = (arrivals * n_new <= T - B) & (B <= mem.max_seqs)
+    ok = (per_pass * n_new <= T - B) & (B <= mem.max_seqs)
     step = (1.0 - f) * t0 + f * t1
-    tpot = step / E
+    step_sq = (1.0 - f) * t0 ** 2 + f * t1 ** 2
     ttft = n_c * t1
+    if arrivals == "poisson":
+        one = n_c == 1                  # a prompt fits one step: whole prompts enter at random
+        if one.any():
+            s_p, sq_p, f_p1, own = _poisson_prompt_steps(r, B[one], c, eff, spec, per_pass[one],
+                                                         n_new, room[one], f_p)
+            step, step_sq, f, ttft = (np.where(one, _fill(one, s_p), step), np.where(one, _fill(one, sq_p), step_sq),
+                                      np.where(one, _fill(one, f_p1), f), np.where(one, _fill(one, own), ttft))
+    tpot = step / E
     rps = B / (tpot * wl.osl)
     t_full, _, _ = decode_pass(r, B, c, eff, spec, room, f_p)     # a step with the budget full
     prompt_s = n_new * t_full / room
-    residual = ((1.0 - f) * t0 ** 2 + f * t1 ** 2) / (2.0 * step)
+    residual = step_sq / (2.0 * step)
     ttft_q = prompt_queue_ttft(ttft, rps, prompt_s, residual)
     bound = np.where(f * (t1 - t0) > 0.5 * step, np.asarray(st1.bound), np.asarray(st0.bound))
     kv_gpu = B * mem.kv_bytes_per_seq
@@ -197,7 +282,7 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
         tokens_per_s_per_user=pick(1.0 / tpot), requests_per_s=pick(rps),
         kv_bytes_per_gpu=pick(kv_gpu),
         memory_bytes_per_gpu=pick(mem.weight_bytes + kv_gpu),
-        bound=pick(bound), fits=mem.fits)
+        bound=pick(bound), fits=mem.fits, arrivals=arrivals)
 
 
 @dataclass(frozen=True)

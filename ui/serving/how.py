@@ -29,6 +29,9 @@ def render_how(t) -> None:
          t("serving.how.step", **net)),
         (r"a = \frac{B}{o},\ f = \min(a\,n_c,\,1),\ P = \max\!\left(\tfrac{n}{n_c},\,a\,n\right),\quad \mathrm{TPOT} = (1-f)\,t(B,0) + f\,t(B,P),\quad \mathrm{TTFT} = n_c\,t(B,P)",
          t("serving.how.mix")),
+        (r"n_c = 1:\quad \mathrm{TPOT} = \sum_k p_k\, t\!\left(B,\, \min(k\,n,\ T-B)\right) + \text{carry},\ p_k = \mathrm{Poisson}(a)_k,\quad"
+         r"\mathrm{TTFT} = \sum_j \mathrm{Poisson}(a/2)_j\; t\!\left(B,\,(j+1)\,n\right)",
+         t("serving.how.random")),
         (r"R = \frac{(1-f)\,t(B,0)^2 + f\,t(B,P)^2}{2\,\mathrm{TPOT}},\quad S_w = \frac{n\,t(B,\,T-B)}{T-B},\quad"
          r"\overline{\mathrm{TTFT}} = \mathrm{TTFT} + R + \frac{\rho\,S_w}{2(1-\rho)},\ \rho = \lambda S_w",
          t("serving.how.agg_queue")),

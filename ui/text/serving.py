@@ -183,10 +183,10 @@ EN = {
                     "TPOT {tpot}, **{per_gpu}** per GPU, {per_user} per user (analytic steady "
                     "state; the TTFT is the {stat} with queueing for the prompt work under "
                     "random arrivals; the simulator below runs the engine step by step).",
-    "serving.near_capacity": "Each replica runs at {load} of its capacity. Above {limit} the steady state used here "
-                             "(prompt work spread evenly over the steps) reads optimistic: an engine takes whole prompts "
-                             "as they arrive, so its steps are uneven and its mean TPOT is up to 1.7 × longer near "
-                             "capacity. Tick *Run the simulator* below to see this replica's queue, or plan one more "
+    "serving.near_capacity": "Each replica runs at {load} of its capacity, little headroom: above {limit} a few per cent "
+                             "more traffic than planned fills the queue and the TTFT grows without bound (a simulated "
+                             "Llama 3.1 8B replica sized at 96 % keeps a 1 s TTFT at p90, but at 5 % more traffic its p90 "
+                             "is 1.5 s). Tick *Run the simulator* below to see this replica's queue, or plan one more "
                              "replica (README, \"Where the steady state and the simulator part\").",
     "serving.price_inferencex": "Cost at InferenceX's hyperscaler price per GPU-hour (USD); type a "
                                 "price under \"Cost and energy\" for yours.",
@@ -290,7 +290,17 @@ EN = {
     "serving.how.mix": "**Aggregated** (chunked prefill): a prompt's n new tokens are prefilled in "
                        "n_c = ⌈n / (T − B)⌉ chunks; a = B / o prompts arrive per step, and a share "
                        "f of the steps carries prompt tokens: one chunk, or, when more than one "
-                       "prompt arrives per step, all a·n of them (engines fill the budget).",
+                       "prompt arrives per step, all a·n of them (engines fill the budget). This "
+                       "even spread is the closed loop's (a prompt enters as a sequence finishes) "
+                       "and the offline benchmark's.",
+    "serving.how.random": "**At a request rate** (random arrivals) whole prompts enter a step as they "
+                          "come: 0, 1, 2 … per step, Poisson(a). A step's time is convex in its prompt "
+                          "tokens (memory-bound with none, compute-bound with many), so TPOT averages "
+                          "the step over that mix, R takes the same mix, and a prompt's own step holds "
+                          "it and 1 + Poisson(a/2) others (those that came while the step in flight "
+                          "ran; the earlier ones are the queue below). Prompts beyond the budget carry "
+                          "to the next step at the last prompt's cost. Prompts longer than one step "
+                          "(n_c > 1) keep the even spread.",
     "serving.how.agg_queue": "**An aggregated replica's queue** (requests arrive at random, Poisson "
                              "at λ per replica). A prompt first waits for the step in flight to end "
                              "(the engine schedules between steps): R, the mean rest of a step, which "
@@ -299,8 +309,9 @@ EN = {
                              "serve the waiting prompts in order, several in a step or one over "
                              "several, one server of S_w seconds per prompt (M/D/1, "
                              "Pollaczek–Khinchine). A p90 or p99 target takes that quantile of the "
-                             "wait (M/D/1's exact distribution). Against the simulator the mean is "
-                             "within 12 % up to 60 % of capacity; at 90 % it reads up to a third low.",
+                             "wait (M/D/1's exact distribution). Against the simulator (four workloads, "
+                             "README) the mean TTFT is within 11 % and the mean TPOT within 3 % up to 90 % "
+                             "of capacity (one workload 9 %); nearer, a plan has no headroom.",
     "serving.how.disagg": "**Disaggregated:** prefill instances (k prompts per step) and decode "
                           "instances in the ratio r_d / r_p; the KV cache crosses the network "
                           "once per GPU, on the prefill device's scale-out network (hardware.toml; "
@@ -465,8 +476,8 @@ ZH = {
     "serving.best": "最佳：**{device}**，{prec} 权重，KV {kv}，{mode}：{layout}。TTFT {ttft}，TPOT {tpot}，"
                     "每卡 **{per_gpu}**，每用户 {per_user}（稳态解析值；TTFT 是请求随机到达、计入提示词预填充排队时的{stat}；"
                     "下方的模拟器逐步运行引擎）。",
-    "serving.near_capacity": "每个副本运行在其容量的 {load}。超过 {limit} 时，这里用的稳态（预填充工作平均分摊到各步）偏乐观："
-                             "推理引擎按到达顺序整条接收提示词，各步长短不一，接近容量时平均 TPOT 最多长 1.7 倍。"
+    "serving.near_capacity": "每个副本运行在其容量的 {load}，余量很小：超过 {limit} 时，流量只要比计划多几个百分点，队列就会堆积，"
+                             "TTFT 无限增长（模拟的 Llama 3.1 8B 副本按 96% 的负载规划时，p90 TTFT 仍在 1 秒以内；流量多 5% 时 p90 就到 1.5 秒）。"
                              "勾选下方的「运行模拟器」查看这个副本的排队情况，或多规划一个副本（README 中 “Where the steady state and the simulator part” 一节）。",
     "serving.price_inferencex": "费用按 InferenceX 的超大规模云厂商每 GPU 小时价格（USD）计算；在「费用与能耗」中输入你自己的价格。",
     "serving.none": "没有满足目标的",
@@ -547,14 +558,21 @@ ZH = {
                         "每个 a = 2 字节：即使权重是 FP8 或 FP4，GEMM 的输出也是 BF16。理论界限取 η = 1、不计通信。",
     "serving.how.mix": "**聚合**（分块预填充）：一个提示词的 n 个新 token 分 n_c = ⌈n / (T − B)⌉ "
                        "块预填充；每步到达 a = B / o 个提示词，比例为 f 的步带有提示词 token：一块，"
-                       "或在每步到达不止一个提示词时带上全部 a·n 个（引擎会把预算填满）。",
+                       "或在每步到达不止一个提示词时带上全部 a·n 个（引擎会把预算填满）。"
+                       "这种平均分摊适用于闭环（一个序列结束时进来一个提示词）和离线基准测试。",
+    "serving.how.random": "**按请求速率**（随机到达）时，整条提示词随到随进入一步：每步 0、1、2 … 个，服从 Poisson(a)。"
+                          "一步的时间对其提示词 token 数是凸的（没有提示词时带宽受限，提示词多时算力受限），"
+                          "所以 TPOT 对这种混合取单步时间的平均，R 用同一混合；一个提示词自己所在的那一步除它之外还有 "
+                          "1 + Poisson(a/2) 个（在正在执行的那一步期间到达的；更早到达的计入下面的排队）。"
+                          "超出预算的提示词按最后一个提示词的代价顺延到下一步。一步装不下的提示词（n_c > 1）仍按平均分摊。",
     "serving.how.agg_queue": "**聚合副本的排队**（请求随机到达，每个副本按泊松过程以 λ 到达）。"
                              "提示词先要等正在执行的这一步结束（引擎在步与步之间调度）：R 是一步剩余时间的均值，"
                              "较长的带提示词的步按其长度计入。然后等排在它前面的提示词 token："
                              "每步预算中的 T − B 个提示词 token 按到达顺序处理等待的提示词，一步可装几个，"
                              "一个也可分几步，相当于每个提示词用时 S_w 秒的单服务台（M/D/1，Pollaczek–Khinchine）。"
                              "p90 或 p99 目标取等待时间的该分位数（M/D/1 的精确分布）。与模拟器相比，"
-                             "负载在容量的 60% 以内时均值误差在 12% 以内；到 90% 时最多偏低约三分之一。",
+                             "（四种负载，见 README）负载在容量的 90% 以内时平均 TTFT 误差在 11% 以内，平均 TPOT 在 3% 以内"
+                             "（其中一种负载为 9%）；再接近容量，规划就没有余量了。",
     "serving.how.disagg": "**预填充/解码分离：** 预填充实例（每步 k 个提示词）与解码实例之比为 r_d / r_p；KV cache 每卡经网络传输一次，"
                           "走预填充设备的跨节点网络（hardware.toml；H100：每卡 50 GB/s），按 {net_eff}，另加 {net_us}。",
     "serving.how.queue": "**预填充池的排队**（预填充/解码分离）：n 个预填充实例、每步各处理 k 个提示词，相当于 c = n·k 个服务台，"
