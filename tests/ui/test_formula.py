@@ -27,3 +27,32 @@ def test_a_missing_or_unused_value_raises():
         formula(r"P = @peak", peak="1", bw="2")
     with pytest.raises(TypeError, match="x"):
         formula(r"@x", x=3.0)          # a bare number: which unit? Refused.
+
+
+def _adjacent_literals(path):
+    """Pairs of adjacent plain string literals in a Python file (implicit concatenation),
+    with the line of the second."""
+    import io
+    import tokenize
+    toks = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+    prev = None
+    for tk in toks:
+        if tk.type in (tokenize.NL, tokenize.COMMENT):
+            continue
+        if tk.type == tokenize.STRING and prev is not None and not prev.string[:2].lower().count("f") \
+                and not tk.string[:2].lower().count("f"):
+            yield eval(prev.string), eval(tk.string), tk.start[0]
+        prev = tk if tk.type == tokenize.STRING else None
+
+
+def test_no_latex_command_runs_into_the_next_literal():
+    # r"...\quad" r"t_q = ..." joins to "\quadt_q": KaTeX reads an unknown command and
+    # draws it in red (the Serving page's prefill-queue formula did until 2026-12-06)
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    bad = [f"{p.relative_to(root)}:{line}: {a[-16:]!r} + {b[:16]!r}"
+           for d in ("ui", "pages", "calc") for p in sorted((root / d).rglob("*.py"))
+           for a, b, line in _adjacent_literals(p)
+           if isinstance(a, str) and isinstance(b, str) and re.search(r"\\[A-Za-z]+$", a) and re.match(r"[A-Za-z]", b)]
+    assert not bad, "\n".join(bad)

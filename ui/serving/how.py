@@ -29,17 +29,17 @@ def render_how(t) -> None:
          t("serving.how.step", **net)),
         (r"a = \frac{B}{o},\ f = \min(a\,n_c,\,1),\ P = \max\!\left(\tfrac{n}{n_c},\,a\,n\right),\quad \mathrm{TPOT} = (1-f)\,t(B,0) + f\,t(B,P),\quad \mathrm{TTFT} = n_c\,t(B,P)",
          t("serving.how.mix")),
-        (r"n_c = 1:\quad \mathrm{TPOT} = \sum_k p_k\, t\!\left(B,\, \min(k\,n,\ T-B)\right) + \text{carry},\ p_k = \mathrm{Poisson}(a)_k,\quad"
-         r"\mathrm{TTFT} = \sum_j \mathrm{Poisson}(a/2)_j\; t\!\left(B,\,(j+1)\,n\right)",
+        (r"\begin{aligned} n_c = 1:\quad \mathrm{TPOT} &= \sum_k p_k\, t\!\left(B,\, \min(k\,n,\ T-B)\right) + \text{carry},\quad p_k = \mathrm{Poisson}(a)_k \\"
+         r" \mathrm{TTFT} &= \sum_j \mathrm{Poisson}(a/2)_j\; t\!\left(B,\,(j+1)\,n\right) \end{aligned}",
          t("serving.how.random")),
         (r"R = \frac{(1-f)\,t(B,0)^2 + f\,t(B,P)^2}{2\,\mathrm{TPOT}},\quad S_w = \frac{n\,t(B,\,T-B)}{T-B},\quad"
          r"\overline{\mathrm{TTFT}} = \mathrm{TTFT} + R + \frac{\rho\,S_w}{2(1-\rho)},\ \rho = \lambda S_w",
          t("serving.how.agg_queue")),
         (r"r_p = \frac{k}{t_p(k\,n)},\quad r_d = \frac{B}{\mathrm{TPOT}\cdot o},\quad \frac{\text{tokens/s}}{\text{GPU}} = \frac{o}{t_p/r_p + t_d/r_d}",
          t("serving.how.disagg", **net)),
-        (r"W_q = \frac{C(c,\,\lambda S)\,S}{2\,(c-\lambda S)},\quad \overline{\mathrm{TTFT}} = S + W_q\quad"
-         r"\left(c = 1:\ W_q = \frac{\rho\,S}{2(1-\rho)},\ \rho = \lambda S\right),\quad"
-         r"t_q = \frac{W_q}{C}\,\ln\frac{C}{1-q},\ \mathrm{TTFT}_q = S + t_q", t("serving.how.queue")),
+        (r"\begin{aligned} W_q &= \frac{C(c,\,\lambda S)\,S}{2\,(c-\lambda S)},\quad \overline{\mathrm{TTFT}} = S + W_q\quad"
+         r"\left(c = 1:\ W_q = \frac{\rho\,S}{2(1-\rho)},\ \rho = \lambda S\right) \\"
+         r" t_q &= \frac{W_q}{C}\,\ln\frac{C}{1-q},\quad \mathrm{TTFT}_q = S + t_q \end{aligned}", t("serving.how.queue")),
         (r"E = \frac{1-\alpha^{\gamma+1}}{1-\alpha}\quad(\alpha=0.8,\ \gamma=4:\ 3.36)", t("serving.how.spec")),
         (r"\$/\text{Mtok} = \frac{\$/\text{GPU-hour}}{\text{tokens/s per GPU}\times 3600/10^6},\quad \text{J/token} = \frac{W}{\text{tokens/s per GPU}}",
          t("serving.how.cost")),

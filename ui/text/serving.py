@@ -185,7 +185,7 @@ EN = {
                     "random arrivals; the simulator below runs the engine step by step).",
     "serving.near_capacity": "Each replica runs at {load} of its capacity, little headroom: above {limit} a few per cent "
                              "more traffic than planned fills the queue and the TTFT grows without bound (a simulated "
-                             "Llama 3.1 8B replica sized at 96 % keeps a 1 s TTFT at p90, but at 5 % more traffic its p90 "
+                             "Llama 3.1 8B replica sized at 96% keeps a 1 s TTFT at p90, but at 5% more traffic its p90 "
                              "is 1.5 s). Tick *Run the simulator* below to see this replica's queue, or plan one more "
                              "replica (README, \"Where the steady state and the simulator part\").",
     "serving.price_inferencex": "Cost at InferenceX's hyperscaler price per GPU-hour (USD); type a "
