@@ -33,6 +33,39 @@ def test_page_loads_without_exception(page, server, screenshot_dir, page_id, lan
     # every chart's own margins hold its labels and legend: none is drawn twice per rerun
     assert not pushed_margins(page), pushed_margins(page)
     full_screenshot(page, screenshot_dir / f"{page_id}_{lang}.png")
+    # every formula in the page's expanders ("How this is computed", notes) parses and fits
+    # its box: KaTeX draws an unknown command in red (rgb(204, 0, 0)) instead of failing,
+    # and a long display formula runs past the box's edge, cut off. Expanders inside a
+    # tab that is not shown are not visible and are left shut.
+    summaries = page.locator('[data-testid="stMain"] [data-testid="stExpander"] summary')
+    for i in range(summaries.count()):
+        if summaries.nth(i).is_visible():
+            summaries.nth(i).click(timeout=5000)
+            page.wait_for_timeout(300)
+    wait_idle(page)
+    assert not _formula_faults(page), _formula_faults(page)
+
+
+_FORMULA_FAULTS_JS = """() => {
+    const out = [];
+    for (const e of document.querySelectorAll('[data-testid="stMain"] .katex-error, '
+                                              + '[data-testid="stMain"] .katex [style*="204, 0, 0"], '
+                                              + '[data-testid="stMain"] .katex [style*="cc0000"]'))
+        out.push('red: ' + e.textContent.slice(0, 40));
+    for (const e of document.querySelectorAll('[data-testid="stMain"] .katex-display')) {
+        const box = e.closest('[data-testid="stExpanderDetails"]') || e.closest('[data-testid="stMarkdownContainer"]');
+        const html = e.querySelector('.katex-html') || e;
+        if (box && (html.getBoundingClientRect().right > box.getBoundingClientRect().right + 1
+                    || e.scrollWidth > e.clientWidth + 4))
+            out.push('too wide: ' + e.textContent.slice(0, 40));
+    }
+    return out;
+}"""
+
+
+def _formula_faults(page) -> list[str]:
+    """Formulas in the main area KaTeX drew with an error (red) or wider than their box."""
+    return page.evaluate(_FORMULA_FAULTS_JS)
 
 
 def _sidebar_links(page) -> dict[str, str]:
