@@ -41,7 +41,8 @@ def serving_calculator() -> None:
                               tpot_target=inp.tpot_target, modes=inp.modes,
                               token_budget=inp.token_budget, spec=inp.spec,
                               efficiency=inp.efficiency, price_per_gpu_hour=inp.price,
-                              all_in_w=inp.all_in_watts, ttft_quantile=inp.ttft_quantile)
+                              all_in_w=inp.all_in_watts, ttft_quantile=inp.ttft_quantile,
+                              step_overhead=inp.step_overhead)
     with right:
         results.render_answer(ctx, comp, inp)
         chart.render_frontier(ctx, comp, inp)

@@ -4,7 +4,7 @@ that meet the targets at the rate, with cost and energy (:func:`compare_candidat
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
@@ -116,15 +116,19 @@ def compare_candidates(arch: Any, devices: Mapping[str, Any], device_ids: Sequen
                        token_budget: int = 8192, spec: Optional[SpecDecode] = None,
                        efficiency: str = "estimate", price_per_gpu_hour: Optional[float] = None,
                        all_in_w: Optional[float] = None, batches: Any = DEFAULT_BATCHES,
-                       ttft_quantile: Optional[float] = None) -> Comparison:
+                       ttft_quantile: Optional[float] = None, step_overhead: float = 0.0) -> Comparison:
     """Curves for every device × precision × tp, the Pareto front of the points that meet
     the TTFT target, and :func:`size_deployment` for each device × precision.  ``kv``
     "same" stores the KV cache in the weights' precision.  A precision the device has no
     peak for is computed weight-only (BF16 math) when it is a storage format only.
     Price: ``price_per_gpu_hour`` for every device, else InferenceX's hyperscaler price
     where it has one (USD).  Energy: TDP, and ``all_in_w`` (else InferenceX's all-in).
-    ``ttft_quantile`` (0.9: p90) holds the TTFT target by that percentile, not the mean."""
+    ``ttft_quantile`` (0.9: p90) holds the TTFT target by that percentile, not the mean.
+    ``step_overhead`` (s): the stack's fixed cost per engine step, added to every step of
+    the estimate or the bound (:attr:`calc.serving.replica.Efficiency.step_overhead`)."""
     eff = BOUND if efficiency == "bound" else published_efficiency()
+    if step_overhead:
+        eff = replace(eff, step_overhead=step_overhead)
     cands, skipped = [], []
     xs, ys = [], []
     for dev_id in device_ids:

@@ -21,6 +21,7 @@ prefilled in the same forward pass, ``B + P`` at most the token budget.
              + P · KV per token / kv_split                                   (KV written)
     FLOP   = [B · (2·N_active + A_dec(c))  +  P · F_prefill] / tp
     time   = max(bytes / (mem_bw · η_mem), FLOP / (peak · η_compute)) + all-reduce(B + P)
+             + t_fixed                              (a step's fixed cost; 0 unless typed)
 
 The all-reduce is the Decode page's, ``calc.inference.allreduce_seconds``: (B + P)·d elements
 of ``calc.inference.ALLREDUCE_BYTES_PER_ELEM`` (2: BF16) whatever the matrix units compute in, since an FP8
@@ -106,6 +107,14 @@ class Efficiency:
     else a fixed fraction; communication: False = hidden (the bound), True = each
     collective at its tier's efficiency and latency (:func:`replica_network`, the one ring
     formula :func:`calc.parallel.network.collective_seconds`); source: where they come from.
+
+    step_overhead: a fixed cost of every engine step that processes tokens  [s], added
+    after the roofline terms — the host's scheduling, kernel launches and sampling, which
+    no datasheet figure contains (TensorRT-LLM's batch-1 TTFT of a 128-token prompt is
+    2.3-2.4× this estimate, README "First-token latency at batch 1").  0 in the bound and
+    in the estimate: nothing published isolates it for every stack, so it is the user's
+    measured figure (one short request through their server, minus this estimate), never
+    a constant here.
     """
     mem_bw: float
     compute: Optional[float]
@@ -113,6 +122,13 @@ class Efficiency:
     source: str
     label: str = "estimate"
     compute_caps: Mapping[str, float] = field(default_factory=dict, hash=False)
+    step_overhead: float = 0.0
+
+    def __post_init__(self) -> None:
+        x = self.step_overhead
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not (0.0 <= x <= 1.0):
+            raise ValueError(f"Efficiency.step_overhead must be 0-1 s per engine step, got {x!r}")
+        object.__setattr__(self, "step_overhead", float(x))
 
 
 BOUND = Efficiency(mem_bw=1.0, compute=1.0, communication=False,
@@ -402,8 +418,10 @@ def _work(arch: ModelArch, tp: int, ep: int, w: float, kv_e: float, c: float,
 class StepTime:
     """One engine step of a replica, per GPU (arrays when an input is an array).
 
-    seconds = max(memory_seconds, compute_seconds) + network_seconds;
-    bound: "weights" | "kv" | "compute" | "network" — the term that sets ``seconds``.
+    seconds = max(memory_seconds, compute_seconds) + network_seconds + overhead_seconds;
+    bound: "weights" | "kv" | "compute" | "network" — the roofline term that sets
+    ``seconds`` (the fixed ``overhead_seconds``, :attr:`Efficiency.step_overhead`, is no
+    resource and sets no bound).
     """
     weight_bytes: Any
     kv_bytes: Any
@@ -413,6 +431,7 @@ class StepTime:
     network_seconds: Any
     seconds: Any
     bound: Any
+    overhead_seconds: Any = 0.0
 
 
 def step_time(r: Replica, decode_tokens: Any, context_len: Any, prefill_tokens: Any = 0.0,
@@ -429,7 +448,8 @@ def step_time(r: Replica, decode_tokens: Any, context_len: Any, prefill_tokens: 
         network      = 2·L · all_reduce((B+P)·d·a bytes over tp GPUs)              (tp > 1)
                      = 2·L · [2·(tp−1)/tp · (B+P)·d·a / (bw · η) + 2·(tp−1)·α]
                        on the group's tier (:attr:`Replica.tp_tier`: bw, η, α per ring step)
-        seconds      = max(memory, compute) + network
+        seconds      = max(memory, compute) + network + t_fixed
+        t_fixed      = eff.step_overhead when the step has tokens (B + P > 0), else 0
 
     A_dec(c): attention FLOP of one new token over c cached keys (absorbed MLA, as
     calc.models.decode_step).  The decode terms are the ones calc.models.decode_step
@@ -464,7 +484,8 @@ def step_time(r: Replica, decode_tokens: Any, context_len: Any, prefill_tokens: 
         t_net = np.where(n > 0, t_ar, 0.0)
     else:
         t_net = np.zeros_like(n)
-    secs = np.maximum(t_mem, t_cmp) + t_net
+    t_fixed = np.where(n > 0, eff.step_overhead, 0.0)
+    secs = np.maximum(t_mem, t_cmp) + t_net + t_fixed
     mem_kind = np.where(kv > w_read, "kv", "weights")
     bound = np.where(t_net > np.maximum(t_mem, t_cmp), "network",
                      np.where(t_cmp > t_mem, "compute", mem_kind))
@@ -478,4 +499,4 @@ def step_time(r: Replica, decode_tokens: Any, context_len: Any, prefill_tokens: 
         return x if x.shape == shape else np.broadcast_to(x, shape).copy()
     return StepTime(weight_bytes=out(w_read), kv_bytes=out(kv), flops=out(flops),
                     memory_seconds=out(t_mem), compute_seconds=out(t_cmp), network_seconds=out(t_net),
-                    seconds=out(secs), bound=out(bound))
+                    seconds=out(secs), bound=out(bound), overhead_seconds=out(t_fixed))

@@ -72,7 +72,7 @@ class StepModel:
     flops_pre: float             # FLOP per GPU per prompt token
     mem_bw: float                # bytes/s, efficiency applied
     peak: float                  # FLOP/s
-    net_fixed: float             # s per step with tokens (2L · latency)
+    net_fixed: float             # s per step with tokens (2L · latency + Efficiency.step_overhead)
     net_per_token: float         # s per token in the step (all-reduce volume)
 
     def seconds(self, decode: Any, prefill: Any, ctx_sum: Any, gamma: float = 0.0):
@@ -117,7 +117,7 @@ def step_model(r: Replica, wl: Workload, eff: Efficiency = BOUND, token_budget: 
     return StepModel(weights=weights, eta_compute=eta, kv_per_ctx=kv_per_ctx, kv_write=kv_tok,
                      flops_dec=float(ctx0.flops), attn_per_ctx=attn_per_ctx, flops_pre=f_p,
                      mem_bw=r.device.mem_bw * eff.mem_bw, peak=r.peak_flops,
-                     net_fixed=max(net_fixed, 0.0), net_per_token=max(net_tok, 0.0))
+                     net_fixed=max(net_fixed, 0.0) + eff.step_overhead, net_per_token=max(net_tok, 0.0))
 
 
 @dataclass(frozen=True)

@@ -1297,3 +1297,62 @@ def test_an_extreme_rate_sizes_at_once():
                           kv_dtype="fp8", isl=4000, osl=500, request_rate=1e30, ttft_target=1.0,
                           tpot_target=0.05)
     assert dep.best is not None and dep.best.gpus > 1e28
+
+
+def test_a_typed_step_overhead_adds_to_every_step_with_tokens_and_nowhere_else():
+    # Efficiency.step_overhead (the stack's fixed cost per engine step, typed by the user):
+    # by the formula, a step with tokens takes exactly t_fixed longer, an empty step none,
+    # and the roofline bound it names does not change.
+    from dataclasses import replace
+    from calc.serving import published_efficiency
+    from calc.serving.replica import step_time
+    r = Replica(arch=MODELS["llama-3.1-8b"], device=DEVICES["h100-sxm"], tp=2, weights="fp8", kv="fp8",
+                act="fp8")
+    eff = published_efficiency()
+    slow = replace(eff, step_overhead=0.004)
+    B, P = np.array([0.0, 1.0, 64.0, 0.0]), np.array([0.0, 0.0, 512.0, 2048.0])
+    a, b = step_time(r, B, 3000.0, P, 1.6e10, eff), step_time(r, B, 3000.0, P, 1.6e10, slow)
+    assert np.asarray(b.seconds) - np.asarray(a.seconds) == pytest.approx([0.0, 0.004, 0.004, 0.004], abs=1e-15)
+    assert list(a.bound) == list(b.bound)
+    assert np.asarray(b.network_seconds) == pytest.approx(np.asarray(a.network_seconds))
+    for bad in (-1e-3, 2.0, float("nan"), float("inf"), "4 ms", True):
+        with pytest.raises(ValueError, match="step_overhead"):
+            replace(eff, step_overhead=bad)
+
+
+def test_a_step_overhead_moves_batch_1_latency_by_one_step_each():
+    # One request alone (TensorRT-LLM's batch-1 rows): its first token is its prompt's one
+    # prefill step, so TTFT grows by exactly t_fixed; every later token is one decode step,
+    # so TPOT does too.  Hand arithmetic on Llama 2 7B FP8 at 128 tokens on one H100, whose
+    # published TTFT is 7 ms: a typed 4 ms puts the estimate's 3.1 ms at about 7.1 ms.
+    from dataclasses import replace
+    from calc.serving import published_efficiency, serving_point
+    eff = published_efficiency()
+    kw = dict(device=DEVICES["h100-sxm"], gpus=1, weights="fp8", kv_dtype="fp8", isl=128, osl=64, concurrency=1)
+    a = serving_point(MODELS["llama-2-7b"], efficiency=eff, **kw)
+    b = serving_point(MODELS["llama-2-7b"], efficiency=replace(eff, step_overhead=0.004), **kw)
+    assert b.ttft_seconds - a.ttft_seconds == pytest.approx(0.004, rel=1e-9)
+    assert b.tpot_seconds - a.tpot_seconds == pytest.approx(0.004, rel=1e-9)
+    assert 0.0065 < b.ttft_seconds < 0.0075
+
+
+def test_a_step_overhead_reaches_the_simulator_and_the_sizing():
+    # The engine simulator's steps are built from step_time: at a light load (one request
+    # at a time, almost) its median TPOT grows by the overhead; and the page's comparison
+    # sizes more GPUs when every step costs 20 ms more than the roofline against a 50 ms
+    # TPOT target (the decode steps left within the target are shorter: smaller batches).
+    from dataclasses import replace
+    from calc.serving import compare_candidates, published_efficiency
+    from calc.serving.simulate import simulate
+    eff = published_efficiency()
+    r = Replica(arch=MODELS["llama-3.1-8b"], device=DEVICES["h100-sxm"], tp=1, weights="fp8", kv="fp8", act="fp8")
+    wl = Workload(isl=500, osl=200, request_rate=0.05)
+    a = simulate(r, wl, n_requests=40, eff=eff)
+    b = simulate(r, wl, n_requests=40, eff=replace(eff, step_overhead=0.004))
+    assert b.tpot_p50 - a.tpot_p50 == pytest.approx(0.004, rel=0.02)
+    kw = dict(request_rate=20.0, ttft_target=1.0, tpot_target=0.05, modes=("aggregated",))
+    args = (MODELS["qwen3-32b"], DEVICES, ["h100-sxm"], ["fp8"], "same", [1, 2, 4], Workload(isl=4000, osl=500))
+    plain, slow = compare_candidates(*args, **kw), compare_candidates(*args, step_overhead=0.02, **kw)
+    assert slow.efficiency.step_overhead == 0.02 and plain.efficiency.step_overhead == 0.0
+    assert slow.sized[0].deployment.aggregated.gpus > plain.sized[0].deployment.aggregated.gpus
+    assert slow.sized[0].deployment.aggregated.tpot_seconds <= 0.05

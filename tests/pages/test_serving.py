@@ -260,3 +260,32 @@ def test_replicas_near_capacity_point_to_the_simulator(lang):
     light = open_app_page(PAGE, lang, timeout=120, s_rate="20", **params)
     marker = CATALOGS[lang]["serving.near_capacity"].split("{load}")[0]
     assert not any(c.value.startswith(marker) for c in light.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_typed_step_overhead_is_size_deployments_and_said_under_the_chart(lang):
+    # s_overhead (the stack's fixed cost per step) reaches the sizing: the page's GPU count
+    # is size_deployment's with that Efficiency, more than without it at a 20 ms TPOT
+    # target, and the frontier caption says the cost is included; blank leaves it out.
+    from dataclasses import replace
+    from calc.serving import published_efficiency
+    m, d = load_models(), load_hardware()
+    q = dict(model="llama-3.1-70b", s_devices="h200-sxm", s_prec="fp8", s_tpot="0.02", s_sim="false")
+    plain = open_app_page(PAGE, lang, timeout=120, **q)
+    slow = open_app_page(PAGE, lang, timeout=120, s_overhead="5 ms", **q)
+    assert not slow.exception and not slow.error
+    dep = size_deployment(m["llama-3.1-70b"], device=d["h200-sxm"], weights="fp8", kv_dtype="fp8",
+                          isl=4000, osl=500, request_rate=20, ttft_target=1.0, tpot_target=0.02,
+                          efficiency=replace(published_efficiency(), step_overhead=0.005))
+    assert gpus(slow) == dep.best.gpus > gpus(plain)
+    said = CATALOGS[lang]["serving.overhead_source"].format(overhead="5 ms")
+    assert said in " ".join(c.value for c in slow.caption)
+    assert said not in " ".join(c.value for c in plain.caption)
+    assert slow.query_params["s_overhead"] == "5 ms" and "s_overhead" not in plain.query_params
+
+
+def test_a_bad_step_overhead_names_the_field():
+    at = open_app_page(PAGE, "en", timeout=120, model="qwen3-32b", s_overhead="2 s", s_sim="false")
+    assert any("Fixed cost per step" in e.value for e in at.error), [e.value for e in at.error]
+    at = open_app_page(PAGE, "en", timeout=120, model="qwen3-32b", s_overhead="4 GB", s_sim="false")
+    assert any("Fixed cost per step" in e.value for e in at.error), [e.value for e in at.error]

@@ -7,6 +7,7 @@ import streamlit as st
 from calc.serving import per_user_target
 from ui.figures.serving import frontier_figure
 from ui.serving.how import network_terms
+from calc.units import format_si
 from ui.widgets import percent_text
 
 
@@ -23,4 +24,6 @@ def render_frontier(ctx, comp, inp) -> None:
     st.plotly_chart(fig, config=ctx.chart_config("serving_frontier"), key="serving_frontier")
     source = t(f"serving.eff_source.{inp.efficiency}", bw=percent_text(t, comp.efficiency.mem_bw, 0),
                **network_terms())
+    if inp.step_overhead:
+        source += t("serving.overhead_source", overhead=format_si(inp.step_overhead, "s"))
     st.caption(t("serving.frontier_caption", eff=t(f"serving.eff.{inp.efficiency}"), source=source))

@@ -25,7 +25,7 @@ def render_how(t) -> None:
     how_computed(t, [
         (r"\text{KV budget} = M\,(1-r) - W_{\text{GPU}},\quad B_{\max} = \left\lfloor \frac{\text{KV budget}}{\mathrm{KV}(i+o)/s_{kv}} \right\rfloor",
          t("serving.how.budget")),
-        (r"\begin{aligned} t(B,P) &= \max\!\left(\frac{W(B+P) + B\,\mathrm{KV}(c) + P\,kv}{\eta_{m}\,\mathrm{BW}},\ \frac{B(2N_a + A(c)) + P\,F_p}{\eta_c\,\mathrm{peak}}\right) + t_{\text{net}} \\ t_{\text{net}} &= 2L\left(\frac{2(t-1)}{t}\,\frac{(B+P)\,d\,a}{\eta_l\,\mathrm{link}} + 2(t-1)\,\alpha\right) \end{aligned}",
+        (r"\begin{aligned} t(B,P) &= \max\!\left(\frac{W(B+P) + B\,\mathrm{KV}(c) + P\,kv}{\eta_{m}\,\mathrm{BW}},\ \frac{B(2N_a + A(c)) + P\,F_p}{\eta_c\,\mathrm{peak}}\right) + t_{\text{net}} + t_{\text{fixed}} \\ t_{\text{net}} &= 2L\left(\frac{2(t-1)}{t}\,\frac{(B+P)\,d\,a}{\eta_l\,\mathrm{link}} + 2(t-1)\,\alpha\right) \end{aligned}",
          t("serving.how.step", **net)),
         (r"a = \frac{B}{o},\ f = \min(a\,n_c,\,1),\ P = \max\!\left(\tfrac{n}{n_c},\,a\,n\right),\quad \mathrm{TPOT} = (1-f)\,t(B,0) + f\,t(B,P),\quad \mathrm{TTFT} = n_c\,t(B,P)",
          t("serving.how.mix")),

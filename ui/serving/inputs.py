@@ -5,7 +5,7 @@ and power for cost and energy.
 URL names (README, "Share links"; a value equal to its default is left out):
 ``s_isl``, ``s_osl``, ``s_dist``, ``s_spread``, ``s_prefix``, ``s_rate``, ``s_ttft``,
 ``s_tpot``, ``s_devices``, ``s_prec``, ``s_kv``, ``s_tp``, ``s_mode``, ``s_budget``,
-``s_eff``, ``s_spec``, ``s_spec_m``, ``s_draft``, ``s_alpha``, ``s_gamma``, ``s_price``,
+``s_eff``, ``s_overhead``, ``s_spec``, ``s_spec_m``, ``s_draft``, ``s_alpha``, ``s_gamma``, ``s_price``,
 ``s_kw``, ``s_sim``.
 """
 from __future__ import annotations
@@ -21,6 +21,9 @@ from calc.units import QuantityError, format_si, parse_price
 from ui.serving.how import network_terms
 from ui.state import bound, kept, remember, say_ignored, url_changed, write_url
 from ui.widgets import COUNT, FRACTION, Bounds, bound_checkbox, bound_select, percent_text, quantity_input
+
+OVERHEAD_BOUNDS = Bounds(lo=0.0, hi=1.0, lo_open=False)
+"""A step's fixed cost: 0 (none) up to 1 s (calc.serving.replica.Efficiency.step_overhead)."""
 
 DEFAULT_DEVICES = ("h100-sxm", "h200-sxm")
 DEFAULT_PRECISIONS = ("bf16", "fp8")
@@ -63,6 +66,7 @@ class ServingInputs:
     all_in_watts: Optional[float]
     simulate: bool
     ttft_stat: str = "mean"           # what the TTFT target holds: "mean", "p90" or "p99" (TTFT_STATS)
+    step_overhead: float = 0.0        # the stack's fixed cost per engine step [s] (blank: 0)
 
     @property
     def ok(self) -> bool:
@@ -205,6 +209,9 @@ def render_engine(t, catalog, arch=None) -> dict:
         eff = bound(st.radio, t("serving.eff"), list(EFFICIENCIES), key="s_eff", index=0, horizontal=True,
                     format_func=lambda e: t(f"serving.eff.{e}"), help=t("serving.eff_help", **network_terms()),
                     is_valid=lambda v: v in EFFICIENCIES)
+        overhead = quantity_input(t, t("serving.overhead"), "s_overhead", "", unit="s", kind="time",
+                                  bounds=OVERHEAD_BOUNDS, optional=True, help=t("serving.overhead_help"),
+                                  placeholder=t("serving.overhead_placeholder"))
         sim = bound_checkbox(t("serving.sim"), "s_sim", value=True, help=t("serving.sim_help"))
     with st.expander(t("serving.spec_heading")):
         on = bound_checkbox(t("serving.spec"), "s_spec", value=False, help=t("serving.spec_help"))
@@ -254,7 +261,8 @@ def render_engine(t, catalog, arch=None) -> dict:
                          icon=":material/warning:")
         kw = quantity_input(t, t("serving.kw"), "s_kw", "", unit="W", optional=True,
                             help=t("serving.kw_help"), placeholder=t("serving.kw_placeholder"))
-    return dict(mode=mode, token_budget=int(budget), efficiency=eff, simulate=bool(sim), spec=spec,
+    return dict(mode=mode, token_budget=int(budget), efficiency=eff, step_overhead=float(overhead or 0.0),
+                simulate=bool(sim), spec=spec,
                 spec_error=err, price=price, currency=code, all_in_watts=kw)
 
 

@@ -3,6 +3,8 @@
 for the best aggregated layout's replica, where queueing starts (calc.serving.rate_sweep)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from calc.serving import (BOUND, Replica, RequestTooLongError, Workload, default_act,
@@ -17,10 +19,12 @@ N_REQUESTS = 1000
 @st.cache_data(show_spinner=False, max_entries=16)
 def _sweep(_arch, arch_key: str, _device, device_id: str, tp: int, prec: str, kv: str,
            isl: float, osl: float, dist: str, spread: float, prefix: float, budget: int, eff: str,
-           _spec, spec_key: str):
+           _spec, spec_key: str, overhead: float = 0.0):
     r = Replica(arch=_arch, device=_device, tp=tp, weights=prec, kv=kv, act=default_act(_device, prec))
     wl = Workload(isl=isl, osl=osl, distribution=dist, spread=spread, prefix_hit=prefix)
     e = BOUND if eff == "bound" else published_efficiency()
+    if overhead:
+        e = replace(e, step_overhead=overhead)
     return rate_sweep(r, wl, SWEEP, n_requests=N_REQUESTS, eff=e, token_budget=budget, spec=_spec)
 
 
@@ -38,7 +42,7 @@ def render_queueing(ctx, arch, comp, inp) -> None:
     try:
         cap, sweep = _sweep(arch, repr(arch), dev, best.device_id, tp, best.precision, best.kv,
                             inp.isl, inp.osl, inp.distribution, inp.spread, inp.prefix_hit,
-                            inp.token_budget, inp.efficiency, inp.spec, repr(inp.spec))
+                            inp.token_budget, inp.efficiency, inp.spec, repr(inp.spec), inp.step_overhead)
     except RequestTooLongError as exc:       # a long tail of the length distribution
         st.warning(t("serving.sim_too_long", tokens=f"{exc.tokens:,.0f}",
                      need=format_si(exc.kv_bytes, "B"), budget=format_si(exc.budget_bytes, "B"),

@@ -113,6 +113,16 @@ EN = {
     "serving.sim": "Run the simulator (TTFT / TPOT against the rate)",
     "serving.sim_help": "Simulates continuous batching at rates up to beyond capacity for the best "
                         "aggregated layout (1,000 requests per rate). URL name s_sim.",
+    "serving.overhead": "Fixed cost per step (optional)",
+    "serving.overhead_help": "Time your serving stack spends on every engine step beyond the work the "
+                             "roofline counts — scheduling on the host, kernel launches, sampling — "
+                             "added to every prefill and decode step of the estimate, the bound and the "
+                             "simulator, e.g. 4 ms. Blank: none (the roofline alone). To measure it, "
+                             "send one short request (128 prompt tokens) through your server: its TTFT "
+                             "minus this page's TTFT for one request alone is the fixed cost. URL name "
+                             "s_overhead.",
+    "serving.overhead_placeholder": "none, e.g. 4 ms",
+    "serving.overhead_source": "; plus {overhead} fixed per step (typed)",
     "serving.spec_heading": "Speculative decoding",
     "serving.spec": "Use speculative decoding",
     "serving.spec_help": "A draft proposes γ tokens, the model verifies them in one pass; on "
@@ -286,7 +296,9 @@ EN = {
                         "(the ring formula on the group's network tier: 2(t − 1)/t of the volume "
                         "and 2(t − 1) steps of latency α; NVLink at η_l = {link_eff}, α = {link_us}), "
                         "each of (B + P)·d elements of a = 2 bytes: the GEMM output is BF16 even "
-                        "with FP8 or FP4 weights. The bound takes η = 1 and no communication.",
+                        "with FP8 or FP4 weights. The bound takes η = 1 and no communication. "
+                        "t_fixed is the fixed cost per step typed under Engine and accuracy (0 when "
+                        "blank), in both.",
     "serving.how.mix": "**Aggregated** (chunked prefill): a prompt's n new tokens are prefilled in "
                        "n_c = ⌈n / (T − B)⌉ chunks; a = B / o prompts arrive per step, and a share "
                        "f of the steps carries prompt tokens: one chunk, or, when more than one "
@@ -424,6 +436,13 @@ ZH = {
     "serving.eff.bound": "理论界限",
     "serving.sim": "运行模拟器（TTFT / TPOT 随请求速率的变化）",
     "serving.sim_help": "对最佳的聚合部署模拟连续批处理，请求速率从低一直取到超过容量（每个速率 1,000 个请求）。URL 参数 s_sim。",
+    "serving.overhead": "每步固定开销（可选）",
+    "serving.overhead_help": "推理栈在每个引擎步上、Roofline 所计工作之外花的时间：主机端调度、kernel 启动、采样。"
+                             "它加到估计、理论界限和模拟器的每个预填充步和解码步上，例如 4 ms。留空：不加（只算 Roofline）。"
+                             "测法：向你的服务发一个短请求（提示词 128 token），它的 TTFT 减去本页单个请求时的 TTFT，"
+                             "就是这个固定开销。URL 参数 s_overhead。",
+    "serving.overhead_placeholder": "不加，例如 4 ms",
+    "serving.overhead_source": "；另加每步固定开销 {overhead}（手动输入）",
     "serving.spec_heading": "投机解码",
     "serving.spec": "使用投机解码",
     "serving.spec_help": "草稿提出 γ 个 token，主模型在一次前向中验证它们；"
@@ -555,7 +574,8 @@ ZH = {
     "serving.how.step": "**一步**包含 B 个解码 token（上下文为 c）和 P 个提示词 token。单步时间取显存时间与算力时间中的较大者，"
                         "再加每层两次 all-reduce（按所在网络层级的环形公式：通信量的 2(t − 1)/t，加 2(t − 1) 步、每步延迟 α；"
                         "NVLink 按 η_l = {link_eff}，α = {link_us}）。每次 all-reduce 传 (B + P)·d 个元素，"
-                        "每个 a = 2 字节：即使权重是 FP8 或 FP4，GEMM 的输出也是 BF16。理论界限取 η = 1、不计通信。",
+                        "每个 a = 2 字节：即使权重是 FP8 或 FP4，GEMM 的输出也是 BF16。理论界限取 η = 1、不计通信。"
+                        "t_fixed 是在「推理引擎与精确度」里输入的每步固定开销（留空为 0），估计和理论界限都加上它。",
     "serving.how.mix": "**聚合**（分块预填充）：一个提示词的 n 个新 token 分 n_c = ⌈n / (T − B)⌉ "
                        "块预填充；每步到达 a = B / o 个提示词，比例为 f 的步带有提示词 token：一块，"
                        "或在每步到达不止一个提示词时带上全部 a·n 个（引擎会把预算填满）。"
