@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browser_helpers import PAGE_TIMEOUT_MS, assert_no_exception, full_screenshot, goto, wait_idle
 
@@ -64,8 +65,17 @@ def test_moving_the_tpot_target_moves_the_line_and_the_gpu_count(page, server, s
     assert _tpot_param(page) == "0.01"        # exactly 10 ms ("0.015" contains "0.01")
     # the URL changes before the rerun that redraws the chart has finished: wait for the
     # redrawn target line itself rather than for the URL
-    page.wait_for_function(f"() => {{ const x = ({_TARGET_X_JS})(); return x !== null && Math.abs(x - 100) < 0.01; }}",
-                           timeout=PAGE_TIMEOUT_MS)
+    try:
+        page.wait_for_function(f"() => {{ const x = ({_TARGET_X_JS})(); return x !== null && Math.abs(x - 100) < 0.01; }}",
+                               timeout=PAGE_TIMEOUT_MS)
+    except PlaywrightTimeout:
+        # say what the page showed (a CI run once timed out here with the URL at 10 ms):
+        # the line's x, the URL, the slider's own value and the script state
+        full_screenshot(page, screenshot_dir / f"serving_tpot_{lang}_timeout.png")
+        state = page.evaluate("() => document.querySelector('[data-testid=\"stApp\"]')"
+                              ".getAttribute('data-test-script-state')")
+        pytest.fail(f"target line x = {_target_x(page)} (want 100), s_tpot = {_tpot_param(page)}, "
+                    f"slider = {thumb.get_attribute('aria-valuetext')}, script state = {state}")
     wait_idle(page)
     assert_no_exception(page)
     assert _tpot_param(page) == "0.01"
