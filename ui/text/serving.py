@@ -22,7 +22,8 @@ EN = {
                            "request (scheduling, tokenizing, sampling, launching kernels): against "
                            "TensorRT-LLM's published batch-1 latencies this TTFT is 0.8-1.1× the "
                            "measurement for 2,048-token prompts but 0.4-0.6× for 128-token ones "
-                           "(README, \"First-token latency at batch 1\").",
+                           "(README, \"First-token latency at batch 1\"). Type your stack's under "
+                           "Engine and accuracy (Fixed cost per step).",
     "serving.no_model": "The sidebar's model is \"Custom: parameters only\": serving needs the "
                         "architecture (its KV cache). Showing **{name}**; choose any model in the "
                         "sidebar.",
@@ -362,7 +363,8 @@ ZH = {
                            "每卡 tokens/秒 = 输出 tokens/秒 ÷ GPU 数。**未计入：** 推理引擎处理每个请求的固定开销（调度、分词、采样、"
                            "启动 kernel）。与 TensorRT-LLM 公布的批大小为 1 的延迟相比，"
                            "这里的 TTFT 对 2,048 token 的提示词是实测的 0.8–1.1 倍，"
-                           "对 128 token 的提示词只有 0.4–0.6 倍（见 README「First-token latency」一节）。",
+                           "对 128 token 的提示词只有 0.4–0.6 倍（见 README「First-token latency」一节）。"
+                           "你的推理栈的这部分开销可在「推理引擎与精确度」里的「每步固定开销」输入。",
     "serving.no_model": "侧边栏的模型是「自定义：只填参数量」：规划推理服务需要模型结构（它的 KV cache）。这里显示 **{name}**；"
                         "可在侧边栏选择任意模型。",
     "serving.use_default": "使用 {name}",
