@@ -29,7 +29,7 @@ from .plan import (DEFAULT_BATCHES, DEFAULT_TPS, DEFINITIONS, MODES, Deployment,
                    pareto_front, serving_point, size_deployment)
 from .replica import (BOUND, NETWORK_BW, SERVING_PRECISIONS,
                       STORAGE_BYTES_PER_ELEM, Efficiency, Replica, ReplicaMemory, StepTime,
-                      prefill_flops_per_token, published_efficiency,
+                      named_efficiency, prefill_flops_per_token, published_efficiency,
                       replica_memory, replica_network, step_time)
 from .simulate import (PassModel, RequestTooLongError, SimResult, StepModel, pass_model, rate_sweep, simulate,
                        step_model)
@@ -47,7 +47,7 @@ __all__ = [
     "pareto_front", "serving_point", "size_deployment",
     "BOUND", "NETWORK_BW", "SERVING_PRECISIONS", "STORAGE_BYTES_PER_ELEM",
     "Efficiency", "Replica", "ReplicaMemory", "StepTime", "prefill_flops_per_token",
-    "published_efficiency", "replica_memory", "replica_network", "step_time",
+    "named_efficiency", "published_efficiency", "replica_memory", "replica_network", "step_time",
     "PassModel", "RequestTooLongError", "SimResult", "StepModel", "pass_model", "rate_sweep", "simulate",
     "step_model",
     "SPEC_METHODS", "SpecDecode", "expected_tokens_per_step",

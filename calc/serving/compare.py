@@ -4,14 +4,14 @@ that meet the targets at the rate, with cost and energy (:func:`compare_candidat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
 from .cost import INFERENCEX_ALL_IN_KW, INFERENCEX_PRICE_PER_GPU_HOUR, joules_per_token
 from .plan import DEFAULT_BATCHES, Deployment, DeploymentOption, default_act, pareto_front, size_deployment
-from .replica import BOUND, Efficiency, Replica, published_efficiency
+from .replica import Efficiency, Replica, named_efficiency
 from .speculative import SpecDecode
 from .steady import AggregatedCurve, aggregated_curve
 from .workload import Workload
@@ -126,9 +126,7 @@ def compare_candidates(arch: Any, devices: Mapping[str, Any], device_ids: Sequen
     ``ttft_quantile`` (0.9: p90) holds the TTFT target by that percentile, not the mean.
     ``step_overhead`` (s): the stack's fixed cost per engine step, added to every step of
     the estimate or the bound (:attr:`calc.serving.replica.Efficiency.step_overhead`)."""
-    eff = BOUND if efficiency == "bound" else published_efficiency()
-    if step_overhead:
-        eff = replace(eff, step_overhead=step_overhead)
+    eff = named_efficiency(efficiency, step_overhead)
     cands, skipped = [], []
     xs, ys = [], []
     for dev_id in device_ids:

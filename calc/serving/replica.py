@@ -39,7 +39,7 @@ import functools
 import os
 from types import MappingProxyType
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Optional
 
 import numpy as np
@@ -61,6 +61,7 @@ __all__ = [
     "Efficiency",
     "BOUND",
     "published_efficiency",
+    "named_efficiency",
     "Replica",
     "ReplicaMemory",
     "replica_memory",
@@ -111,7 +112,7 @@ class Efficiency:
     step_overhead: a fixed cost of every engine step that processes tokens  [s], added
     after the roofline terms — the host's scheduling, kernel launches and sampling, which
     no datasheet figure contains (TensorRT-LLM's batch-1 TTFT of a 128-token prompt is
-    2.3-2.4× this estimate, README "First-token latency at batch 1").  0 in the bound and
+    1.6-2.4× this estimate, README "First-token latency at batch 1").  0 in the bound and
     in the estimate: nothing published isolates it for every stack, so it is the user's
     measured figure (one short request through their server, minus this estimate), never
     a constant here.
@@ -164,6 +165,16 @@ def published_efficiency(published: Any = None, devices: Optional[Mapping[str, A
         return _repository_efficiency(end, _file_version(DEFAULT_HARDWARE_PATH),
                                       _file_version(DEFAULT_PUBLISHED_PATH))
     return _published_efficiency(published, devices, end)
+
+
+def named_efficiency(name: str = "estimate", step_overhead: float = 0.0) -> Efficiency:
+    """The efficiency a page names: "bound" (:data:`BOUND`) or "estimate"
+    (:func:`published_efficiency`), with the user's fixed cost per step (``step_overhead``,
+    s; :attr:`Efficiency.step_overhead`) when one is typed."""
+    if name not in ("estimate", "bound"):
+        raise ValueError(f"efficiency must be 'estimate' or 'bound', got {name!r}")
+    eff = BOUND if name == "bound" else published_efficiency()
+    return replace(eff, step_overhead=step_overhead) if step_overhead else eff
 
 
 def _file_version(path) -> tuple:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from calc.serving import per_user_target
+from calc.units import format_si
 from ui.figures.serving import frontier_figure
 from ui.serving.how import network_terms
-from calc.units import format_si
 from ui.widgets import percent_text
 
 

@@ -3,12 +3,9 @@
 for the best aggregated layout's replica, where queueing starts (calc.serving.rate_sweep)."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 import streamlit as st
 
-from calc.serving import (BOUND, Replica, RequestTooLongError, Workload, default_act,
-                          published_efficiency, rate_sweep)
+from calc.serving import Replica, RequestTooLongError, Workload, default_act, named_efficiency, rate_sweep
 from calc.units import format_si
 from ui.figures.serving import rate_figure
 
@@ -22,10 +19,8 @@ def _sweep(_arch, arch_key: str, _device, device_id: str, tp: int, prec: str, kv
            _spec, spec_key: str, overhead: float = 0.0):
     r = Replica(arch=_arch, device=_device, tp=tp, weights=prec, kv=kv, act=default_act(_device, prec))
     wl = Workload(isl=isl, osl=osl, distribution=dist, spread=spread, prefix_hit=prefix)
-    e = BOUND if eff == "bound" else published_efficiency()
-    if overhead:
-        e = replace(e, step_overhead=overhead)
-    return rate_sweep(r, wl, SWEEP, n_requests=N_REQUESTS, eff=e, token_budget=budget, spec=_spec)
+    return rate_sweep(r, wl, SWEEP, n_requests=N_REQUESTS, eff=named_efficiency(eff, overhead),
+                      token_budget=budget, spec=_spec)
 
 
 def render_queueing(ctx, arch, comp, inp) -> None:
