@@ -81,15 +81,18 @@ def test_rate_figure_four_series_and_the_capacity():
     assert fig.data[1].y[-1] == max(fig.data[1].y)
 
 
-@pytest.mark.parametrize("stat", ["mean", "p90", "p99"])
+@pytest.mark.parametrize("stat", ["mean", "p50", "p90", "p99"])
 def test_rate_figure_draws_the_ttft_the_target_holds_for(stat):
     # the TTFT series beside p50 is the one the target holds for (the page's "TTFT target
-    # holds for"), each rate's value the simulated run's own field; the p99 is the largest
+    # holds for"), each rate's value the simulated run's own field; the p99 is the largest.
+    # A p50 target is the first line itself: the second is then the p90
     r = Replica(MODELS["qwen3-32b"], DEVICES["h200-sxm"], tp=4, weights="fp8", kv="fp8", act="fp8")
     cap, sweep = rate_sweep(r, Workload(isl=2000, osl=200), (0.3, 0.9), n_requests=300, eff=BOUND)
     fig = rate_figure(translator("zh"), cap, sweep, ttft_target=1.0, tpot_target=0.05, ttft_stat=stat)
-    assert fig.data[1].name == {"mean": "TTFT 均值", "p90": "TTFT p90", "p99": "TTFT p99"}[stat]
-    assert list(fig.data[1].y) == [getattr(s, f"ttft_{stat}") for _, s in sweep]
+    second = "p90" if stat == "p50" else stat
+    assert fig.data[0].name == "TTFT p50" and list(fig.data[0].y) == [s.ttft_p50 for _, s in sweep]
+    assert fig.data[1].name == {"mean": "TTFT 均值", "p90": "TTFT p90", "p99": "TTFT p99"}[second]
+    assert list(fig.data[1].y) == [getattr(s, f"ttft_{second}") for _, s in sweep]
     assert all(s.ttft_p99 >= s.ttft_p90 >= s.ttft_p50 for _, s in sweep)
     with pytest.raises(ValueError, match="ttft_stat"):
         rate_figure(translator("en"), cap, sweep, ttft_target=1.0, tpot_target=0.05, ttft_stat="p95")

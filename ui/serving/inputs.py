@@ -29,7 +29,7 @@ DEFAULT_DEVICES = ("h100-sxm", "h200-sxm")
 DEFAULT_PRECISIONS = ("bf16", "fp8")
 TP_OPTIONS = (1, 2, 4, 8)
 DEFAULT_TPS = (1, 2, 4, 8)
-TTFT_STATS = {"mean": None, "p90": 0.9, "p99": 0.99}
+TTFT_STATS = {"mean": None, "p50": 0.5, "p90": 0.9, "p99": 0.99}
 """What a TTFT target holds: the mean TTFT with queueing, or a percentile of it (the quantile)."""
 TPOT_OPTIONS = (0.005, 0.0075, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.075, 0.1, 0.15, 0.2)
 TTFT_OPTIONS = (0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
@@ -65,7 +65,7 @@ class ServingInputs:
     currency: Optional[str]
     all_in_watts: Optional[float]
     simulate: bool
-    ttft_stat: str = "mean"           # what the TTFT target holds: "mean", "p90" or "p99" (TTFT_STATS)
+    ttft_stat: str = "mean"           # what the TTFT target holds: "mean", "p50", "p90" or "p99" (TTFT_STATS)
     step_overhead: float = 0.0        # the stack's fixed cost per engine step [s] (blank: 0)
 
     @property

@@ -61,11 +61,13 @@ EN = {
     "serving.ttft_target_help": "Longest acceptable time to first token. URL name s_ttft (seconds).",
     "serving.ttft_stat": "TTFT target holds for",
     "serving.ttft_stat_help": "Which TTFT the target bounds under random (Poisson) arrivals: the "
-                              "mean, or the 90th / 99th percentile (a p90 target: 9 requests in 10 "
+                              "mean, the median (p50: what vLLM's benchmark_serving and most published serving "
+                              "runs report first), or the 90th / 99th percentile (a p90 target: 9 requests in 10 "
                               "see their first token within it). A percentile target needs more "
                               "headroom, so it can size more GPUs. TPOT has no spread in the steady "
                               "state, so its target holds for every percentile. URL name s_ttft_stat.",
     "serving.stat.mean": "mean",
+    "serving.stat.p50": "p50",
     "serving.stat.p90": "p90",
     "serving.stat.p99": "p99",
     "serving.tpot_target": "TPOT target",
@@ -396,10 +398,11 @@ ZH = {
     "serving.ttft_target": "TTFT 目标",
     "serving.ttft_target_help": "可接受的最长首 token 时间。URL 参数 s_ttft（秒）。",
     "serving.ttft_stat": "TTFT 目标针对",
-    "serving.ttft_stat_help": "请求随机（泊松）到达时，目标约束的是哪个 TTFT：均值，还是第 90 / 99 百分位（p90 目标："
+    "serving.ttft_stat_help": "请求随机（泊松）到达时，目标约束的是哪个 TTFT：均值、中位数（p50：vLLM 的 benchmark_serving 和多数公开的推理服务测量首先报告的就是它），还是第 90 / 99 百分位（p90 目标："
                               "10 个请求里有 9 个在目标之内拿到第一个 token）。百分位目标需要更多余量，因此可能需要更多 GPU。稳态下 TPOT 没有波动，"
                               "所以 TPOT 目标对每个百分位都成立。URL 参数 s_ttft_stat。",
     "serving.stat.mean": "均值",
+    "serving.stat.p50": "p50",
     "serving.stat.p90": "p90",
     "serving.stat.p99": "p99",
     "serving.tpot_target": "TPOT 目标",
