@@ -42,7 +42,7 @@ def serving_calculator() -> None:
                               token_budget=inp.token_budget, spec=inp.spec,
                               efficiency=inp.efficiency, price_per_gpu_hour=inp.price,
                               all_in_w=inp.all_in_watts, ttft_quantile=inp.ttft_quantile,
-                              step_overhead=inp.step_overhead)
+                              step_overhead=inp.step_overhead, max_load=inp.max_load)
     with right:
         results.render_answer(ctx, comp, inp)
         chart.render_frontier(ctx, comp, inp)

@@ -116,7 +116,8 @@ def compare_candidates(arch: Any, devices: Mapping[str, Any], device_ids: Sequen
                        token_budget: int = 8192, spec: Optional[SpecDecode] = None,
                        efficiency: str = "estimate", price_per_gpu_hour: Optional[float] = None,
                        all_in_w: Optional[float] = None, batches: Any = DEFAULT_BATCHES,
-                       ttft_quantile: Optional[float] = None, step_overhead: float = 0.0) -> Comparison:
+                       ttft_quantile: Optional[float] = None, step_overhead: float = 0.0,
+                       max_load: float = 1.0) -> Comparison:
     """Curves for every device × precision × tp, the Pareto front of the points that meet
     the TTFT target, and :func:`size_deployment` for each device × precision.  ``kv``
     "same" stores the KV cache in the weights' precision.  A precision the device has no
@@ -125,7 +126,9 @@ def compare_candidates(arch: Any, devices: Mapping[str, Any], device_ids: Sequen
     where it has one (USD).  Energy: TDP, and ``all_in_w`` (else InferenceX's all-in).
     ``ttft_quantile`` (0.9: p90) holds the TTFT target by that percentile, not the mean.
     ``step_overhead`` (s): the stack's fixed cost per engine step, added to every step of
-    the estimate or the bound (:attr:`calc.serving.replica.Efficiency.step_overhead`)."""
+    the estimate or the bound (:attr:`calc.serving.replica.Efficiency.step_overhead`).
+    ``max_load`` (1: none): the highest share of its capacity a sized replica may run at
+    (:func:`calc.serving.plan.size_deployment`'s headroom)."""
     eff = named_efficiency(efficiency, step_overhead)
     cands, skipped = [], []
     xs, ys = [], []
@@ -169,7 +172,8 @@ def compare_candidates(arch: Any, devices: Mapping[str, Any], device_ids: Sequen
                                   tpot_target=tpot_target, tps=tps, act=default_act(dev, p),
                                   prefix_hit=wl.prefix_hit, token_budget=token_budget, spec=spec,
                                   efficiency=eff, modes=modes, price_per_gpu_hour=price,
-                                  watts_per_gpu=dev.tdp_w or None, ttft_quantile=ttft_quantile)
+                                  watts_per_gpu=dev.tdp_w or None, ttft_quantile=ttft_quantile,
+                                  max_load=max_load)
             by_mode = {}
             for o in (dep.aggregated, dep.disaggregated):
                 if o is not None:

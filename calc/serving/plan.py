@@ -425,7 +425,7 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
                     token_budget: int = 8192, spec: Optional[SpecDecode] = None,
                     efficiency: Optional[Efficiency] = None, modes: Sequence[str] = MODES,
                     price_per_gpu_hour: Optional[float] = None, watts_per_gpu: Optional[float] = None,
-                    ttft_quantile: Optional[float] = None) -> Deployment:
+                    ttft_quantile: Optional[float] = None, max_load: float = 1.0) -> Deployment:
     """The fewest GPUs that serve ``request_rate`` requests/s with TTFT <= ``ttft_target``
     and TPOT <= ``tpot_target`` (seconds), aggregated and disaggregated.
 
@@ -451,6 +451,15 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
     its sized prompts per step.  Tokens/s per GPU is the rate's, tokens/s per user
     1 / that TPOT.  The layout with the fewest GPUs wins (ties: the lower TPOT).  The
     simulator on the page gives the p90 and p99 of continuous batching.
+
+    Headroom: ``max_load`` (0 < ρ_max <= 1; 1: none, the targets alone size it) is the
+    highest share of its capacity a sized replica or instance may run at, so that
+    1 / ρ_max − 1 more traffic than planned still fits (0.7: 43 % more).  Capacity is the
+    most requests/s one replica reaches over every batch its memory admits, whatever the
+    targets: an aggregated replica's curve's maximum (the ``load`` reported), a decode
+    instance's at its largest batch, a prefill instance's r_p.  An aggregated replica is
+    sized at a point at or below ρ_max · capacity, decode instances n_d >= rate /
+    (ρ_max · capacity), prefill instances n_p >= rate / (ρ_max · r_p).
     """
     wl = Workload(isl=float(isl), osl=float(osl), prefix_hit=prefix_hit)
     eff = efficiency if efficiency is not None else published_efficiency()
@@ -458,6 +467,9 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
     rate = float(request_rate)
     if not rate > 0:
         raise ValueError(f"request_rate must be > 0 requests/s, got {request_rate!r}")
+    rho_max = float(max_load)
+    if not 0.0 < rho_max <= 1.0:
+        raise ValueError(f"max_load must be a share of capacity in (0, 1] (0.7: 30 % headroom), got {max_load!r}")
     replicas = []
     for tp in tps:
         try:
@@ -471,7 +483,9 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             if not mem.fits:
                 continue
             c = aggregated_curve(r, wl, np.arange(1, mem.max_seqs + 1), eff, token_budget, spec)
-            ok = np.nonzero((c.tpot_seconds <= tpot_target) & (c.queued_ttft(ttft_quantile) <= ttft_target))[0]
+            headroom = c.requests_per_s <= rho_max * float(c.requests_per_s.max()) * (1.0 + 1e-12)
+            ok = np.nonzero((c.tpot_seconds <= tpot_target) & (c.queued_ttft(ttft_quantile) <= ttft_target)
+                            & headroom)[0]
             if ok.size == 0:
                 continue
             i = int(ok[np.argmax(c.requests_per_s[ok])])
@@ -501,15 +515,17 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             ok = np.nonzero(tpot <= tpot_target)[0]
             if ok.size:
                 i = int(ok[-1])
-                dec.append((r, B[:i + 1], tpot[:i + 1], bound[:i + 1]))
+                capacity = float((B / (tpot * wl.osl)).max()) if B.size else 0.0
+                dec.append((r, B[:i + 1], tpot[:i + 1], bound[:i + 1], capacity))
         for rp, k, ttft0, r_p in pre:
-            n_p = _prefill_instances(rate, k, ttft0, r_p, ttft_target, ttft_quantile)
+            n_p = _prefill_instances(rate, k, ttft0, r_p, ttft_target, ttft_quantile, rho_max)
             if n_p is None:
                 continue
             ttft = prefill_pool_ttft(rate, n_p, k, ttft0, r_p, ttft_quantile)
-            for rd, Bs, tpots, bounds in dec:
+            for rd, Bs, tpots, bounds, capacity in dec:
                 rps = Bs / (tpots * wl.osl)
-                n_d = int(math.ceil(rate / float(rps[-1]) - 1e-9))
+                per_instance = min(float(rps[-1]), rho_max * capacity)
+                n_d = int(math.ceil(rate / per_instance - 1e-9))
                 # each decode instance carries rate / n_d: its batch and TPOT there
                 B, j, tpot = _carrying(rate / n_d, rps, Bs, tpots)
                 bound = str(bounds[j])
@@ -531,14 +547,14 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
 
 
 def _prefill_instances(rate: float, k: int, ttft: float, r_p: float, ttft_target: float,
-                       quantile: Optional[float] = None) -> Optional[int]:
-    """The fewest prefill instances n >= ceil(rate / r_p) whose mean TTFT with queueing
+                       quantile: Optional[float] = None, max_load: float = 1.0) -> Optional[int]:
+    """The fewest prefill instances n >= ceil(rate / (max_load · r_p)) whose mean TTFT with queueing
     (:func:`calc.serving.steady.prefill_pool_ttft`; its ``quantile`` when given) meets
     ``ttft_target``; None when even
     64 × that many do not (a step plus transfer at the target leaves no time to wait).
     The wait falls as n grows (the load per server a / n · k falls), so a doubling search
     then a bisection finds it in O(log n) evaluations."""
-    lo = max(int(math.ceil(rate / r_p - 1e-9)), 1)
+    lo = max(int(math.ceil(rate / (max_load * r_p) - 1e-9)), 1)
     meets = lambda n: prefill_pool_ttft(rate, n, k, ttft, r_p, quantile) <= ttft_target
     if meets(lo):
         return lo

@@ -665,6 +665,54 @@ def test_sized_aggregated_replicas_say_their_load_and_when_they_run_near_capacit
     assert light.gpus == a.gpus and light.load < STEADY_STATE_LOAD_LIMIT and not light.near_capacity
 
 
+def test_a_headroom_caps_the_load_sized_replicas_run_at():
+    # Llama 3.1 8B FP8 on H100, 2,000 / 300 tokens, 24 requests/s, TTFT <= 1 s, TPOT <= 50 ms:
+    # without headroom one TP 1 replica carries it at 0.96 of its capacity (the test above).
+    # At most 80 %: on one GPU only TP 1 fits, and 24 / 0.8 = 30 requests/s is above its
+    # capacity, so no layout of 1 GPU is left; 2 GPUs carry it (two TP 1 replicas at 12
+    # requests/s, 0.48 each, or one TP 2), each replica at or below 0.8 of its own capacity
+    arch, dev = MODELS["llama-3.1-8b"], DEVICES["h100-sxm"]
+    wl = Workload(isl=2000, osl=300)
+    kw = dict(device=dev, weights="fp8", kv_dtype="fp8", isl=2000, osl=300, ttft_target=1.0, tpot_target=0.05)
+    eff = published_efficiency()
+    r1 = Replica(arch, dev, tp=1, weights="fp8", kv="fp8", act="fp8")
+    cap1 = aggregated_curve(r1, wl, np.arange(1, replica_memory(r1, 2300).max_seqs + 1), eff).requests_per_s.max()
+    assert 24 / cap1 > 0.9 and 24 / (0.8 * cap1) > 1.0
+    plain = size_deployment(arch, request_rate=24, **kw)
+    assert plain.aggregated.gpus == 1
+    same = size_deployment(arch, request_rate=24, max_load=1.0, **kw)
+    assert same.aggregated == plain.aggregated and same.disaggregated == plain.disaggregated
+    a = size_deployment(arch, request_rate=24, max_load=0.8, **kw).aggregated
+    assert a.gpus == 2 and a.load <= 0.8 and not a.near_capacity
+    (pool,) = a.pools
+    r = Replica(arch, dev, tp=pool.tp, weights="fp8", kv="fp8", act="fp8")
+    cap = aggregated_curve(r, wl, np.arange(1, replica_memory(r, 2300).max_seqs + 1), eff).requests_per_s.max()
+    assert a.load == pytest.approx(24 / pool.instances / cap, rel=1e-12)
+    # what the headroom is for: 5 % more traffic than planned (which overloads the 0.96
+    # replica above) leaves this layout's simulated p90 TTFT inside the 1 s target
+    over = simulate(r, Workload(isl=2000, osl=300, request_rate=1.05 * 24 / pool.instances), n_requests=3000, eff=eff)
+    assert over.ttft_p90 < 1.0
+    # less headroom allowed never needs fewer GPUs; every sized replica and instance keeps it
+    prev = {"aggregated": 0, "disaggregated": 0}
+    for ml in (1.0, 0.9, 0.7, 0.5, 0.3):
+        dep = size_deployment(arch, request_rate=24, max_load=ml, **kw)
+        assert dep.aggregated.load <= ml + 1e-12
+        for mode in prev:
+            assert getattr(dep, mode).gpus >= prev[mode]
+            prev[mode] = getattr(dep, mode).gpus
+        pre, dec = dep.disaggregated.pools
+        rp = Replica(arch, dev, tp=pre.tp, weights="fp8", kv="fp8", act="fp8")
+        r_p = prefill_pool(rp, wl, eff, 8192, 1.0)[3]
+        assert pre.instances * ml * r_p >= 24 * (1 - 1e-9)
+        rd = Replica(arch, dev, tp=dec.tp, weights="fp8", kv="fp8", act="fp8")
+        B, tpot, _, _, _ = decode_pool(rd, wl, np.arange(1, replica_memory(rd, 2300).max_seqs + 1), eff)
+        assert 24 / dec.instances <= ml * float((B / (tpot * 300)).max()) * (1 + 1e-9)
+    assert prev["aggregated"] > plain.aggregated.gpus
+    for bad in (0.0, -0.5, 1.5):
+        with pytest.raises(ValueError, match="max_load"):
+            size_deployment(arch, request_rate=24, max_load=bad, **kw)
+
+
 def test_size_deployment_meets_the_targets_with_whole_replicas():
     dep = size_deployment(MODELS["llama-3.1-70b"], device=DEVICES["h200-sxm"], weights="fp8",
                           kv_dtype="fp8", isl=4000, osl=500, request_rate=20, ttft_target=1.0,

@@ -264,6 +264,36 @@ def test_replicas_near_capacity_point_to_the_simulator(lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_typed_headroom_is_size_deployments_and_said_under_the_answer(lang):
+    # s_max_load = 80 % at the near-capacity case above (Llama 3.1 8B FP8 on H100, 24
+    # requests/s): the page's GPU count is size_deployment's with max_load 0.8 (2, not 1),
+    # the near-capacity caption is gone and the headroom caption says the replicas' load
+    from calc.units import format_percent
+    params = dict(model="llama-3.1-8b", s_devices="h100-sxm", s_prec="fp8", s_isl="2000", s_osl="300",
+                  s_tpot="0.05", s_mode="aggregated", s_sim="false", s_rate="24")
+    dep = size_deployment(load_models()["llama-3.1-8b"], device=load_hardware()["h100-sxm"], weights="fp8",
+                          kv_dtype="fp8", isl=2000, osl=300, request_rate=24, ttft_target=1.0,
+                          tpot_target=0.05, modes=("aggregated",), max_load=0.8)
+    at = open_app_page(PAGE, lang, timeout=120, s_max_load="80%", **params)
+    assert not at.exception and not at.error
+    assert gpus(at) == dep.aggregated.gpus == 2
+    captions = [c.value for c in at.caption]
+    assert CATALOGS[lang]["serving.headroom"].format(
+        max_load="80%", load=format_percent(dep.aggregated.load, 0)) in captions
+    marker = CATALOGS[lang]["serving.near_capacity"].split("{load}")[0]
+    assert not any(c.startswith(marker) for c in captions)
+    assert at.query_params["s_max_load"] == "80%"
+    # blank: no headroom caption; a share above 100 % names the field
+    plain = open_app_page(PAGE, lang, timeout=120, **params)
+    assert gpus(plain) == 1 and "s_max_load" not in plain.query_params
+    head = CATALOGS[lang]["serving.headroom"].split("{max_load}")[0]
+    assert not any(c.value.startswith(head) for c in plain.caption)
+    bad = open_app_page(PAGE, lang, timeout=120, s_max_load="120%", **params)
+    label = CATALOGS[lang]["serving.max_load"]
+    assert any(label in e.value for e in bad.error), [e.value for e in bad.error]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_typed_step_overhead_is_size_deployments_and_said_under_the_chart(lang):
     # s_overhead (the stack's fixed cost per step) reaches the sizing: the page's GPU count
     # is size_deployment's with that Efficiency, more than without it at a 20 ms TPOT

@@ -6,7 +6,7 @@ URL names (README, "Share links"; a value equal to its default is left out):
 ``s_isl``, ``s_osl``, ``s_dist``, ``s_spread``, ``s_prefix``, ``s_rate``, ``s_ttft``,
 ``s_tpot``, ``s_devices``, ``s_prec``, ``s_kv``, ``s_tp``, ``s_mode``, ``s_budget``,
 ``s_eff``, ``s_overhead``, ``s_spec``, ``s_spec_m``, ``s_draft``, ``s_alpha``, ``s_gamma``, ``s_price``,
-``s_kw``, ``s_sim``.
+``s_kw``, ``s_sim``, ``s_ttft_stat``, ``s_max_load``.
 """
 from __future__ import annotations
 
@@ -67,6 +67,7 @@ class ServingInputs:
     simulate: bool
     ttft_stat: str = "mean"           # what the TTFT target holds: "mean", "p50", "p90" or "p99" (TTFT_STATS)
     step_overhead: float = 0.0        # the stack's fixed cost per engine step [s] (blank: 0)
+    max_load: float = 1.0             # the most of its capacity a sized replica may run at (blank: 1, none)
 
     @property
     def ok(self) -> bool:
@@ -180,7 +181,11 @@ def render_targets(t) -> dict:
                         format_func=lambda s: t(f"serving.stat.{s}"), help=t("serving.ttft_stat_help"))
     tpot = bound_select_slider(t("serving.tpot_target"), list(TPOT_OPTIONS), "s_tpot", 0.05,
                                format_func=lambda s: format_si(s, "s"), help=t("serving.tpot_target_help"))
-    return dict(ttft_target=float(ttft), tpot_target=float(tpot), ttft_stat=stat)
+    max_load = quantity_input(t, t("serving.max_load"), "s_max_load", "", kind="fraction",
+                              bounds=FRACTION, optional=True, help=t("serving.max_load_help"),
+                              placeholder=t("serving.max_load_placeholder"))
+    return dict(ttft_target=float(ttft), tpot_target=float(tpot), ttft_stat=stat,
+                max_load=1.0 if max_load is None else float(max_load))
 
 
 def render_candidates(t, devices) -> dict:

@@ -76,6 +76,9 @@ def render_answer(ctx, comp, inp) -> None:
     if o.near_capacity:
         st.caption(t("serving.near_capacity", load=format_percent(o.load, 0),
                      limit=format_percent(STEADY_STATE_LOAD_LIMIT, 0)))
+    if inp.max_load < 1.0:             # the headroom typed under Targets
+        st.caption(t("serving.headroom", max_load=format_percent(inp.max_load, 0),
+                     load="—" if o.load is None else format_percent(o.load, 0)))
     if best.price_source == "inferencex":
         st.caption(t("serving.price_inferencex"))
 

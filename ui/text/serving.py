@@ -70,6 +70,15 @@ EN = {
     "serving.stat.p50": "p50",
     "serving.stat.p90": "p90",
     "serving.stat.p99": "p99",
+    "serving.max_load": "Most load per replica (optional)",
+    "serving.max_load_help": "The highest share of its capacity (the most requests/s it reaches at any batch "
+                             "its memory holds) a sized replica or instance may run at, so that more traffic "
+                             "than planned still fits: 70% leaves room for 1/0.7 − 1 = 43% more. Blank: no "
+                             "limit, the TTFT and TPOT targets alone size it (a replica may then run near "
+                             "100%, where a few per cent more traffic fills its queue). URL name s_max_load.",
+    "serving.max_load_placeholder": "none, e.g. 70%",
+    "serving.headroom": "Sized with headroom: every replica and instance at most {max_load} of its capacity "
+                        "(the answer's replicas run at {load}).",
     "serving.tpot_target": "TPOT target",
     "serving.tpot_target_help": "Longest acceptable time per output token; 50 ms = 20 tokens/s per "
                                 "user. The red line on the chart. URL name s_tpot (seconds).",
@@ -200,7 +209,8 @@ EN = {
                              "more traffic than planned fills the queue and the TTFT grows without bound (a simulated "
                              "Llama 3.1 8B replica sized at 96% keeps a 1 s TTFT at p90, but at 5% more traffic its p90 "
                              "is 1.5 s). Tick *Run the simulator* below to see this replica's queue, or plan one more "
-                             "replica (README, \"Where the steady state and the simulator part\").",
+                             "replica: type a *Most load per replica* under the targets, e.g. 80% (README, "
+                             "\"Where the steady state and the simulator part\").",
     "serving.price_inferencex": "Cost at InferenceX's hyperscaler price per GPU-hour (USD); type a "
                                 "price under \"Cost and energy\" for yours.",
     "serving.none": "none meets the targets",
@@ -405,6 +415,12 @@ ZH = {
     "serving.stat.p50": "p50",
     "serving.stat.p90": "p90",
     "serving.stat.p99": "p99",
+    "serving.max_load": "每个副本的最高负载（可选）",
+    "serving.max_load_help": "规划出的副本或实例最多可运行到其容量（内存能容纳的任意批大小下所能达到的最高请求/秒）的多少，"
+                             "使流量比计划多时仍能承载：70% 可再容纳 1/0.7 − 1 = 43% 的流量。留空：不设上限，只由 TTFT 和 TPOT "
+                             "目标决定规模（副本可能运行在接近 100% 的负载，此时流量只要多几个百分点，队列就会堆积）。URL 参数 s_max_load。",
+    "serving.max_load_placeholder": "不设，例如 70%",
+    "serving.headroom": "已预留余量：每个副本和实例最多运行在其容量的 {max_load}（答案中的副本运行在 {load}）。",
     "serving.tpot_target": "TPOT 目标",
     "serving.tpot_target_help": "每个输出 token 可接受的最长时间；50 ms = 每用户 20 tokens/秒。即图中的红线。"
                                 "URL 参数 s_tpot（秒）。",
@@ -502,7 +518,7 @@ ZH = {
                     "下方的模拟器逐步运行引擎）。",
     "serving.near_capacity": "每个副本运行在其容量的 {load}，余量很小：超过 {limit} 时，流量只要比计划多几个百分点，队列就会堆积，"
                              "TTFT 无限增长（模拟的 Llama 3.1 8B 副本按 96% 的负载规划时，p90 TTFT 仍在 1 秒以内；流量多 5% 时 p90 就到 1.5 秒）。"
-                             "勾选下方的「运行模拟器」查看这个副本的排队情况，或多规划一个副本（README 中 “Where the steady state and the simulator part” 一节）。",
+                             "勾选下方的「运行模拟器」查看这个副本的排队情况，或多规划一个副本：在目标下填写「每个副本的最高负载」，例如 80%（README 中 “Where the steady state and the simulator part” 一节）。",
     "serving.price_inferencex": "费用按 InferenceX 的超大规模云厂商每 GPU 小时价格（USD）计算；在「费用与能耗」中输入你自己的价格。",
     "serving.none": "没有满足目标的",
     "serving.pool": "{role} {n} × TP{tp}",
