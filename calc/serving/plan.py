@@ -395,11 +395,12 @@ class DeploymentOption:
 STEADY_STATE_LOAD_LIMIT = 0.9
 """Above this share of a replica's capacity the plan has little headroom: at load ρ a rise
 of 1/ρ − 1 in traffic exceeds the capacity and the queue grows without bound (a simulated
-Llama 3.1 8B FP8 replica on an H100, 2,000 / 300 tokens, sized at 0.96: mean TTFT 174 ms
-against the steady state's 148 ms, but at 5 % more traffic 693 ms, p90 1.5 s), and the
-steady state and the simulator part by up to 0.98-1.67 × in mean TPOT at 0.95-0.98 (four
-workloads, README), within 10 % up to 0.9.  Past it the page says so and points to the
-simulator."""
+Llama 3.1 8B FP8 replica on an H100, 2,000 / 300 tokens, sized at 0.95 of its capacity (23
+requests/s): p90 TTFT 0.24-0.42 s in four 12,000-request runs, but at 5 % more traffic
+1.4-5.0 s), and near it the simulated TTFT varies widely from run to run (the steady state
+reads 0.62-0.99 × its mean at 0.95, four workloads, README) while TPOT stays within 14 %.
+Past it the page says so and points to the simulator and the headroom input
+(``size_deployment(max_load=)``)."""
 
 
 @dataclass(frozen=True)

@@ -43,12 +43,22 @@ and read TTFT 2.7× the engine simulator's at 128 / 128 tokens and 90 % load.
 Random arrivals (``arrivals="poisson"``, the default: a serving benchmark at a request
 rate).  The formulas above spread the prompt work evenly, a · n_new tokens in every pass
 ("fluid": right for a closed loop, where a prompt enters as a sequence finishes, and for
-an offline run).  Under Poisson arrivals the number of whole prompts that enter one pass is
-K ~ Poisson(a), and a step's time is convex in its prompt tokens (a pass with none is
-memory-bound, one with many compute-bound), so the mean step is not the step of the mean.
-Where a prompt fits one step (n_c = 1, room = T − B):
+an offline run).  Under Poisson arrivals at λ the prompts that enter a pass are those that
+arrived during the pass before, K' ~ Poisson(λ · t(K)), and a step's time is convex in its
+prompt tokens (a pass with none is memory-bound, one with many compute-bound), so the mean
+step is not the step of the mean.  The mean of K is a (λ = a / step).  Its spread exceeds
+Poisson(a)'s, because a long pass lets more prompts in: with t(K) ≈ step + s · (K − a),
+s = E[t(K + 1) − t(K)] the step one more prompt adds, the stationary variance solves
+Var = a + (λ s)² · Var:
 
-    step    = Σ_k p_k · t(B, min(k · n_new, room)) + carry      p_k = Poisson(a)
+    Var[K]  = a / (1 − u²),   u = λ · s = a · s / step        (u <= OVERDISPERSION_MAX)
+    p_k     = NegBin(mean a, variance Var[K])                   (Poisson(a) at u = 0)
+
+from p = Poisson(a), OVERDISPERSION_ITERATIONS fixed-point passes (the chain itself, run
+pass by pass, gives the same mean step within 1 %: tests/calc/test_serving.py).  Where a
+prompt fits one step (n_c = 1, room = T − B):
+
+    step    = Σ_k p_k · t(B, min(k · n_new, room)) + carry
     carry   = max(k · n_new − room, 0) · (t(B, room) − t(B, room − n_new)) / n_new
     R       = Σ_k p_k · t_k² / (2 · step)                      (same mix of steps)
     TTFT    = Σ_j Poisson(a/2)_j · t(B, (j + 1) · n_new)       (the tagged prompt's own pass)
@@ -58,16 +68,17 @@ step.  The tagged prompt shares its pass with the others that arrived during the
 flight; those that arrived before it count in the M/D/1 wait for the work ahead, so its
 own pass carries 1 + Poisson(a/2) prompts (a/2: it arrives on average half-way through the
 residual; counting Poisson(a) read TTFT 4-16 % high, a double count).  Against the
-simulator (:mod:`calc.serving.simulate`, the same steps event by event; 3,000 requests,
-four workloads from 128 / 128 to 4,000 / 500 tokens on Llama 3.1 8B and 70B, Qwen3 32B)
-the mean TPOT is within 3 % up to 0.9 of the curve's capacity except Llama 3.1 70B at
-1,000 / 1,000 (5 % at 0.8, 9 % high at 0.9), and the mean TTFT 0.96-1.11 × the
-simulator's at 0.3-0.9 (README, "Where the steady state and the simulator part";
-tests/calc/test_serving.py).  Nearer capacity the throughput curve is flat in the batch, so
-a small difference in rate is a large one in batch: at 0.95-0.98 the steady state's mean
-TPOT is 0.98-1.67 × the simulator's (:data:`calc.serving.plan.STEADY_STATE_LOAD_LIMIT`).
-Not modelled: that a long step lets more prompts arrive during it (K is then not exactly
-Poisson(a) per pass), and prompts of several chunks (n_c > 1) keep the fluid spread.
+simulator (:mod:`calc.serving.simulate`, the same steps event by event; six runs of 12,000
+requests, four workloads from 128 / 128 to 4,000 / 500 tokens on Llama 3.1 8B and 70B,
+Qwen3 32B; bench/steady_vs_simulator.py) the mean TPOT is 0.92-1.00 × the simulator's at
+0.3-0.7 of the curve's capacity and 0.91-0.97 × at 0.9 (Poisson(a) per pass read
+0.85-0.96 × there), the mean TTFT 0.89-1.12 × (README, "Where the steady state and the
+simulator part"; tests/calc/test_serving.py).  Nearer capacity a small difference in rate
+is a large one in batch, and the simulated TTFT grows without bound
+(:data:`calc.serving.plan.STEADY_STATE_LOAD_LIMIT`).  Not modelled: the batch B itself
+varies about its mean during a run, which is the first suspect for what is left (TPOT up
+to 8 % low at 0.5-0.7 for prompts of 2,000-4,000 tokens; not yet measured apart), and
+prompts of several chunks (n_c > 1) keep the fluid spread.
 
 a · n_new > T − B means the prefills need more tokens than the budget leaves: that batch is
 not reported.
@@ -198,17 +209,37 @@ def _poisson(a: np.ndarray, k: np.ndarray) -> np.ndarray:
     return p / p.sum(axis=1, keepdims=True)
 
 
-def _poisson_prompt_steps(r: Replica, B: np.ndarray, c: float, eff: Efficiency,
-                          spec: Optional[SpecDecode], arrivals: np.ndarray, n_new: float,
-                          room: np.ndarray, f_p: float):
+OVERDISPERSION_ITERATIONS = 8
+"""Fixed-point passes of the arrivals' variance (``_random_prompt_steps``): the step it
+gives moves by under 1e-6 after 6 on the README's workloads."""
+OVERDISPERSION_MAX = 0.95
+"""Cap on u = λ · s (prompts that arrive during one prompt's share of a step): the
+variance a / (1 − u²) is held finite where a step's prompts would nearly renew themselves."""
+
+
+def _overdispersed(a: np.ndarray, var: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Negative-binomial probabilities of k = 0, 1, … with mean ``a`` and variance ``var`` >=
+    ``a`` (rows; the Poisson–gamma mixture, the count of mean a whose variance exceeds it):
+    r = a² / (var − a), q = a / var, p_0 = q^r, p_k = p_{k−1} · (k − 1 + r) / k · (1 − q),
+    normalized over the k given.  var → a is Poisson(a)."""
+    extra = np.maximum(var - a, 1e-12 * np.maximum(a, 1e-300))
+    r = a ** 2 / extra
+    q = a / (a + extra)
+    ratio = np.where(k > 0, (k - 1.0 + r[:, None]) / np.maximum(k, 1.0) * (1.0 - q)[:, None], 1.0)
+    p = np.exp(r * np.log(q))[:, None] * np.cumprod(ratio, axis=1)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def _random_prompt_steps(r: Replica, B: np.ndarray, c: float, eff: Efficiency,
+                         spec: Optional[SpecDecode], arrivals: np.ndarray, n_new: float,
+                         room: np.ndarray, f_p: float):
     """Mean step, mean squared step, share of steps with prompt tokens and the tagged
-    prompt's own step when K ~ Poisson(a) prompts enter each pass (module docstring,
-    "Random arrivals").  Rows: batches; columns: k = 0 … k_max prompts."""
+    prompt's own step when the K prompts that enter each pass are those that arrived
+    during the pass before (module docstring, "Random arrivals": mean a, variance
+    a / (1 − u²), u = λ · s).  Rows: batches; columns: k = 0 … k_max prompts."""
     a = arrivals
-    k_max = int(np.ceil(np.max(a + 8.0 * np.sqrt(a) + 8.0))) if a.size else 8
+    k_max = int(np.ceil(np.max(a + 12.0 * np.sqrt(a) + 12.0))) if a.size else 12
     k = np.arange(k_max + 2, dtype=float)[None, :]                       # 0 … k_max + 1
-    # Poisson(a) probabilities by the recurrence p_k = p_{k−1} · a / k (no factorials)
-    p, p_after = _poisson(a, k), _poisson(a / 2.0, k)
     P = np.minimum(k * n_new, room[:, None])
     t, _, _ = decode_pass(r, B[:, None], c, eff, spec, P, f_p)
     t = np.broadcast_to(np.asarray(t, dtype=float), P.shape)
@@ -217,8 +248,15 @@ def _poisson_prompt_steps(r: Replica, B: np.ndarray, c: float, eff: Efficiency,
     t_last, _, _ = decode_pass(r, B, c, eff, spec, room - n_new, f_p)
     marginal = (t[:, -1] - np.asarray(t_last, dtype=float)) / n_new
     t = t + np.maximum(k * n_new - room[:, None], 0.0) * marginal[:, None]
+    p = _poisson(a, k)                       # start: Poisson(a), steps of one length
+    for _ in range(OVERDISPERSION_ITERATIONS):
+        step = (p[:, :-1] * t[:, :-1]).sum(axis=1)
+        slope = (p[:, :-1] * (t[:, 1:] - t[:, :-1])).sum(axis=1)       # s = E[t(K + 1) − t(K)]
+        u = np.minimum(a * slope / step, OVERDISPERSION_MAX)          # λ · s, λ = a / step
+        p = _overdispersed(a, a / (1.0 - u ** 2), k)
     step = (p[:, :-1] * t[:, :-1]).sum(axis=1)
     step_sq = (p[:, :-1] * t[:, :-1] ** 2).sum(axis=1)
+    p_after = _poisson(a / 2.0, k)
     own = (p_after[:, :-1] * t[:, 1:]).sum(axis=1)    # the tagged prompt's pass: 1 + Poisson(a/2)
     return step, step_sq, 1.0 - p[:, 0], own
 
@@ -259,8 +297,8 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
     if arrivals == "poisson":
         one = n_c == 1                  # a prompt fits one step: whole prompts enter at random
         if one.any():
-            s_p, sq_p, f_p1, own = _poisson_prompt_steps(r, B[one], c, eff, spec, per_pass[one],
-                                                         n_new, room[one], f_p)
+            s_p, sq_p, f_p1, own = _random_prompt_steps(r, B[one], c, eff, spec, per_pass[one],
+                                                        n_new, room[one], f_p)
             step, step_sq, f, ttft = (np.where(one, _fill(one, s_p), step), np.where(one, _fill(one, sq_p), step_sq),
                                       np.where(one, _fill(one, f_p1), f), np.where(one, _fill(one, own), ttft))
     tpot = step / E

@@ -207,8 +207,8 @@ EN = {
                     "random arrivals; the simulator below runs the engine step by step).",
     "serving.near_capacity": "Each replica runs at {load} of its capacity, little headroom: above {limit} a few per cent "
                              "more traffic than planned fills the queue and the TTFT grows without bound (a simulated "
-                             "Llama 3.1 8B replica sized at 96% keeps a 1 s TTFT at p90, but at 5% more traffic its p90 "
-                             "is 1.5 s). Tick *Run the simulator* below to see this replica's queue, or plan one more "
+                             "Llama 3.1 8B replica sized at 95% keeps its p90 TTFT under 0.5 s, but at 5% more traffic its "
+                             "p90 is 1.4-5 s). Tick *Run the simulator* below to see this replica's queue, or plan one more "
                              "replica: type a *Most load per replica* under the targets, e.g. 80% (README, "
                              "\"Where the steady state and the simulator part\").",
     "serving.price_inferencex": "Cost at InferenceX's hyperscaler price per GPU-hour (USD); type a "
@@ -517,7 +517,7 @@ ZH = {
                     "每卡 **{per_gpu}**，每用户 {per_user}（稳态解析值；TTFT 是请求随机到达、计入提示词预填充排队时的{stat}；"
                     "下方的模拟器逐步运行引擎）。",
     "serving.near_capacity": "每个副本运行在其容量的 {load}，余量很小：超过 {limit} 时，流量只要比计划多几个百分点，队列就会堆积，"
-                             "TTFT 无限增长（模拟的 Llama 3.1 8B 副本按 96% 的负载规划时，p90 TTFT 仍在 1 秒以内；流量多 5% 时 p90 就到 1.5 秒）。"
+                             "TTFT 无限增长（模拟的 Llama 3.1 8B 副本按 95% 的负载规划时，p90 TTFT 在 0.5 秒以内；流量多 5% 时 p90 就到 1.4-5 秒）。"
                              "勾选下方的「运行模拟器」查看这个副本的排队情况，或多规划一个副本：在目标下填写「每个副本的最高负载」，例如 80%（README 中 “Where the steady state and the simulator part” 一节）。",
     "serving.price_inferencex": "费用按 InferenceX 的超大规模云厂商每 GPU 小时价格（USD）计算；在「费用与能耗」中输入你自己的价格。",
     "serving.none": "没有满足目标的",
