@@ -174,7 +174,7 @@ def _negbin(a, var, k):
 
 def _arrivals_mix(a, t, n):
     """The prompts per pass of the module docstring ("Random arrivals"), by hand: from
-    Poisson(a), 40 passes of u = a·s / step (s = E[t(K+1) − t(K)]), Var = a / (1 − u²),
+    Poisson(a), 40 passes (the fixed point; the code's 5 come within 1e-4) of u = a·s / step (s = E[t(K+1) − t(K)]), Var = a / (1 − u²),
     the negative binomial of that mean and variance; probabilities of k = 0 … n − 1."""
     p = [_pois(a, k) for k in range(n)]
     for _ in range(40):
@@ -207,18 +207,18 @@ def test_random_arrivals_bring_the_prompts_of_the_pass_before_to_a_pass():
     step = sum(p[k] * t[k] for k in range(40))
     c = aggregated_curve(r, Workload(isl=128, osl=128), [256], BOUND, token_budget=8192)
     assert c.arrivals == "poisson"
-    assert c.step_seconds[0] == pytest.approx(step, rel=1e-6)
-    assert c.tpot_seconds[0] == pytest.approx(step, rel=1e-6)
-    assert c.chunk_share[0] == pytest.approx(1 - p[0], rel=1e-6)
+    assert c.step_seconds[0] == pytest.approx(step, rel=1e-4)
+    assert c.tpot_seconds[0] == pytest.approx(step, rel=1e-4)
+    assert c.chunk_share[0] == pytest.approx(1 - p[0], rel=1e-4)
     assert p[0] > math.exp(-2.0)          # more passes without a prompt than Poisson(2) gives
     R = sum(p[k] * t[k] ** 2 for k in range(40)) / (2 * step)
-    assert c.residual_seconds[0] == pytest.approx(R, rel=1e-6)
+    assert c.residual_seconds[0] == pytest.approx(R, rel=1e-4)
     own = sum(_pois(1.0, k) * t[k + 1] for k in range(40))
     assert c.ttft_seconds[0] == pytest.approx(own, rel=1e-9)
     lam = 256 / (step * 128)
     S_w = 128 * step_time(r, 256, 192, 7936, f_p, BOUND).seconds / 7936
     rho = lam * S_w
-    assert c.ttft_queued_seconds[0] == pytest.approx(own + R + rho * S_w / (2 * (1 - rho)), rel=1e-6)
+    assert c.ttft_queued_seconds[0] == pytest.approx(own + R + rho * S_w / (2 * (1 - rho)), rel=1e-4)
     # uneven steps cost more than even ones (the step is convex in its prompt tokens), and
     # the spread of the pass before more than Poisson(a)
     fluid = aggregated_curve(r, Workload(isl=128, osl=128), [256], BOUND, token_budget=8192, arrivals="fluid")
@@ -266,7 +266,7 @@ def test_random_prompts_beyond_the_budget_carry_at_the_last_prompts_cost():
     p = _arrivals_mix(0.032, t, 12)
     step = sum(p[k] * t[k] for k in range(12))
     c = aggregated_curve(r, Workload(isl=4000, osl=500), [16], BOUND, token_budget=8192)
-    assert c.tpot_seconds[0] == pytest.approx(step, rel=1e-6)
+    assert c.tpot_seconds[0] == pytest.approx(step, rel=1e-4)
     assert c.ttft_seconds[0] == pytest.approx(sum(_pois(0.016, k) * t[k + 1] for k in range(11)), rel=1e-9)
     # a prompt longer than a step's room (budget 2048: two chunks) keeps the even chunks
     even = aggregated_curve(r, Workload(isl=4000, osl=500), [16], BOUND, token_budget=2048, arrivals="fluid")
