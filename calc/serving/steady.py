@@ -75,10 +75,14 @@ Qwen3 32B; bench/steady_vs_simulator.py) the mean TPOT is 0.92-1.00 × the simul
 0.85-0.96 × there), the mean TTFT 0.89-1.12 × (README, "Where the steady state and the
 simulator part"; tests/calc/test_serving.py).  Nearer capacity a small difference in rate
 is a large one in batch, and the simulated TTFT grows without bound
-(:data:`calc.serving.plan.STEADY_STATE_LOAD_LIMIT`).  Not modelled: the batch B itself
-varies about its mean during a run, which is the first suspect for what is left (TPOT up
-to 8 % low at 0.5-0.7 for prompts of 2,000-4,000 tokens; not yet measured apart), and
-prompts of several chunks (n_c > 1) keep the fluid spread.
+(:data:`calc.serving.plan.STEADY_STATE_LOAD_LIMIT`).  Not modelled: a request's TPOT is
+the mean of the passes it is in, and a pass with more sequences in it is counted by more
+requests, so requests see longer passes than the average pass (measured in the simulator:
+the mean pass is within 1-2 % of ``step``, the mean request TPOT 4-7 % above it for
+prompts of 2,000-4,000 tokens at 0.5-0.7).  Of that, the prompts' own clustering (a long
+pass brings more prompts, which join the batch) explains 0.6-1.6 % (the chain run pass by
+pass) and the batch's spread times the per-sequence cost of a step about 2-3 %; the rest
+was not found.  Prompts of several chunks (n_c > 1) keep the fluid spread.
 
 a · n_new > T − B means the prefills need more tokens than the budget leaves: that batch is
 not reported.
