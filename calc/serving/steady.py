@@ -15,6 +15,9 @@ with as many waiting prompts as fit), so
     TTFT    = n_c · t(B, chunk)                     (no queueing: a closed loop's)
     tokens/s per GPU = B / TPOT / tp;   requests/s = B / (TPOT · osl)
 
+(a closed loop's; under open arrivals TPOT is a request's mean, a little above step / E:
+"A request's passes" below).
+
 Under Poisson arrivals at that rate λ = requests/s a prompt waits twice before its own n_c
 steps.  The engine schedules between steps (iteration-level scheduling, Orca), so it waits
 for the step in flight to end: the mean residual life of the steps (renewal theory,
@@ -70,19 +73,32 @@ own pass carries 1 + Poisson(a/2) prompts (a/2: it arrives on average half-way t
 residual; counting Poisson(a) read TTFT 4-16 % high, a double count).  Against the
 simulator (:mod:`calc.serving.simulate`, the same steps event by event; six runs of 12,000
 requests, four workloads from 128 / 128 to 4,000 / 500 tokens on Llama 3.1 8B and 70B,
-Qwen3 32B; bench/steady_vs_simulator.py) the mean TPOT is 0.92-1.00 × the simulator's at
-0.3-0.7 of the curve's capacity and 0.91-0.97 × at 0.9 (Poisson(a) per pass read
-0.85-0.96 × there), the mean TTFT 0.89-1.12 × (README, "Where the steady state and the
+Qwen3 32B; bench/steady_vs_simulator.py) the mean TPOT (with the request's passes, below) is
+0.95-1.00 × the simulator's at 0.3-0.7 of the curve's capacity and 0.94-0.98 × at 0.9
+(Poisson(a) per pass read 0.85-0.96 × there), the mean TTFT 0.89-1.12 × (README, "Where the steady state and the
 simulator part"; tests/calc/test_serving.py).  Nearer capacity a small difference in rate
 is a large one in batch, and the simulated TTFT grows without bound
-(:data:`calc.serving.plan.STEADY_STATE_LOAD_LIMIT`).  Not modelled: a request's TPOT is
-the mean of the passes it is in, and a pass with more sequences in it is counted by more
-requests, so requests see longer passes than the average pass (measured in the simulator:
-the mean pass is within 1-2 % of ``step``, the mean request TPOT 4-7 % above it for
-prompts of 2,000-4,000 tokens at 0.5-0.7).  Of that, the prompts' own clustering (a long
-pass brings more prompts, which join the batch) explains 0.6-1.6 % (the chain run pass by
-pass) and the batch's spread times the per-sequence cost of a step about 2-3 %; the rest
-was not found.  Prompts of several chunks (n_c > 1) keep the fluid spread.
+(:data:`calc.serving.plan.STEADY_STATE_LOAD_LIMIT`).  Prompts of several chunks (n_c > 1)
+keep the fluid spread.
+
+A request's passes (open arrivals; a closed loop holds B fixed).  ``step`` is the mean pass,
+and Little's law on the passes gives the rate, requests/s = B / (step / E · osl).  But a
+request's TPOT is the mean of the L = osl / E passes it decodes in, and a pass with more
+sequences in it is counted by more requests, so the mean request TPOT is E[B_n t_n] / E[B_n]
+= step + Cov(B_n, t_n) / B, with B_n the prompts of the L passes before pass n.  K's
+correlation from pass to pass is ρ = λ · Cov(K, t) / Var(K) (the chain's regression), so
+
+    Cov(B, t) = Cov(K, t) · ρ (1 − ρ^L) / (1 − ρ)     (the prompts' clustering)
+              + t_B · L · Var(K) · (1 + ρ) / (1 − ρ)  (the batch's spread × the step per sequence)
+    TPOT      = (step + Cov(B, t) / B) / E            ``tpot_seconds``; tokens/s per GPU B·E / step / tp
+
+t_B = t(B + 1) − t(B) at the pass mix (decode passes and passes with the mean prompt
+tokens); where a prompt spans several passes K is taken as Poisson (Var = a, no
+clustering: Var(B) = B).  In the simulator the mean pass is within 1-2 % of ``step`` and
+the mean request TPOT 4-7 % above it for prompts of 2,000-4,000 tokens at 0.5-0.7 of
+capacity; the clustering term gives 0.6-1.6 % (the chain run pass by pass agrees within
+1 %, tests/calc/test_serving.py), the spread term about 2-3 %, and the steady state's TPOT
+moved from 0.92-0.96 to 0.95-0.99 × the simulator's there.  The rest was not found.
 
 a · n_new > T − B means the prefills need more tokens than the budget leaves: that batch is
 not reported.
@@ -260,11 +276,38 @@ def _random_prompt_steps(r: Replica, B: np.ndarray, c: float, eff: Efficiency,
         slope = (p[:, :-1] * (t[:, 1:] - t[:, :-1])).sum(axis=1)       # s = E[t(K + 1) − t(K)]
         u = np.minimum(a * slope / step, OVERDISPERSION_MAX)          # λ · s, λ = a / step
         p = _overdispersed(a, a / (1.0 - u ** 2), k)
-    step = (p[:, :-1] * t[:, :-1]).sum(axis=1)
-    step_sq = (p[:, :-1] * t[:, :-1] ** 2).sum(axis=1)
+    pk, tk, kk = p[:, :-1], t[:, :-1], k[:, :-1]
+    step = (pk * tk).sum(axis=1)
+    step_sq = (pk * tk ** 2).sum(axis=1)
+    mean_k = (pk * kk).sum(axis=1)
+    var_k = (pk * (kk - mean_k[:, None]) ** 2).sum(axis=1)
+    cov_kt = (pk * (kk - mean_k[:, None]) * (tk - step[:, None])).sum(axis=1)
     p_after = _poisson(a / 2.0, k)
     own = (p_after[:, :-1] * t[:, 1:]).sum(axis=1)    # the tagged prompt's pass: 1 + Poisson(a/2)
-    return step, step_sq, 1.0 - p[:, 0], own
+    return step, step_sq, 1.0 - p[:, 0], own, var_k, cov_kt
+
+
+def _request_weighted_extra(B: np.ndarray, passes: float, step: np.ndarray, per_seq: np.ndarray,
+                            arrivals: np.ndarray, var_k: np.ndarray, cov_kt: np.ndarray) -> np.ndarray:
+    """What a request's mean TPOT adds to the mean pass (s per pass) under random arrivals
+    (module docstring, "A request's passes"): a pass counts once for each of its B_n
+    sequences, so requests see E[B t] / E[B] = step + Cov(B_n, t_n) / B, with B_n the prompts
+    of the L = ``passes`` passes before (a sequence decodes L passes):
+
+        ρ        = λ · Cov(K, t) / Var(K),  λ = a / step     (K's correlation pass to pass)
+        Cov(B, t) = Cov(K, t) · ρ (1 − ρ^L) / (1 − ρ)  +  t_B · Var(B)
+        Var(B)    = L · Var(K) · (1 + ρ) / (1 − ρ)           (Poisson B = L·a where ρ = 0)
+
+    t_B = ``per_seq``, what one more sequence adds to a step; ``var_k`` and ``cov_kt`` of the
+    prompts per pass (``_random_prompt_steps``; Var(K) = a, Cov = 0 where a prompt spans
+    several passes and only the batch's own spread is counted)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rho = np.where(var_k > 0, arrivals * cov_kt / (var_k * step), 0.0)
+    rho = np.clip(rho, 0.0, OVERDISPERSION_MAX)
+    L = float(passes)
+    cluster = cov_kt * rho * (1.0 - rho ** L) / (1.0 - rho)
+    var_b = L * var_k * (1.0 + rho) / (1.0 - rho)
+    return (cluster + per_seq * var_b) / B
 
 
 def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = BOUND,
@@ -300,15 +343,26 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
     step = (1.0 - f) * t0 + f * t1
     step_sq = (1.0 - f) * t0 ** 2 + f * t1 ** 2
     ttft = n_c * t1
+    extra = np.zeros_like(B)        # a request's mean pass beyond the mean pass (s)
     if arrivals == "poisson":
         one = n_c == 1                  # a prompt fits one step: whole prompts enter at random
+        var_k, cov_kt = per_pass.copy(), np.zeros_like(B)      # several passes: Poisson B only
         if one.any():
-            s_p, sq_p, f_p1, own = _random_prompt_steps(r, B[one], c, eff, spec, per_pass[one],
-                                                        n_new, room[one], f_p)
+            s_p, sq_p, f_p1, own, v_p, c_p = _random_prompt_steps(r, B[one], c, eff, spec, per_pass[one],
+                                                                  n_new, room[one], f_p)
             step, step_sq, f, ttft = (np.where(one, _fill(one, s_p), step), np.where(one, _fill(one, sq_p), step_sq),
                                       np.where(one, _fill(one, f_p1), f), np.where(one, _fill(one, own), ttft))
-    tpot = step / E
-    rps = B / (tpot * wl.osl)
+            var_k, cov_kt = np.where(one, _fill(one, v_p), var_k), np.where(one, _fill(one, c_p), cov_kt)
+        if wl.concurrency is None:      # a closed loop holds B fixed: every pass has B sequences
+            # t_B: one more sequence in a decode pass and in a pass with the mean prompt tokens
+            t0_up, _, _ = decode_pass(r, B + 1.0, c, eff, spec)
+            mean_prompt = np.minimum(per_pass * n_new / np.maximum(f, 1e-12), room)
+            tp_lo, _, _ = decode_pass(r, B, c, eff, spec, mean_prompt, f_p)
+            tp_up, _, _ = decode_pass(r, B + 1.0, c, eff, spec, mean_prompt, f_p)
+            per_seq = (1.0 - f) * (np.asarray(t0_up) - t0) + f * (np.asarray(tp_up) - np.asarray(tp_lo))
+            extra = _request_weighted_extra(B, per_req_tokens, step, per_seq, per_pass, var_k, cov_kt)
+    tpot = (step + extra) / E       # a request's mean TPOT (what a benchmark reports)
+    rps = B / (step / E * wl.osl)   # Little's law on the passes: B sequences, osl / E passes each
     t_full, _, _ = decode_pass(r, B, c, eff, spec, room, f_p)     # a step with the budget full
     prompt_s = n_new * t_full / room
     residual = step_sq / (2.0 * step)
@@ -322,7 +376,7 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
         batch=pick(B), tpot_seconds=pick(tpot), ttft_seconds=pick(ttft),
         ttft_queued_seconds=pick(ttft_q), step_seconds=pick(step),
         prompt_seconds=pick(prompt_s), residual_seconds=pick(residual),
-        chunk_share=pick(f), tokens_per_s_per_gpu=pick(B / tpot / r.tp),
+        chunk_share=pick(f), tokens_per_s_per_gpu=pick(B * E / step / r.tp),
         tokens_per_s_per_user=pick(1.0 / tpot), requests_per_s=pick(rps),
         kv_bytes_per_gpu=pick(kv_gpu),
         memory_bytes_per_gpu=pick(mem.weight_bytes + kv_gpu),
