@@ -29,10 +29,13 @@ def render_how(t) -> None:
          t("serving.how.step", **net)),
         (r"a = \frac{B}{o},\ f = \min(a\,n_c,\,1),\ P = \max\!\left(\tfrac{n}{n_c},\,a\,n\right),\quad \mathrm{TPOT} = (1-f)\,t(B,0) + f\,t(B,P),\quad \mathrm{TTFT} = n_c\,t(B,P)",
          t("serving.how.mix")),
-        (r"\begin{aligned} n_c = 1:\quad \mathrm{TPOT} &= \sum_k p_k\, t\!\left(B,\, \min(k\,n,\ T-B)\right) + \text{carry},\quad p_k = \mathrm{Poisson}(a)_k \\"
+        (r"\begin{aligned} n_c = 1:\quad \mathrm{step} &= \sum_k p_k\, t\!\left(B,\, \min(k\,n,\ T-B)\right) + \text{carry},\quad"
+         r" p_k = \mathrm{NegBin}\!\left(a,\ \tfrac{a}{1-u^2}\right)_{\!k},\ u = \frac{a\,s}{\mathrm{step}} \\"
+         r" \mathrm{TPOT} &= \mathrm{step} + \frac{\mathrm{Cov}(B,t)}{B},\quad \rho = \frac{a\,\mathrm{Cov}(K,t)}{\mathrm{Var}(K)\,\mathrm{step}} \\"
+         r" \mathrm{Cov}(B,t) &= \mathrm{Cov}(K,t)\,\frac{\rho\,(1-\rho^{o})}{1-\rho} + t_B\, o\, \mathrm{Var}(K)\,\frac{1+\rho}{1-\rho} \\"
          r" \mathrm{TTFT} &= \sum_j \mathrm{Poisson}(a/2)_j\; t\!\left(B,\,(j+1)\,n\right) \end{aligned}",
          t("serving.how.random")),
-        (r"R = \frac{(1-f)\,t(B,0)^2 + f\,t(B,P)^2}{2\,\mathrm{TPOT}},\quad S_w = \frac{n\,t(B,\,T-B)}{T-B},\quad"
+        (r"R = \frac{(1-f)\,t(B,0)^2 + f\,t(B,P)^2}{2\,\mathrm{step}},\quad S_w = \frac{n\,t(B,\,T-B)}{T-B},\quad"
          r"\overline{\mathrm{TTFT}} = \mathrm{TTFT} + R + \frac{\rho\,S_w}{2(1-\rho)},\ \rho = \lambda S_w",
          t("serving.how.agg_queue")),
         (r"r_p = \frac{k}{t_p(k\,n)},\quad r_d = \frac{B}{\mathrm{TPOT}\cdot o},\quad \frac{\text{tokens/s}}{\text{GPU}} = \frac{o}{t_p/r_p + t_d/r_d}",
