@@ -304,7 +304,7 @@ def _request_weighted_extra(B: np.ndarray, passes: float, step: np.ndarray, per_
     with np.errstate(divide="ignore", invalid="ignore"):
         rho = np.where(var_k > 0, arrivals * cov_kt / (var_k * step), 0.0)
     rho = np.clip(rho, 0.0, OVERDISPERSION_MAX)
-    L = float(passes)
+    L = np.asarray(passes, dtype=float)
     cluster = cov_kt * rho * (1.0 - rho ** L) / (1.0 - rho)
     var_b = L * var_k * (1.0 + rho) / (1.0 - rho)
     return (cluster + per_seq * var_b) / B
