@@ -516,15 +516,14 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             ok = np.nonzero(tpot <= tpot_target)[0]
             if ok.size:
                 i = int(ok[-1])
-                capacity = float((B / (tpot * wl.osl)).max()) if B.size else 0.0
-                dec.append((r, B[:i + 1], tpot[:i + 1], bound[:i + 1], capacity))
+                rps = B / (tpot * wl.osl)        # Little's law: B in flight, osl tokens at TPOT
+                dec.append((r, B[:i + 1], tpot[:i + 1], bound[:i + 1], rps[:i + 1], float(rps.max())))
         for rp, k, ttft0, r_p in pre:
             n_p = _prefill_instances(rate, k, ttft0, r_p, ttft_target, ttft_quantile, rho_max)
             if n_p is None:
                 continue
             ttft = prefill_pool_ttft(rate, n_p, k, ttft0, r_p, ttft_quantile)
-            for rd, Bs, tpots, bounds, capacity in dec:
-                rps = Bs / (tpots * wl.osl)
+            for rd, Bs, tpots, bounds, rps, capacity in dec:
                 per_instance = min(float(rps[-1]), rho_max * capacity)
                 n_d = int(math.ceil(rate / per_instance - 1e-9))
                 # each decode instance carries rate / n_d: its batch and TPOT there

@@ -310,6 +310,23 @@ def _request_weighted_extra(B: np.ndarray, passes: float, step: np.ndarray, per_
     return (cluster + per_seq * var_b) / B
 
 
+def _step_per_sequence(r: Replica, B: np.ndarray, c: float, eff: Efficiency,
+                       spec: Optional[SpecDecode], t0: np.ndarray, f: np.ndarray,
+                       mean_prompt: np.ndarray, f_p: float) -> np.ndarray:
+    """t_B (s per sequence): what one more sequence in the batch adds to the mean pass,
+
+        t_B = (1 − f) · (t(B + 1, 0) − t(B, 0)) + f · (t(B + 1, P̄) − t(B, P̄))
+
+    with f the share of passes that carry prompt tokens, P̄ = ``mean_prompt`` the prompt
+    tokens of such a pass and t(B, 0) = ``t0`` the pure decode pass
+    (:func:`calc.serving.replica.decode_pass`).  The batch's spread times t_B is one term of
+    a request's mean TPOT (:func:`_request_weighted_extra`)."""
+    t0_up, _, _ = decode_pass(r, B + 1.0, c, eff, spec)
+    tp_lo, _, _ = decode_pass(r, B, c, eff, spec, mean_prompt, f_p)
+    tp_up, _, _ = decode_pass(r, B + 1.0, c, eff, spec, mean_prompt, f_p)
+    return (1.0 - f) * (np.asarray(t0_up) - t0) + f * (np.asarray(tp_up) - np.asarray(tp_lo))
+
+
 def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = BOUND,
                      token_budget: int = 8192, spec: Optional[SpecDecode] = None,
                      arrivals: str = "poisson") -> AggregatedCurve:
@@ -354,12 +371,8 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
                                       np.where(one, _fill(one, f_p1), f), np.where(one, _fill(one, own), ttft))
             var_k, cov_kt = np.where(one, _fill(one, v_p), var_k), np.where(one, _fill(one, c_p), cov_kt)
         if wl.concurrency is None:      # a closed loop holds B fixed: every pass has B sequences
-            # t_B: one more sequence in a decode pass and in a pass with the mean prompt tokens
-            t0_up, _, _ = decode_pass(r, B + 1.0, c, eff, spec)
             mean_prompt = np.minimum(per_pass * n_new / np.maximum(f, 1e-12), room)
-            tp_lo, _, _ = decode_pass(r, B, c, eff, spec, mean_prompt, f_p)
-            tp_up, _, _ = decode_pass(r, B + 1.0, c, eff, spec, mean_prompt, f_p)
-            per_seq = (1.0 - f) * (np.asarray(t0_up) - t0) + f * (np.asarray(tp_up) - np.asarray(tp_lo))
+            per_seq = _step_per_sequence(r, B, c, eff, spec, t0, f, mean_prompt, f_p)
             extra = _request_weighted_extra(B, per_req_tokens, step, per_seq, per_pass, var_k, cov_kt)
     tpot = (step + extra) / E       # a request's mean TPOT (what a benchmark reports)
     rps = B / (step / E * wl.osl)   # Little's law on the passes: B sequences, osl / E passes each
