@@ -6,10 +6,10 @@ A list of sections (ui.serving); the numbers come from calc.serving.
 """
 import streamlit as st
 
-from calc.serving import Workload, compare_candidates, context_overflow, serving_plan
+from calc.serving import Workload, context_overflow, serving_plan
 from ui.frame import calculator, page_frame
 from ui.plans.add import serving_plan_button
-from ui.serving import chart, how, inputs, model, queueing, results
+from ui.serving import chart, compare, how, inputs, model, queueing, results
 
 ctx = page_frame("serving")
 t = ctx.t
@@ -36,13 +36,7 @@ def serving_calculator() -> None:
         return
     wl = Workload(isl=inp.isl, osl=inp.osl, distribution=inp.distribution, spread=inp.spread,
                   prefix_hit=inp.prefix_hit)
-    comp = compare_candidates(arch, ctx.devices, inp.devices, inp.precisions, inp.kv, inp.tps, wl,
-                              request_rate=inp.rate, ttft_target=inp.ttft_target,
-                              tpot_target=inp.tpot_target, modes=inp.modes,
-                              token_budget=inp.token_budget, spec=inp.spec,
-                              efficiency=inp.efficiency, price_per_gpu_hour=inp.price,
-                              all_in_w=inp.all_in_watts, ttft_quantile=inp.ttft_quantile,
-                              step_overhead=inp.step_overhead, max_load=inp.max_load)
+    comp = compare.compare(arch, ctx.devices, inp, wl)     # cached per input set, all sessions
     with right:
         results.render_answer(ctx, comp, inp)
         chart.render_frontier(ctx, comp, inp)
@@ -53,7 +47,7 @@ def serving_calculator() -> None:
                         if in_catalog else None)
     if inp.simulate:
         queueing.render_queueing(ctx, arch, comp, inp)
-    how.render_how(t)
 
 
 serving_calculator()
+how.render_how(t)      # no input changes it: outside the fragment, not re-sent by a slider

@@ -142,6 +142,12 @@ __all__ = ["AggregatedCurve", "aggregated_curve", "DisaggregatedPoint", "prefill
            "prefill_pool_ttft", "prompt_queue_ttft", "decode_pool", "disaggregated", "decode_pass"]
 
 
+def tokens_per_pass(spec: Optional[SpecDecode]) -> float:
+    """Tokens a sequence gains per decode pass, E: 1 without speculation, else
+    :attr:`calc.serving.speculative.SpecDecode.tokens_per_step`."""
+    return 1.0 if spec is None else float(spec.tokens_per_step)
+
+
 def decode_pass(r: Replica, batch: Any, context_len: float, eff: Efficiency,
                 spec: Optional[SpecDecode] = None, prefill_tokens: Any = 0.0,
                 prefill_flops_token: float = 0.0):
@@ -155,7 +161,7 @@ def decode_pass(r: Replica, batch: Any, context_len: float, eff: Efficiency,
     """
     if spec is None:
         st = step_time(r, batch, context_len, prefill_tokens, prefill_flops_token, eff)
-        return np.asarray(st.seconds), 1.0, st
+        return np.asarray(st.seconds), tokens_per_pass(spec), st
     B = np.asarray(batch, dtype=float)
     g = float(spec.gamma)
     per_tok = float(step_time(r, 1.0, context_len, 0.0, 0.0, BOUND).flops)   # (2N + A_dec) per GPU
@@ -170,7 +176,7 @@ def decode_pass(r: Replica, batch: Any, context_len: float, eff: Efficiency,
     else:
         base = np.asarray(step_time(r, B, context_len, 0.0, 0.0, eff).seconds)
         t_draft = g * base / r.arch.n_layers
-    return np.asarray(st.seconds) + t_draft, spec.tokens_per_step, st
+    return np.asarray(st.seconds) + t_draft, tokens_per_pass(spec), st
 
 
 @dataclass(frozen=True)
@@ -263,12 +269,15 @@ def _random_prompt_steps(r: Replica, B: np.ndarray, c: float, eff: Efficiency,
     k_max = int(np.ceil(np.max(a + 8.0 * np.sqrt(a) + 8.0))) if a.size else 8
     k = np.arange(k_max + 2, dtype=float)[None, :]                       # 0 … k_max + 1
     P = np.minimum(k * n_new, room[:, None])
-    t, _, _ = decode_pass(r, B[:, None], c, eff, spec, P, f_p)
-    t = np.broadcast_to(np.asarray(t, dtype=float), P.shape)
+    # one call: the steps of k = 0 … k_max + 1 prompts, and (last column) the budget less one
+    # prompt, for the carry below
+    t_all, _, _ = decode_pass(r, B[:, None], c, eff, spec,
+                              np.concatenate([P, (room - n_new)[:, None]], axis=1), f_p)
+    t_all = np.broadcast_to(np.asarray(t_all, dtype=float), (P.shape[0], P.shape[1] + 1))
+    t, t_last = t_all[:, :-1], t_all[:, -1]
     # prompts beyond the budget carry into later passes: their tokens at the last prompt's
     # cost in a full step (the secant of a convex step time over its last n_new tokens)
-    t_last, _, _ = decode_pass(r, B, c, eff, spec, room - n_new, f_p)
-    marginal = (t[:, -1] - np.asarray(t_last, dtype=float)) / n_new
+    marginal = (t[:, -1] - t_last) / n_new
     t = t + np.maximum(k * n_new - room[:, None], 0.0) * marginal[:, None]
     p = _poisson(a, k)                       # start: Poisson(a), steps of one length
     for _ in range(OVERDISPERSION_ITERATIONS):
@@ -321,10 +330,10 @@ def _step_per_sequence(r: Replica, B: np.ndarray, c: float, eff: Efficiency,
     tokens of such a pass and t(B, 0) = ``t0`` the pure decode pass
     (:func:`calc.serving.replica.decode_pass`).  The batch's spread times t_B is one term of
     a request's mean TPOT (:func:`_request_weighted_extra`)."""
-    t0_up, _, _ = decode_pass(r, B + 1.0, c, eff, spec)
-    tp_lo, _, _ = decode_pass(r, B, c, eff, spec, mean_prompt, f_p)
-    tp_up, _, _ = decode_pass(r, B + 1.0, c, eff, spec, mean_prompt, f_p)
-    return (1.0 - f) * (np.asarray(t0_up) - t0) + f * (np.asarray(tp_up) - np.asarray(tp_lo))
+    ts, _, _ = decode_pass(r, np.stack([B + 1.0, B, B + 1.0]), c, eff, spec,
+                           np.stack([np.zeros_like(B), mean_prompt, mean_prompt]), f_p)
+    t0_up, tp_lo, tp_up = np.asarray(ts, dtype=float)       # one vectorized call
+    return (1.0 - f) * (t0_up - t0) + f * (tp_up - tp_lo)
 
 
 def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = BOUND,
@@ -349,13 +358,18 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
     c = wl.decode_context
     room = np.maximum(T - B, 1.0)   # prompt tokens a step can take beside the B decode tokens
     n_c = np.ceil(n_new / room)
-    t0, E, st0 = decode_pass(r, B, c, eff, spec)
+    E = tokens_per_pass(spec)
     per_req_tokens = wl.osl / E                     # passes per request
     per_pass = B / per_req_tokens                   # prompts per pass, a
     f = np.minimum(per_pass * n_c, 1.0)
     # one prompt's chunk, or (more than one prompt per pass) every pass packs a·n_new tokens
     chunk = np.maximum(n_new / n_c, per_pass * n_new)
-    t1, _, st1 = decode_pass(r, B, c, eff, spec, chunk, f_p)
+    # the three passes of every batch in one vectorized call: pure decode t(B, 0), a pass
+    # with the chunk t(B, chunk), a pass with the budget full t(B, T − B)
+    ts, _, sts = decode_pass(r, np.broadcast_to(B, (3, B.size)), c, eff, spec,
+                             np.stack([np.zeros_like(B), chunk, room]), f_p)
+    t0, t1, t_full = np.asarray(ts, dtype=float)
+    bound0, bound1 = np.asarray(sts.bound)[0], np.asarray(sts.bound)[1]
     ok = (per_pass * n_new <= T - B) & (B <= mem.max_seqs)
     step = (1.0 - f) * t0 + f * t1
     step_sq = (1.0 - f) * t0 ** 2 + f * t1 ** 2
@@ -376,11 +390,10 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
             extra = _request_weighted_extra(B, per_req_tokens, step, per_seq, per_pass, var_k, cov_kt)
     tpot = (step + extra) / E       # a request's mean TPOT (what a benchmark reports)
     rps = B / (step / E * wl.osl)   # Little's law on the passes: B sequences, osl / E passes each
-    t_full, _, _ = decode_pass(r, B, c, eff, spec, room, f_p)     # a step with the budget full
     prompt_s = n_new * t_full / room
     residual = step_sq / (2.0 * step)
     ttft_q = prompt_queue_ttft(ttft, rps, prompt_s, residual)
-    bound = np.where(f * (t1 - t0) > 0.5 * step, np.asarray(st1.bound), np.asarray(st0.bound))
+    bound = np.where(f * (t1 - t0) > 0.5 * step, bound1, bound0)
     kv_gpu = B * mem.kv_bytes_per_seq
     keep = ok
     pick = lambda x: np.asarray(x)[keep]
