@@ -24,7 +24,7 @@ from ui.formula import Formula, latex_text  # noqa: F401 - latex_text: pages imp
 from ui.i18n import LANG_NAMES, LANGS, Translator, translator
 from ui.model_picker import model_picker
 from ui.pages import PAGES, page
-from ui.state import bound, nav_query_params_for
+from ui.state import bound, kept, nav_query_params_for
 from ui.widgets import Bounds, quantity_input
 
 CUSTOM = "custom"
@@ -106,7 +106,7 @@ def hardware() -> tuple[dict[str, Accelerator], str | None]:
 def _current_lang() -> str:
     """The language before the sidebar is drawn (for the page title)."""
     value = st.session_state.get("lang") or st.query_params.get("lang") \
-        or st.session_state.get("_keep.lang")
+        or kept("lang")
     return value if value in LANGS else "en"
 
 

@@ -4,8 +4,9 @@ Every input on every page is a Streamlit widget with `bind="query-params"`: its 
 its URL name (`lang`, `device`, `precision`, `params`, ...), so the address bar always
 reproduces the page. Streamlit drops a widget's value when the user changes page, and a
 bound widget takes its value from the URL on arrival; so we also keep the last value
-under a non-widget key (`_keep.<name>`) and put it back when the URL does not carry the
-name. The navigation links carry the shared names (`lang`, `device`, `precision`, ...)
+in a non-widget dict (`st.session_state["_keep"][name]`) and put it back when the URL does
+not carry the name. (One key for all of them, not one per name: Streamlit copies the whole
+session state for every selectbox and text field it draws, so every key costs each widget.) The navigation links carry the shared names (`lang`, `device`, `precision`, ...)
 in their query parameters.
 
 The URL names are a public, documented contract (README, "Share links"): tests pin them,
@@ -26,7 +27,8 @@ from ui.i18n import translate
 # logs a warning for that combination on every page change. It is intended here.
 logging.getLogger("streamlit.elements.lib.policies").setLevel(logging.ERROR)
 
-KEEP_PREFIX = "_keep."
+KEEP_KEY = "_keep"
+URL_WRITTEN_KEY = "_url"
 
 # Every URL name the app reads, by page. A test pins this table: renaming breaks links.
 URL_NAMES: dict[str, tuple[str, ...]] = {
@@ -73,12 +75,16 @@ SHARED_NAMES: tuple[str, ...] = ("lang", "device", "precision", "peak", "bw", "i
                                  "mcfg")
 
 
-def _keep_key(key: str) -> str:
-    return KEEP_PREFIX + key
+def _store(name: str) -> dict:
+    """The session's dict under the non-widget key ``name`` (created empty)."""
+    store = st.session_state.get(name)
+    if store is None:
+        store = st.session_state[name] = {}
+    return store
 
 
 def _sync(key: str, user_callback: Callable[[], None] | None = None) -> None:
-    st.session_state[_keep_key(key)] = st.session_state[key]
+    _store(KEEP_KEY)[key] = st.session_state[key]
     if user_callback is not None:
         user_callback()
 
@@ -89,9 +95,9 @@ def restore(key: str, is_valid: Callable[[Any], bool] = lambda _v: True) -> None
     Only when the URL does not carry `key` (a URL always wins) and the kept value is
     still valid for the widget (e.g. still one of its options).
     """
-    keep = _keep_key(key)
-    if keep in st.session_state and key not in st.query_params:
-        value = st.session_state[keep]
+    kept_values = _store(KEEP_KEY)
+    if key in kept_values and key not in st.query_params:
+        value = kept_values[key]
         if is_valid(value):
             st.session_state[key] = value
             # The page now shows the kept value: the address bar must say so too, or a
@@ -117,12 +123,12 @@ def url_text(value: Any) -> str:
 
 def remember(key: str, value: Any) -> None:
     """After a bound widget is drawn: keep its value for the next page."""
-    st.session_state[_keep_key(key)] = value
+    _store(KEEP_KEY)[key] = value
 
 
 def kept(key: str, default: Any = None) -> Any:
     """The last value the widget `key` had in this session (on any page)."""
-    return st.session_state.get(_keep_key(key), default)
+    return _store(KEEP_KEY).get(key, default)
 
 
 def set_value(key: str, value: Any) -> None:
@@ -153,7 +159,6 @@ def bound(widget: Callable[..., Any], label: str, *args: Any, key: str,
     return value
 
 
-URL_WRITTEN_PREFIX = "_url."
 
 
 def _bound_options(widget: Callable[..., Any], label: str, options: Any, *args: Any,
@@ -169,7 +174,7 @@ def _bound_options(widget: Callable[..., Any], label: str, options: Any, *args: 
     options = list(options)
     default = options[index] if options else None
     from_url = url_changed(key)
-    wanted = st.session_state.get(_keep_key(key))
+    wanted = kept(key)
     ignored = None
     if from_url is not None:
         if is_valid(from_url):
@@ -198,7 +203,7 @@ def say_ignored(key: str, values: Iterable[Any], label: str, host: Any = None) -
     shown = [str(v) for v in values if str(v).strip()]
     if not shown:
         return
-    lang = st.session_state.get("lang") or st.session_state.get(_keep_key("lang")) or "en"
+    lang = st.session_state.get("lang") or kept("lang") or "en"
     text = ", ".join(shown)
     text = text if len(text) <= 80 else text[:77] + "..."
     (host if host is not None else st).warning(
@@ -210,7 +215,7 @@ def url_changed(key: str) -> str | None:
     """The URL's value for a hand-synced name when it differs from what the app last
     wrote there (a fresh session, a shared link, a navigation link), else None."""
     from_url = st.query_params.get(key)
-    if from_url is not None and from_url != st.session_state.get(URL_WRITTEN_PREFIX + key):
+    if from_url is not None and from_url != _store(URL_WRITTEN_KEY).get(key):
         return from_url
     return None
 
@@ -222,7 +227,7 @@ def write_url(key: str, text: str | None) -> None:
             st.query_params[key] = text
     elif key in st.query_params:
         del st.query_params[key]
-    st.session_state[URL_WRITTEN_PREFIX + key] = text or None
+    _store(URL_WRITTEN_KEY)[key] = text or None
 
 
 def valid_option(options: Iterable[Any]) -> Callable[[Any], bool]:

@@ -26,7 +26,7 @@ from calc.views import level_points
 from ui.roofline.compare import judged_unit
 from ui.figures.roofline import Roof, _plain, decade_ticks
 from ui.i18n import Translator
-from ui.state import bound, set_value
+from ui.state import bound, kept, set_value
 from ui.widgets import Bounds, bound_checkbox, check_bounds, quantity_error
 
 HIER_KEY = "hier"
@@ -90,7 +90,7 @@ def current_options() -> HierarchyOptions:
     """The hierarchy options from session state (quietly: a bad field counts as blank)."""
 
     def read(key: str) -> float | None:
-        text = st.session_state.get(key, st.session_state.get(f"_keep.{key}", ""))
+        text = st.session_state.get(key, kept(key, ""))
         if not text and key in st.query_params:
             text = st.query_params.get(key)
         try:
@@ -98,7 +98,7 @@ def current_options() -> HierarchyOptions:
         except (QuantityError, ValueError, TypeError):
             return None
 
-    enabled = st.session_state.get(HIER_KEY, st.session_state.get(f"_keep.{HIER_KEY}"))
+    enabled = st.session_state.get(HIER_KEY, kept(HIER_KEY))
     if enabled is None:
         enabled = st.query_params.get(HIER_KEY) in ("True", "true", "1")
     return HierarchyOptions(bool(enabled), read(L2_KEY), read(L1_KEY))

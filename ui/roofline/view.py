@@ -17,7 +17,7 @@ import streamlit as st
 from calc.kernel_table import KernelRecord
 from calc.units import parse_quantity
 from calc.views import name_mask, share_sizes, time_shares, top_n_mask
-from ui.state import bound
+from ui.state import bound, kept
 from ui.widgets import Bounds, check_bounds, quantity_input
 
 #: The name filter reads at most this many characters (no counter on the field: a character
@@ -70,7 +70,7 @@ def view_options() -> ViewOptions:
             return st.session_state[key]
         if key in st.query_params:          # a link, before the widget is drawn
             return st.query_params.get(key)
-        return st.session_state.get(f"_keep.{key}", default)
+        return kept(key, default)
 
     top = read("top", "0")
     size_by = read("size_by", "none")
