@@ -20,6 +20,8 @@ Which parameters count (everywhere in the app)
 
 from __future__ import annotations
 
+import functools
+
 import json
 import math
 import re
@@ -148,10 +150,20 @@ class ModelArch(NotesInLanguages):
             return self.sliding_window if layer % 2 == 1 else 0
         return self.sliding_window if layer in tuple(pat) else 0
 
-    @property
+    @functools.cached_property
     def windows(self) -> tuple[int, ...]:
-        """Per-layer sliding windows (0 = full attention), layer 0 first."""
+        """Per-layer sliding windows (0 = full attention), layer 0 first.  Computed once per
+        architecture (it is frozen): the KV and attention formulas ask for it on every step."""
         return tuple(self.layer_window(i) for i in range(self.n_layers))
+
+    @functools.cached_property
+    def window_counts(self) -> tuple[tuple[int, int], ...]:
+        """(window, number of layers with it) for each distinct window, in first-layer order:
+        a sum over layers of a term that depends only on the window is Σ_w n_w · term(w)."""
+        counts: dict[int, int] = {}
+        for w in self.windows:
+            counts[w] = counts.get(w, 0) + 1
+        return tuple(counts.items())
 
     @property
     def n_sliding_layers(self) -> int:
@@ -365,10 +377,7 @@ def attention_flops_per_token(arch: ModelArch, seq_len: Any, causal: bool = True
     wqk, wv = attention_width(arch, mla_absorbed)
     s = v.number("seq_len", seq_len, "non_negative", "tokens")
     total = 0.0
-    counts: dict[int, int] = {}
-    for w in arch.windows:
-        counts[w] = counts.get(w, 0) + 1
-    for w, n in counts.items():
+    for w, n in arch.window_counts:
         total = total + n * 2.0 * np.asarray(keys_per_query(s, w, causal)) * (wqk + wv)
     return v.finish(total, s)
 
@@ -409,8 +418,8 @@ def kv_cache_bytes_per_seq(arch: ModelArch, context_len: Any, bytes_per_elem: An
     per = _kv_elems_per_layer(arch)
     ca = np.asarray(c, dtype=float)
     out = 0.0
-    for w in arch.windows:
-        out = out + per * (ca if w == 0 else np.minimum(ca, w))
+    for w, n in arch.window_counts:         # Σ over layers, grouped by window
+        out = out + n * per * (ca if w == 0 else np.minimum(ca, w))
     return v.finish(np.multiply(out, e), c, e)
 
 
