@@ -6,7 +6,7 @@ A list of sections (ui.serving); the numbers come from calc.serving.
 """
 import streamlit as st
 
-from calc.serving import Workload, context_overflow, serving_plan
+from calc.serving import context_overflow, serving_plan
 from ui.frame import calculator, page_frame
 from ui.plans.add import serving_plan_button
 from ui.serving import chart, compare, how, inputs, model, queueing, results
@@ -34,9 +34,8 @@ def serving_calculator() -> None:
         right.error(t("serving.context_overflow", isl=f"{inp.isl:,.0f}", osl=f"{inp.osl:,.0f}",
                       limit=f"{limit:,}", model=arch.name))
         return
-    wl = Workload(isl=inp.isl, osl=inp.osl, distribution=inp.distribution, spread=inp.spread,
-                  prefix_hit=inp.prefix_hit)
-    comp = compare.compare(arch, ctx.devices, inp, wl)     # cached per input set, all sessions
+    wl = inp.workload
+    comp = compare.compare(arch, ctx.devices, inp)     # cached per input set, all sessions
     with right:
         results.render_answer(ctx, comp, inp)
         chart.render_frontier(ctx, comp, inp)

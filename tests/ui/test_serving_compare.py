@@ -33,7 +33,8 @@ def _direct(arch, devices, inp, wl):
                               step_overhead=inp.step_overhead, max_load=inp.max_load)
 
 
-def _wl(inp):
+def _workload(inp):
+    # the expected side builds its record from the fields, not from inp.workload
     return Workload(isl=inp.isl, osl=inp.osl, distribution=inp.distribution, spread=inp.spread,
                     prefix_hit=inp.prefix_hit)
 
@@ -48,21 +49,21 @@ def _empty_cache():
 def test_the_same_inputs_share_one_record_equal_to_the_direct_call():
     arch, devices = load_models()["qwen3-32b"], load_hardware()
     inp = _inputs()
-    first = compare.compare(arch, devices, inp, _wl(inp))
-    again = compare.compare(arch, dict(devices), _inputs(), _wl(_inputs()))   # another session's objects
+    first = compare.compare(arch, devices, inp)
+    again = compare.compare(arch, dict(devices), _inputs())   # another session's objects
     assert again is first
-    assert repr(first) == repr(_direct(arch, devices, inp, _wl(inp)))
+    assert repr(first) == repr(_direct(arch, devices, inp, _workload(inp)))
 
 
 @pytest.mark.parametrize("change", [dict(prefix_hit=0.3), dict(rate=21.0), dict(ttft_stat="p90"),
                                     dict(max_load=0.7), dict(tps=(1, 2)), dict(step_overhead=0.002)])
 def test_any_changed_input_is_a_new_record_of_its_own_inputs(change):
     arch, devices = load_models()["qwen3-32b"], load_hardware()
-    base = compare.compare(arch, devices, _inputs(), _wl(_inputs()))
+    base = compare.compare(arch, devices, _inputs())
     inp = _inputs(**change)
-    new = compare.compare(arch, devices, inp, _wl(inp))
+    new = compare.compare(arch, devices, inp)
     assert new is not base and repr(new) != repr(base)
-    assert repr(new) == repr(_direct(arch, devices, inp, _wl(inp)))
+    assert repr(new) == repr(_direct(arch, devices, inp, _workload(inp)))
 
 
 def test_an_edited_device_or_model_is_never_answered_from_the_old_record():
@@ -70,13 +71,13 @@ def test_an_edited_device_or_model_is_never_answered_from_the_old_record():
     # model of the same id with one more layer
     arch, devices = load_models()["qwen3-32b"], load_hardware()
     inp = _inputs(devices=("h100-sxm",))
-    base = compare.compare(arch, devices, inp, _wl(inp))
+    base = compare.compare(arch, devices, inp)
     edited = dict(devices, **{"h100-sxm": dataclasses.replace(devices["h100-sxm"],
                                                               mem_bw=2 * devices["h100-sxm"].mem_bw)})
-    faster = compare.compare(arch, edited, inp, _wl(inp))
+    faster = compare.compare(arch, edited, inp)
     assert faster is not base
-    assert repr(faster) == repr(_direct(arch, edited, inp, _wl(inp)))
+    assert repr(faster) == repr(_direct(arch, edited, inp, _workload(inp)))
     assert max(c.curve.requests_per_s.max() for c in faster.candidates) > \
         max(c.curve.requests_per_s.max() for c in base.candidates)
     deeper = dataclasses.replace(arch, n_layers=arch.n_layers + 1)
-    assert compare.compare(deeper, devices, inp, _wl(inp)) is not base
+    assert compare.compare(deeper, devices, inp) is not base

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from calc.serving import Comparison, Workload, compare_candidates
+from calc.serving import Comparison, compare_candidates
 
 MAX_ENTRIES = 64
 """Input sets kept (least recently used dropped); one record is ~30 kB of arrays."""
@@ -24,9 +24,10 @@ def _compare(_arch, arch_key: str, _devices, devices_key: str, device_ids: tuple
     return compare_candidates(_arch, _devices, list(device_ids), wl=_wl, spec=_spec, **dict(fixed))
 
 
-def compare(arch, devices, inp, wl: Workload) -> Comparison:
-    """compare_candidates for the page's inputs ``inp`` (ui.serving.inputs.ServingInputs) and
-    workload ``wl``, from this server's cache when any session asked the same."""
+def compare(arch, devices, inp) -> Comparison:
+    """compare_candidates for the page's inputs ``inp`` (ui.serving.inputs.ServingInputs),
+    from this server's cache when any session asked the same."""
+    wl = inp.workload
     chosen = {i: devices[i] for i in inp.devices}
     fixed = (("precisions", tuple(inp.precisions)), ("kv", inp.kv), ("tps", tuple(inp.tps)),
              ("request_rate", inp.rate), ("ttft_target", inp.ttft_target),

@@ -16,7 +16,7 @@ from typing import Any, Optional
 import streamlit as st
 
 from calc.currency import CURRENCY_CODES, DEFAULT_CURRENCY
-from calc.serving import DISTRIBUTIONS, SERVING_PRECISIONS, SpecDecode
+from calc.serving import DISTRIBUTIONS, SERVING_PRECISIONS, SpecDecode, Workload
 from calc.units import QuantityError, format_si, parse_price
 from ui.serving.how import network_terms
 from ui.state import bound, kept, remember, say_ignored, url_changed, write_url
@@ -78,6 +78,13 @@ class ServingInputs:
     def ttft_quantile(self):
         """None (the target holds the mean TTFT) or the quantile a percentile target holds (0.9)."""
         return TTFT_STATS[self.ttft_stat]
+
+    @property
+    def workload(self) -> Workload:
+        """The prompt and answer lengths, their distribution and the prefix hit rate as the
+        calc.serving record (call only when :attr:`ok`)."""
+        return Workload(isl=self.isl, osl=self.osl, distribution=self.distribution, spread=self.spread,
+                        prefix_hit=self.prefix_hit)
 
     @property
     def modes(self) -> tuple[str, ...]:
