@@ -357,11 +357,17 @@ def max_throughput(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype:
 
 @dataclass(frozen=True)
 class PoolLayout:
-    """One pool: ``instances`` × ``tp`` GPUs, each decoding ``batch`` (prefill: prompts per step)."""
+    """One pool: ``instances`` × ``tp`` GPUs, each decoding ``batch`` (prefill: prompts per step).
+
+    ``load``: the share of its capacity each instance runs at, ρ = (rate / instances) ÷ the
+    most requests/s one instance reaches (aggregated: its curve's maximum over every batch
+    its memory holds; decode: at its largest batch; prefill: r_p, k prompts per step), the
+    capacity ``size_deployment(max_load=)`` sizes against."""
     role: str            # "aggregated", "prefill" or "decode"
     tp: int
     instances: int
     batch: float
+    load: Optional[float] = None
 
     @property
     def gpus(self) -> int:
@@ -381,12 +387,19 @@ class DeploymentOption:
     bound: str
     cost_per_mtok: Optional[float] = None
     joules_per_token: Optional[float] = None
-    load: Optional[float] = None       # aggregated: each replica's rate ÷ its capacity (requests/s)
+    load: Optional[float] = None       # the busiest pool's PoolLayout.load (aggregated: its replicas')
+
+    @property
+    def busiest_pool(self) -> Optional[PoolLayout]:
+        """The pool that runs nearest its capacity (its ``load`` is this option's)."""
+        loaded = [p for p in self.pools if p.load is not None]
+        return max(loaded, key=lambda p: p.load) if loaded else None
 
     @property
     def near_capacity(self) -> bool:
-        """An aggregated layout whose replicas run above :data:`STEADY_STATE_LOAD_LIMIT` of
-        their capacity: a few per cent more traffic than planned overloads them, and the
+        """A layout with a pool above :data:`STEADY_STATE_LOAD_LIMIT` of its capacity: a few
+        per cent more traffic than planned overloads it (an aggregated replica's or a prefill
+        pool's prompt queue, a decode pool's admission, which waits for KV room), and the
         steady state and the engine simulator part (README, "Where the steady state and the
         simulator part")."""
         return self.load is not None and self.load > STEADY_STATE_LOAD_LIMIT
@@ -457,10 +470,12 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
     highest share of its capacity a sized replica or instance may run at, so that
     1 / ρ_max − 1 more traffic than planned still fits (0.7: 43 % more).  Capacity is the
     most requests/s one replica reaches over every batch its memory admits, whatever the
-    targets: an aggregated replica's curve's maximum (the ``load`` reported), a decode
-    instance's at its largest batch, a prefill instance's r_p.  An aggregated replica is
-    sized at a point at or below ρ_max · capacity, decode instances n_d >= rate /
-    (ρ_max · capacity), prefill instances n_p >= rate / (ρ_max · r_p).
+    targets: an aggregated replica's curve's maximum, a decode instance's at its largest
+    batch, a prefill instance's r_p.  An aggregated replica is sized at a point at or below
+    ρ_max · capacity, decode instances n_d >= rate / (ρ_max · capacity), prefill instances
+    n_p >= rate / (ρ_max · r_p).  Each pool reports its load ρ = rate / (instances ·
+    capacity) (:class:`PoolLayout`), each option its busiest pool's, and
+    :attr:`DeploymentOption.near_capacity` flags one above :data:`STEADY_STATE_LOAD_LIMIT`.
     """
     wl = Workload(isl=float(isl), osl=float(osl), prefix_hit=prefix_hit)
     eff = efficiency if efficiency is not None else published_efficiency()
@@ -494,9 +509,10 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             # each of the n replicas carries rate / n: report the batch, TTFT and TPOT there
             # (at most the sized point's: the curve up to i meets both targets)
             B, j, tpot, ttft = _carrying_queued(c, rate / n, ttft_quantile, end=i + 1)
-            opt = DeploymentOption("aggregated", n * r.tp, (PoolLayout("aggregated", r.tp, n, B),),
+            load = rate / n / float(c.requests_per_s.max())
+            opt = DeploymentOption("aggregated", n * r.tp, (PoolLayout("aggregated", r.tp, n, B, load),),
                                    ttft, tpot, rate * wl.osl / (n * r.tp), 1.0 / tpot, str(c.bound[j]),
-                                   load=rate / n / float(c.requests_per_s.max()))
+                                   load=load)
             if agg is None or (opt.gpus, opt.tpot_seconds) < (agg.gpus, agg.tpot_seconds):
                 agg = opt
     if "disaggregated" in modes:
@@ -530,9 +546,10 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
                 B, j, tpot = _carrying(rate / n_d, rps, Bs, tpots)
                 bound = str(bounds[j])
                 g = n_p * rp.tp + n_d * rd.tp
-                opt = DeploymentOption("disaggregated", g, (PoolLayout("prefill", rp.tp, n_p, float(k)),
-                                                            PoolLayout("decode", rd.tp, n_d, B)),
-                                       ttft, tpot, rate * wl.osl / g, 1.0 / tpot, bound)
+                pools = (PoolLayout("prefill", rp.tp, n_p, float(k), rate / (n_p * r_p)),
+                         PoolLayout("decode", rd.tp, n_d, B, rate / (n_d * capacity)))
+                opt = DeploymentOption("disaggregated", g, pools, ttft, tpot, rate * wl.osl / g,
+                                       1.0 / tpot, bound, load=max(p.load for p in pools))
                 if dis is None or (opt.gpus, opt.tpot_seconds) < (dis.gpus, dis.tpot_seconds):
                     dis = opt
 

@@ -759,8 +759,22 @@ def test_sized_aggregated_replicas_say_their_load_and_when_they_run_near_capacit
     assert np.mean([x.tpot_mean for x in sims]) == pytest.approx(a.tpot_seconds, rel=0.05)
     over = simulate(r, Workload(isl=2000, osl=300, request_rate=1.05 * rate), n_requests=12_000, eff=eff)
     assert over.ttft_p90 > 1.0 > max(x.ttft_p90 for x in sims)
-    # a decode pool takes no prompt work: no load reported, no flag
-    assert dep.disaggregated.load is None and not dep.disaggregated.near_capacity
+    assert pool.load == a.load and a.busiest_pool is pool
+    # the disaggregated option: each pool's rate per instance over one instance's capacity
+    # (prefill: r_p, k prompts per step; decode: B / (TPOT · osl) at its largest batch), the
+    # option's load the busier pool's, and its flag the same rule as a replica's
+    d = dep.disaggregated
+    pre, dec = d.pools
+    rp = Replica(arch, dev, tp=pre.tp, weights="fp8", kv="fp8", act="fp8")
+    r_p = prefill_pool(rp, Workload(isl=2000, osl=300), eff, 8192, 1.0)[3]
+    assert pre.load == pytest.approx(23 / (pre.instances * r_p), rel=1e-12)
+    rd = Replica(arch, dev, tp=dec.tp, weights="fp8", kv="fp8", act="fp8")
+    B, tpot, _, _, _ = decode_pool(rd, Workload(isl=2000, osl=300),
+                                   np.arange(1, replica_memory(rd, 2300).max_seqs + 1), eff)
+    assert dec.load == pytest.approx(23 / (dec.instances * float((B / (tpot * 300)).max())), rel=1e-12)
+    assert 0 < dec.load <= 1 and 0 < pre.load <= 1
+    assert d.load == max(pre.load, dec.load) and d.busiest_pool.load == d.load
+    assert d.near_capacity == (d.load > STEADY_STATE_LOAD_LIMIT)
     # 20 requests/s on the same GPU: 0.8 of capacity, no flag
     light = size_deployment(arch, request_rate=20, **kw).aggregated
     assert light.gpus == a.gpus and light.load < STEADY_STATE_LOAD_LIMIT and not light.near_capacity
@@ -808,6 +822,10 @@ def test_a_headroom_caps_the_load_sized_replicas_run_at():
         rd = Replica(arch, dev, tp=dec.tp, weights="fp8", kv="fp8", act="fp8")
         B, tpot, _, _, _ = decode_pool(rd, wl, np.arange(1, replica_memory(rd, 2300).max_seqs + 1), eff)
         assert 23 / dec.instances <= ml * float((B / (tpot * 300)).max()) * (1 + 1e-9)
+        # the loads the option reports are these, each within the headroom asked for
+        assert pre.load == pytest.approx(23 / (pre.instances * r_p), rel=1e-12)
+        assert dec.load == pytest.approx(23 / (dec.instances * float((B / (tpot * 300)).max())), rel=1e-12)
+        assert dep.disaggregated.load <= ml + 1e-9
     assert prev["aggregated"] > plain.aggregated.gpus
     for bad in (0.0, -0.5, 1.5):
         with pytest.raises(ValueError, match="max_load"):

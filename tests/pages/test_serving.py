@@ -264,6 +264,46 @@ def test_replicas_near_capacity_point_to_the_simulator(lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_disaggregated_answer_names_its_busiest_pool_and_every_pool_says_its_load(lang):
+    # Qwen3 32B FP8 on H100, 4,000 / 500 tokens, 20 requests/s, TTFT <= 1 s, TPOT <= 50 ms,
+    # disaggregated only: the sizing runs its prefill pool above 0.9 of r_p (tests/calc:
+    # each pool's load = rate / (instances · capacity)); the answer names that pool, the
+    # table's layout cell gives every pool's load, and 80 % typed caps both pools and says so
+    from calc.serving.plan import STEADY_STATE_LOAD_LIMIT
+    from calc.units import format_percent
+    from ui.serving.results import layout_text
+    from ui.i18n import translator
+    kw = dict(device=load_hardware()["h100-sxm"], weights="fp8", kv_dtype="fp8", isl=4000, osl=500,
+              request_rate=20, ttft_target=1.0, tpot_target=0.05, modes=("disaggregated",))
+    arch = load_models()["qwen3-32b"]
+    d = size_deployment(arch, **kw).disaggregated
+    assert d.near_capacity and d.busiest_pool.role == "prefill" and d.load > STEADY_STATE_LOAD_LIMIT
+    params = dict(model="qwen3-32b", s_devices="h100-sxm", s_prec="fp8", s_mode="disaggregated", s_sim="false")
+    at = open_app_page(PAGE, lang, timeout=120, **params)
+    assert not at.exception and not at.error
+    assert gpus(at) == d.gpus
+    captions = [c.value for c in at.caption]
+    assert CATALOGS[lang]["serving.near_capacity.prefill"].format(
+        load=format_percent(d.load, 0), limit=format_percent(STEADY_STATE_LOAD_LIMIT, 0)) in captions
+    cells = list(at.dataframe[0].value[CATALOGS[lang]["serving.col.layout"]])
+    pre, dec = d.pools
+    for pool in (pre, dec):
+        assert any(format_percent(pool.load, 0) in c and f"{pool.instances} × TP{pool.tp}" in c for c in cells)
+    assert layout_text(translator(lang), d) in cells
+    # with 80 % typed: both pools at or below it, said under the answer, no near-capacity caption
+    capped = size_deployment(arch, max_load=0.8, **kw).disaggregated
+    at = open_app_page(PAGE, lang, timeout=120, s_max_load="80%", **params)
+    assert gpus(at) == capped.gpus > d.gpus
+    captions = [c.value for c in at.caption]
+    pre, dec = capped.pools
+    assert CATALOGS[lang]["serving.headroom_pools"].format(
+        max_load="80%", prefill=format_percent(pre.load, 0), decode=format_percent(dec.load, 0)) in captions
+    for role in ("prefill", "decode"):
+        marker = CATALOGS[lang][f"serving.near_capacity.{role}"].split("{load}")[0]
+        assert not any(c.startswith(marker) for c in captions)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_typed_headroom_is_size_deployments_and_said_under_the_answer(lang):
     # s_max_load = 80 % at the near-capacity case above (Llama 3.1 8B FP8 on H100, 23
     # requests/s): the page's GPU count is size_deployment's with max_load 0.8 (2, not 1),

@@ -22,12 +22,37 @@ def joules(amount) -> str:
 
 
 def layout_text(t, option) -> str:
-    """'3 × TP2' or 'prefill 3 × TP1 + decode 3 × TP1'."""
+    """'replicas 3 × TP2 at 77%' or 'prefill 3 × TP1 at 93% + decode 3 × TP1 at 81%': each
+    pool and the share of its capacity it runs at (calc.serving.plan.PoolLayout.load)."""
     if option is None:
         return t("serving.none")
-    parts = [t("serving.pool", role=t(f"serving.role.{p.role}"), n=p.instances, tp=p.tp)
+    parts = [t("serving.pool", role=t(f"serving.role.{p.role}"), n=p.instances, tp=p.tp,
+               load="—" if p.load is None else format_percent(p.load, 0))
              for p in option.pools]
     return " + ".join(parts)
+
+
+def near_capacity_text(t, option) -> str | None:
+    """What a layout with a pool above the steady state's load limit says (None: it has
+    headroom): an aggregated replica points to the simulator, a disaggregated option names
+    its busiest pool."""
+    if not option.near_capacity:
+        return None
+    limit = format_percent(STEADY_STATE_LOAD_LIMIT, 0)
+    if option.mode == "aggregated":
+        return t("serving.near_capacity", load=format_percent(option.load, 0), limit=limit)
+    return t(f"serving.near_capacity.{option.busiest_pool.role}", load=format_percent(option.load, 0),
+             limit=limit)
+
+
+def headroom_text(t, option, max_load: float) -> str:
+    """The caption under a headroom typed under Targets: the cap and where the answer runs."""
+    cap = format_percent(max_load, 0)
+    loads = {p.role: format_percent(p.load, 0) for p in option.pools if p.load is not None}
+    if option.mode == "disaggregated" and {"prefill", "decode"} <= loads.keys():
+        return t("serving.headroom_pools", max_load=cap, prefill=loads["prefill"], decode=loads["decode"])
+    return t("serving.headroom", max_load=cap,
+             load="—" if option.load is None else format_percent(option.load, 0))
 
 
 def no_layout_text(ctx, comp, inp) -> str:
@@ -73,12 +98,11 @@ def render_answer(ctx, comp, inp) -> None:
                   stat=t(f"serving.stat.{inp.ttft_stat}"),
                   per_gpu=format_si(o.tokens_per_s_per_gpu, "tok/s"),
                   per_user=format_si(o.tokens_per_s_per_user, "tok/s")))
-    if o.near_capacity:
-        st.caption(t("serving.near_capacity", load=format_percent(o.load, 0),
-                     limit=format_percent(STEADY_STATE_LOAD_LIMIT, 0)))
+    near = near_capacity_text(t, o)
+    if near:
+        st.caption(near)
     if inp.max_load < 1.0:             # the headroom typed under Targets
-        st.caption(t("serving.headroom", max_load=format_percent(inp.max_load, 0),
-                     load="—" if o.load is None else format_percent(o.load, 0)))
+        st.caption(headroom_text(t, o, inp.max_load))
     if best.price_source == "inferencex":
         st.caption(t("serving.price_inferencex"))
 

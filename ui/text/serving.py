@@ -214,7 +214,18 @@ EN = {
     "serving.price_inferencex": "Cost at InferenceX's hyperscaler price per GPU-hour (USD); type a "
                                 "price under \"Cost and energy\" for yours.",
     "serving.none": "none meets the targets",
-    "serving.pool": "{role} {n} × TP{tp}",
+    "serving.pool": "{role} {n} × TP{tp} at {load}",
+    "serving.near_capacity.prefill": "Its prefill pool runs at {load} of its capacity, little headroom: above {limit} a "
+                                     "few per cent more traffic than planned fills the prompt queue and the TTFT grows "
+                                     "without bound. Plan one more prefill instance: type a *Most load per replica* under "
+                                     "the targets, e.g. 80% (it caps every instance too).",
+    "serving.near_capacity.decode": "Its decode pool runs at {load} of its capacity (at the largest batch its memory holds), "
+                                    "little headroom: above {limit} a few per cent more traffic than planned leaves new "
+                                    "requests waiting for KV room, and the TTFT grows without bound. Plan one more decode "
+                                    "instance: type a *Most load per replica* under the targets, e.g. 80% (it caps every "
+                                    "instance too).",
+    "serving.headroom_pools": "Sized with headroom: every replica and instance at most {max_load} of its capacity "
+                              "(the answer's prefill pool runs at {prefill}, its decode pool at {decode}).",
     "serving.role.aggregated": "replicas",
     "serving.role.prefill": "prefill",
     "serving.role.decode": "decode",
@@ -528,7 +539,15 @@ ZH = {
                              "勾选下方的「运行模拟器」查看这个副本的排队情况，或多规划一个副本：在目标下填写「每个副本的最高负载」，例如 80%（README 中 “Where the steady state and the simulator part” 一节）。",
     "serving.price_inferencex": "费用按 InferenceX 的超大规模云厂商每 GPU 小时价格（USD）计算；在「费用与能耗」中输入你自己的价格。",
     "serving.none": "没有满足目标的",
-    "serving.pool": "{role} {n} × TP{tp}",
+    "serving.pool": "{role} {n} × TP{tp}，负载 {load}",
+    "serving.near_capacity.prefill": "其预填充池运行在容量的 {load}，余量很小：超过 {limit} 时，流量只要比计划多几个百分点，"
+                                     "提示词队列就会堆积，TTFT 无限增长。多规划一个预填充实例：在目标下填写「每个副本的最高负载」，"
+                                     "例如 80%（它同样限制每个实例）。",
+    "serving.near_capacity.decode": "其解码池运行在容量的 {load}（以显存能容纳的最大批次计），余量很小：超过 {limit} 时，"
+                                    "流量只要比计划多几个百分点，新请求就要等待 KV 空间，TTFT 无限增长。多规划一个解码实例："
+                                    "在目标下填写「每个副本的最高负载」，例如 80%（它同样限制每个实例）。",
+    "serving.headroom_pools": "已预留余量：每个副本和实例最多运行在其容量的 {max_load}（答案中的预填充池运行在 {prefill}，"
+                              "解码池运行在 {decode}）。",
     "serving.role.aggregated": "副本",
     "serving.role.prefill": "预填充",
     "serving.role.decode": "解码",
