@@ -241,7 +241,8 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
     # disaggregated
     pr = Replica(arch=arch, device=device, tp=int(prefill_gpus or gpus), ep=ep, weights=weights,
                  kv=kv_dtype, act=r.act)
-    B_all, tpot_all, _, _, _ = decode_pool(r, wl, batches, eff, spec)
+    arrivals = "fluid" if concurrency is not None else "poisson"    # a closed loop holds B
+    B_all, tpot_all, _, _, _ = decode_pool(r, wl, batches, eff, spec, arrivals)
     if B_all.size == 0:
         return ServingPoint(mode, dev_id, r.tp + pr.tp, r.tp, pr.tp, 0.0, mem.max_seqs, math.inf, math.inf,
                             0.0, 0.0, 0.0, 0.0, mem.weight_bytes, mem.weight_bytes, False, "kv", 0.0,
@@ -252,8 +253,8 @@ def serving_point(arch: Any, *, device: Any, gpus: int, weights: str, kv_dtype: 
     else:
         ok = np.nonzero(rps_d >= request_rate)[0]
         B = float(B_all[ok[0]] if ok.size else B_all[-1])
-    p = disaggregated(pr, r, wl, B, eff, token_budget, spec, ttft_target)
-    pc = disaggregated(pr, r, wl, B, BOUND, token_budget, spec, ttft_target)
+    p = disaggregated(pr, r, wl, B, eff, token_budget, spec, ttft_target, arrivals)
+    pc = disaggregated(pr, r, wl, B, BOUND, token_budget, spec, ttft_target, arrivals)
     stable = True
     if request_rate is not None and p.decode_requests_per_s < request_rate:
         stable = False

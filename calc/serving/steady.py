@@ -111,6 +111,7 @@ every TTFT), decode instances of tp_d GPUs run pure decode steps at batch B.
 
     TTFT     = t_p(k · n_new) + KV transfer           transfer = KV(isl) / kv_split / (bw · η) + α
     r_p      = k / t_p(k · n_new)                     requests/s per prefill instance
+    TPOT     = t(B + 1) / E                          a request's mean (below); t(B) / E in a closed loop
     r_d      = B / (TPOT · osl)                       requests/s per decode instance
     ratio    = r_d / r_p                              prefill instances per decode instance
     tokens/s per GPU = osl / (tp_p / r_p + tp_d / r_d)
@@ -121,6 +122,25 @@ The transfer is one point-to-point message per GPU on the prefill device's scale
 instances under Poisson arrivals at λ is n · k servers of t_p(k · n_new) each (M/D/c):
 mean TTFT = TTFT + :func:`calc.serving.queueing.mdc_wait_seconds` (λ, t_p, n · k)
 (:func:`prefill_pool_ttft`).
+
+A decode instance's passes carry no prompt work, so of "A request's passes" only the
+batch's spread is left.  Every sequence in flight gains E tokens per pass, and a pass of B
+sequences takes t(B) = t_0 + t_B · B (weights read once, t_B = t(B + 1) − t(B) each
+sequence's KV and FLOP): a symmetric queue whose B customers share one server equally
+(generalized processor sharing).  Under random arrivals (``arrivals="poisson"``) at λ its
+count B is insensitive to the number of passes a request needs (fixed here, osl / E: Kelly
+1979, *Reversibility and Stochastic Networks* §3.3; Cohen 1979), the birth-death chain of
+rates λ and B / (L · t(B)), negative binomial with u = λ · L · t_B.  A request's time in
+flight is then, by Little's law with B the time-average number in flight,
+
+    L · TPOT = B / λ = L · t_B · (t_0 / t_B + 1 + B)   ⇒   TPOT = t(B + 1) / E
+
+exactly for a step linear in B: a request shares its passes with itself and B others, so it
+sees one more sequence than the mean (a convex step adds a little more).  The chain run pass
+by pass agrees within 0.3 % (tests/calc/test_serving.py).  A closed loop (``"fluid"``)
+holds B and has no spread: TPOT = t(B) / E.  The prefill pool's prompts reach the decode
+instances as they finish; they are taken as random, like the requests reaching an
+aggregated replica (a router that balances the instances' batches would spread them less).
 """
 
 from __future__ import annotations
@@ -487,21 +507,35 @@ def prefill_pool_ttft(rate: float, instances: int, prompts_per_step: int, ttft: 
 
 
 def decode_pool(r: Replica, wl: Workload, batches: Any, eff: Efficiency = BOUND,
-                spec: Optional[SpecDecode] = None):
-    """Pure decode steps of one decode instance over ``batches`` that fit: (B, TPOT, bound, KV/GPU)."""
+                spec: Optional[SpecDecode] = None, arrivals: str = "poisson"):
+    """Pure decode passes of one decode instance over ``batches`` that fit: (B, TPOT [s],
+    bound, KV bytes per GPU, its ReplicaMemory).
+
+        TPOT = t(B + 1) / E     ``arrivals="poisson"`` (a request's mean, B the time-average in flight)
+        TPOT = t(B) / E         ``arrivals="fluid"`` (a closed loop holds B)
+
+    t(B): :func:`decode_pass` at the workload's mean decode context, E tokens per pass; the
+    module docstring's last paragraph derives t(B + 1) under random arrivals (Little's law on
+    the negative-binomial count of a processor-shared pass).  ``bound``: what sets the pass
+    the TPOT is of."""
+    if arrivals not in ARRIVALS:
+        raise ValueError(f"arrivals must be one of {', '.join(ARRIVALS)}, got {arrivals!r}")
     mem = replica_memory(r, wl.context_len, spec)
     B = np.unique(np.asarray(batches, dtype=float))
     B = B[(B >= 1) & (B <= mem.max_seqs)]
-    t, E, st = decode_pass(r, B, wl.decode_context, eff, spec)
+    seen = B + 1.0 if arrivals == "poisson" else B
+    t, E, st = decode_pass(r, seen, wl.decode_context, eff, spec)
     return B, np.asarray(t) / E, np.asarray(st.bound), B * mem.kv_bytes_per_seq, mem
 
 
 def disaggregated(prefill: Replica, decode: Replica, wl: Workload, batch: float,
                   eff: Efficiency = BOUND, token_budget: int = 8192,
-                  spec: Optional[SpecDecode] = None, ttft_target: Optional[float] = None) -> DisaggregatedPoint:
-    """One disaggregated layout at decode batch ``batch`` (see the module docstring)."""
+                  spec: Optional[SpecDecode] = None, ttft_target: Optional[float] = None,
+                  arrivals: str = "poisson") -> DisaggregatedPoint:
+    """One disaggregated layout at decode batch ``batch`` (see the module docstring;
+    ``arrivals`` as :func:`decode_pool`'s)."""
     k, ttft, xfer, r_p = prefill_pool(prefill, wl, eff, token_budget, ttft_target)
-    B, tpot, bound, kv, mem = decode_pool(decode, wl, [batch], eff, spec)
+    B, tpot, bound, kv, mem = decode_pool(decode, wl, [batch], eff, spec, arrivals)
     if B.size == 0:
         return DisaggregatedPoint(prefill, decode, k, ttft, xfer, r_p, float(batch), math.inf, 0.0,
                                   math.inf, 0.0, 0.0, 0.0, "kv", False)

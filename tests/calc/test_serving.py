@@ -733,6 +733,54 @@ def test_serving_point_and_rate_sweep_simulate_the_speculation():
     assert sweep[0][1].tpot_p50 < 0.6 * sweep0[0][1].tpot_p50
 
 
+def test_a_decode_instance_under_random_arrivals_times_a_request_at_one_more_sequence():
+    # By hand: under random arrivals a decode instance's TPOT at B in flight is the pass of
+    # B + 1 sequences (Little's law on the processor-shared pass: a request shares its passes
+    # with itself and B others); a closed loop holds B and takes the pass of B
+    arch, dev = MODELS["llama-3.1-8b"], DEVICES["h100-sxm"]
+    r = Replica(arch, dev, tp=1, weights="fp8", kv="fp8", act="fp8")
+    wl = Workload(isl=8000, osl=200)
+    eff = published_efficiency()
+    c = wl.decode_context
+    B, tpot, _, _, _ = decode_pool(r, wl, [8, 32, 64], eff)
+    _, closed, _, _, _ = decode_pool(r, wl, [8, 32, 64], eff, arrivals="fluid")
+    for b, t_open, t_closed in zip(B, tpot, closed):
+        assert t_open == pytest.approx(step_time(r, b + 1, c, eff=eff).seconds, rel=1e-12)
+        assert t_closed == pytest.approx(step_time(r, b, c, eff=eff).seconds, rel=1e-12)
+    with pytest.raises(ValueError, match="arrivals"):
+        decode_pool(r, wl, [8], eff, arrivals="uniform")
+    # The chain run pass by pass: requests arrive at random (Poisson), join at the next pass
+    # and stay osl passes; a request's TPOT is the mean of its passes.  Its mean over requests
+    # is the pass of B + 1, B the time-average in flight (within 0.3 %), and 2 % above the
+    # pass of B itself here (8,000-token caches: one more sequence reads 0.5 GB); Little's
+    # law holds with that B.  (The batch is over-dispersed: its variance is ~3 B, not B.)
+    osl = 200
+    table = np.asarray(step_time(r, np.arange(0.0, 400.0), c, eff=eff).seconds)
+    lam = 32 / (osl * table[33])                 # about 32 sequences in flight
+    rng = np.random.default_rng(1)
+    n_pass = 150_000
+    joined = np.zeros(n_pass, dtype=int)
+    joined[:osl] = rng.poisson(32 / osl, osl)     # start near the steady state
+    t = np.zeros(n_pass)
+    batch = np.zeros(n_pass, dtype=int)
+    b = 0
+    for j in range(n_pass):
+        b += joined[j] - (joined[j - osl] if j >= osl else 0)
+        batch[j], t[j] = b, table[b]
+        if osl <= j + 1 < n_pass:      # an idle instance (no pass) waits for the next arrival
+            joined[j + 1] = rng.poisson(lam * t[j]) if b else 1
+    cum = np.concatenate([[0.0], np.cumsum(t)])
+    first = np.arange(1000, n_pass - osl)        # warmed up, every pass of the request inside
+    per_request = (cum[first + osl] - cum[first]) / osl
+    sim_tpot = float((joined[first] * per_request).sum() / joined[first].sum())
+    in_flight = float((batch[first] * t[first]).sum() / t[first].sum())      # time-average
+    assert in_flight == pytest.approx(lam * osl * sim_tpot, rel=0.003)       # Little's law
+    at = lambda x: float(np.interp(x, np.arange(400.0), table))
+    assert sim_tpot == pytest.approx(at(in_flight + 1), rel=0.003)
+    assert sim_tpot > 1.015 * at(in_flight)
+    assert batch[first].var() > 2 * batch[first].mean()
+
+
 # --- planning ----------------------------------------------------------------------------------
 
 def test_sized_aggregated_replicas_say_their_load_and_when_they_run_near_capacity():
