@@ -210,7 +210,9 @@ def test_random_arrivals_bring_the_prompts_of_the_pass_before_to_a_pass():
     assert c.step_seconds[0] == pytest.approx(step, rel=1e-4)
     # a request's mean TPOT: its 128 passes, each counted by its B_n sequences (the batch is
     # the prompts of the last L = 128 passes): step + [Cov(K, t)·ρ(1 − ρ^L)/(1 − ρ) + t_B·Var(B)] / B,
-    # ρ = λ·Cov(K, t)/Var(K), Var(B) = L·Var(K)·(1 + ρ)/(1 − ρ), t_B the step one more sequence adds
+    # ρ = λ·Cov(K, t)/Var(K), Var(B) = L·Var(K)·(1 + ρ)/(1 − ρ)/(1 − u), t_B the step one more
+    # sequence adds and u = B·t_B / step its share of the pass (the processor-shared pass's
+    # over-dispersion: a longer pass lets more prompts in)
     mk = sum(p[k] * k for k in range(40))
     vk = sum(p[k] * (k - mk) ** 2 for k in range(40))
     ckt = sum(p[k] * (k - mk) * (t[k] - step) for k in range(40))
@@ -219,8 +221,9 @@ def test_random_arrivals_bring_the_prompts_of_the_pass_before_to_a_pass():
     pt = min(2.0 * 128 / share, 7936)
     ts = lambda b, q: float(step_time(r, b, 192, q, f_p, BOUND).seconds)
     t_b = (1 - share) * (ts(257, 0) - ts(256, 0)) + share * (ts(257, pt) - ts(256, pt))
-    extra = (ckt * rho * (1 - rho ** 128) / (1 - rho) + t_b * 128 * vk * (1 + rho) / (1 - rho)) / 256
-    assert 0 < rho < 1 and extra > 0
+    u = 256 * t_b / step
+    extra = (ckt * rho * (1 - rho ** 128) / (1 - rho) + t_b * 128 * vk * (1 + rho) / (1 - rho) / (1 - u)) / 256
+    assert 0 < rho < 1 and 0 < u < 1 and extra > 0
     assert c.tpot_seconds[0] == pytest.approx(step + extra, rel=1e-4)
     assert c.requests_per_s[0] == pytest.approx(256 / (step * 128), rel=1e-4)     # the passes'
     assert c.tokens_per_s_per_gpu[0] == pytest.approx(256 / step / 4, rel=1e-4)
@@ -300,14 +303,15 @@ def test_random_prompts_beyond_the_budget_carry_at_the_last_prompts_cost():
     assert c.step_seconds[0] == pytest.approx(step, rel=1e-4)
     assert c.ttft_seconds[0] == pytest.approx(sum(_pois(0.016, k) * t[k + 1] for k in range(11)), rel=1e-9)
     # a prompt longer than a step's room (budget 2048: two chunks of 2,000) keeps the even
-    # chunks, a·n_c = 0.064 of the passes; a request's TPOT adds only the batch's own Poisson
-    # spread (Var(B) = B): t_B = what one more sequence adds to a pass of that mix
+    # chunks, a·n_c = 0.064 of the passes; a request's TPOT adds only the batch's own spread
+    # (Var(B) = B / (1 − u), u = B·t_B / step): t_B = what one more sequence adds to a pass of that mix
     even = aggregated_curve(r, Workload(isl=4000, osl=500), [16], BOUND, token_budget=2048, arrivals="fluid")
     rand = aggregated_curve(r, Workload(isl=4000, osl=500), [16], BOUND, token_budget=2048)
     assert rand.step_seconds[0] == even.step_seconds[0] and rand.ttft_seconds[0] == even.ttft_seconds[0]
     tb = lambda b, q: float(step_time(r, b, 4250, q, f_p, BOUND).seconds)
     t_b = (1 - 0.064) * (tb(17, 0) - tb(16, 0)) + 0.064 * (tb(17, 2000) - tb(16, 2000))
-    assert rand.tpot_seconds[0] == pytest.approx(even.tpot_seconds[0] + t_b, rel=1e-9)
+    u = 16 * t_b / even.step_seconds[0]
+    assert rand.tpot_seconds[0] == pytest.approx(even.tpot_seconds[0] + t_b / (1 - u), rel=1e-9)
     with pytest.raises(ValueError, match="arrivals"):
         aggregated_curve(r, Workload(isl=4000, osl=500), [16], BOUND, arrivals="bursty")
 
