@@ -388,13 +388,19 @@ class DeploymentOption:
     bound: str
     cost_per_mtok: Optional[float] = None
     joules_per_token: Optional[float] = None
-    load: Optional[float] = None       # the busiest pool's PoolLayout.load (aggregated: its replicas')
 
     @property
     def busiest_pool(self) -> Optional[PoolLayout]:
         """The pool that runs nearest its capacity (its ``load`` is this option's)."""
         loaded = [p for p in self.pools if p.load is not None]
         return max(loaded, key=lambda p: p.load) if loaded else None
+
+    @property
+    def load(self) -> Optional[float]:
+        """The busiest pool's :attr:`PoolLayout.load` (aggregated: its replicas'); None when
+        no pool says one."""
+        pool = self.busiest_pool
+        return None if pool is None else pool.load
 
     @property
     def near_capacity(self) -> bool:
@@ -512,8 +518,7 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             B, j, tpot, ttft = _carrying_queued(c, rate / n, ttft_quantile, end=i + 1)
             load = rate / n / float(c.requests_per_s.max())
             opt = DeploymentOption("aggregated", n * r.tp, (PoolLayout("aggregated", r.tp, n, B, load),),
-                                   ttft, tpot, rate * wl.osl / (n * r.tp), 1.0 / tpot, str(c.bound[j]),
-                                   load=load)
+                                   ttft, tpot, rate * wl.osl / (n * r.tp), 1.0 / tpot, str(c.bound[j]))
             if agg is None or (opt.gpus, opt.tpot_seconds) < (agg.gpus, agg.tpot_seconds):
                 agg = opt
     if "disaggregated" in modes:
@@ -550,7 +555,7 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
                 pools = (PoolLayout("prefill", rp.tp, n_p, float(k), rate / (n_p * r_p)),
                          PoolLayout("decode", rd.tp, n_d, B, rate / (n_d * capacity)))
                 opt = DeploymentOption("disaggregated", g, pools, ttft, tpot, rate * wl.osl / g,
-                                       1.0 / tpot, bound, load=max(p.load for p in pools))
+                                       1.0 / tpot, bound)
                 if dis is None or (opt.gpus, opt.tpot_seconds) < (dis.gpus, dis.tpot_seconds):
                     dis = opt
 
@@ -559,7 +564,7 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             return None
         c, j = _cost(o.tokens_per_s_per_gpu, price_per_gpu_hour, watts_per_gpu)
         return DeploymentOption(o.mode, o.gpus, o.pools, o.ttft_seconds, o.tpot_seconds,
-                                o.tokens_per_s_per_gpu, o.tokens_per_s_per_user, o.bound, c, j, o.load)
+                                o.tokens_per_s_per_gpu, o.tokens_per_s_per_user, o.bound, c, j)
     return Deployment(rate, float(ttft_target), float(tpot_target), priced(agg), priced(dis),
                       ttft_quantile)
 

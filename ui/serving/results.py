@@ -48,11 +48,10 @@ def near_capacity_text(t, option) -> str | None:
 def headroom_text(t, option, max_load: float) -> str:
     """The caption under a headroom typed under Targets: the cap and where the answer runs."""
     cap = format_percent(max_load, 0)
-    loads = {p.role: format_percent(p.load, 0) for p in option.pools if p.load is not None}
-    if option.mode == "disaggregated" and {"prefill", "decode"} <= loads.keys():
+    loads = {p.role: format_percent(p.load, 0) for p in option.pools}      # sized pools say theirs
+    if option.mode == "disaggregated":
         return t("serving.headroom_pools", max_load=cap, prefill=loads["prefill"], decode=loads["decode"])
-    return t("serving.headroom", max_load=cap,
-             load="—" if option.load is None else format_percent(option.load, 0))
+    return t("serving.headroom", max_load=cap, load=loads["aggregated"])
 
 
 def no_layout_text(ctx, comp, inp) -> str:
