@@ -18,7 +18,7 @@ from calc.hardware import Accelerator, HardwareFileError, custom_accelerator, lo
 from calc.models import ModelArch
 from calc.roofline import ridge_point
 from calc.units import format_binary_bytes, format_si
-from ui import timing
+from ui import live, timing
 from ui.figures.roofline import Roof
 from ui.formula import Formula, latex_text  # noqa: F401 - latex_text: pages import it from here
 from ui.i18n import LANG_NAMES, LANGS, Translator, translator
@@ -244,7 +244,8 @@ def calculator(page_id: str):
         @functools.wraps(body)
         def run(*args, **kwargs):
             timing.start_run(page_id, fragment=True)
-            return body(*args, **kwargs)
+            with live.calculator_scope():
+                return body(*args, **kwargs)
         return st.fragment(run)
     return decorate
 

@@ -21,6 +21,7 @@ import logging
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from ui import live
 from ui.i18n import translate
 
 # Restoring a kept value sets a widget's session state and passes its default: Streamlit
@@ -154,7 +155,7 @@ def bound(widget: Callable[..., Any], label: str, *args: Any, key: str,
                               on_change=on_change, **kwargs)
     restore(key, is_valid)
     value = widget(label, *args, key=key, bind="query-params",
-                   on_change=_sync, args=(key, on_change), **kwargs)
+                   on_change=live.on_change(_sync), args=(key, on_change), **kwargs)
     remember(key, value)
     return value
 
@@ -186,7 +187,7 @@ def _bound_options(widget: Callable[..., Any], label: str, options: Any, *args: 
     if wanted is not None and is_valid(wanted):
         st.session_state[key] = wanted
     value = widget(label, options, *args, key=key, index=index,
-                   on_change=_sync, args=(key, on_change), **kwargs)
+                   on_change=live.on_change(_sync), args=(key, on_change), **kwargs)
     if ignored is not None:
         say_ignored(key, [ignored], label, getattr(widget, "__self__", None))
     remember(key, value)

@@ -18,6 +18,7 @@ from calc.units import (QuantityError, UnitKindError, format_percent, format_si,
                         is_absurd_fraction, kind_for_unit, parse_quantity)
 from calc.arch import ARCH_LIMITS
 from calc.placement import PlacementError, check_tp
+from ui import live
 from ui.i18n import Translator
 from ui.numbers import format_count
 from ui.state import bound, restore, set_value
@@ -230,7 +231,7 @@ def quantity_input(t: Translator, label: str, key: str, default: str, *, unit: s
             st.session_state[slider_key] = options[0]
         options = with_option(options, st.session_state[slider_key])
         box.select_slider(t("common.slider_for", label=label), options=options,
-                          key=slider_key, on_change=slider_changed,
+                          key=slider_key, on_change=live.on_change(slider_changed),
                           format_func=shown, label_visibility="collapsed")
     return value
 

@@ -30,6 +30,7 @@ ENTRY_POINTS = [ROOT / "app.py", *PAGES]
 
 LAYERS = {
     "ui.text": 0, "ui.pages": 0, "ui.timing": 0,
+    "ui.live": 1,               # live sliders: a field and the results rerun alone (issue 22)
     "ui.i18n": 1,
     "ui.numbers": 2, "ui.formula": 2,
     "ui.state": 3,

@@ -17,6 +17,7 @@ import streamlit as st
 
 from calc.arch import ModelArch, params_only
 from calc.decode import BYTES_PER_PARAM, bytes_per_param
+from ui import live
 from ui.model_sections import model_params_note
 from ui.state import LEGACY_NAMES, set_value
 from ui.widgets import (COUNT, arch_count, batch_input, bound_checkbox, bound_select,
@@ -88,19 +89,52 @@ def _dtype_label(t, p: str) -> str:
     return t("decode.dtype_label", name=p.upper(), bytes=f"{BYTES_PER_PARAM[p]:g}")
 
 
+def _kv_context(context: float | None, use_kv: bool) -> float | None:
+    """The KV cache's context: the typed one, 0 when the cache is left out, None unreadable."""
+    return (context if use_kv else 0.0) if context is not None or not use_kv else None
+
+
+def _params_record(n_params: float | None, r: DecodeInputs) -> dict | None:
+    """The record after N moved: its parameters-only model rebuilt from the KV fields (the
+    tensor-parallel check reads the heads only, calc.placement.check_tp); None (the whole
+    page reruns) while a field it needs is unreadable."""
+    if None in (n_params, r.arch, r.layers, r.kv_heads, r.head_dim):
+        return None
+    return {"n_params": n_params,
+            "arch": params_only(n_params, int(r.layers), int(r.kv_heads), int(r.head_dim))}
+
+
+@live.field("decode", "params", _params_record)
+def _params_field(t) -> float | None:
+    return quantity_input(t, t("decode.params"), "params", "7B", kind="count",
+                          help=t("decode.params_help"), slider=(1e8, 2e12))
+
+
+# The parameters, batch and context sliders are live fields (ui.live): moving one reruns it and the
+# results only.
+@live.field("decode", "batch", lambda v, _r: {"batch": v})
+def _batch_field(t) -> int | None:
+    return batch_input(t, t("decode.batch"), help=t("decode.batch_help"))
+
+
+@live.field("decode", "context", lambda v, r: {"context_typed": v, "context": _kv_context(v, r.kv)})
+def _context_field(t) -> float | None:
+    return quantity_input(t, t("decode.context"), "context", "4096", kind="count",
+                          bounds=COUNT, help=t("decode.context_help"), slider=(128, 2e6))
+
+
 def render_inputs(ctx) -> DecodeInputs:
     """Draw the inputs in the current container and return them."""
     t, model = ctx.t, ctx.model
     st.subheader(t("decode.inputs_heading"))
     if model is None:
-        n_params = quantity_input(t, t("decode.params"), "params", "7B", kind="count",
-                                  help=t("decode.params_help"), slider=(1e8, 2e12))
+        n_params = _params_field(t)
     else:
         n_params = model_params_note(t, model)
     weights = bound_select(t("decode.weights"), WEIGHT_OPTIONS, "weights", index=0,
                            format_func=lambda p: _dtype_label(t, p), help=t("decode.weights_help"))
     tp_box = st.container()
-    batch = batch_input(t, t("decode.batch"), help=t("decode.batch_help"))
+    batch = _batch_field(t)
     # Open when a model gives the KV cache, or when a link sets one of its fields: a field
     # in there that is rejected must be in sight, not behind a closed expander.
     with st.expander(t("decode.kv_heading") if model is None else t("arch.decode.kv_heading"),
@@ -119,8 +153,7 @@ def render_inputs(ctx) -> DecodeInputs:
             use_kv, arch = True, model
             layers, kv_heads, head_dim = model.n_layers, model.n_kv_heads, model.head_dim
             st.caption(t("arch.decode.kv_from_model"))
-        context = quantity_input(t, t("decode.context"), "context", "4096", kind="count",
-                                 bounds=COUNT, help=t("decode.context_help"), slider=(128, 2e6))
+        context = _context_field(t)
         kv_dtype = bound_select(t("decode.kv_dtype"), KV_OPTIONS, "kv_dtype", index=0,
                                 format_func=lambda p: _dtype_label(t, p),
                                 help=t("decode.kv_dtype_help"))
@@ -133,7 +166,7 @@ def render_inputs(ctx) -> DecodeInputs:
                             help=t("arch.decode.prompt_help"), placeholder="2048", optional=True)
     tp_comm = bound_checkbox(t("arch.decode.tp_comm"), "tp_comm", value=False,
                              help=t("arch.decode.tp_comm_help"))
-    kv_context = (context if use_kv else 0.0) if context is not None or not use_kv else None
+    kv_context = _kv_context(context, use_kv)
     return DecodeInputs(arch=arch, from_model=model is not None, weights=weights, tp=tp,
                         batch=batch, kv=use_kv, context=kv_context, kv_dtype=kv_dtype,
                         measured=measured, prompt=prompt, tp_comm=tp_comm, n_params=n_params,

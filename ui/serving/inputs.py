@@ -19,6 +19,7 @@ from calc.currency import CURRENCY_CODES, DEFAULT_CURRENCY
 from calc.serving import DISTRIBUTIONS, SERVING_PRECISIONS, SpecDecode, Workload
 from calc.units import QuantityError, format_si, parse_price
 from ui.serving.how import network_terms
+from ui import live
 from ui.state import bound, kept, remember, say_ignored, url_changed, write_url
 from ui.widgets import COUNT, FRACTION, Bounds, bound_checkbox, bound_select, percent_text, quantity_input
 
@@ -121,7 +122,7 @@ def bound_multiselect(label: str, options: list[Any], key: str, default: tuple, 
         wanted = [x for x in default if x in opts]
     st.session_state[key] = [x for x in wanted if x in opts]
     value = st.multiselect(label, opts, key=key, format_func=format_func, help=help,
-                           on_change=_keep_choice, args=(key,))
+                           on_change=live.on_change(_keep_choice), args=(key,))
     say_ignored(key, ignored, label)
     remember(key, list(value))
     same = list(value) == [x for x in default if x in opts]
@@ -149,11 +150,36 @@ def bound_select_slider(label: str, options: list[Any], key: str, default: Any, 
         wanted = default
     st.session_state[key] = wanted
     value = st.select_slider(label, options=opts, key=key, format_func=format_func, help=help,
-                             on_change=_keep_choice, args=(key,))
+                             on_change=live.on_change(_keep_choice), args=(key,))
     say_ignored(key, ignored, label)
     remember(key, value)
     write_url(key, None if value == default else f"{value:g}" if isinstance(value, float) else str(value))
     return value
+
+
+# The four sliders are live fields (ui.live): moving one reruns it and the results only.
+@live.field("serving", "prefix", lambda v, _r: {"prefix_hit": float(v)})
+def _prefix_slider(t) -> float:
+    return bound_select_slider(t("serving.prefix"), list(PREFIX_OPTIONS), "s_prefix", 0.0,
+                               format_func=lambda f: percent_text(t, f, 1), help=t("serving.prefix_help"))
+
+
+@live.field("serving", "ttft", lambda v, _r: {"ttft_target": float(v)})
+def _ttft_slider(t) -> float:
+    return bound_select_slider(t("serving.ttft_target"), list(TTFT_OPTIONS), "s_ttft", 1.0,
+                               format_func=lambda s: format_si(s, "s"), help=t("serving.ttft_target_help"))
+
+
+@live.field("serving", "tpot", lambda v, _r: {"tpot_target": float(v)})
+def _tpot_slider(t) -> float:
+    return bound_select_slider(t("serving.tpot_target"), list(TPOT_OPTIONS), "s_tpot", 0.05,
+                               format_func=lambda s: format_si(s, "s"), help=t("serving.tpot_target_help"))
+
+
+@live.field("serving", "budget", lambda v, _r: {"token_budget": int(v)})
+def _budget_slider(t) -> int:
+    return bound_select_slider(t("serving.budget"), list(BUDGETS), "s_budget", 8192,
+                               help=t("serving.budget_help"), parse=int)
 
 
 def render_workload(t) -> dict:
@@ -166,8 +192,7 @@ def render_workload(t) -> dict:
         osl = quantity_input(t, t("serving.osl"), "s_osl", "500", kind="count",
                              bounds=Bounds(lo=2.0, lo_open=False, integer=True), help=t("serving.osl_help"))
     rate = quantity_input(t, t("serving.rate"), "s_rate", "20", kind="count", help=t("serving.rate_help"))
-    prefix = bound_select_slider(t("serving.prefix"), list(PREFIX_OPTIONS), "s_prefix", 0.0,
-                                 format_func=lambda f: percent_text(t, f, 1), help=t("serving.prefix_help"))
+    prefix = _prefix_slider(t)
     dist = bound_select(t("serving.dist"), list(DISTRIBUTIONS), "s_dist",
                         format_func=lambda d: t(f"serving.dist.{d}"), help=t("serving.dist_help"))
     spread = 0.0
@@ -182,12 +207,10 @@ def render_workload(t) -> dict:
 
 def render_targets(t) -> dict:
     st.markdown(f"**{t('serving.targets_heading')}**")
-    ttft = bound_select_slider(t("serving.ttft_target"), list(TTFT_OPTIONS), "s_ttft", 1.0,
-                               format_func=lambda s: format_si(s, "s"), help=t("serving.ttft_target_help"))
+    ttft = _ttft_slider(t)
     stat = bound_select(t("serving.ttft_stat"), list(TTFT_STATS), "s_ttft_stat",
                         format_func=lambda s: t(f"serving.stat.{s}"), help=t("serving.ttft_stat_help"))
-    tpot = bound_select_slider(t("serving.tpot_target"), list(TPOT_OPTIONS), "s_tpot", 0.05,
-                               format_func=lambda s: format_si(s, "s"), help=t("serving.tpot_target_help"))
+    tpot = _tpot_slider(t)
     max_load = quantity_input(t, t("serving.max_load"), "s_max_load", "", kind="fraction",
                               bounds=FRACTION, optional=True, help=t("serving.max_load_help"),
                               placeholder=t("serving.max_load_placeholder"))
@@ -216,8 +239,7 @@ def render_engine(t, catalog, arch=None) -> dict:
         mode = bound(st.radio, t("serving.mode"), list(MODES), key="s_mode", index=0, horizontal=True,
                      format_func=lambda m: t(f"serving.mode.{m}"), help=t("serving.mode_help"),
                      is_valid=lambda v: v in MODES)
-        budget = bound_select_slider(t("serving.budget"), list(BUDGETS), "s_budget", 8192,
-                                     help=t("serving.budget_help"), parse=int)
+        budget = _budget_slider(t)
         eff = bound(st.radio, t("serving.eff"), list(EFFICIENCIES), key="s_eff", index=0, horizontal=True,
                     format_func=lambda e: t(f"serving.eff.{e}"), help=t("serving.eff_help", **network_terms()),
                     is_valid=lambda v: v in EFFICIENCIES)

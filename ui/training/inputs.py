@@ -4,7 +4,7 @@ and its currency; the peak comes from the sidebar."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 import streamlit as st
 
@@ -13,6 +13,7 @@ from calc.currency import CURRENCY_CODES, DEFAULT_CURRENCY, currency_label
 from calc.training import CHINCHILLA_TOKENS_PER_PARAM, tokens_for_params
 from calc.training_flops import CAUSAL_DEFAULT
 from calc.units import QuantityError, format_si, parse_price, parse_quantity
+from ui import live
 from ui.model_sections import params_input, recompute_select
 from ui.state import bound, set_value
 from ui.predicted_mfu import mfu_text, predicted_caption
@@ -78,32 +79,61 @@ def _price(t) -> tuple[Optional[float], str]:
     return price, code
 
 
-def training_inputs(ctx, published_caption) -> TrainingInputs:
-    """Draw the inputs column; return what it holds.  ``published_caption(ctx, n_params,
-    n_gpus)`` draws what published runs reached under the MFU field (the page passes
-    ui.plans.add.published_mfu_caption: page packages do not import each other)."""
+# The sliders are live fields (ui.live): moving one reruns it and the results only.
+@live.field("training", "tokens", lambda v, _r: {"n_tokens": v})
+def _tokens_field(t) -> Optional[float]:
+    return quantity_input(t, t("training.tokens"), "tokens", "1T", kind="count",
+                          help=t("training.tokens_help"), slider=(1e9, 1e14))
+
+
+@live.field("training", "mfu", lambda v, _r: {"mfu": v})
+def _mfu_field(ctx) -> Optional[float]:
+    t = ctx.t
+    mfu = quantity_input(t, t("training.mfu"), "mfu", "45%", kind="fraction", bounds=FRACTION,
+                         help=t("training.mfu_help"), steps=MFU_STEPS, step_text=mfu_text)
+    predicted_caption(ctx, mfu)                 # "Use this layout" (Training layout page)
+    return mfu
+
+
+@live.field("training", "compare", lambda v, _r: {"compare_text": v,
+                                              "compare_mfu": parse_quantity(v, kind="fraction")})
+def _compare_field(t) -> str:
+    return bound(st.select_slider, t("training.compare_mfu"), key="compare_mfu",
+                 options=MFU_OPTIONS, value="25%", help=t("training.compare_mfu_help"),
+                 is_valid=lambda v: v in MFU_OPTIONS)
+
+
+@live.field("training", "seq", lambda v, _r: {"seq": v})
+def _seq_field(t) -> Optional[float]:
+    return quantity_input(t, t("mfu.seq"), "seq", "4096", kind="count", bounds=COUNT,
+                          help=t("mfu.seq_help"), slider=(128, 1e6))
+
+
+@live.field("training", "params", lambda v, _r: {"n_params": v})
+def _params_field(t, model) -> Optional[float]:
+    return params_input(t, model, "training")
+
+
+def training_inputs(ctx) -> tuple[TrainingInputs, Any]:
+    """Draw the inputs column; return what it holds and the empty container under the MFU
+    field where the page draws what published runs reached (a result part: it follows N
+    and the GPUs, ui.live)."""
     t, model = ctx.t, ctx.model
     st.subheader(t("training.inputs_heading"))
-    n_params = params_input(t, model, "training")
-    n_tokens = quantity_input(t, t("training.tokens"), "tokens", "1T", kind="count",
-                              help=t("training.tokens_help"), slider=(1e9, 1e14))
+    n_params = _params_field(t, model)
+    n_tokens = _tokens_field(t)
     st.button(t("training.chinchilla", k=f"{CHINCHILLA_TOKENS_PER_PARAM:g}"),
               on_click=_use_chinchilla, args=(model,), help=t("training.chinchilla_help"))
     if st.session_state.pop("_training_chinchilla_failed", False):
         st.error(t("training.chinchilla_failed"))
     n_gpus = quantity_input(t, t("training.gpus"), "gpus", "64", kind="count", bounds=COUNT,
                             help=t("training.gpus_help"))
-    mfu = quantity_input(t, t("training.mfu"), "mfu", "45%", kind="fraction", bounds=FRACTION,
-                         help=t("training.mfu_help"), steps=MFU_STEPS, step_text=mfu_text)
-    predicted_caption(ctx, mfu)                 # "Use this layout" (Training layout page)
-    published_caption(ctx, n_params, n_gpus)
-    compare_text = bound(st.select_slider, t("training.compare_mfu"), key="compare_mfu",
-                         options=MFU_OPTIONS, value="25%", help=t("training.compare_mfu_help"),
-                         is_valid=lambda v: v in MFU_OPTIONS)
+    mfu = _mfu_field(ctx)
+    published_box = st.container()
+    compare_text = _compare_field(t)
     seq, causal = None, CAUSAL_DEFAULT
     if model is not None:
-        seq = quantity_input(t, t("mfu.seq"), "seq", "4096", kind="count", bounds=COUNT,
-                             help=t("mfu.seq_help"), slider=(128, 1e6))
+        seq = _seq_field(t)
         causal = bound_checkbox(t("mfu.causal"), "causal", value=CAUSAL_DEFAULT,
                                 help=t("mfu.causal_help"))
     recompute = recompute_select(t)
@@ -114,4 +144,4 @@ def training_inputs(ctx, published_caption) -> TrainingInputs:
     return TrainingInputs(model=model, n_params=n_params, n_tokens=n_tokens, n_gpus=n_gpus,
                           mfu=mfu, compare_mfu=parse_quantity(compare_text, kind="fraction"),
                           compare_text=compare_text, seq=seq, causal=causal, recompute=recompute,
-                          price=price, currency=code, rate=ctx.op() + "/s")
+                          price=price, currency=code, rate=ctx.op() + "/s"), published_box
