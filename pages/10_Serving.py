@@ -26,12 +26,12 @@ def serving_calculator() -> None:
     and the two result parts, ui.live)."""
     left, right = st.columns([1, 2.4], gap="large")
     with left:
-        inp = inputs.render_inputs(t, ctx.devices, model.catalog(), arch)
-    live.set_record("serving", inp)
+        inputs.render_inputs(t, ctx.devices, model.catalog(), arch)  # the parts' record: live.record
     with right:
         live.results("serving", "answer", lambda inp: parts.render_answer_part(ctx, arch, inp))
     live.results("serving", "details",
-                 lambda inp: parts.render_details_part(ctx, arch, inp, serving_plan_button))
+                 lambda inp: parts.render_details_part(ctx, arch, inp, live.output("serving", "answer"),
+                                                       serving_plan_button))
 
 
 serving_calculator()

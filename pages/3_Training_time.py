@@ -33,9 +33,8 @@ def training_calculator() -> None:
     (a slider reruns only itself and the result parts, ui.live)."""
     inputs, results = st.columns([1, 1.45], gap="large")
     with inputs:
-        inp, published_box = training_inputs(ctx)
+        _, published_box = training_inputs(ctx)     # the record the parts read: live.record
         plan_box = st.container()
-    live.set_record("training", inp)
     with results:
         live.results("training", "answer", lambda inp: training_results(ctx, inp, why_link))
     live.results("training", "details",

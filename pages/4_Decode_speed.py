@@ -30,9 +30,8 @@ def decode_calculator() -> None:
     itself and the result parts, ui.live)."""
     left, right = st.columns([1, 1.45], gap="large")
     with left:
-        setup = inputs.render_inputs(ctx)
+        inputs.render_inputs(ctx)          # the record the parts read: live.record
         plan_box = st.container()
-    live.set_record("decode", setup)
     with right:
         live.results("decode", "results",
                      lambda setup: parts.render_results_part(ctx, setup, why_link))

@@ -12,11 +12,13 @@ callback rerun named fragments only (``st.fragment(key=…)``, ``st.rerun([keys]
   code as a full run) and then the page's result parts — nothing else.
 - :func:`results` draws a part of the page that is computed from the inputs record (the
   answer, a chart, a table) as a keyed fragment that reads the record from the session.
-- The calculator still draws every input and builds the record on a full run or when an
-  input that is not a live field changes; a live field's rerun replaces only its own
-  fields of that record (``to_record``), so the results see exactly what a full run would
-  compute. ``tests/browser/test_live.py`` checks that: the page after a live press reads
-  the same as the page opened anew on the URL the press wrote.
+- The calculator still draws every input on a full run (or when an input that is not a live
+  field changes) and builds the page's record with :func:`record` — ``build(**fields)``,
+  one function per page. A live field's rerun replaces its own entry of those fields and
+  calls the same ``build``: there is no second way of turning a widget value into the
+  record, so the results see exactly what a full run would compute.
+  ``tests/browser/test_live.py`` checks that: the page after a live press reads the same
+  as the page opened anew on the URL the press wrote.
 
 What a live field may not do: change anything drawn outside it (another input's options, a
 caption under another field). Such an input stays an ordinary widget of the calculator.
@@ -34,8 +36,9 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from ui import timing
 
 STATE_KEY = "_live"
-"""Session state: {page id: {"record": the inputs record, "parts": [result fragment keys],
-"outputs": {part: what it returned}}}."""
+"""Session state: {page id: {"record": the inputs record, "build": the function that made it,
+"fields": what it was made from, "parts": [result fragment keys], "outputs": {part: what it
+returned}}}."""
 
 _scope = threading.local()      # the live field being drawn in this script thread, if any
 
@@ -44,7 +47,8 @@ def _page_store(page_id: str) -> dict:
     store = st.session_state.get(STATE_KEY)
     if store is None:
         store = st.session_state[STATE_KEY] = {}
-    return store.setdefault(page_id, {"record": None, "parts": [], "outputs": {}})
+    return store.setdefault(page_id, {"record": None, "build": None, "fields": {}, "parts": [],
+                                      "outputs": {}})
 
 
 def field_key(page_id: str, name: str) -> str:
@@ -92,14 +96,15 @@ def on_change(callback: Callable[..., None] | None) -> Callable[..., None] | Non
     return changed
 
 
-def field(page_id: str, name: str, to_record: Callable[[Any, Any], dict]):
-    """Decorator: ``draw(*args) -> value`` as a live field of page ``page_id``.
+def field(page_id: str, name: str, *, whole_page_if: Callable[[Any, Any], bool] | None = None):
+    """Decorator: ``draw(*args) -> value`` as a live field of page ``page_id``; ``value`` is
+    the entry ``name`` of the fields the page's record is built from (:func:`record`).
 
-    ``to_record(value, record)``: the fields of the page's inputs record that the value sets
-    (``{"prefix_hit": 0.2}``; ``record``: the record before, for a field whose meaning
-    depends on another input): on the field's own rerun they replace those of the record
-    the results read.  None: this change needs the whole page (another input reads it), so
-    the press reruns the app."""
+    On the field's own rerun the record is rebuilt with the new value by the page's one
+    ``build``.  ``whole_page_if(value, record)`` (``record``: the one before the press): True
+    when this change alters something drawn outside the field (Decode's N becoming or
+    leaving unreadable: the tensor-parallel field reads the model), so the press reruns the
+    whole app instead."""
     key = field_key(page_id, name)
 
     def decorate(draw: Callable[..., Any]):
@@ -114,12 +119,13 @@ def field(page_id: str, name: str, to_record: Callable[[Any, Any], dict]):
                 value = draw(*args, **kwargs)
             finally:
                 _scope.field = previous
-            store = _page_store(page_id)
-            if alone:             # (in a calculator run the full build that follows sets it)
-                updates = None if store["record"] is None else to_record(value, store["record"])
-                if updates is None:        # the record cannot follow: the whole page reruns
+            if alone:             # (in a calculator run the record() that follows builds it)
+                store = _page_store(page_id)
+                if store["build"] is None or (whole_page_if is not None
+                                               and whole_page_if(value, store["record"])):
                     st.rerun()
-                store["record"] = dataclasses.replace(store["record"], **updates)
+                store["fields"] = {**store["fields"], name: value}
+                store["record"] = store["build"](**store["fields"])
             return value
         return st.fragment(body, key=key)
     return decorate
@@ -137,13 +143,17 @@ class calculator_scope:
         _scope.calculator = self.previous
 
 
-def set_record(page_id: str, record: Any) -> None:
-    """The calculator's inputs record, built from every input (call before :func:`results`);
-    the result parts drawn after it are the ones a live field reruns."""
+def record(page_id: str, build: Callable[..., Any], fields: dict) -> Any:
+    """The page's inputs record, ``build(**fields)``, from every input of a full run (call
+    before :func:`results`); kept with ``build`` and ``fields`` so that a live field's rerun
+    rebuilds it the same way. The result parts drawn after it are the ones a live field
+    reruns."""
     store = _page_store(page_id)
-    store["record"] = record
+    store["build"], store["fields"] = build, dict(fields)
+    store["record"] = build(**fields)
     store["parts"] = []
     store["outputs"] = {}
+    return store["record"]
 
 
 def results(page_id: str, part: str, draw: Callable[[Any], Any]) -> None:

@@ -89,35 +89,44 @@ def _dtype_label(t, p: str) -> str:
     return t("decode.dtype_label", name=p.upper(), bytes=f"{BYTES_PER_PARAM[p]:g}")
 
 
-def _kv_context(context: float | None, use_kv: bool) -> float | None:
-    """The KV cache's context: the typed one, 0 when the cache is left out, None unreadable."""
-    return (context if use_kv else 0.0) if context is not None or not use_kv else None
-
-
-def _params_record(n_params: float | None, r: DecodeInputs) -> dict | None:
-    """The record after N moved: its parameters-only model rebuilt from the KV fields (the
-    tensor-parallel check reads the heads only, calc.placement.check_tp); None (the whole
-    page reruns) while a field it needs is unreadable."""
-    if None in (n_params, r.arch, r.layers, r.kv_heads, r.head_dim):
+def _arch(model: ModelArch | None, n_params, layers, kv_heads, head_dim) -> ModelArch | None:
+    """The model decoded: the sidebar's, or a parameters-only one from N and the KV fields
+    (None while one of them is unreadable)."""
+    if model is not None:
+        return model
+    if None in (n_params, layers, kv_heads, head_dim):
         return None
-    return {"n_params": n_params,
-            "arch": params_only(n_params, int(r.layers), int(r.kv_heads), int(r.head_dim))}
+    return params_only(n_params, int(layers), int(kv_heads), int(head_dim))
 
 
-@live.field("decode", "params", _params_record)
+def decode_record(*, model: ModelArch | None, n_params, layers, kv_heads, head_dim, kv: bool,
+                  context_typed, **fields) -> DecodeInputs:
+    """The page's record from its fields (ui.live.record: a full run and a live press build
+    it here). The KV cache's context is the typed one, 0 when the cache is left out, None
+    while unreadable."""
+    context = (context_typed if kv else 0.0) if context_typed is not None or not kv else None
+    return DecodeInputs(arch=_arch(model, n_params, layers, kv_heads, head_dim),
+                        from_model=model is not None, kv=kv, context=context, n_params=n_params,
+                        layers=layers, kv_heads=kv_heads, head_dim=head_dim,
+                        context_typed=context_typed, **fields)
+
+
+# N, the batch and the context are live fields (ui.live): moving one reruns it and the
+# results only; each returns its field of decode_record by name. N while the model is or
+# becomes unreadable reruns the page: the tensor-parallel field reads the model
+# (calc.placement.check_tp reads its heads only, which N does not change).
+@live.field("decode", "n_params", whole_page_if=lambda n, before: n is None or before.arch is None)
 def _params_field(t) -> float | None:
     return quantity_input(t, t("decode.params"), "params", "7B", kind="count",
                           help=t("decode.params_help"), slider=(1e8, 2e12))
 
 
-# The parameters, batch and context sliders are live fields (ui.live): moving one reruns it and the
-# results only.
-@live.field("decode", "batch", lambda v, _r: {"batch": v})
+@live.field("decode", "batch")
 def _batch_field(t) -> int | None:
     return batch_input(t, t("decode.batch"), help=t("decode.batch_help"))
 
 
-@live.field("decode", "context", lambda v, r: {"context_typed": v, "context": _kv_context(v, r.kv)})
+@live.field("decode", "context_typed")
 def _context_field(t) -> float | None:
     return quantity_input(t, t("decode.context"), "context", "4096", kind="count",
                           bounds=COUNT, help=t("decode.context_help"), slider=(128, 2e6))
@@ -147,10 +156,8 @@ def render_inputs(ctx) -> DecodeInputs:
                                       bounds=arch_count("n_kv_heads"), help=t("decode.kv_heads_help"))
             head_dim = quantity_input(t, t("decode.head_dim"), "head_dim", "128", kind="count",
                                       bounds=arch_count("head_dim"), help=t("decode.head_dim_help"))
-            arch = None if None in (n_params, layers, kv_heads, head_dim) else \
-                params_only(n_params, int(layers), int(kv_heads), int(head_dim))
         else:
-            use_kv, arch = True, model
+            use_kv = True
             layers, kv_heads, head_dim = model.n_layers, model.n_kv_heads, model.head_dim
             st.caption(t("arch.decode.kv_from_model"))
         context = _context_field(t)
@@ -158,7 +165,8 @@ def render_inputs(ctx) -> DecodeInputs:
                                 format_func=lambda p: _dtype_label(t, p),
                                 help=t("decode.kv_dtype_help"))
     with tp_box:
-        tp = tp_input(t, arch, t("decode.gpus"), help=t("decode.gpus_help"))
+        tp = tp_input(t, _arch(model, n_params, layers, kv_heads, head_dim), t("decode.gpus"),
+                      help=t("decode.gpus_help"))
     measured = quantity_input(t, t("decode.measured"), "measured", "", unit="tok/s",
                               kind="token_rate", help=t("decode.measured_help"),
                               placeholder="120 tok/s", optional=True)
@@ -166,9 +174,7 @@ def render_inputs(ctx) -> DecodeInputs:
                             help=t("arch.decode.prompt_help"), placeholder="2048", optional=True)
     tp_comm = bound_checkbox(t("arch.decode.tp_comm"), "tp_comm", value=False,
                              help=t("arch.decode.tp_comm_help"))
-    kv_context = _kv_context(context, use_kv)
-    return DecodeInputs(arch=arch, from_model=model is not None, weights=weights, tp=tp,
-                        batch=batch, kv=use_kv, context=kv_context, kv_dtype=kv_dtype,
-                        measured=measured, prompt=prompt, tp_comm=tp_comm, n_params=n_params,
-                        layers=layers, kv_heads=kv_heads, head_dim=head_dim,
-                        context_typed=context)
+    return live.record("decode", decode_record, dict(
+        model=model, n_params=n_params, weights=weights, tp=tp, batch=batch, kv=use_kv,
+        layers=layers, kv_heads=kv_heads, head_dim=head_dim, context_typed=context,
+        kv_dtype=kv_dtype, measured=measured, prompt=prompt, tp_comm=tp_comm))

@@ -157,29 +157,30 @@ def bound_select_slider(label: str, options: list[Any], key: str, default: Any, 
     return value
 
 
-# The four sliders are live fields (ui.live): moving one reruns it and the results only.
-@live.field("serving", "prefix", lambda v, _r: {"prefix_hit": float(v)})
+# The four sliders are live fields (ui.live): moving one reruns it and the results only;
+# each returns its ServingInputs field by name.
+@live.field("serving", "prefix_hit")
 def _prefix_slider(t) -> float:
-    return bound_select_slider(t("serving.prefix"), list(PREFIX_OPTIONS), "s_prefix", 0.0,
-                               format_func=lambda f: percent_text(t, f, 1), help=t("serving.prefix_help"))
+    return float(bound_select_slider(t("serving.prefix"), list(PREFIX_OPTIONS), "s_prefix", 0.0,
+                                     format_func=lambda f: percent_text(t, f, 1), help=t("serving.prefix_help")))
 
 
-@live.field("serving", "ttft", lambda v, _r: {"ttft_target": float(v)})
+@live.field("serving", "ttft_target")
 def _ttft_slider(t) -> float:
-    return bound_select_slider(t("serving.ttft_target"), list(TTFT_OPTIONS), "s_ttft", 1.0,
-                               format_func=lambda s: format_si(s, "s"), help=t("serving.ttft_target_help"))
+    return float(bound_select_slider(t("serving.ttft_target"), list(TTFT_OPTIONS), "s_ttft", 1.0,
+                                     format_func=lambda s: format_si(s, "s"), help=t("serving.ttft_target_help")))
 
 
-@live.field("serving", "tpot", lambda v, _r: {"tpot_target": float(v)})
+@live.field("serving", "tpot_target")
 def _tpot_slider(t) -> float:
-    return bound_select_slider(t("serving.tpot_target"), list(TPOT_OPTIONS), "s_tpot", 0.05,
-                               format_func=lambda s: format_si(s, "s"), help=t("serving.tpot_target_help"))
+    return float(bound_select_slider(t("serving.tpot_target"), list(TPOT_OPTIONS), "s_tpot", 0.05,
+                                     format_func=lambda s: format_si(s, "s"), help=t("serving.tpot_target_help")))
 
 
-@live.field("serving", "budget", lambda v, _r: {"token_budget": int(v)})
+@live.field("serving", "token_budget")
 def _budget_slider(t) -> int:
-    return bound_select_slider(t("serving.budget"), list(BUDGETS), "s_budget", 8192,
-                               help=t("serving.budget_help"), parse=int)
+    return int(bound_select_slider(t("serving.budget"), list(BUDGETS), "s_budget", 8192,
+                                   help=t("serving.budget_help"), parse=int))
 
 
 def render_workload(t) -> dict:
@@ -202,7 +203,7 @@ def render_workload(t) -> dict:
                                 bounds=Bounds(lo=0.0, hi=hi, lo_open=False),
                                 help=t(f"serving.spread_help.{dist}"))
         spread = 0.0 if spread is None else spread
-    return dict(isl=isl, osl=osl, rate=rate, prefix_hit=float(prefix), distribution=dist, spread=spread)
+    return dict(isl=isl, osl=osl, rate=rate, prefix_hit=prefix, distribution=dist, spread=spread)
 
 
 def render_targets(t) -> dict:
@@ -214,7 +215,7 @@ def render_targets(t) -> dict:
     max_load = quantity_input(t, t("serving.max_load"), "s_max_load", "", kind="fraction",
                               bounds=FRACTION, optional=True, help=t("serving.max_load_help"),
                               placeholder=t("serving.max_load_placeholder"))
-    return dict(ttft_target=float(ttft), tpot_target=float(tpot), ttft_stat=stat,
+    return dict(ttft_target=ttft, tpot_target=tpot, ttft_stat=stat,
                 max_load=1.0 if max_load is None else float(max_load))
 
 
@@ -295,7 +296,7 @@ def render_engine(t, catalog, arch=None) -> dict:
                          icon=":material/warning:")
         kw = quantity_input(t, t("serving.kw"), "s_kw", "", unit="W", optional=True,
                             help=t("serving.kw_help"), placeholder=t("serving.kw_placeholder"))
-    return dict(mode=mode, token_budget=int(budget), efficiency=eff, step_overhead=float(overhead or 0.0),
+    return dict(mode=mode, token_budget=budget, efficiency=eff, step_overhead=float(overhead or 0.0),
                 simulate=bool(sim), spec=spec,
                 spec_error=err, price=price, currency=code, all_in_watts=kw)
 
@@ -306,4 +307,4 @@ def render_inputs(t, devices, catalog, arch=None) -> ServingInputs:
     st.subheader(t("serving.inputs_heading"))
     values = {**render_workload(t), **render_targets(t), **render_candidates(t, devices),
               **render_engine(t, catalog, arch)}
-    return ServingInputs(**values)
+    return live.record("serving", ServingInputs, values)

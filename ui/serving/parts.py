@@ -10,29 +10,31 @@ from calc.serving import context_overflow, serving_plan
 from ui.serving import chart, compare, model, queueing, results
 
 
-def render_answer_part(ctx, arch, inp) -> None:
+def render_answer_part(ctx, arch, inp):
     """The answer and the frontier, or why there is none (a field unreadable, or a request
-    longer than the model's context: no engine serves it, vLLM's max_model_len)."""
+    longer than the model's context: no engine serves it, vLLM's max_model_len). Returns the
+    comparison the details part shows more of (None: there is none)."""
     t = ctx.t
     if not inp.ok:
         st.warning(t("common.missing_inputs"))
-        return
+        return None
     limit = context_overflow(arch, inp.isl, inp.osl)
     if limit is not None:
         st.error(t("serving.context_overflow", isl=f"{inp.isl:,.0f}", osl=f"{inp.osl:,.0f}",
                    limit=f"{limit:,}", model=arch.name))
-        return
+        return None
     comp = compare.compare(arch, ctx.devices, inp)
     results.render_answer(ctx, comp, inp)
     chart.render_frontier(ctx, comp, inp)
+    return comp
 
 
-def render_details_part(ctx, arch, inp, plan_button) -> None:
+def render_details_part(ctx, arch, inp, comp, plan_button) -> None:
     """The sizing table, the plan button (``plan_button(ctx, plan)``: ui.plans.add's, passed
-    by the page) and the simulator; nothing while the answer part says why there is none."""
-    if not inp.ok or context_overflow(arch, inp.isl, inp.osl) is not None:
+    by the page) and the simulator for ``comp``, what the answer part returned; nothing
+    when it returned None (it says why there is no answer)."""
+    if comp is None:
         return
-    comp = compare.compare(arch, ctx.devices, inp)
     results.render_table(ctx, comp, inp)
     in_catalog = arch.id in model.catalog()
     plan_button(ctx, serving_plan(comp, arch.id, ctx.devices, model.catalog(), inp.workload,

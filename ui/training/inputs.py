@@ -36,14 +36,17 @@ class TrainingInputs:
     n_tokens: Optional[float]
     n_gpus: Optional[float]
     mfu: Optional[float]
-    compare_mfu: float
-    compare_text: str
+    compare_text: str             # the compare slider's label ("25%", MFU_OPTIONS)
     seq: Optional[float]
     causal: bool
     recompute: str
     price: Optional[float]
     currency: str
     rate: str = "FLOP/s"          # the peak's unit: OP/s at the sidebar's INT8 (calc.hardware.rate_unit)
+
+    @property
+    def compare_mfu(self) -> float:
+        return parse_quantity(self.compare_text, kind="fraction")
 
     @property
     def mfu_text(self) -> str:
@@ -79,14 +82,15 @@ def _price(t) -> tuple[Optional[float], str]:
     return price, code
 
 
-# The sliders are live fields (ui.live): moving one reruns it and the results only.
-@live.field("training", "tokens", lambda v, _r: {"n_tokens": v})
+# The sliders are live fields (ui.live): moving one reruns it and the results only; each
+# returns its TrainingInputs field by name.
+@live.field("training", "n_tokens")
 def _tokens_field(t) -> Optional[float]:
     return quantity_input(t, t("training.tokens"), "tokens", "1T", kind="count",
                           help=t("training.tokens_help"), slider=(1e9, 1e14))
 
 
-@live.field("training", "mfu", lambda v, _r: {"mfu": v})
+@live.field("training", "mfu")
 def _mfu_field(ctx) -> Optional[float]:
     t = ctx.t
     mfu = quantity_input(t, t("training.mfu"), "mfu", "45%", kind="fraction", bounds=FRACTION,
@@ -95,21 +99,20 @@ def _mfu_field(ctx) -> Optional[float]:
     return mfu
 
 
-@live.field("training", "compare", lambda v, _r: {"compare_text": v,
-                                              "compare_mfu": parse_quantity(v, kind="fraction")})
+@live.field("training", "compare_text")
 def _compare_field(t) -> str:
     return bound(st.select_slider, t("training.compare_mfu"), key="compare_mfu",
                  options=MFU_OPTIONS, value="25%", help=t("training.compare_mfu_help"),
                  is_valid=lambda v: v in MFU_OPTIONS)
 
 
-@live.field("training", "seq", lambda v, _r: {"seq": v})
+@live.field("training", "seq")
 def _seq_field(t) -> Optional[float]:
     return quantity_input(t, t("mfu.seq"), "seq", "4096", kind="count", bounds=COUNT,
                           help=t("mfu.seq_help"), slider=(128, 1e6))
 
 
-@live.field("training", "params", lambda v, _r: {"n_params": v})
+@live.field("training", "n_params")
 def _params_field(t, model) -> Optional[float]:
     return params_input(t, model, "training")
 
@@ -141,7 +144,7 @@ def training_inputs(ctx) -> tuple[TrainingInputs, Any]:
     if ctx.ready:
         st.caption(t("training.peak_used", peak=format_si(ctx.peak_flops, ctx.op() + "/s"),
                      device=ctx.device_label(), precision=t(f"common.prec.{ctx.precision}")))
-    return TrainingInputs(model=model, n_params=n_params, n_tokens=n_tokens, n_gpus=n_gpus,
-                          mfu=mfu, compare_mfu=parse_quantity(compare_text, kind="fraction"),
-                          compare_text=compare_text, seq=seq, causal=causal, recompute=recompute,
-                          price=price, currency=code, rate=ctx.op() + "/s"), published_box
+    return live.record("training", TrainingInputs, dict(
+        model=model, n_params=n_params, n_tokens=n_tokens, n_gpus=n_gpus, mfu=mfu,
+        compare_text=compare_text, seq=seq, causal=causal, recompute=recompute,
+        price=price, currency=code, rate=ctx.op() + "/s")), published_box
