@@ -7,10 +7,11 @@ A list of sections (ui.training_layout); every number comes from calc/.
 """
 import streamlit as st
 
+from ui import live
 from ui.frame import calculator, page_frame
 from ui.model.sidebar_model import open_on_catalog_model, render_model
 from ui.plans.add import training_layout_button
-from ui.training_layout import how, inputs, network, results, search, use
+from ui.training_layout import inputs, parts
 
 open_on_catalog_model()  # a new visitor opens on a catalog model, not an empty page
 ctx = page_frame("training_layout")
@@ -23,27 +24,20 @@ arch = render_model(ctx)
 
 @calculator("training_layout")
 def layout_calculator() -> None:
-    """Inputs and everything computed from them: an input reruns only this."""
+    """Inputs and everything computed from them (one fragment; the sequence slider reruns
+    only itself and the result parts, ui.live)."""
     left, right = st.columns([1, 2.6], gap="large")
     with left:
         st.subheader(t("training_layout.inputs_heading"))
-        run = inputs.render_inputs(t)
-        net = network.render_network(t, ctx.device)
-    if run is None or net is None or ctx.device is None:
-        right.warning(t("common.missing_inputs"))
-        return
+        note_box = inputs.render_inputs(t, ctx.device)    # the parts' record: live.record
+    with note_box:                         # under the inputs: the batch in sequences
+        live.results("training_layout", "note", lambda setup: parts.render_note_part(ctx, setup))
     with right:
-        found, ms = search.search(arch, ctx.device, ctx.precision, run, net)
-        chosen = results.render_table(t, found, ms)
-    if chosen is not None:
-        results.render_chosen(ctx, chosen)
-        label = results.layout_label(t, chosen)
-        with use.render_use(ctx, chosen, label):
-            training_layout_button(ctx, chosen, label)
-    results.render_rejected(t, found)
-    st.info(t("training_layout.caveat"), icon=":material/info:")
-    if chosen is not None:
-        how.render_how(ctx, chosen)
+        live.results("training_layout", "answer",
+                     lambda setup: parts.render_answer_part(ctx, arch, setup))
+    live.results("training_layout", "details",
+                 lambda setup: parts.render_details_part(ctx, live.output("training_layout", "answer"),
+                                                         training_layout_button))
 
 
 if arch is not None:

@@ -30,6 +30,15 @@ CASES = [
     ("decode", {}, "params__slider", "weights"),
     ("decode", {}, "batch__slider", "weights"),
     ("decode", {"model": "llama-3.1-8b"}, "context__slider", "weights"),
+    # (a model in the URL: opened without one, the page says which it opened on until the
+    # next full run, and a link with the model does not)
+    ("model", {"model": "llama-2-7b"}, "batch__slider", "weights"),
+    ("model", {"model": "llama-2-7b"}, "context__slider", "tp"),
+    ("model", {"model": "llama-2-7b", "phase": "prefill"}, "prompt__slider", "weights"),
+    ("training_layout", {"model": "llama-2-7b"}, "seq__slider", "gpus"),
+    # the batch in tokens: the note under the inputs (a result part) follows the sequence
+    ("training_layout", {"model": "llama-2-7b", "gbatch_unit": "tokens", "gbatch": "4M"},
+     "seq__slider", "gbatch"),
 ]
 
 WATCH = """(key) => {

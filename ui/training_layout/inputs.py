@@ -14,8 +14,10 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from calc.parallel import global_batch_sequences
+from calc.parallel import Network, global_batch_sequences
 from calc.training_memory import RECOMPUTE_MODES, SCHEDULES
+from ui import live
+from ui.training_layout import network
 from ui.widgets import COUNT, bound_checkbox, bound_select, format_quantity, quantity_input
 
 ZERO_OPTIONS = ["0", "1", "2", "3"]
@@ -44,12 +46,64 @@ class LayoutInputs:
                 "attention_dropout": self.attention_dropout}
 
 
-def render_inputs(t) -> LayoutInputs | None:
-    """Draw the inputs (in the current container); None after showing why they cannot be used."""
+@dataclass(frozen=True)
+class LayoutSetup:
+    """The page's record (ui.live): the run (None while a field is unreadable or the global
+    batch is under one sequence), the network (None: the typed one is incomplete), and what
+    the batch field's note says (``batch_note``: "tokens", "too_small" or None) with the
+    numbers it names."""
+    run: LayoutInputs | None
+    net: Network | None
+    batch_note: str | None = None
+    seq: float | None = None
+    gbatch: float | None = None
+    seqs: int | None = None
+
+
+def layout_setup(*, net: Network | None, gpus, seq, gbatch, gbatch_unit: str, recompute: str,
+                 zero: str, schedule: str, interleave, sp: bool, flash: bool,
+                 dropout: bool) -> LayoutSetup:
+    """The record from the page's fields (ui.live.record: a full run and a live press build
+    it here). A global batch in tokens is whole sequences of ``seq`` (calc.parallel
+    .global_batch_sequences); 1F1B with interleave ≥ 2 is calc.parallel's "interleaved"."""
+    if None in (gpus, seq, gbatch, interleave):
+        return LayoutSetup(None, net)
+    seqs = global_batch_sequences(gbatch, gbatch_unit, int(seq))
+    note = "tokens" if gbatch_unit == "tokens" else None
+    if note and seqs < 1:
+        return LayoutSetup(None, net, "too_small", seq, gbatch, seqs)
+    if schedule == "1f1b" and interleave > 1:
+        schedule = "interleaved"
+    run = LayoutInputs(int(gpus), int(seq), seqs, recompute, int(zero), schedule, int(interleave),
+                       bool(sp), bool(flash), bool(dropout))
+    return LayoutSetup(run, net, note, seq, gbatch, seqs)
+
+
+def render_batch_note(t, setup: LayoutSetup) -> None:
+    """Under the inputs: a batch in tokens as the sequences it makes, or why it makes none."""
+    if setup.batch_note == "too_small":
+        st.error(t("training_layout.gbatch_too_small", seq=format_quantity(setup.seq)),
+                 icon=":material/warning:")
+    elif setup.batch_note == "tokens":
+        st.caption(t("training_layout.gbatch_tokens_note", tokens=format_quantity(setup.gbatch),
+                     seqs=f"{setup.seqs:,}", seq=format_quantity(setup.seq)))
+
+
+# The sequence slider is a live field (ui.live): moving it reruns it and the results only
+# (the batch note is a result part); it returns layout_setup's ``seq``.
+@live.field("training_layout", "seq")
+def _seq_field(t) -> float | None:
+    return quantity_input(t, t("training_layout.seq"), "seq", "4096", kind="count", bounds=COUNT,
+                          help=t("training_layout.seq_help"), slider=(128, 1e6))
+
+
+def render_inputs(t, device):
+    """Draw the inputs and the network (in the current container) and build the page's
+    record (ui.live.record, read by the result parts); returns the empty container under the
+    inputs where the page puts the batch note (a result part: it follows the sequence)."""
     gpus = quantity_input(t, t("training_layout.gpus"), "gpus", "64", kind="count", bounds=COUNT,
                           help=t("training_layout.gpus_help"))
-    seq = quantity_input(t, t("training_layout.seq"), "seq", "4096", kind="count", bounds=COUNT,
-                         help=t("training_layout.seq_help"), slider=(128, 1e6))
+    seq = _seq_field(t)
     c1, c2 = st.columns([3, 2])
     with c1:
         gbatch = quantity_input(t, t("training_layout.gbatch"), "gbatch", "1024", kind="count",
@@ -79,17 +133,9 @@ def render_inputs(t) -> LayoutInputs | None:
     if not flash:
         dropout = bound_checkbox(t("training_layout.dropout"), "dropout", value=False,
                                  help=t("training_layout.dropout_help"))
-    if gpus is None or seq is None or gbatch is None or interleave is None:
-        return None
-    if schedule == "1f1b" and interleave > 1:
-        schedule = "interleaved"               # calc.parallel's name for 1F1B with v ≥ 2
-    seqs = global_batch_sequences(gbatch, unit, int(seq))
-    if unit == "tokens":
-        if seqs < 1:
-            st.error(t("training_layout.gbatch_too_small", seq=format_quantity(seq)),
-                     icon=":material/warning:")
-            return None
-        st.caption(t("training_layout.gbatch_tokens_note", tokens=format_quantity(gbatch),
-                     seqs=f"{seqs:,}", seq=format_quantity(seq)))
-    return LayoutInputs(int(gpus), int(seq), seqs, recompute, int(zero), schedule, int(interleave),
-                        bool(sp), bool(flash), bool(dropout))
+    note_box = st.container()
+    net = network.render_network(t, device)
+    live.record("training_layout", layout_setup, dict(
+        net=net, gpus=gpus, seq=seq, gbatch=gbatch, gbatch_unit=unit, recompute=recompute,
+        zero=zero, schedule=schedule, interleave=interleave, sp=sp, flash=flash, dropout=dropout))
+    return note_box
