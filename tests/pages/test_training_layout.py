@@ -18,8 +18,9 @@ RUN = dict(model="llama-3.1-70b", device="h100-sxm", gpus="64", seq="4096", gbat
 
 def _search(**kw):
     hw, models = load_hardware(), load_models()
-    return search_layouts(models["llama-3.1-70b"], device=hw["h100-sxm"], gpus=64, seq_len=4096,
-                          global_batch=kw.pop("global_batch", 1024), precision="bf16", **kw)
+    return search_layouts(models["llama-3.1-70b"], device=hw["h100-sxm"], gpus=64,
+                          seq_len=kw.pop("seq_len", 4096), global_batch=kw.pop("global_batch", 1024),
+                          precision="bf16", **kw)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -30,7 +31,9 @@ def test_page_shows_the_fastest_layout_in_both_languages(lang):
     values = [m.value for m in at.metric]
     assert values[0] == format_si(best.step_seconds, "s")
     assert values[1] == format_percent(best.mfu)
-    assert at.selectbox(key="layout").value == f"t{best.tp}-p{best.pp}-d{best.dp}-e1-c1-b{best.micro_batch}"
+    assert at.selectbox(key="layout").value == "fastest"    # the fastest, whichever it is
+    label = f"tp {best.tp} · pp {best.pp} · dp {best.dp} · ep 1 · cp 1"
+    assert label in at.selectbox(key="layout").format_func("fastest")
     assert len(at.dataframe) == 1 and len(at.dataframe[0].value) == len(_search())
     assert at.get("plotly_chart")                   # step bar, memory bar (and the Gantt)
     assert any("Calculon" in c.value for c in at.caption)
@@ -168,3 +171,27 @@ def test_attention_dropout_is_asked_only_without_flash_attention():
     dropped = _search(flash_attention=False, attention_dropout=True)[0]
     assert format_si(dropped.step_seconds, "s") != format_si(plain.step_seconds, "s")
     assert at.metric[0].value == format_si(dropped.step_seconds, "s")
+
+
+def test_the_fastest_follows_the_inputs_a_picked_layout_stays():
+    """Not chosen by name, the inspected layout is the fastest of whatever the inputs now
+    give, and the URL pins none; a layout picked by name stays (in the URL) while it fits.
+    (seq 4096 → 2048 moves the fastest from tp 4 · pp 4 to another, and the old one still
+    fits: a kept choice would have stayed on it.)"""
+    at = open_app_page(PAGE, "en", timeout=120, **RUN)
+    before = _search()[0]
+    at.text_input(key="seq").set_value("2048").run(timeout=120)
+    found = _search(seq_len=2048)
+    best = found[0]
+    assert (best.tp, best.pp) != (before.tp, before.pp)          # the inputs did move it
+    assert any((r.tp, r.pp, r.dp, r.micro_batch) == (before.tp, before.pp, before.dp, before.micro_batch)
+               for r in found)                                     # and the old one still fits
+    assert at.metric[0].value == format_si(best.step_seconds, "s")
+    assert "layout" not in at.query_params
+    second = found[1]
+    lid = f"t{second.tp}-p{second.pp}-d{second.dp}-e1-c1-b{second.micro_batch}"
+    at.selectbox(key="layout").set_value(lid).run(timeout=120)
+    assert at.query_params["layout"] in (lid, [lid])
+    at.run(timeout=120)
+    assert at.selectbox(key="layout").value == lid
+    assert at.metric[0].value == format_si(second.step_seconds, "s")

@@ -122,8 +122,10 @@ EN = {
     "training_layout.part.dp": "data-parallel comm.",
     "training_layout.part.optimizer": "optimizer step",
     "training_layout.choose": "Layout to inspect",
+    "training_layout.choose_fastest": "The fastest ({layout})",
     "training_layout.choose_help": "One of the layouts that fit (the fastest first); its step, "
-                                   "memory and schedule are drawn below.",
+                                   "memory and schedule are drawn below. \"The fastest\" follows "
+                                   "the inputs; a layout picked by name stays while it fits.",
     "training_layout.layout_label": "tp {tp} · pp {pp} · dp {dp} · ep {ep} · cp {cp} · micro-batch {mb}",
     "training_layout.metric.step": "Step time",
     "training_layout.metric.mfu": "MFU (predicted)",
@@ -332,7 +334,9 @@ ZH = {
     "training_layout.part.dp": "数据并行通信",
     "training_layout.part.optimizer": "优化器更新",
     "training_layout.choose": "要查看的布局",
-    "training_layout.choose_help": "放得下的布局之一（最快的排在最前）；下方画出它的单步时间构成、显存和调度。",
+    "training_layout.choose_fastest": "最快的（{layout}）",
+    "training_layout.choose_help": "放得下的布局之一（最快的排在最前）；下方画出它的单步时间构成、显存和调度。"
+                                   "“最快的”随输入而变；按名字选中的布局只要还放得下就保持不变。",
     "training_layout.layout_label": "tp {tp} · pp {pp} · dp {dp} · ep {ep} · cp {cp} · 微批 {mb}",
     "training_layout.metric.step": "单步时间",
     "training_layout.metric.mfu": "MFU（预测）",

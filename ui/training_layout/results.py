@@ -1,7 +1,8 @@
 """The layouts that fit (a table, fastest first), the chosen one's numbers, its step, its
 memory and its schedule; the rejected layouts on request.
 
-URL names: ``layout`` (the chosen row, e.g. ``t8-p4-d2-e1-c1-b1``; absent: the fastest),
+URL names: ``layout`` (the chosen row, e.g. ``t8-p4-d2-e1-c1-b1``; absent: the fastest,
+whichever the inputs make it),
 ``rejected`` (true / false).
 """
 from __future__ import annotations
@@ -14,6 +15,7 @@ from ui.figures.training_layout import gantt_figure, memory_figure, step_breakdo
 from ui.widgets import bound_checkbox, bound_select
 
 TABLE_ROWS = 100
+FASTEST = "fastest"        # "Layout to inspect": the fastest layout, whichever it is
 REJECTED_ROWS = 300
 
 
@@ -46,11 +48,16 @@ def render_table(t, result: LayoutSearch, search_ms: float) -> TrainingStep | No
             for r in result.layouts[:TABLE_ROWS]]
     st.dataframe(rows, hide_index=True, width="stretch")
     by_id = {layout_id(r): r for r in result.layouts[:TABLE_ROWS]}
-    ids = list(by_id)
+    # First "the fastest" (URL: no ``layout``): it follows the inputs; a layout picked by
+    # name stays pinned while it still fits.
+    fastest = result.layouts[0]
+    ids = [FASTEST, *by_id]
     chosen = bound_select(t("training_layout.choose"), ids, "layout", index=0,
-                          format_func=lambda i: layout_label(t, by_id[i]),
+                          format_func=lambda i: t("training_layout.choose_fastest",
+                                                  layout=layout_label(t, fastest))
+                          if i == FASTEST else layout_label(t, by_id[i]),
                           help=t("training_layout.choose_help"))
-    return by_id[chosen]
+    return fastest if chosen == FASTEST else by_id[chosen]
 
 
 def render_chosen(ctx, step: TrainingStep) -> None:
