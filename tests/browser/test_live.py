@@ -35,6 +35,11 @@ CASES = [
     ("model", {"model": "llama-2-7b"}, "batch__slider", "weights"),
     ("model", {"model": "llama-2-7b"}, "context__slider", "tp"),
     ("model", {"model": "llama-2-7b", "phase": "prefill"}, "prompt__slider", "weights"),
+    # the tokens/s press: the throughput per GPU under the GPUs field (a result part) follows
+    ("mfu", {}, "tokens_per_s__slider", "gpus"),
+    ("mfu", {}, "params__slider", "gpus"),
+    ("mfu", {}, "target_mfu", "gpus"),
+    ("mfu", {"model": "llama-3.1-8b"}, "seq__slider", "gpus"),
     ("training_layout", {"model": "llama-2-7b"}, "seq__slider", "gpus"),
     # the batch in tokens: the note under the inputs (a result part) follows the sequence
     ("training_layout", {"model": "llama-2-7b", "gbatch_unit": "tokens", "gbatch": "4M"},

@@ -4,7 +4,7 @@ and the target MFU of the inverse question."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 import streamlit as st
 
@@ -12,6 +12,7 @@ from calc.arch import ModelArch
 from calc.mfu import tokens_per_s_per_gpu
 from calc.training_flops import CAUSAL_DEFAULT
 from calc.units import format_si, parse_quantity
+from ui import live
 from ui.model_sections import params_input, recompute_select
 from ui.state import bound
 from ui.widgets import COUNT, Bounds, arch_count, bound_checkbox, is_blank, quantity_input
@@ -36,8 +37,12 @@ class MfuInputs:
     seq: Optional[float]
     causal: bool
     recompute: str
-    target: float
+    target_text: str              # the target slider's label ("45%", TARGET_OPTIONS)
     rate: str = "FLOP/s"          # the peak's unit: OP/s at the sidebar's INT8 (calc.hardware.rate_unit)
+
+    @property
+    def target(self) -> float:
+        return parse_quantity(self.target_text, kind="fraction")
 
     @property
     def core_ok(self) -> bool:
@@ -72,13 +77,46 @@ def _peak(ctx) -> Optional[float]:
     return peak
 
 
+# The sliders are live fields (ui.live): moving one reruns it and the results only; each
+# returns its MfuInputs field by name.
+@live.field("mfu", "n_params")
+def _params_field(t, model) -> Optional[float]:
+    return params_input(t, model, "mfu")
+
+
+@live.field("mfu", "tokens_per_s")
+def _tokens_field(t) -> Optional[float]:
+    return quantity_input(t, t("mfu.tokens_per_s"), "tokens_per_s", "12k", kind="token_rate",
+                          help=t("mfu.tokens_per_s_help"), slider=(100, 1e8))
+
+
+@live.field("mfu", "seq")
+def _seq_field(t) -> Optional[float]:
+    return quantity_input(t, t("mfu.seq"), "seq", "4096", kind="count", bounds=COUNT,
+                          help=t("mfu.seq_help"), slider=(128, 1e6))
+
+
+@live.field("mfu", "target_text")
+def _target_field(t) -> str:
+    return bound(st.select_slider, t("mfu.target_mfu"), key="target_mfu", options=TARGET_OPTIONS,
+                 value="45%", help=t("mfu.target_mfu_help"), is_valid=lambda v: v in TARGET_OPTIONS)
+
+
+def per_gpu_caption(t, inp: MfuInputs) -> None:
+    """Under the GPUs field: the throughput per GPU (a result part: it follows the tokens/s
+    slider, ui.live)."""
+    if inp.tokens_per_s is not None and inp.n_gpus is not None:
+        st.caption(t("mfu.per_gpu_caption",
+                     per=format_si(tokens_per_s_per_gpu(inp.tokens_per_s, inp.n_gpus), "tok/s"),
+                     total=format_si(inp.tokens_per_s, "tok/s"), gpus=f"{inp.n_gpus:,.0f}"))
+
+
 def _attention(t, model: Optional[ModelArch]):
     """(use_attn, n_layers, hidden, seq, causal): the architecture's when a model is chosen."""
-    seq_field = dict(kind="count", bounds=COUNT, help=t("mfu.seq_help"), slider=(128, 1e6))
     if model is not None:           # the architecture is known: the attention term is always in
         with st.expander(t("arch.attn_heading"), expanded=True):
             st.caption(t("arch.attn_intro"))
-            seq = quantity_input(t, t("mfu.seq"), "seq", "4096", **seq_field)
+            seq = _seq_field(t)
             causal = bound_checkbox(t("mfu.causal"), "causal", value=CAUSAL_DEFAULT,
                                     help=t("mfu.causal_help"))
         return True, model.n_layers, model.d_model, seq, causal
@@ -92,34 +130,30 @@ def _attention(t, model: Optional[ModelArch]):
         hidden = quantity_input(t, t("mfu.hidden"), "hidden", "4096", kind="count",
                                 bounds=arch_count("d_model"),
                                 help=t("mfu.hidden_help"))
-        seq = quantity_input(t, t("mfu.seq"), "seq", "4096", **seq_field)
+        seq = _seq_field(t)
         causal = bound_checkbox(t("mfu.causal"), "causal", value=CAUSAL_DEFAULT,
                                 help=t("mfu.causal_help"))
     return use_attn, n_layers, hidden, seq, causal
 
 
-def mfu_inputs(ctx) -> MfuInputs:
-    """Draw the inputs column; return what it holds."""
+def mfu_inputs(ctx) -> Any:
+    """Draw the inputs column and build the page's record (ui.live.record, read by the result
+    parts); return the empty container under the GPUs field where the page puts the
+    throughput per GPU (a result part)."""
     t, model = ctx.t, ctx.model
     st.subheader(t("mfu.inputs_heading"))
-    n_params = params_input(t, model, "mfu")
-    tokens_per_s = quantity_input(t, t("mfu.tokens_per_s"), "tokens_per_s", "12k",
-                                  kind="token_rate", help=t("mfu.tokens_per_s_help"),
-                                  slider=(100, 1e8))
+    n_params = _params_field(t, model)
+    tokens_per_s = _tokens_field(t)
     n_gpus = quantity_input(t, t("mfu.gpus"), "gpus", "8", kind="count", bounds=COUNT,
                             help=t("mfu.gpus_help"))
-    if tokens_per_s is not None and n_gpus is not None:
-        st.caption(t("mfu.per_gpu_caption",
-                     per=format_si(tokens_per_s_per_gpu(tokens_per_s, n_gpus), "tok/s"),
-                     total=format_si(tokens_per_s, "tok/s"), gpus=f"{n_gpus:,.0f}"))
+    per_gpu_box = st.container()
     peak = _peak(ctx)
     use_attn, n_layers, hidden, seq, causal = _attention(t, model)
     recompute = recompute_select(t)
     st.subheader(t("mfu.inverse_heading"))
-    target_text = bound(st.select_slider, t("mfu.target_mfu"), key="target_mfu",
-                        options=TARGET_OPTIONS, value="45%", help=t("mfu.target_mfu_help"),
-                        is_valid=lambda v: v in TARGET_OPTIONS)
-    return MfuInputs(model=model, n_params=n_params, tokens_per_s=tokens_per_s, n_gpus=n_gpus,
-                     peak=peak, use_attn=use_attn, n_layers=n_layers, hidden=hidden, seq=seq,
-                     causal=causal, recompute=recompute,
-                     target=parse_quantity(target_text, kind="fraction"), rate=ctx.op() + "/s")
+    target_text = _target_field(t)
+    live.record("mfu", MfuInputs, dict(
+        model=model, n_params=n_params, tokens_per_s=tokens_per_s, n_gpus=n_gpus, peak=peak,
+        use_attn=use_attn, n_layers=n_layers, hidden=hidden, seq=seq, causal=causal,
+        recompute=recompute, target_text=target_text, rate=ctx.op() + "/s"))
+    return per_gpu_box
