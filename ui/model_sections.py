@@ -16,7 +16,7 @@ from calc.training_memory import OPTIMIZERS as OPTIMIZER_CHOICES, ZERO_STAGES
 from calc.units import format_si
 from ui.formula import Formula, formula, si
 from ui.i18n import Translator
-from ui.widgets import bound_select, format_quantity, quantity_input
+from ui.widgets import COUNT, bound_select, format_quantity, quantity_input
 
 
 def recompute_select(t: Translator, container=None) -> str:
@@ -33,6 +33,13 @@ def params_input(t: Translator, arch: ModelArch | None, page: str) -> float | No
         return quantity_input(t, t(f"{page}.params"), "params", "7B", kind="count",
                               help=t(f"{page}.params_help"), slider=(1e8, 2e12))
     return model_params_note(t, arch)
+
+
+def seq_input(t: Translator) -> float | None:
+    """The training sequence length (URL ``seq``, shared by the MFU and Training time pages;
+    the attention term and the activations read it)."""
+    return quantity_input(t, t("mfu.seq"), "seq", "4096", kind="count", bounds=COUNT,
+                          help=t("mfu.seq_help"), slider=(128, 1e6))
 
 
 def model_params_note(t: Translator, arch: ModelArch) -> float:

@@ -13,7 +13,7 @@ from calc.mfu import tokens_per_s_per_gpu
 from calc.training_flops import CAUSAL_DEFAULT
 from calc.units import format_si, parse_quantity
 from ui import live
-from ui.model_sections import params_input, recompute_select
+from ui.model_sections import params_input, recompute_select, seq_input
 from ui.state import bound
 from ui.widgets import COUNT, Bounds, arch_count, bound_checkbox, is_blank, quantity_input
 
@@ -92,8 +92,7 @@ def _tokens_field(t) -> Optional[float]:
 
 @live.field("mfu", "seq")
 def _seq_field(t) -> Optional[float]:
-    return quantity_input(t, t("mfu.seq"), "seq", "4096", kind="count", bounds=COUNT,
-                          help=t("mfu.seq_help"), slider=(128, 1e6))
+    return seq_input(t)
 
 
 @live.field("mfu", "target_text")

@@ -14,7 +14,7 @@ from calc.training import CHINCHILLA_TOKENS_PER_PARAM, tokens_for_params
 from calc.training_flops import CAUSAL_DEFAULT
 from calc.units import QuantityError, format_si, parse_price, parse_quantity
 from ui import live
-from ui.model_sections import params_input, recompute_select
+from ui.model_sections import params_input, recompute_select, seq_input
 from ui.state import bound, set_value
 from ui.predicted_mfu import mfu_text, predicted_caption
 from ui.widgets import (COUNT, FRACTION, bound_checkbox, bound_select, format_quantity,
@@ -108,8 +108,7 @@ def _compare_field(t) -> str:
 
 @live.field("training", "seq")
 def _seq_field(t) -> Optional[float]:
-    return quantity_input(t, t("mfu.seq"), "seq", "4096", kind="count", bounds=COUNT,
-                          help=t("mfu.seq_help"), slider=(128, 1e6))
+    return seq_input(t)
 
 
 @live.field("training", "n_params")
