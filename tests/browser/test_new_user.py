@@ -46,10 +46,19 @@ def test_fast_typing_keeps_every_cell(page, server, screenshot_dir):
     goto(page, server, "roofline")
     editor = page.locator('[data-testid="stDataFrame"]').first
     editor.scroll_into_view_if_needed()
+    # glide-data-grid draws a canvas and, once it has laid out, an accessibility table whose
+    # aria-rowcount counts the header, the rows and the trailing "add" row. Measure the box
+    # only then (a CI run on a loaded host clicked before the grid had laid out: no row was
+    # added, the typed text went nowhere), and check the click added the row.
+    grid = editor.locator('table[role="grid"][aria-rowcount]')
+    grid.wait_for(state="attached", timeout=30_000)
+    rows_before = int(grid.get_attribute("aria-rowcount"))
     box = editor.bounding_box()
     row_h = 35                                   # glide-data-grid: header and rows 35 px
     x, y_new = box["x"] + 60, box["y"] + row_h * 5 + row_h / 2     # the 5th row: after the 4 examples
     page.mouse.click(x, y_new)                   # the trailing row adds a row
+    page.wait_for_function("([el, n]) => Number(el.getAttribute('aria-rowcount')) > n",
+                           arg=[grid.element_handle(), rows_before], timeout=10_000)
     page.wait_for_timeout(300)
     page.mouse.click(x + 500, y_new - row_h)     # select another cell, then the new row's name
     page.wait_for_timeout(200)
