@@ -4,7 +4,7 @@
   query-string fuzzer at 1,000 query strings per page, on every core (pytest-xdist,
   pyproject's addopts; ``-n 0`` for one process).
 - ``pytest --quick``: the working tier (about 3 minutes on a 2-core machine): leaves out
-  the tests marked ``slow`` or ``browser``, fuzzes 100 query strings per page, and runs a
+  the tests marked ``slow`` or ``browser``, fuzzes 40 query strings per page, and runs a
   tenth of the hypothesis examples (``ROOFLINE_LAB_QUICK=1``, read by
   tests/robustness/test_parsers.py), and runs each parametrized AppTest test of
   tests/pages and tests/robustness once, with its first parameter set (the full run has
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 QUICK_MARKS = "not slow and not browser"
-QUICK_FUZZ_N = 100      # query strings per page in the quick tier (1,000 in the full run)
+QUICK_FUZZ_N = 40       # query strings per page in the quick tier (1,000 in the full run)
 QUICK_ENV = "ROOFLINE_LAB_QUICK"
 # Folders of AppTest tests (a second or more each): one parameter set per test when quick.
 APPTEST_DIRS = {"pages", "robustness"}
