@@ -6,7 +6,7 @@
 - ``pytest --quick``: the working tier (about 3 minutes on a 2-core machine): leaves out
   the tests marked ``slow`` or ``browser``, fuzzes 40 query strings per page, and runs a
   tenth of the hypothesis examples (``ROOFLINE_LAB_QUICK=1``, read by
-  tests/robustness/test_parsers.py), and runs each parametrized AppTest test of
+  tests/robustness/test_parsers.py; the fixture ``quick_tier`` for the rest), and runs each parametrized AppTest test of
   tests/pages and tests/robustness once, with its first parameter set (the full run has
   every set: both languages, every catalog model, every quiz). ``-m`` given with it wins; ``ROOFLINE_LAB_FUZZ_N``
   given with it wins.
@@ -35,6 +35,12 @@ def pytest_configure(config):
             config.option.markexpr = QUICK_MARKS
         os.environ.setdefault("ROOFLINE_LAB_FUZZ_N", str(QUICK_FUZZ_N))
         os.environ[QUICK_ENV] = "1"
+
+
+@pytest.fixture
+def quick_tier() -> bool:
+    """True under ``pytest --quick``: a test whose sweep is long takes fewer points then."""
+    return os.environ.get(QUICK_ENV) == "1"
 
 
 def pytest_itemcollected(item):

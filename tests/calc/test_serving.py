@@ -2,7 +2,6 @@
 disaggregated ratio and the simulator, each against a hand derivation or a published
 figure (../shared/reference/published-figures.md)."""
 import math
-import os
 
 import numpy as np
 import pytest
@@ -1276,7 +1275,7 @@ def _mdc_fcfs_waits(rate, service, servers, n=200_000, seed=3):
     return w[n // 10:]
 
 
-def test_queue_wait_quantile_by_hand():
+def test_queue_wait_quantile_by_hand(quick_tier):
     from calc.serving.queueing import mdc_wait_quantile, queue_wait
     # M/D/1 has an exact wait distribution (Erlang): with S = 1 s, rho = lambda = 0.5,
     # P(W <= t) = 0.5 e^(t/2) on [0, 1) (0.824 at 1) and 0.5 [e^(t/2) - 0.5 (t - 1) e^((t-1)/2)]
@@ -1300,7 +1299,7 @@ def test_queue_wait_quantile_by_hand():
     # the page's table (linear in the load between exact points) against the exact function:
     # S + t_q within 1e-3 at 2,000 loads from 0.001 to 0.9999 (200 in the quick tier: the
     # exact function is a root search per load, 9 s for the 4,000), p90 and p99
-    rho = np.linspace(0.001, 0.9999, 200 if os.environ.get("ROOFLINE_LAB_QUICK") else 2000)
+    rho = np.linspace(0.001, 0.9999, 200 if quick_tier else 2000)
     for q in (0.9, 0.99):
         table = 1.0 + mdc_wait_quantile(rho, 1.0, 1, q)
         exact = 1.0 + np.array([_md1_wait_quantile(float(r), 1.0, q) for r in rho])
