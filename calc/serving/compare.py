@@ -10,8 +10,9 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 
 from .cost import INFERENCEX_ALL_IN_KW, INFERENCEX_PRICE_PER_GPU_HOUR, joules_per_token
-from .plan import DEFAULT_BATCHES, Deployment, DeploymentOption, default_act, pareto_front, size_deployment
-from .replica import Efficiency, Replica, named_efficiency
+from .plan import (DEFAULT_BATCHES, Deployment, DeploymentOption, default_act, full_curve, pareto_front,
+                   size_deployment)
+from .replica import Efficiency, Replica, named_efficiency, replica_memory
 from .speculative import SpecDecode
 from .steady import AggregatedCurve, aggregated_curve
 from .workload import Workload
@@ -131,18 +132,41 @@ def compare_candidates(arch: Any, devices: Mapping[str, Any], device_ids: Sequen
     (:func:`calc.serving.plan.size_deployment`'s headroom)."""
     eff = named_efficiency(efficiency, step_overhead)
     cands, skipped = [], []
+    full = {}       # (device, precision) -> {tp: every batch's curve}, which the sizing searches
+    grid = np.asarray(batches, dtype=float)
+    share = "aggregated" in modes and bool(np.all(grid == np.round(grid)))
     xs, ys = [], []
+    replicas = {}
     for dev_id in device_ids:
         dev = devices[dev_id]
         for p in precisions:
             kv_p = p if kv == "same" else kv
             for tp in tps:
                 try:
-                    r = Replica(arch=arch, device=dev, tp=int(tp), weights=p, kv=kv_p, act=default_act(dev, p))
+                    replicas[dev_id, p, int(tp)] = Replica(arch=arch, device=dev, tp=int(tp), weights=p, kv=kv_p,
+                                                           act=default_act(dev, p))
                 except ValueError as exc:
-                    skipped.append((dev_id, p, int(tp), str(exc)))
+                    replicas[dev_id, p, int(tp)] = exc
+    # every device's curve of a precision and tp on one batch grid (up to the largest max_seqs;
+    # each keeps its own), so their device-free step work is computed once (replica._work)
+    upto = {}
+    for (dev_id, p, tp), r in replicas.items():
+        if isinstance(r, Replica):
+            upto[p, tp] = max(upto.get((p, tp), 0), replica_memory(r, wl.context_len, spec).max_seqs)
+    for dev_id in device_ids:
+        for p in precisions:
+            kv_p = p if kv == "same" else kv
+            for tp in tps:
+                r = replicas[dev_id, p, int(tp)]
+                if not isinstance(r, Replica):
+                    skipped.append((dev_id, p, int(tp), str(r)))
                     continue
-                c = aggregated_curve(r, wl, batches, eff, token_budget, spec)
+                if share:   # one curve at every batch for the sizing below; the chart's points cut from it
+                    whole = full.setdefault((dev_id, p), {})[int(tp)] = full_curve(r, wl, eff, token_budget, spec,
+                                                                                    upto[p, int(tp)])
+                    c = whole.at(grid)
+                else:
+                    c = aggregated_curve(r, wl, grid, eff, token_budget, spec)
                 if c.batch.size == 0:
                     skipped.append((dev_id, p, int(tp), "no_fit"))
                     continue
@@ -173,7 +197,7 @@ def compare_candidates(arch: Any, devices: Mapping[str, Any], device_ids: Sequen
                                   prefix_hit=wl.prefix_hit, token_budget=token_budget, spec=spec,
                                   efficiency=eff, modes=modes, price_per_gpu_hour=price,
                                   watts_per_gpu=dev.tdp_w or None, ttft_quantile=ttft_quantile,
-                                  max_load=max_load)
+                                  max_load=max_load, curves=full.get((dev_id, p)))
             by_mode = {}
             for o in (dep.aggregated, dep.disaggregated):
                 if o is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from .workload import Workload
 
 __all__ = ["DEFINITIONS", "MODES", "DEFAULT_BATCHES", "DEFAULT_TPS", "ServingPoint", "serving_point",
            "ThroughputPoint", "max_throughput", "PoolLayout", "DeploymentOption", "Deployment",
-           "size_deployment", "frontier", "pareto_front", "default_act", "STEADY_STATE_LOAD_LIMIT"]
+           "size_deployment", "full_curve", "frontier", "pareto_front", "default_act", "STEADY_STATE_LOAD_LIMIT"]
 
 MODES = ("aggregated", "disaggregated")
 DEFAULT_BATCHES = tuple(sorted({1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384,
@@ -440,13 +440,39 @@ class Deployment:
         return min(opts, key=lambda o: (o.gpus, o.tpot_seconds)) if opts else None
 
 
+def full_curve(r: Replica, wl: Workload, eff: Efficiency, token_budget: int = 8192,
+               spec: Optional[SpecDecode] = None, upto: Optional[int] = None) -> AggregatedCurve:
+    """:func:`aggregated_curve` at every batch 1 … max_seqs the replica's memory admits
+    (Poisson arrivals): what :func:`size_deployment` searches, and what a chart's coarser grid
+    is cut from (:meth:`AggregatedCurve.at`).  ``upto`` (>= max_seqs): compute on the grid
+    1 … upto, the one several devices' curves share so that their device-free step work is
+    computed once; the points beyond max_seqs are dropped, the rest are the same (each
+    point depends on its own batch only)."""
+    mem = replica_memory(r, wl.context_len, spec)
+    n = max(mem.max_seqs, 0) if upto is None else max(int(upto), mem.max_seqs, 0)
+    return aggregated_curve(r, wl, np.arange(1, n + 1), eff, token_budget, spec)
+
+
+def _check_curve(c: AggregatedCurve, r: Replica, wl: Workload, eff: Efficiency, token_budget: int,
+                 spec: Optional[SpecDecode]) -> None:
+    """ValueError unless ``c`` is :func:`full_curve` of these inputs (what the curve depends
+    on: the replica, the lengths and prefix hit, the budget, the efficiency, the speculation)."""
+    same = (c.replica == r and c.token_budget == int(token_budget) and c.efficiency == eff
+            and c.spec == spec and c.arrivals == "poisson" and c.workload.concurrency is None
+            and (c.workload.isl, c.workload.osl, c.workload.prefix_hit) == (wl.isl, wl.osl, wl.prefix_hit))
+    if not same:
+        raise ValueError(f"curves[{r.tp}] was computed for other inputs than this sizing "
+                         f"(replica, workload, token_budget, efficiency or spec differ)")
+
+
 def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl: float, osl: float,
                     request_rate: float, ttft_target: float, tpot_target: float,
                     tps: Sequence[int] = DEFAULT_TPS, act: Optional[str] = None, prefix_hit: float = 0.0,
                     token_budget: int = 8192, spec: Optional[SpecDecode] = None,
                     efficiency: Optional[Efficiency] = None, modes: Sequence[str] = MODES,
                     price_per_gpu_hour: Optional[float] = None, watts_per_gpu: Optional[float] = None,
-                    ttft_quantile: Optional[float] = None, max_load: float = 1.0) -> Deployment:
+                    ttft_quantile: Optional[float] = None, max_load: float = 1.0,
+                    curves: Optional[Mapping[int, AggregatedCurve]] = None) -> Deployment:
     """The fewest GPUs that serve ``request_rate`` requests/s with TTFT <= ``ttft_target``
     and TPOT <= ``tpot_target`` (seconds), aggregated and disaggregated.
 
@@ -483,6 +509,12 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
     n_p >= rate / (ρ_max · r_p).  Each pool reports its load ρ = rate / (instances ·
     capacity) (:class:`PoolLayout`), each option its busiest pool's, and
     :attr:`DeploymentOption.near_capacity` flags one above :data:`STEADY_STATE_LOAD_LIMIT`.
+
+    ``curves`` (tp -> :class:`AggregatedCurve` at every batch 1 … max_seqs, as
+    :func:`full_curve` computes it): curves already computed for these replicas, used
+    instead of computing them again (:func:`calc.serving.compare.compare_candidates` draws
+    its chart from the same ones); a curve computed for another replica, workload, budget,
+    efficiency or speculation is refused (ValueError).
     """
     wl = Workload(isl=float(isl), osl=float(osl), prefix_hit=prefix_hit)
     eff = efficiency if efficiency is not None else published_efficiency()
@@ -505,7 +537,11 @@ def size_deployment(arch: Any, *, device: Any, weights: str, kv_dtype: str, isl:
             mem = replica_memory(r, wl.context_len, spec)
             if not mem.fits:
                 continue
-            c = aggregated_curve(r, wl, np.arange(1, mem.max_seqs + 1), eff, token_budget, spec)
+            c = (curves or {}).get(r.tp)
+            if c is None:
+                c = full_curve(r, wl, eff, token_budget, spec)
+            else:
+                _check_curve(c, r, wl, eff, token_budget, spec)
             headroom = c.requests_per_s <= rho_max * float(c.requests_per_s.max()) * (1.0 + 1e-12)
             ok = np.nonzero((c.tpot_seconds <= tpot_target) & (c.queued_ttft(ttft_quantile) <= ttft_target)
                             & headroom)[0]

@@ -150,7 +150,7 @@ aggregated replica (a router that balances the instances' batches would spread t
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Any, Optional
 
 import numpy as np
@@ -231,6 +231,17 @@ class AggregatedCurve:
     bound: np.ndarray
     fits: bool                       # at least one sequence fits
     arrivals: str = "poisson"        # how prompts enter the passes ("poisson" or "fluid")
+    spec: Optional[SpecDecode] = None  # the speculative decoding it was computed with
+
+    def at(self, batches: Any) -> "AggregatedCurve":
+        """The points of this curve at the batch sizes ``batches`` (those it holds), for a
+        chart's coarse grid cut from a sizing's every batch.  Each point of
+        :func:`aggregated_curve` is computed from its own batch alone (each row's prompt
+        counts stop at its own k_b, ``_random_prompt_steps``), so the cut equals the curve
+        computed at those batches (to rounding, 1e-14)."""
+        keep = np.isin(self.batch, np.asarray(batches, dtype=float))
+        return replace(self, **{f.name: getattr(self, f.name)[keep] for f in fields(self)
+                                if isinstance(getattr(self, f.name), np.ndarray)})
 
     def queued_ttft(self, quantile: Optional[float] = None) -> np.ndarray:
         """TTFT (s) with queueing at each point's own rate: the mean (``ttft_queued_seconds``)
@@ -251,11 +262,11 @@ def _fill(mask: np.ndarray, values: np.ndarray) -> np.ndarray:
     return out
 
 
-def _poisson(a: np.ndarray, k: np.ndarray) -> np.ndarray:
+def _poisson(a: np.ndarray, k: np.ndarray, valid: Any = True) -> np.ndarray:
     """Poisson(a) probabilities of k = 0, 1, … (rows: a; by the recurrence p_k = p_{k−1} · a / k,
-    no factorials), normalized over the k given."""
+    no factorials), normalized over the k given (``valid``: each row's own k; 0 beyond)."""
     ratio = np.where(k > 0, a[:, None] / np.maximum(k, 1.0), 1.0)
-    p = np.exp(-a)[:, None] * np.cumprod(ratio, axis=1)
+    p = np.where(valid, np.exp(-a)[:, None] * np.cumprod(ratio, axis=1), 0.0)
     return p / p.sum(axis=1, keepdims=True)
 
 
@@ -269,16 +280,16 @@ OVERDISPERSION_MAX = 0.95
 variance a / (1 − u²) is held finite where a step's prompts would nearly renew themselves."""
 
 
-def _overdispersed(a: np.ndarray, var: np.ndarray, k: np.ndarray) -> np.ndarray:
+def _overdispersed(a: np.ndarray, var: np.ndarray, k: np.ndarray, valid: Any = True) -> np.ndarray:
     """Negative-binomial probabilities of k = 0, 1, … with mean ``a`` and variance ``var`` >=
     ``a`` (rows; the Poisson–gamma mixture, the count of mean a whose variance exceeds it):
     r = a² / (var − a), q = a / var, p_0 = q^r, p_k = p_{k−1} · (k − 1 + r) / k · (1 − q),
-    normalized over the k given.  var → a is Poisson(a)."""
+    normalized over the k given (``valid``: each row's own k; 0 beyond).  var → a is Poisson(a)."""
     extra = np.maximum(var - a, 1e-12 * np.maximum(a, 1e-300))
     r = a ** 2 / extra
     q = a / (a + extra)
     ratio = np.where(k > 0, (k - 1.0 + r[:, None]) / np.maximum(k, 1.0) * (1.0 - q)[:, None], 1.0)
-    p = np.exp(r * np.log(q))[:, None] * np.cumprod(ratio, axis=1)
+    p = np.where(valid, np.exp(r * np.log(q))[:, None] * np.cumprod(ratio, axis=1), 0.0)
     return p / p.sum(axis=1, keepdims=True)
 
 
@@ -288,10 +299,17 @@ def _random_prompt_steps(r: Replica, B: np.ndarray, c: float, eff: Efficiency,
     """Mean step, mean squared step, share of steps with prompt tokens and the tagged
     prompt's own step when the K prompts that enter each pass are those that arrived
     during the pass before (module docstring, "Random arrivals": mean a, variance
-    a / (1 − u²), u = λ · s).  Rows: batches; columns: k = 0 … k_max prompts."""
+    a / (1 − u²), u = λ · s).  Rows: batches; columns: k = 0 … k_max prompts.
+
+    Each row's counts stop at its own k_b = ⌈a + 8·√a + 8⌉ (probabilities normalized over
+    0 … k_b + 1, sums over 0 … k_b), so a batch's point is the same whichever other batches
+    share the call: the over-dispersed count's tail is heavy (r = a² / (var − a) small), and
+    one range for every row made a point move by up to 2 % with the grid around it."""
     a = arrivals
-    k_max = int(np.ceil(np.max(a + 8.0 * np.sqrt(a) + 8.0))) if a.size else 8
+    k_row = np.ceil(a + 8.0 * np.sqrt(a) + 8.0)[:, None]                 # each row's k_b
+    k_max = int(np.max(k_row)) if a.size else 8
     k = np.arange(k_max + 2, dtype=float)[None, :]                       # 0 … k_max + 1
+    valid, inner = k <= k_row + 1.0, (k <= k_row)[:, :-1]               # 0 … k_b + 1; 0 … k_b
     P = np.minimum(k * n_new, room[:, None])
     # one call: the steps of k = 0 … k_max + 1 prompts, and (last column) the budget less one
     # prompt, for the carry below
@@ -303,20 +321,21 @@ def _random_prompt_steps(r: Replica, B: np.ndarray, c: float, eff: Efficiency,
     # cost in a full step (the secant of a convex step time over its last n_new tokens)
     marginal = (t[:, -1] - t_last) / n_new
     t = t + np.maximum(k * n_new - room[:, None], 0.0) * marginal[:, None]
-    p = _poisson(a, k)                       # start: Poisson(a), steps of one length
+    p = _poisson(a, k, valid)                # start: Poisson(a), steps of one length
     for _ in range(OVERDISPERSION_ITERATIONS):
-        step = (p[:, :-1] * t[:, :-1]).sum(axis=1)
-        slope = (p[:, :-1] * (t[:, 1:] - t[:, :-1])).sum(axis=1)       # s = E[t(K + 1) − t(K)]
+        pk = np.where(inner, p[:, :-1], 0.0)
+        step = (pk * t[:, :-1]).sum(axis=1)
+        slope = (pk * (t[:, 1:] - t[:, :-1])).sum(axis=1)              # s = E[t(K + 1) − t(K)]
         u = np.minimum(a * slope / step, OVERDISPERSION_MAX)          # λ · s, λ = a / step
-        p = _overdispersed(a, a / (1.0 - u ** 2), k)
-    pk, tk, kk = p[:, :-1], t[:, :-1], k[:, :-1]
+        p = _overdispersed(a, a / (1.0 - u ** 2), k, valid)
+    pk, tk, kk = np.where(inner, p[:, :-1], 0.0), t[:, :-1], k[:, :-1]
     step = (pk * tk).sum(axis=1)
     step_sq = (pk * tk ** 2).sum(axis=1)
     mean_k = (pk * kk).sum(axis=1)
     var_k = (pk * (kk - mean_k[:, None]) ** 2).sum(axis=1)
     cov_kt = (pk * (kk - mean_k[:, None]) * (tk - step[:, None])).sum(axis=1)
-    p_after = _poisson(a / 2.0, k)
-    own = (p_after[:, :-1] * t[:, 1:]).sum(axis=1)    # the tagged prompt's pass: 1 + Poisson(a/2)
+    p_after = np.where(inner, _poisson(a / 2.0, k, valid)[:, :-1], 0.0)
+    own = (p_after * t[:, 1:]).sum(axis=1)    # the tagged prompt's pass: 1 + Poisson(a/2)
     return step, step_sq, 1.0 - p[:, 0], own, var_k, cov_kt
 
 
@@ -436,7 +455,7 @@ def aggregated_curve(r: Replica, wl: Workload, batches: Any, eff: Efficiency = B
         tokens_per_s_per_user=pick(1.0 / tpot), requests_per_s=pick(rps),
         kv_bytes_per_gpu=pick(kv_gpu),
         memory_bytes_per_gpu=pick(mem.weight_bytes + kv_gpu),
-        bound=pick(bound), fits=mem.fits, arrivals=arrivals)
+        bound=pick(bound), fits=mem.fits, arrivals=arrivals, spec=spec)
 
 
 @dataclass(frozen=True)

@@ -316,6 +316,53 @@ def test_random_prompts_beyond_the_budget_carry_at_the_last_prompts_cost():
         aggregated_curve(r, Workload(isl=4000, osl=500), [16], BOUND, arrivals="bursty")
 
 
+def test_a_batchs_point_does_not_depend_on_the_other_batches_asked():
+    # Llama 3.1 70B FP8 on 8 × H200, 4,000 / 500: B = 256 has a = 0.512 prompts per pass and
+    # a heavy over-dispersed tail; B = 910, the largest whose a·4,000 prompt tokens fit beside it
+    # in the 8,192 budget, has a = 1.82.  When one range of prompt counts served every row,
+    # B = 256 read another mean queued TTFT beside B = 910 than alone.  Each row now stops at
+    # its own range: the same point.
+    r = Replica(MODELS["llama-3.1-70b"], DEVICES["h200-sxm"], tp=8, weights="fp8", kv="fp8", act="fp8")
+    wl = Workload(isl=4000, osl=500)
+    assert replica_memory(r, wl.context_len).max_seqs == 1382
+    eff = published_efficiency()
+    alone = aggregated_curve(r, wl, [256], eff)
+    beside = aggregated_curve(r, wl, [16, 256, 910], eff)
+    for name in ("tpot_seconds", "ttft_queued_seconds", "step_seconds", "residual_seconds", "chunk_share"):
+        assert getattr(beside, name)[1] == pytest.approx(getattr(alone, name)[0], rel=1e-12), name
+    # so a chart's coarse grid is cut from the sizing's every batch (AggregatedCurve.at)
+    every = aggregated_curve(r, wl, np.arange(1, 1383), eff)
+    cut = every.at([1, 2, 64, 256, 910, 911, 4096])
+    assert list(cut.batch) == [1, 2, 64, 256, 910]      # 911: its prompts overflow the budget; 4,096: the KV
+    direct = aggregated_curve(r, wl, [1, 2, 64, 256, 910], eff)
+    np.testing.assert_allclose(cut.ttft_queued_seconds, direct.ttft_queued_seconds, rtol=1e-12)
+    np.testing.assert_allclose(cut.tpot_seconds, direct.tpot_seconds, rtol=1e-12)
+    assert list(cut.bound) == list(direct.bound)
+
+
+def test_size_deployment_reuses_the_curves_it_is_given_and_refuses_others():
+    arch, dev = MODELS["qwen3-32b"], DEVICES["h100-sxm"]
+    kw = dict(device=dev, weights="fp8", kv_dtype="fp8", isl=4000, osl=500, request_rate=20,
+              ttft_target=1.0, tpot_target=0.05, tps=(1, 2, 4))
+    plain = size_deployment(arch, **kw)
+    eff = published_efficiency()
+    wl = Workload(isl=4000, osl=500)
+    reps = {tp: Replica(arch, dev, tp=tp, weights="fp8", kv="fp8", act="fp8") for tp in (1, 2, 4)}
+    # computed on a longer grid (as compare_candidates shares one grid over devices): the same
+    given = {tp: aggregated_curve(r, wl, np.arange(1, 3000), eff) for tp, r in reps.items()}
+    shared = size_deployment(arch, curves=given, **kw)
+    for a, b in ((shared.aggregated, plain.aggregated), (shared.disaggregated, plain.disaggregated)):
+        assert (a.gpus, a.pools[0].tp, a.pools[0].instances, a.bound) == (b.gpus, b.pools[0].tp, b.pools[0].instances, b.bound)
+        assert (a.ttft_seconds, a.tpot_seconds, a.pools[0].batch) == pytest.approx(
+            (b.ttft_seconds, b.tpot_seconds, b.pools[0].batch), rel=1e-12)
+    other = {1: aggregated_curve(reps[1], Workload(isl=2000, osl=500), np.arange(1, 3000), eff)}
+    with pytest.raises(ValueError, match=r"curves\[1\].*other inputs"):
+        size_deployment(arch, curves=other, **kw)
+    wrong_tp = {1: given[2]}
+    with pytest.raises(ValueError, match=r"curves\[1\]"):
+        size_deployment(arch, curves=wrong_tp, **kw)
+
+
 @pytest.mark.parametrize("model,tp,isl,osl", [("llama-3.1-8b", 1, 2000, 300), ("qwen3-32b", 2, 4000, 500),
                                               ("llama-3.1-70b", 4, 1000, 1000), ("llama-3.1-70b", 4, 128, 128)])
 @pytest.mark.parametrize("load", [0.5, 0.9])
