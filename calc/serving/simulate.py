@@ -276,7 +276,7 @@ class _RunSum:
 
 def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficiency = BOUND,
              token_budget: int = 8192, seed: int = 0, max_seqs: Optional[int] = None,
-             spec: Optional[SpecDecode] = None) -> SimResult:
+             spec: Optional[SpecDecode] = None, model: Optional[PassModel] = None) -> SimResult:
     """Simulate ``n_requests`` requests of ``wl`` on replica ``r`` (see the module docstring).
 
     ``wl.request_rate`` (Poisson) or ``wl.concurrency`` (closed loop) must be set.
@@ -285,7 +285,9 @@ def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficie
     (:class:`PassModel`, the draft's weights out of the KV budget and its cache added to
     each request's, :func:`replica_memory`); each request's passes for its osl − 1 tokens
     after the first are drawn from the i.i.d. acceptance (:func:`sample_passes`), and the
-    context grows by E tokens per pass on average.
+    context grows by E tokens per pass on average.  ``model``: :func:`pass_model` of these
+    inputs (it does not depend on the rate), when the caller already has it
+    (:func:`rate_sweep` builds it once for all its rates).
     """
     if wl.request_rate is None and wl.concurrency is None:
         raise ValueError("simulate needs a request rate or a concurrency in the workload")
@@ -307,7 +309,7 @@ def simulate(r: Replica, wl: Workload, *, n_requests: int = 10_000, eff: Efficie
         j = int(np.argmax(kv_need))
         raise RequestTooLongError(isl[j] + osl[j], kv_need[j], mem.kv_budget_bytes)
     cap = mem.max_seqs if max_seqs is None else int(max_seqs)
-    pm = pass_model(r, wl, eff, T, max(cap, 1), spec)
+    pm = model if model is not None else pass_model(r, wl, eff, T, max(cap, 1), spec)
     sm, E = pm.target, pm.tokens_per_pass
     closed = wl.concurrency is not None
     arrive = np.full(N, np.inf)
@@ -503,11 +505,12 @@ def rate_sweep(r: Replica, wl: Workload, fractions=(0.2, 0.4, 0.6, 0.8, 0.9, 1.0
     if curve.batch.size == 0:
         return 0.0, []
     cap = float(curve.requests_per_s.max())
+    pm = pass_model(r, wl, eff, int(token_budget), max(mem.max_seqs, 1), spec)    # the same at every rate
     out = []
     for f in fractions:
         rate = cap * float(f)
         w = Workload(isl=wl.isl, osl=wl.osl, distribution=wl.distribution, spread=wl.spread,
                      prefix_hit=wl.prefix_hit, request_rate=rate)
         out.append((rate, simulate(r, w, n_requests=n_requests, eff=eff, token_budget=token_budget,
-                                   seed=seed, spec=spec)))
+                                   seed=seed, spec=spec, model=pm)))
     return cap, out
