@@ -191,10 +191,11 @@ def test_slope_passes_below_the_memory_label():
 def test_training_figure_one_label_when_mfus_are_equal():
     t = translator("en")
     grid = np.linspace(0.05, 0.8, 16)
+    labels = lambda f: [d.text[0] for d in f.data if d.text]
     fig = days_vs_mfu_figure(t, grid, 24.3 / grid, (0.45, 54.1), (0.45, 54.1))
-    assert len(fig.layout.annotations) == 1 and "45%: 54.1 days" in fig.layout.annotations[0].text
+    assert len(labels(fig)) == 1 and "45%: 54.1 days" in labels(fig)[0]
     fig = days_vs_mfu_figure(t, grid, 24.3 / grid, (0.45, 54.1), (0.25, 97.4))
-    assert len(fig.layout.annotations) == 2
+    assert len(labels(fig)) == 2
 
 
 def test_axis_ranges_survive_values_near_the_float_limit():

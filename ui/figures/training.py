@@ -31,29 +31,30 @@ def days_vs_mfu_figure(t: Translator, mfu_grid: Sequence[float], days_grid: Sequ
     data = [{"type": "scatter", "x": x, "y": y, "mode": "lines", "name": t("training.fig.curve"),
              "line": {"color": CURVE, "width": 3},
              "hovertemplate": t("training.fig.curve_hover") + "<extra></extra>"}]
-    annotations, shapes = [], []
-    points = [(chosen, CHOSEN, "training.fig.chosen", 1)]
+    # Each point's label is its marker's own text (a scatter with mode "markers+text"), and
+    # the bracket between the two points one dotted line trace: a slider moves them, and
+    # plotly redraws layout annotations and shapes (each measured, its arrow traced) at about
+    # a third of a one-chart page's whole redraw (README, "Slider -> page redrawn").
     if compare is not None:
-        points.append((compare, COMPARE, "training.fig.compare", -1))
-    for (m, d), color, key, side in points:
+        # a dotted bracket from the comparison's days down to the chosen days, then across
+        data.append({"type": "scatter", "x": [compare[0], compare[0], chosen[0]],
+                     "y": [compare[1], chosen[1], chosen[1]], "mode": "lines", "hoverinfo": "skip",
+                     "line": {"color": "#757575", "width": 1, "dash": "dot"}, "showlegend": False})
+    # above-right of the chosen point and below-left of the comparison, off the curve (it
+    # falls to the right); turned inward near the axis ends so the label stays on the chart
+    points = [(chosen, CHOSEN, "training.fig.chosen", "top right" if chosen[0] <= 0.6 else "top left")]
+    if compare is not None:
+        points.append((compare, COMPARE, "training.fig.compare",
+                       "bottom left" if compare[0] >= 0.17 else "top right"))
+    for (m, d), color, key, where in points:
         label = t(key, mfu=f"{m:.0%}", time=format_duration(t, d * SECONDS_PER_DAY))
-        data.append({"type": "scatter", "x": [m], "y": [d], "mode": "markers", "name": label,
+        data.append({"type": "scatter", "x": [m], "y": [d], "mode": "markers+text", "name": label,
+                     "text": [f"<b>{label}</b>"], "textposition": where,
+                     "textfont": {"size": 14, "color": color}, "cliponaxis": False,
                      "marker": {"size": 14, "color": color, "line": {"color": "white", "width": 2}},
                      "hovertemplate": label + "<extra></extra>", "showlegend": False})
-        annotations.append({"x": m, "y": float(np.log10(d)) if log_y else d, "text": f"<b>{label}</b>",
-                            "showarrow": True, "arrowhead": 2, "arrowcolor": color,
-                            "ax": 60 * side, "ay": -45, "font": {"size": 14, "color": color},
-                            "bgcolor": "rgba(255,255,255,0.9)", "bordercolor": color})
-    if compare is not None:
-        # A dotted bracket between the two points' days.
-        dotted = {"color": "#757575", "width": 1, "dash": "dot"}
-        shapes += [{"type": "line", "x0": compare[0], "x1": compare[0], "y0": chosen[1],
-                    "y1": compare[1], "line": dotted},
-                   {"type": "line", "x0": compare[0], "x1": chosen[0], "y0": chosen[1],
-                    "y1": chosen[1], "line": dotted}]
     ticks = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
     return make_figure(data, {
-        "annotations": annotations, "shapes": shapes,
         "xaxis": {"title": {"text": t("training.fig.x_title")}, "tickvals": ticks,
                   "ticktext": [f"{v:.0%}" for v in ticks], "range": [0.03, 0.82],
                   "showgrid": True, "gridcolor": "#e0e0e0", "zeroline": False},
