@@ -153,31 +153,26 @@ def compare_candidates(arch: Any, devices: Mapping[str, Any], device_ids: Sequen
     for (dev_id, p, tp), r in replicas.items():
         if isinstance(r, Replica):
             upto[p, tp] = max(upto.get((p, tp), 0), replica_memory(r, wl.context_len, spec).max_seqs)
-    for dev_id in device_ids:
-        for p in precisions:
-            kv_p = p if kv == "same" else kv
-            for tp in tps:
-                r = replicas[dev_id, p, int(tp)]
-                if not isinstance(r, Replica):
-                    skipped.append((dev_id, p, int(tp), str(r)))
-                    continue
-                if share:   # one curve at every batch for the sizing below; the chart's points cut from it
-                    whole = full.setdefault((dev_id, p), {})[int(tp)] = full_curve(r, wl, eff, token_budget, spec,
-                                                                                    upto[p, int(tp)])
-                    c = whole.at(grid)
-                else:
-                    c = aggregated_curve(r, wl, grid, eff, token_budget, spec)
-                if c.batch.size == 0:
-                    skipped.append((dev_id, p, int(tp), "no_fit"))
-                    continue
-                # the TTFT a point holds under Poisson traffic at its own rate (queued mean,
-                # or the quantile the target is held by)
-                ttft_q = c.queued_ttft(ttft_quantile)
-                meets = (ttft_q <= ttft_target) & (c.tpot_seconds <= tpot_target)
-                cands.append(Candidate(dev_id, p, kv_p, int(tp), c, meets))
-                ok = ttft_q <= ttft_target
-                xs.append(c.tokens_per_s_per_user[ok])
-                ys.append(c.tokens_per_s_per_gpu[ok])
+    for (dev_id, p, tp), r in replicas.items():         # device × precision × tp, in that order
+        if not isinstance(r, Replica):
+            skipped.append((dev_id, p, tp, str(r)))
+            continue
+        if share:   # one curve at every batch for the sizing below; the chart's points cut from it
+            whole = full.setdefault((dev_id, p), {})[tp] = full_curve(r, wl, eff, token_budget, spec, upto[p, tp])
+            c = whole.at(grid)
+        else:
+            c = aggregated_curve(r, wl, grid, eff, token_budget, spec)
+        if c.batch.size == 0:
+            skipped.append((dev_id, p, tp, "no_fit"))
+            continue
+        # the TTFT a point holds under Poisson traffic at its own rate (queued mean,
+        # or the quantile the target is held by)
+        ttft_q = c.queued_ttft(ttft_quantile)
+        meets = (ttft_q <= ttft_target) & (c.tpot_seconds <= tpot_target)
+        cands.append(Candidate(dev_id, p, r.kv, tp, c, meets))
+        ok = ttft_q <= ttft_target
+        xs.append(c.tokens_per_s_per_user[ok])
+        ys.append(c.tokens_per_s_per_gpu[ok])
     x = np.concatenate(xs) if xs else np.zeros(0)
     y = np.concatenate(ys) if ys else np.zeros(0)
     mask = pareto_front(x, y) if x.size else np.zeros(0, dtype=bool)
