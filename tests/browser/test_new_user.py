@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from browser_helpers import act_and_wait, assert_no_exception, full_screenshot, goto
 
@@ -66,21 +67,22 @@ def test_fast_typing_keeps_every_cell(page, server, screenshot_dir):
     # new kernel): start typing only once the new row's name cell holds the selection.
     new_row = rows_before - 2
     name_cell = f'[data-testid="glide-cell-1-{new_row}"]'
+    selected = editor.locator(f'{name_cell}[aria-selected="true"]')
     for _attempt in range(3):
         page.mouse.click(x + 500, y_new - row_h)     # select another cell, then the new row's name
         page.wait_for_timeout(200)
         page.mouse.click(x, y_new)
         try:
-            page.wait_for_selector(f'{name_cell}[aria-selected="true"]', state="attached", timeout=5_000)
+            selected.wait_for(state="attached", timeout=5_000)
             break
-        except Exception:                            # noqa: BLE001 — click again, at most 3 times
+        except PlaywrightTimeout:                    # click again, at most 3 times
             continue
-    assert editor.locator(f'{name_cell}[aria-selected="true"]').count() == 1, \
-        "the new row's name cell never took the selection"
+    assert selected.count() == 1, "the new row's name cell never took the selection"
     page.wait_for_timeout(200)
     before = len(sent)
     t0 = time.monotonic()
-    for text in ("mykernel", "2e12", "1e9", "1 ms"):
+    typed = ("mykernel", "2e12", "1e9", "1 ms")      # name, FLOPs, bytes, time
+    for text in typed:
         page.keyboard.type(text, delay=60)       # a fast typist: 60 ms a key, Tab at once
         page.keyboard.press("Tab")
         page.wait_for_timeout(80)
@@ -92,15 +94,8 @@ def test_fast_typing_keeps_every_cell(page, server, screenshot_dir):
     assert messages_while_typing == 0            # no rerun can eat a keystroke
     # every typed cell is in the grid before the form is applied (the grid may take a moment to
     # commit the last editor on a loaded host; what it shows is the check, with its text)
-    typed = ["mykernel", "2e12", "1e9", "1 ms"]
-    shown_js = ("([row]) => [1, 2, 3, 4].map(c => (document.querySelector("
-                "`[data-testid=\"glide-cell-${c}-${row}\"]`) || {}).textContent || '')")
-    try:
-        page.wait_for_function(f"([row, want]) => ({shown_js})([row]).join('|') === want.join('|')",
-                               arg=[new_row, typed], timeout=10_000)
-    except Exception:                                # noqa: BLE001 — report what the grid shows
-        pass
-    assert page.evaluate(shown_js, [new_row]) == typed
+    for col, text in enumerate(typed, start=1):
+        expect(editor.locator(f'[data-testid="glide-cell-{col}-{new_row}"]')).to_have_text(text, timeout=10_000)
     act_and_wait(page, page.get_by_role("button", name="Apply edits").click)
     assert_no_exception(page)
     with page.expect_download() as dl:
